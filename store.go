@@ -1,0 +1,110 @@
+package factbase
+
+import (
+	"context"
+	"time"
+)
+
+// Store holds users' data. It offers transactions, not policy: the engine's write path
+// (memory.Engine.Apply) decides what to write and checks the invariants; a Store
+// executes the primitives it is asked for inside one transaction.
+//
+// All methods are safe for concurrent use. Every row a Store reads or writes belongs to
+// the user the transaction was opened for; a Tx never sees another user's rows.
+type Store interface {
+	// Update runs fn in one write transaction for user. If fn returns an error, or the
+	// commit fails, nothing fn did is kept. Concurrent Updates are serialised per store
+	// (SQLite: one writer connection, BEGIN IMMEDIATE) or isolated so that a list read in
+	// fn cannot change before commit (PostgreSQL: a lock on the user's row). A busy or
+	// unreachable database returns EUNAVAILABLE.
+	Update(ctx context.Context, user UserID, fn func(tx Tx) error) error
+	// View runs fn in a read-only snapshot for user.
+	View(ctx context.Context, user UserID, fn func(tx ReadTx) error) error
+	// Ping reports whether the store can be reached (EUNAVAILABLE if not).
+	Ping(ctx context.Context) error
+	// Close releases the store; a closed store returns EUNAVAILABLE.
+	Close() error
+}
+
+// FactFilter selects facts in ReadTx.Facts. Zero fields do not filter.
+type FactFilter struct {
+	ID            string
+	Subject       string
+	Key           string
+	KeyPrefix     string
+	Category      Category
+	Type          string
+	MinConfidence float64
+	// History includes superseded, retracted and removed versions.
+	History bool
+	// AsOf, when set, returns the facts that were recorded by and valid at that time
+	// (History is then ignored).
+	AsOf *time.Time
+	// NewestFirst orders by recorded time, newest first; the default is oldest first.
+	NewestFirst bool
+	Limit       int // 0: no limit
+	Offset      int
+}
+
+// ListStats summarises the current members of a list, for the invariant checks.
+type ListStats struct {
+	Count, MinRank, MaxRank int
+}
+
+// ListEvent records one change of a ranked list, so that the list can be replayed as
+// of a past time. Events name the value, not only the rank, so a replay stays correct
+// after a member is erased.
+type ListEvent struct {
+	At           time.Time
+	Subject, Key string
+	Action       Action
+	FactID       string
+	Value        string
+	From, To     int
+}
+
+// ReadTx reads inside a transaction. Methods return ENOTFOUND where they say so and
+// EUNAVAILABLE when the store cannot be reached.
+type ReadTx interface {
+	// Now is the transaction's time: every timestamp written in it is this one.
+	Now() time.Time
+	// Fact returns one fact by id (current or not). ENOTFOUND if the user has none.
+	Fact(ctx context.Context, id string) (Fact, error)
+	// Facts returns facts matching f.
+	Facts(ctx context.Context, f FactFilter) ([]Fact, error)
+	// Member returns the current member of list or set (subject, key) whose normalised
+	// value is norm; ok is false if there is none.
+	Member(ctx context.Context, subject, key, norm string) (f Fact, ok bool, err error)
+	// Current returns the current fact of a one-valued key; ok is false if none.
+	Current(ctx context.Context, subject, key string) (f Fact, ok bool, err error)
+	// ListPage returns the current members of a ranked list with ranks in
+	// [offset+1, offset+limit], in rank order, and the list's length.
+	ListPage(ctx context.Context, subject, key string, offset, limit int) ([]Fact, int, error)
+	// AtRank returns the current member at rank; ok is false if there is none.
+	AtRank(ctx context.Context, subject, key string, rank int) (f Fact, ok bool, err error)
+	// ListStats summarises the current members of (subject, key).
+	ListStats(ctx context.Context, subject, key string) (ListStats, error)
+	// ListEvents returns the events of list (subject, key) up to and including until,
+	// oldest first.
+	ListEvents(ctx context.Context, subject, key string, until time.Time) ([]ListEvent, error)
+}
+
+// Tx is a write transaction. Only the engine's write path calls its mutating methods.
+// A unique-index violation is returned as EINVARIANT.
+type Tx interface {
+	ReadTx
+	// Insert writes a new fact row. f.ID, f.User and the times are already set.
+	Insert(ctx context.Context, f Fact, norm string) error
+	// End marks fact id no longer current: valid_to = at, superseded_by = by (may be "").
+	// ENOTFOUND if no current fact has that id.
+	End(ctx context.Context, id string, at time.Time, by string) error
+	// Rerank shifts by delta the ranks in [lo, hi] of the current members of the ranked
+	// list (subject, key), except that fact pin (if not "") gets pinRank; one set-based
+	// statement pair, never row by row. It returns how many rows changed.
+	Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error)
+	// Erase deletes fact id and everything derived from it (list events, references,
+	// index entries). It returns the number of fact rows deleted.
+	Erase(ctx context.Context, id string) (int, error)
+	// AddListEvent records a list change.
+	AddListEvent(ctx context.Context, e ListEvent) error
+}
