@@ -1,0 +1,335 @@
+package sheet
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase"
+)
+
+// Entry is one fact on the sheet.
+type Entry struct {
+	FactID   string
+	Category factbase.Category
+	// Text is the candidate's text, or "key: value" when its text was blank.
+	Text          string
+	Score         float64
+	LastReference time.Time // the most recent reference (the recorded time if none)
+	Explain       Explain
+}
+
+// The reasons of a Dedup record.
+const (
+	ReasonLowerScore     = "same normalised text, lower score"
+	ReasonOlderReference = "same normalised text, equal score, older last reference"
+	ReasonGreaterID      = "same normalised text, equal score and last reference, greater id"
+)
+
+// Dedup records a candidate dropped because another one had the same normalised text
+// and ranked better.
+type Dedup struct {
+	Dropped string // fact id of the dropped candidate
+	Kept    string // fact id of the candidate kept in its place
+	Reason  string // ReasonLowerScore, ReasonOlderReference or ReasonGreaterID
+}
+
+// Skipped counts the candidates that were not eligible.
+type Skipped struct {
+	NotCurrent      int // Current was false
+	Private         int // Sensitivity "high" under Config.Privacy
+	UnknownCategory int // category not one of factbase.Categories
+}
+
+// Sheet is an assembled fact sheet.
+type Sheet struct {
+	// Entries are ordered by category (core, technical, project, transient), then rank.
+	Entries []Entry
+	Dedup   []Dedup // sorted by Kept, then Dropped
+	Count   int     // len(Entries)
+	// Counts holds the number of entries of every category (zero included).
+	Counts  map[factbase.Category]int
+	Skipped Skipped
+}
+
+// item is an eligible candidate during assembly.
+type item struct {
+	idx   int  // index into the candidates
+	cat   int8 // index into factbase.Categories
+	score float64
+	last  time.Time
+}
+
+// Assemble builds the sheet from cands at now, as described in the package
+// documentation: eligibility, deduplication, then steps (a) minimum, (b) within cap and
+// (c) fill. It returns an EINVALID error if cfg does not validate. Fact ids should be
+// unique; the result does not depend on the order of cands.
+func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
+	if err := cfg.Validate(); err != nil {
+		return Sheet{}, err
+	}
+	var weights [4]float64
+	for i, cat := range factbase.Categories {
+		weights[i] = cfg.Weights[cat]
+	}
+	sh := Sheet{Counts: make(map[factbase.Category]int, len(factbase.Categories))}
+	for _, cat := range factbase.Categories {
+		sh.Counts[cat] = 0
+	}
+
+	// Score every eligible candidate once, without building explanations.
+	counts := make([]int, len(cfg.Buckets))
+	items := make([]item, 0, len(cands))
+	for i := range cands {
+		c := &cands[i]
+		ci := catIndex(c.Category)
+		switch {
+		case !c.Current:
+			sh.Skipped.NotCurrent++
+			continue
+		case cfg.Privacy && c.Sensitivity == factbase.High:
+			sh.Skipped.Private++
+			continue
+		case ci < 0:
+			sh.Skipped.UnknownCategory++
+			continue
+		}
+		score, _, last := reckon(c, now, cfg.Buckets, weights[ci], counts)
+		items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
+	}
+
+	items, sh.Dedup = dedup(cands, items)
+
+	// Only the best Size facts of a category can ever be taken (the sheet holds at most
+	// Size), so keep a bounded heap per category instead of sorting everything.
+	var tops [4][]item
+	for _, it := range items {
+		tops[it.cat] = pushTop(cands, tops[it.cat], it, cfg.Size)
+	}
+	for c := range tops {
+		slices.SortFunc(tops[c], func(a, b item) int { return rankCmp(cands, a, b) })
+	}
+
+	// taken[c] facts of category c are on the sheet: always a prefix of tops[c], because
+	// every step takes a category's facts best first. how[c][k] is the step of the k-th.
+	var taken [4]int
+	var how [4][]string
+	total := 0
+	take := func(c int, why string) {
+		taken[c]++
+		how[c] = append(how[c], why)
+		total++
+	}
+	for c, cat := range factbase.Categories {
+		for taken[c] < cfg.Min[cat] && taken[c] < len(tops[c]) {
+			take(c, IncludedMinimum)
+		}
+	}
+	// Steps (b) and (c) are a merge of the categories' ranked lists: repeatedly take the
+	// best head among the categories still allowed.
+	for _, capped := range []bool{true, false} {
+		why := IncludedFill
+		if capped {
+			why = IncludedWithinCap
+		}
+		for total < cfg.Size {
+			best := -1
+			for c, cat := range factbase.Categories {
+				if taken[c] >= len(tops[c]) || capped && taken[c] >= cfg.Max[cat] {
+					continue
+				}
+				if best < 0 || rankCmp(cands, tops[c][taken[c]], tops[best][taken[best]]) < 0 {
+					best = c
+				}
+			}
+			if best < 0 {
+				break
+			}
+			take(best, why)
+		}
+	}
+
+	sh.Entries = make([]Entry, 0, total)
+	for c, cat := range factbase.Categories {
+		for k, it := range tops[c][:taken[c]] {
+			cand := &cands[it.idx]
+			score, ex := Score(*cand, now, cfg)
+			ex.Included = how[c][k]
+			sh.Entries = append(sh.Entries, Entry{
+				FactID:        cand.FactID,
+				Category:      cat,
+				Text:          displayText(cand),
+				Score:         score,
+				LastReference: it.last,
+				Explain:       ex,
+			})
+		}
+		sh.Counts[cat] = taken[c]
+	}
+	sh.Count = len(sh.Entries)
+	return sh, nil
+}
+
+// rankCmp orders items best first: score descending, last reference descending, fact id
+// ascending, then candidate index (only reached when ids repeat).
+func rankCmp(cands []Candidate, a, b item) int {
+	if a.score != b.score {
+		if a.score > b.score {
+			return -1
+		}
+		return 1
+	}
+	if d := b.last.Compare(a.last); d != 0 {
+		return d
+	}
+	if d := strings.Compare(cands[a.idx].FactID, cands[b.idx].FactID); d != 0 {
+		return d
+	}
+	return cmp.Compare(a.idx, b.idx)
+}
+
+// pushTop adds it to h, a heap of at most k items with the worst-ranked at the root,
+// and returns the heap.
+func pushTop(cands []Candidate, h []item, it item, k int) []item {
+	if len(h) < k {
+		h = append(h, it)
+		// Sift up: a worse item moves toward the root.
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if rankCmp(cands, h[i], h[p]) <= 0 {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+		return h
+	}
+	if rankCmp(cands, it, h[0]) >= 0 {
+		return h // no better than the worst kept
+	}
+	h[0] = it
+	for i := 0; ; {
+		l, worst := 2*i+1, i
+		if l < len(h) && rankCmp(cands, h[l], h[worst]) > 0 {
+			worst = l
+		}
+		if r := l + 1; r < len(h) && rankCmp(cands, h[r], h[worst]) > 0 {
+			worst = r
+		}
+		if worst == i {
+			return h
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
+}
+
+// dedup keeps the best-ranked item of each group of equal normalised text and returns
+// the kept items (in their original order) and the log of the dropped ones.
+func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
+	group := make([]int, len(items)) // -1: not deduplicated
+	var best []int                   // per group: position in items of the best
+	seen := make(map[string]int, len(items))
+	for i, it := range items {
+		key := normalize(displayText(&cands[it.idx]))
+		if key == "" {
+			group[i] = -1
+			continue
+		}
+		g, ok := seen[key]
+		if !ok {
+			g = len(best)
+			seen[key] = g
+			best = append(best, i)
+		} else if rankCmp(cands, it, items[best[g]]) < 0 {
+			best[g] = i
+		}
+		group[i] = g
+	}
+	if len(best) == len(items)-countNeg(group) {
+		return items, nil // no duplicates
+	}
+	var log []Dedup
+	kept := items[:0:0]
+	for i, it := range items {
+		g := group[i]
+		if g < 0 || best[g] == i {
+			kept = append(kept, it)
+			continue
+		}
+		w := items[best[g]]
+		reason := ReasonLowerScore
+		switch {
+		case it.score != w.score:
+		case !it.last.Equal(w.last):
+			reason = ReasonOlderReference
+		default:
+			reason = ReasonGreaterID
+		}
+		log = append(log, Dedup{Dropped: cands[it.idx].FactID, Kept: cands[w.idx].FactID, Reason: reason})
+	}
+	slices.SortFunc(log, func(a, b Dedup) int {
+		return cmp.Or(strings.Compare(a.Kept, b.Kept), strings.Compare(a.Dropped, b.Dropped))
+	})
+	return kept, log
+}
+
+func countNeg(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		if x < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// displayText is the text shown for c: its Text, or "key: value" when Text is blank
+// (just the key or the value when the other is empty).
+func displayText(c *Candidate) string {
+	if strings.TrimSpace(c.Text) != "" {
+		return c.Text
+	}
+	switch {
+	case c.Key == "":
+		return c.Value
+	case c.Value == "":
+		return c.Key
+	}
+	return c.Key + ": " + c.Value
+}
+
+// normalize lowercases s, collapses runs of white space to one space and trims it. It
+// returns s itself, without allocating, when s is already normal.
+func normalize(s string) string {
+	normal, space := true, true // space: the previous byte was a space (or start)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' && space {
+			normal = false
+			break
+		}
+		space = c == ' '
+	}
+	if normal && !space {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			pending = b.Len() > 0
+			continue
+		}
+		if pending {
+			b.WriteByte(' ')
+			pending = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

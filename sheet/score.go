@@ -1,0 +1,129 @@
+package sheet
+
+import (
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+// Candidate is a fact offered to the sheet: the fields of factbase.Fact that scoring and
+// assembly read, plus the times the fact was referenced.
+type Candidate struct {
+	FactID      string
+	Category    factbase.Category
+	Text        string // natural-language form; "key: value" is used when it is blank
+	Key, Value  string
+	Sensitivity factbase.Sensitivity
+	// Current must be true for the fact to be eligible (the zero value is not).
+	Current    bool
+	RecordedAt time.Time
+	// References are the times the fact was extracted or referenced, in any order.
+	// Empty means one reference at RecordedAt.
+	References []time.Time
+}
+
+// BucketCount is one line of a score explanation: how many references fell into a
+// decay bucket and what they earned.
+type BucketCount struct {
+	Label    string
+	Count    int
+	Points   float64 // per reference
+	Subtotal float64 // Count × Points
+}
+
+// The values of Explain.Included: the assembly step that took an entry.
+const (
+	IncludedMinimum   = "minimum"    // step (a): the category's guaranteed minimum
+	IncludedWithinCap = "within cap" // step (b): best remaining, category under its cap
+	IncludedFill      = "fill"       // step (c): best remaining regardless of caps
+)
+
+// Explain says how a score was computed and why an entry is on the sheet.
+type Explain struct {
+	Weight     float64 // the category weight
+	References int     // references counted (1 when Implicit)
+	// Implicit is true when the fact had no reference and was counted once at its
+	// recorded time.
+	Implicit bool
+	// Buckets lists the decay buckets that received references, in table order.
+	Buckets        []BucketCount
+	ReferenceScore float64 // sum of the subtotals
+	// Included is IncludedMinimum, IncludedWithinCap or IncludedFill; empty from Score.
+	Included string
+}
+
+// Score returns c's score at now and its explanation: the category weight times the sum
+// of the decay points of c's references (see the package documentation). A category
+// without a weight in cfg scores 0. Score does not check cfg (call Config.Validate);
+// with an empty decay table every score is 0.
+func Score(c Candidate, now time.Time, cfg Config) (float64, Explain) {
+	counts := make([]int, len(cfg.Buckets))
+	w := cfg.Weights[c.Category]
+	score, ref, _ := reckon(&c, now, cfg.Buckets, w, counts)
+	ex := Explain{
+		Weight:         w,
+		References:     len(c.References),
+		Implicit:       len(c.References) == 0,
+		ReferenceScore: ref,
+	}
+	if ex.Implicit {
+		ex.References = 1
+	}
+	for i, n := range counts {
+		if n > 0 {
+			b := cfg.Buckets[i]
+			ex.Buckets = append(ex.Buckets, BucketCount{Label: b.Label, Count: n, Points: b.Points, Subtotal: float64(n) * b.Points})
+		}
+	}
+	return score, ex
+}
+
+// reckon counts c's references per bucket into counts (which it zeroes first) and
+// returns the score, the reference score and the most recent reference. Summing
+// count × points in bucket order makes the result independent of reference order.
+func reckon(c *Candidate, now time.Time, bs []Bucket, weight float64, counts []int) (score, ref float64, last time.Time) {
+	clear(counts)
+	if len(bs) == 0 {
+		last = c.RecordedAt
+		for _, t := range c.References {
+			if t.After(last) {
+				last = t
+			}
+		}
+		return 0, 0, last
+	}
+	if len(c.References) == 0 {
+		counts[bucketOf(bs, now.Sub(c.RecordedAt))]++
+		last = c.RecordedAt
+	} else {
+		last = c.References[0]
+		for _, t := range c.References {
+			counts[bucketOf(bs, now.Sub(t))]++
+			if t.After(last) {
+				last = t
+			}
+		}
+	}
+	for i, n := range counts {
+		if n > 0 {
+			ref += float64(n) * bs[i].Points
+		}
+	}
+	return weight * ref, ref, last
+}
+
+// bucketOf returns the index of the first bucket whose bound is above age, or the last
+// bucket. A negative age (a reference in the future) falls into the first bucket. bs
+// must not be empty; with bounds out of order the answer is some valid index.
+func bucketOf(bs []Bucket, age time.Duration) int {
+	lo, hi := 0, len(bs)-1
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if age < bs[m].Below {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
