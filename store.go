@@ -46,9 +46,13 @@ type FactFilter struct {
 	Offset      int
 }
 
-// ListStats summarises the current members of a list, for the invariant checks.
-type ListStats struct {
-	Count, MinRank, MaxRank int
+// KeyStats summarises the current facts of (subject, key), for the invariant checks
+// the write path runs before commit.
+type KeyStats struct {
+	Current          int // current facts of the key, any cardinality
+	Ranked           int // of which have a rank
+	MinRank, MaxRank int // 0 when none
+	NormCount        int // current facts whose normalised value is the norm asked about
 }
 
 // ListEvent records one change of a ranked list, so that the list can be replayed as
@@ -82,8 +86,12 @@ type ReadTx interface {
 	ListPage(ctx context.Context, subject, key string, offset, limit int) ([]Fact, int, error)
 	// AtRank returns the current member at rank; ok is false if there is none.
 	AtRank(ctx context.Context, subject, key string, rank int) (f Fact, ok bool, err error)
-	// ListStats summarises the current members of (subject, key).
-	ListStats(ctx context.Context, subject, key string) (ListStats, error)
+	// MaxRank returns the highest rank in the ranked list (subject, key), 0 if empty.
+	// With the invariants intact it is the list's length; it must be O(log n).
+	MaxRank(ctx context.Context, subject, key string) (int, error)
+	// KeyStats summarises the current facts of (subject, key); NormCount counts those
+	// whose normalised value is norm.
+	KeyStats(ctx context.Context, subject, key, norm string) (KeyStats, error)
 	// ListEvents returns the events of list (subject, key) up to and including until,
 	// oldest first.
 	ListEvents(ctx context.Context, subject, key string, until time.Time) ([]ListEvent, error)

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+const factsUsage = `Usage:
+  factbase facts set     [flags] KEY VALUE
+  factbase facts get     [flags] KEY
+  factbase facts list    [flags]
+  factbase facts history [flags] KEY
+  factbase facts retract [flags] ID | --key KEY
+  factbase facts delete  [flags] ID | --key KEY
+
+set writes by the key's cardinality: a single-valued key (the default) keeps the
+newest value current and the earlier ones in history. retract ends a fact's
+validity and keeps its history; delete erases it, history included.
+`
+
+// factJSON is a fact in JSON output.
+type factJSON struct {
+	ID         string          `json:"id"`
+	Subject    string          `json:"subject"`
+	Key        string          `json:"key"`
+	Value      string          `json:"value"`
+	Rank       int             `json:"rank,omitempty"`
+	Type       string          `json:"type,omitempty"`
+	Category   string          `json:"category"`
+	Confidence float64         `json:"confidence"`
+	Current    bool            `json:"current"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	ValidFrom  time.Time       `json:"valid_from"`
+	ValidTo    *time.Time      `json:"valid_to,omitempty"`
+	Supersedes string          `json:"supersedes,omitempty"`
+	Source     factbase.Source `json:"source"`
+}
+
+func toJSON(f factbase.Fact) factJSON {
+	return factJSON{ID: f.ID, Subject: f.Subject, Key: f.Key, Value: f.Value, Rank: f.Rank, Type: f.Type,
+		Category: string(f.Category), Confidence: f.Confidence, Current: f.Current, RecordedAt: f.RecordedAt,
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, Supersedes: f.Supersedes, Source: f.Source}
+}
+
+func toJSONs(facts []factbase.Fact) []factJSON {
+	out := make([]factJSON, len(facts))
+	for i, f := range facts {
+		out[i] = toJSON(f)
+	}
+	return out
+}
+
+func (m *Main) runFacts(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, factsUsage)
+		if len(args) == 0 {
+			return usagef("facts needs a subcommand: set, get, list, history, retract or delete")
+		}
+		return nil
+	}
+	sub := args[0]
+	var (
+		c                       common
+		subject, key, prefix    string
+		typ, category, asOfText string
+		confidence, minConf     float64
+		history                 bool
+		limit                   int
+	)
+	fs := m.flags("facts "+sub, &c, true)
+	fs.StringVar(&subject, "subject", "", "whose fact: user (default), or entity:<id>, or another subject")
+	switch sub {
+	case "set":
+		fs.StringVar(&typ, "type", "", "fact type (contact, work, preference, ...)")
+		fs.StringVar(&category, "category", "", "sheet category: core, technical, project or transient")
+		fs.Float64Var(&confidence, "confidence", 1, "confidence 0..1")
+	case "get":
+		fs.StringVar(&asOfText, "as-of", "", "read as of a past time (RFC 3339)")
+	case "list":
+		fs.StringVar(&prefix, "prefix", "", "only keys starting with this")
+		fs.StringVar(&category, "category", "", "only this sheet category")
+		fs.Float64Var(&minConf, "min-confidence", 0, "only facts with at least this confidence")
+		fs.BoolVar(&history, "history", false, "include superseded, retracted and removed versions")
+		fs.StringVar(&asOfText, "as-of", "", "read as of a past time (RFC 3339)")
+		fs.IntVar(&limit, "limit", 1000, "at most this many facts")
+	case "retract", "delete":
+		fs.StringVar(&key, "key", "", "act on every version of this key instead of one fact id")
+	case "history":
+	default:
+		return usagef("unknown facts subcommand %q (set, get, list, history, retract, delete)", sub)
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	nargs := map[string]int{"set": 2, "get": 1, "list": 0, "history": 1, "retract": 1, "delete": 1}[sub]
+	if (sub == "retract" || sub == "delete") && key != "" {
+		nargs = 0
+	}
+	if len(rest) != nargs {
+		return usagef("wrong number of arguments for facts %s\n%s", sub, factsUsage)
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	var asOf *time.Time
+	if asOfText != "" {
+		t, err := time.Parse(time.RFC3339Nano, asOfText)
+		if err != nil {
+			return factbase.Errorf(factbase.EINVALID, "--as-of %q is not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)", asOfText)
+		}
+		asOf = &t
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+
+	switch sub {
+	case "set":
+		op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: subject, Key: rest[0], Value: rest[1],
+			Type: typ, Category: factbase.Category(category), Confidence: confidence,
+			Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "cli"}}
+		res, err := e.Apply(ctx, user, []factbase.Op{op})
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(res)
+		}
+		for _, line := range describe(res) {
+			fmt.Fprintln(m.Stdout, line)
+		}
+		return nil
+	case "get":
+		facts, err := e.Get(ctx, user, subject, rest[0], asOf)
+		if err != nil {
+			return err
+		}
+		if len(facts) == 0 {
+			if c.json {
+				return m.printJSON(map[string]any{"key": rest[0], "facts": []factJSON{}})
+			}
+			return factbase.Errorf(factbase.ENOTFOUND, "no current value for %s", rest[0])
+		}
+		if c.json {
+			return m.printJSON(map[string]any{"key": rest[0], "facts": toJSONs(facts)})
+		}
+		for _, f := range facts {
+			if f.Rank > 0 {
+				fmt.Fprintf(m.Stdout, "#%d  %s\n", f.Rank, f.Value)
+			} else {
+				fmt.Fprintln(m.Stdout, f.Value)
+			}
+		}
+		return nil
+	case "list":
+		facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: subject, KeyPrefix: prefix,
+			Category: factbase.Category(category), MinConfidence: minConf, History: history, AsOf: asOf, Limit: limit})
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(map[string]any{"facts": toJSONs(facts)})
+		}
+		return m.printFacts(facts)
+	case "history":
+		facts, err := e.History(ctx, user, subject, rest[0])
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(map[string]any{"key": rest[0], "versions": toJSONs(facts)})
+		}
+		if len(facts) == 0 {
+			return factbase.Errorf(factbase.ENOTFOUND, "no history for %s", rest[0])
+		}
+		return m.printFacts(facts)
+	default: // retract, delete
+		kind := factbase.OpRetract
+		if sub == "delete" {
+			kind = factbase.OpDelete
+		}
+		op := factbase.Op{Kind: kind, Fact: factbase.Fact{Subject: subject, Key: key}}
+		if key == "" {
+			op.ID = rest[0]
+		}
+		res, err := e.Apply(ctx, user, []factbase.Op{op})
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(res)
+		}
+		for _, line := range describe(res) {
+			fmt.Fprintln(m.Stdout, line)
+		}
+		return nil
+	}
+}
+
+func (m *Main) printFacts(facts []factbase.Fact) error {
+	if len(facts) == 0 {
+		fmt.Fprintln(m.Stdout, "No facts.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tVALUE\tSTATE\tRECORDED\tSUBJECT\tID")
+	for _, f := range facts {
+		state := "current"
+		if !f.Current {
+			state = "ended " + f.ValidTo.Local().Format(time.DateTime)
+		}
+		v := f.Value
+		if f.Rank > 0 {
+			v = fmt.Sprintf("#%d %s", f.Rank, v)
+		}
+		if len(v) > 60 {
+			v = v[:57] + "..."
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", f.Key, strings.ReplaceAll(v, "\n", " "), state,
+			f.RecordedAt.Local().Format(time.DateTime), f.Subject, f.ID)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+)
+
+const listUsage = `Usage:
+  factbase list show   [flags] KEY
+  factbase list add    [flags] KEY VALUE...
+  factbase list rank   [flags] KEY VALUE RANK
+  factbase list remove [flags] KEY VALUE
+
+Ranked lists such as favorites.crypto: add appends (a value already present is
+reported as a duplicate with its rank), rank moves or inserts a value at a rank,
+remove takes it out and closes the gap.
+`
+
+// listItem is one member of a list in JSON output.
+type listItem struct {
+	Rank  int    `json:"rank"`
+	Value string `json:"value"`
+	ID    string `json:"id"`
+}
+
+func (m *Main) runList(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, listUsage)
+		if len(args) == 0 {
+			return usagef("list needs a subcommand: show, add, rank or remove")
+		}
+		return nil
+	}
+	var c common
+	sub := args[0]
+	fs := m.flags("list "+sub, &c, true)
+	var (
+		offset, limit int
+		subject       string
+	)
+	fs.StringVar(&subject, "subject", factbase.SubjectUser, "whose list: user, or entity:<id>")
+	if sub == "show" {
+		fs.IntVar(&offset, "offset", 0, "members to skip")
+		fs.IntVar(&limit, "limit", memory.DefaultPageSize, fmt.Sprintf("members to show (at most %d)", memory.MaxPageSize))
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	want := map[string]func(int) bool{
+		"show":   func(n int) bool { return n == 1 },
+		"add":    func(n int) bool { return n >= 2 },
+		"rank":   func(n int) bool { return n == 3 },
+		"remove": func(n int) bool { return n == 2 },
+	}
+	ok, known := want[sub]
+	if !known {
+		return usagef("unknown list subcommand %q (show, add, rank, remove)", sub)
+	}
+	if !ok(len(rest)) {
+		return usagef("wrong number of arguments for list %s\n%s", sub, listUsage)
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	key := rest[0]
+	if sub == "show" {
+		p, err := e.List(ctx, user, subject, key, offset, limit, nil)
+		if err != nil {
+			return err
+		}
+		return m.printList(c.json, p)
+	}
+	var ops []factbase.Op
+	switch sub {
+	case "add":
+		for _, v := range rest[1:] {
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: listFact(subject, key, v, 0)})
+		}
+	case "rank":
+		rank, err := strconv.Atoi(rest[2])
+		if err != nil || rank < 1 {
+			return factbase.Errorf(factbase.EINVALID, "rank %q is not a whole number of at least 1", rest[2])
+		}
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: listFact(subject, key, rest[1], rank)})
+	case "remove":
+		ops = append(ops, factbase.Op{Kind: factbase.OpRemove, Fact: factbase.Fact{Subject: subject, Key: key, Value: rest[1]}})
+	}
+	if factbase.DefaultCardinalities().Of(key) != factbase.Ranked {
+		return factbase.Errorf(factbase.EINVALID, "%s is not a ranked list (ranked lists are favorites.*)", key)
+	}
+	res, err := e.Apply(ctx, user, ops)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(res)
+	}
+	for _, line := range describe(res) {
+		fmt.Fprintln(m.Stdout, line)
+	}
+	return nil
+}
+
+func listFact(subject, key, value string, rank int) factbase.Fact {
+	return factbase.Fact{Subject: subject, Key: key, Value: value, Rank: rank, Type: "preference",
+		Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "cli"}
+}
+
+func (m *Main) printList(asJSON bool, p memory.ListPage) error {
+	if asJSON {
+		items := make([]listItem, len(p.Items))
+		for i, f := range p.Items {
+			items[i] = listItem{Rank: f.Rank, Value: f.Value, ID: f.ID}
+		}
+		return m.printJSON(struct {
+			Key    string     `json:"key"`
+			Items  []listItem `json:"items"`
+			Total  int        `json:"total"`
+			Offset int        `json:"offset"`
+		}{p.Key, items, p.Total, p.Offset})
+	}
+	if p.Total == 0 {
+		fmt.Fprintf(m.Stdout, "%s is empty.\n", p.Key)
+		return nil
+	}
+	fmt.Fprintf(m.Stdout, "%s (%d)\n", p.Key, p.Total)
+	for _, f := range p.Items {
+		fmt.Fprintf(m.Stdout, "  #%d  %s\n", f.Rank, f.Value)
+	}
+	if shown := p.Offset + len(p.Items); shown < p.Total {
+		fmt.Fprintf(m.Stdout, "  … %d more (use --offset %d)\n", p.Total-shown, shown)
+	}
+	return nil
+}
+
+// describe renders a write result as sentences.
+func describe(res factbase.Result) []string {
+	var out []string
+	for _, d := range res.Duplicates {
+		if d.Rank > 0 {
+			out = append(out, fmt.Sprintf("%s is already in %s at #%d.", d.Value, d.Key, d.Rank))
+		} else {
+			out = append(out, fmt.Sprintf("%s is already the value of %s.", d.Value, d.Key))
+		}
+	}
+	for _, mu := range res.Mutations {
+		switch mu.Action {
+		case factbase.Move:
+			out = append(out, fmt.Sprintf("Moved %s from #%d to #%d in %s.", mu.Value, mu.From, mu.To, mu.Key))
+		case factbase.Insert, factbase.Append:
+			out = append(out, fmt.Sprintf("Added %s to %s at #%d.", mu.Value, mu.Key, mu.To))
+		case factbase.NoOp:
+			out = append(out, fmt.Sprintf("%s is already at #%d in %s.", mu.Value, mu.To, mu.Key))
+		case factbase.Remove:
+			out = append(out, fmt.Sprintf("Removed %s (#%d) from %s.", mu.Value, mu.From, mu.Key))
+		}
+	}
+	for _, f := range res.Facts {
+		if f.Cardinality == factbase.Ranked || !f.Current {
+			continue
+		}
+		dup := false
+		for _, d := range res.Duplicates {
+			dup = dup || d.FactID == f.ID
+		}
+		if !dup {
+			out = append(out, fmt.Sprintf("Set %s = %s.", f.Key, f.Value))
+		}
+	}
+	if res.Updated > 0 {
+		out = append(out, fmt.Sprintf("%d earlier value(s) kept in history.", res.Updated))
+	}
+	if res.Retracted > 0 && len(res.Mutations) == 0 {
+		out = append(out, fmt.Sprintf("Retracted %d fact(s).", res.Retracted))
+	}
+	if res.Deleted > 0 {
+		out = append(out, fmt.Sprintf("Deleted %d fact row(s).", res.Deleted))
+	}
+	if len(out) == 0 {
+		out = append(out, "Nothing changed.")
+	}
+	return out
+}

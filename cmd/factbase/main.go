@@ -1,0 +1,200 @@
+// Command factbase is a long-term fact memory for AI assistants and agents: one binary
+// with an embedded SQLite store. Run "factbase help" for the subcommands.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	m := NewMain()
+	code := m.Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// Main is the program: its streams and environment are fields so that tests run the
+// same code the binary runs.
+type Main struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment; tests replace it.
+	Getenv func(string) string
+	// Ready, when set, is called by serve with the address it listens on.
+	Ready func(addr string)
+}
+
+// NewMain returns a Main wired to the process's streams and environment.
+func NewMain() *Main {
+	return &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(m *Main, ctx context.Context, args []string) error
+}
+
+func (m *Main) commands() []command {
+	return []command{
+		{"facts", "set, get, list, history and delete facts", (*Main).runFacts},
+		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
+	}
+}
+
+// errUsage marks an error in the command line; the exit status is 2.
+var errUsage = errors.New("usage")
+
+// Run runs the command line args and returns the exit status.
+func (m *Main) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		m.usage(m.Stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range m.commands() {
+		if c.name == args[0] {
+			err := c.run(m, ctx, args[1:])
+			return m.exit(err)
+		}
+	}
+	fmt.Fprintf(m.Stderr, "factbase: unknown command %q\n\n", args[0])
+	m.usage(m.Stderr)
+	return 2
+}
+
+func (m *Main) exit(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(m.Stderr, "factbase: %v\n", err)
+		return 2
+	}
+	msg := factbase.ErrorMessage(err)
+	if factbase.ErrorCode(err) == factbase.EINTERNAL {
+		msg = err.Error()
+	}
+	fmt.Fprintf(m.Stderr, "factbase: %s\n", msg)
+	return 1
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintf(w, `factbase — a long-term fact memory for AI assistants and agents.
+
+Usage: factbase <command> [flags] [arguments]
+
+Commands:
+`)
+	cmds := m.commands()
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, `
+Every command takes --db PATH (default: $FACTBASE_DB, else
+$XDG_DATA_HOME/factbase/factbase.db, else ~/.local/share/factbase/factbase.db).
+Run "factbase <command> -h" for a command's flags.
+`)
+}
+
+// usagef returns a command-line error.
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+// defaultDB returns the default database path.
+func (m *Main) defaultDB() string {
+	if p := m.Getenv("FACTBASE_DB"); p != "" {
+		return p
+	}
+	if d := m.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "factbase", "factbase.db")
+	}
+	home := m.Getenv("HOME")
+	if home == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			home = h
+		}
+	}
+	return filepath.Join(home, ".local", "share", "factbase", "factbase.db")
+}
+
+// common holds the flags every data command takes.
+type common struct {
+	db   string
+	user string
+	json bool
+}
+
+func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
+	fs := flag.NewFlagSet("factbase "+name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.StringVar(&c.db, "db", m.defaultDB(), "database: a SQLite file path")
+	if withUser {
+		fs.StringVar(&c.user, "user", m.Getenv("FACTBASE_USER"), "the user's id, a UUID (default $FACTBASE_USER)")
+	}
+	fs.BoolVar(&c.json, "json", false, "print JSON for programs")
+	return fs
+}
+
+// parse parses flags; a -h prints the flags and returns flag.ErrHelp.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// userID validates the --user flag.
+func (c *common) userID() (factbase.UserID, error) {
+	if c.user == "" {
+		return "", usagef("--user is required (a UUID; or set FACTBASE_USER)")
+	}
+	return factbase.ParseUserID(c.user)
+}
+
+// openEngine opens the store named by --db and returns an engine over it.
+func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(), error) {
+	if strings.HasPrefix(c.db, "postgres://") || strings.HasPrefix(c.db, "postgresql://") {
+		return nil, nil, factbase.Errorf(factbase.EINVALID, "PostgreSQL is not supported yet; use a SQLite file path for --db")
+	}
+	path := strings.TrimPrefix(c.db, "sqlite://")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return memory.New(s, memory.Options{}), func() { s.Close() }, nil
+}
+
+// printJSON writes v as indented JSON.
+func (m *Main) printJSON(v any) error {
+	enc := json.NewEncoder(m.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const testUser = "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"
+
+// run runs the program with args and returns stdout, stderr and the exit status.
+func run(t *testing.T, env map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	code := m.Run(context.Background(), args)
+	return out.String(), errb.String(), code
+}
+
+func testEnv(t *testing.T) map[string]string {
+	return map[string]string{"FACTBASE_DB": filepath.Join(t.TempDir(), "f.db"), "HOME": t.TempDir()}
+}
+
+func TestListScenario(t *testing.T) {
+	env := testEnv(t)
+	for _, v := range []string{"BTC", "ETH", "XMR"} {
+		if _, stderr, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", v); code != 0 {
+			t.Fatalf("list add %s: exit %d: %s", v, code, stderr)
+		}
+	}
+	out, stderr, code := run(t, env, "list", "rank", "--user", testUser, "favorites.crypto", "XMR", "1")
+	if code != 0 || !strings.Contains(out, "Moved XMR from #3 to #1") {
+		t.Fatalf("list rank: exit %d, out %q, err %q", code, out, stderr)
+	}
+	show := func() string {
+		out, stderr, code := run(t, env, "list", "show", "--user", testUser, "--json", "favorites.crypto")
+		if code != 0 {
+			t.Fatalf("list show: exit %d: %s", code, stderr)
+		}
+		var got struct {
+			Key   string `json:"key"`
+			Items []struct {
+				Rank  int    `json:"rank"`
+				Value string `json:"value"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("list show --json printed %q: %v", out, err)
+		}
+		var parts []string
+		for _, it := range got.Items {
+			parts = append(parts, string(rune('0'+it.Rank))+":"+it.Value)
+		}
+		return got.Key + " " + strings.Join(parts, " ")
+	}
+	if got, want := show(), "favorites.crypto 1:XMR 2:BTC 3:ETH"; got != want {
+		t.Fatalf("list show = %q, want %q", got, want)
+	}
+	out, _, code = run(t, env, "list", "add", "--user", testUser, "favorites.crypto", "btc.")
+	if code != 0 || !strings.Contains(out, "already in favorites.crypto at #2") {
+		t.Fatalf("adding btc.: exit %d, out %q", code, out)
+	}
+	if got, want := show(), "favorites.crypto 1:XMR 2:BTC 3:ETH"; got != want {
+		t.Fatalf("after the duplicate, list show = %q, want %q", got, want)
+	}
+}
+
+func TestFactsHistory(t *testing.T) {
+	env := testEnv(t)
+	for _, v := range []string{"a@example.com", "b@example.com"} {
+		if _, stderr, code := run(t, env, "facts", "set", "--user", testUser, "contact.email", v); code != 0 {
+			t.Fatalf("facts set: exit %d: %s", code, stderr)
+		}
+	}
+	out, stderr, code := run(t, env, "facts", "history", "--user", testUser, "--json", "contact.email")
+	if code != 0 {
+		t.Fatalf("facts history: exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Key      string `json:"key"`
+		Versions []struct {
+			Value   string `json:"value"`
+			Current bool   `json:"current"`
+		} `json:"versions"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Versions) != 2 || got.Versions[0].Value != "b@example.com" || !got.Versions[0].Current ||
+		got.Versions[1].Value != "a@example.com" || got.Versions[1].Current {
+		t.Fatalf("history = %+v, want b (current) then a", got.Versions)
+	}
+	out, _, code = run(t, env, "facts", "get", "--user", testUser, "contact.email")
+	if code != 0 || strings.TrimSpace(out) != "b@example.com" {
+		t.Errorf("facts get = %q (exit %d), want b@example.com", out, code)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	env := testEnv(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no user", []string{"list", "show", "favorites.x"}, 2, "--user is required"},
+		{"bad user", []string{"list", "show", "--user", "alice", "favorites.x"}, 1, `user id "alice" is not a UUID`},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+		{"bad rank", []string{"list", "rank", "--user", testUser, "favorites.x", "A", "zero"}, 1, "not a whole number"},
+		{"not a list", []string{"list", "add", "--user", testUser, "contact.email", "A"}, 1, "not a ranked list"},
+		{"remove absent", []string{"list", "remove", "--user", testUser, "favorites.x", "A"}, 1, `"A" is not in favorites.x`},
+		{"missing args", []string{"facts", "set", "--user", testUser, "k"}, 2, "wrong number of arguments"},
+		{"bad flag", []string{"facts", "get", "--frob", "k"}, 2, "flag provided but not defined"},
+		{"empty value", []string{"facts", "set", "--user", testUser, "k", " "}, 1, "value is empty"},
+		{"delete unknown", []string{"facts", "delete", "--user", testUser, "nope"}, 1, `fact "nope" not found`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := run(t, env, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}

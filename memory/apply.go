@@ -1,0 +1,512 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/ranked"
+)
+
+// Apply is the one write path: it validates ops, executes them in one store
+// transaction according to each key's cardinality, checks the invariants of every key
+// it touched, and commits. On any error nothing is written. The counters in the Result
+// are taken from what the statements did.
+func (e *Engine) Apply(ctx context.Context, user factbase.UserID, ops []factbase.Op) (factbase.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Result{}, err
+	}
+	if len(ops) == 0 {
+		return factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}, nil
+	}
+	if len(ops) > MaxOps {
+		return factbase.Result{}, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
+	}
+	prepared := make([]factbase.Op, len(ops))
+	for i, op := range ops {
+		p, err := e.prepare(op)
+		if err != nil {
+			if len(ops) > 1 {
+				return factbase.Result{}, fmt.Errorf("op %d: %w", i+1, err)
+			}
+			return factbase.Result{}, err
+		}
+		prepared[i] = p
+	}
+	var res factbase.Result
+	start := time.Now()
+	err := e.store.Update(ctx, user, func(tx factbase.Tx) error {
+		res = factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}
+		w := &writer{e: e, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}}
+		for _, op := range prepared {
+			if err := w.apply(op); err != nil {
+				return err
+			}
+		}
+		if e.opts.BeforeCheck != nil {
+			if err := e.opts.BeforeCheck(ctx, tx); err != nil {
+				return err
+			}
+		}
+		return w.check()
+	})
+	e.metrics.observeApply(time.Since(start), res, err)
+	if err != nil {
+		return factbase.Result{}, err
+	}
+	return res, nil
+}
+
+// MaxOps is the most ops one Apply accepts.
+const MaxOps = 10000
+
+// prepare validates an op and fills the defaults of its fact template.
+func (e *Engine) prepare(op factbase.Op) (factbase.Op, error) {
+	f := &op.Fact
+	if f.Subject == "" {
+		f.Subject = factbase.SubjectUser
+	}
+	switch op.Kind {
+	case factbase.OpSet, factbase.OpRemove:
+		if err := factbase.ValidateKey(f.Key); err != nil {
+			return op, err
+		}
+		if err := validateValue(f.Value); err != nil {
+			return op, err
+		}
+	case factbase.OpRetract, factbase.OpDelete:
+		if op.ID == "" {
+			if err := factbase.ValidateKey(f.Key); err != nil {
+				return op, factbase.Errorf(factbase.EINVALID, "%s needs a fact id or a key: %s", op.Kind, factbase.ErrorMessage(err))
+			}
+		}
+		return op, nil
+	default:
+		return op, factbase.Errorf(factbase.EINVALID, "op kind %q is not one of set, remove, retract, delete", op.Kind)
+	}
+	if utf8.RuneCountInString(f.Text) > factbase.MaxTextLen {
+		return op, factbase.Errorf(factbase.EINVALID, "text is %d characters; the limit is %d", utf8.RuneCountInString(f.Text), factbase.MaxTextLen)
+	}
+	if f.Rank < 0 {
+		return op, factbase.Errorf(factbase.EINVALID, "rank must be at least 1, got %d", f.Rank)
+	}
+	if f.Confidence < 0 || f.Confidence > 1 || f.Confidence != f.Confidence {
+		return op, factbase.Errorf(factbase.EINVALID, "confidence %v is outside 0..1", f.Confidence)
+	}
+	if f.Confidence == 0 {
+		f.Confidence = 1
+	}
+	if f.ValueType == "" {
+		f.ValueType = factbase.String
+	}
+	if f.Category == "" {
+		f.Category = factbase.Transient
+	}
+	switch f.Category {
+	case factbase.Core, factbase.Technical, factbase.Project, factbase.Transient:
+	default:
+		return op, factbase.Errorf(factbase.EINVALID, "category %q is not one of core, technical, project, transient", f.Category)
+	}
+	if f.Source.Kind == "" {
+		f.Source.Kind = factbase.SourceManual
+	}
+	if f.Extractor == "" {
+		f.Extractor = "manual"
+	}
+	card := f.Cardinality
+	if card == "" {
+		card = e.opts.Cardinalities.Of(f.Key)
+	}
+	if !card.Valid() {
+		return op, factbase.Errorf(factbase.EINVALID, "cardinality %q is not one of one, many, ranked", card)
+	}
+	f.Cardinality = card
+	if f.Rank > 0 && card != factbase.Ranked {
+		return op, factbase.Errorf(factbase.EINVALID, "key %q is not a ranked list; a rank makes no sense for it", f.Key)
+	}
+	return op, nil
+}
+
+func validateValue(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return factbase.Errorf(factbase.EINVALID, "value is empty")
+	}
+	if len(v) > factbase.MaxValueLen {
+		return factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
+	}
+	if !utf8.ValidString(v) {
+		return factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
+	}
+	if normalize.Value(v) == "" {
+		return factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", v)
+	}
+	return nil
+}
+
+type keyRef struct{ subject, key string }
+
+// touch records what the transaction did to one key, for the invariant checks.
+type touch struct {
+	card  factbase.Cardinality
+	norms map[string]bool
+}
+
+type writer struct {
+	e       *Engine
+	tx      factbase.Tx
+	ctx     context.Context
+	res     *factbase.Result
+	touched map[keyRef]*touch
+}
+
+func (w *writer) touch(subject, key string, card factbase.Cardinality, norm string) {
+	k := keyRef{subject, key}
+	t := w.touched[k]
+	if t == nil {
+		t = &touch{card: card, norms: map[string]bool{}}
+		w.touched[k] = t
+	}
+	if norm != "" {
+		t.norms[norm] = true
+	}
+}
+
+func (w *writer) apply(op factbase.Op) error {
+	switch op.Kind {
+	case factbase.OpSet:
+		switch op.Fact.Cardinality {
+		case factbase.One:
+			return w.setOne(op.Fact)
+		case factbase.Many:
+			return w.addMember(op.Fact)
+		default:
+			return w.setRanked(op.Fact)
+		}
+	case factbase.OpRemove:
+		return w.remove(op.Fact)
+	case factbase.OpRetract:
+		return w.retract(op)
+	default:
+		return w.erase(op)
+	}
+}
+
+// newFact completes a fact template into a row to insert.
+func (w *writer) newFact(f factbase.Fact) factbase.Fact {
+	now := w.tx.Now()
+	f.ID = w.e.opts.NewID()
+	f.User = ""
+	f.RecordedAt = now
+	if f.ValidFrom.IsZero() || f.ValidFrom.After(now) {
+		f.ValidFrom = now
+	}
+	f.ValidTo = nil
+	f.Supersedes, f.SupersededBy = "", ""
+	f.Current = true
+	if f.Cardinality != factbase.Ranked {
+		f.Rank = 0
+	}
+	return f
+}
+
+func (w *writer) insert(f factbase.Fact, norm string) error {
+	if err := w.tx.Insert(w.ctx, f, norm); err != nil {
+		return err
+	}
+	w.res.Stored++
+	w.res.Facts = append(w.res.Facts, f)
+	return nil
+}
+
+// setOne writes a single-valued fact: latest wins, the previous version is kept.
+func (w *writer) setOne(f factbase.Fact) error {
+	norm := normalize.Value(f.Value)
+	w.touch(f.Subject, f.Key, factbase.One, norm)
+	cur, ok, err := w.tx.Current(w.ctx, f.Subject, f.Key)
+	if err != nil {
+		return err
+	}
+	if ok && normalize.Value(cur.Value) == norm {
+		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: cur.Value, FactID: cur.ID})
+		w.res.Facts = append(w.res.Facts, cur)
+		return nil
+	}
+	nf := w.newFact(f)
+	if ok {
+		if err := w.tx.End(w.ctx, cur.ID, nf.RecordedAt, nf.ID); err != nil {
+			return err
+		}
+		nf.Supersedes = cur.ID
+		w.res.Updated++
+	}
+	return w.insert(nf, norm)
+}
+
+// addMember adds a value to a set unless an equal value is present.
+func (w *writer) addMember(f factbase.Fact) error {
+	norm := normalize.Value(f.Value)
+	w.touch(f.Subject, f.Key, factbase.Many, norm)
+	m, ok, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, FactID: m.ID})
+		w.res.Facts = append(w.res.Facts, m)
+		return nil
+	}
+	return w.insert(w.newFact(f), norm)
+}
+
+// setRanked appends a value to a ranked list (Rank 0) or places it at Rank.
+func (w *writer) setRanked(f factbase.Fact) error {
+	norm := normalize.Value(f.Value)
+	w.touch(f.Subject, f.Key, factbase.Ranked, norm)
+	m, present, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	if err != nil {
+		return err
+	}
+	if present && m.Cardinality != factbase.Ranked {
+		return factbase.Errorf(factbase.ECONFLICT, "key %q holds an unranked set; it cannot take a rank", f.Key)
+	}
+	if present && f.Rank == 0 {
+		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, Rank: m.Rank, FactID: m.ID})
+		w.res.Facts = append(w.res.Facts, m)
+		return nil
+	}
+	n, err := w.tx.MaxRank(w.ctx, f.Subject, f.Key)
+	if err != nil {
+		return err
+	}
+	var plan ranked.Plan
+	if f.Rank == 0 {
+		plan, _ = ranked.Add(n, 0)
+	} else {
+		cur := 0
+		if present {
+			cur = m.Rank
+		}
+		if plan, err = ranked.Set(n, cur, f.Rank); err != nil {
+			return err
+		}
+	}
+	mut := factbase.Mutation{Key: f.Key, Value: f.Value, Action: plan.Action, From: plan.From, To: plan.To}
+	switch plan.Action {
+	case factbase.NoOp:
+		mut.Value = m.Value
+		w.res.Mutations = append(w.res.Mutations, mut)
+		w.res.Facts = append(w.res.Facts, m)
+		return nil
+	case factbase.Move:
+		lo, hi := min(plan.Lo, plan.From, plan.To), max(plan.Hi, plan.From, plan.To)
+		changed, err := w.tx.Rerank(w.ctx, f.Subject, f.Key, lo, hi, plan.Delta, m.ID, plan.To)
+		if err != nil {
+			return err
+		}
+		mut.Value, mut.Shifted = m.Value, changed-1
+		m.Rank = plan.To
+		w.res.Facts = append(w.res.Facts, m)
+	case factbase.Insert, factbase.Append:
+		if plan.Delta != 0 {
+			changed, err := w.tx.Rerank(w.ctx, f.Subject, f.Key, plan.Lo, plan.Hi, plan.Delta, "", 0)
+			if err != nil {
+				return err
+			}
+			mut.Shifted = changed
+		}
+		nf := w.newFact(f)
+		nf.Rank = plan.To
+		if err := w.insert(nf, norm); err != nil {
+			return err
+		}
+		m = nf
+	default:
+		return factbase.Errorf(factbase.EINTERNAL, "unexpected plan action %q", plan.Action)
+	}
+	w.res.Mutations = append(w.res.Mutations, mut)
+	return w.tx.AddListEvent(w.ctx, factbase.ListEvent{At: w.tx.Now(), Subject: f.Subject, Key: f.Key,
+		Action: plan.Action, FactID: m.ID, Value: m.Value, From: plan.From, To: plan.To})
+}
+
+// remove takes a value out of a list, set or single-valued key; ranks close up.
+func (w *writer) remove(f factbase.Fact) error {
+	norm := normalize.Value(f.Value)
+	var (
+		m   factbase.Fact
+		ok  bool
+		err error
+	)
+	if f.Cardinality == factbase.One {
+		m, ok, err = w.tx.Current(w.ctx, f.Subject, f.Key)
+		ok = ok && normalize.Value(m.Value) == norm
+	} else {
+		m, ok, err = w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return factbase.Errorf(factbase.ENOTFOUND, "%q is not in %s", f.Value, f.Key)
+	}
+	return w.end(m)
+}
+
+// end ends a current fact's validity; a ranked member leaves its list.
+func (w *writer) end(m factbase.Fact) error {
+	w.touch(m.Subject, m.Key, m.Cardinality, "")
+	now := w.tx.Now()
+	if err := w.tx.End(w.ctx, m.ID, now, ""); err != nil {
+		return err
+	}
+	w.res.Retracted++
+	m.Current, m.ValidTo = false, &now
+	w.res.Facts = append(w.res.Facts, m)
+	if m.Cardinality != factbase.Ranked {
+		return nil
+	}
+	return w.closeUp(m)
+}
+
+// closeUp closes the gap a ranked member left and records the removal.
+func (w *writer) closeUp(m factbase.Fact) error {
+	n, err := w.tx.MaxRank(w.ctx, m.Subject, m.Key)
+	if err != nil {
+		return err
+	}
+	if m.Rank > n { // the member was last: nothing to shift
+		n = m.Rank
+	}
+	plan, err := ranked.Remove(n, m.Rank)
+	if err != nil {
+		return err
+	}
+	mut := factbase.Mutation{Key: m.Key, Value: m.Value, Action: factbase.Remove, From: plan.From}
+	if plan.Delta != 0 {
+		if mut.Shifted, err = w.tx.Rerank(w.ctx, m.Subject, m.Key, plan.Lo, plan.Hi, plan.Delta, "", 0); err != nil {
+			return err
+		}
+	}
+	w.res.Mutations = append(w.res.Mutations, mut)
+	return w.tx.AddListEvent(w.ctx, factbase.ListEvent{At: w.tx.Now(), Subject: m.Subject, Key: m.Key,
+		Action: factbase.Remove, FactID: m.ID, Value: m.Value, From: plan.From})
+}
+
+// retract ends the validity of one fact by id, or of a key's current facts.
+func (w *writer) retract(op factbase.Op) error {
+	if op.ID != "" {
+		f, err := w.tx.Fact(w.ctx, op.ID)
+		if err != nil {
+			return err
+		}
+		if !f.Current {
+			return factbase.Errorf(factbase.ECONFLICT, "fact %q is not current; there is nothing to retract", op.ID)
+		}
+		return w.end(f)
+	}
+	facts, err := w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key})
+	if err != nil {
+		return err
+	}
+	if len(facts) == 0 {
+		return factbase.Errorf(factbase.ENOTFOUND, "no current facts for %s", op.Fact.Key)
+	}
+	// Retract a list from its last member up so that no shifting is needed.
+	sortByRankDesc(facts)
+	for _, f := range facts {
+		if err := w.end(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortByRankDesc(facts []factbase.Fact) {
+	for i := 1; i < len(facts); i++ {
+		for j := i; j > 0 && facts[j].Rank > facts[j-1].Rank; j-- {
+			facts[j], facts[j-1] = facts[j-1], facts[j]
+		}
+	}
+}
+
+// erase deletes one fact by id, or every version of a key, history included.
+func (w *writer) erase(op factbase.Op) error {
+	var facts []factbase.Fact
+	if op.ID != "" {
+		f, err := w.tx.Fact(w.ctx, op.ID)
+		if err != nil {
+			return err
+		}
+		facts = []factbase.Fact{f}
+	} else {
+		var err error
+		facts, err = w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key, History: true})
+		if err != nil {
+			return err
+		}
+		if len(facts) == 0 {
+			return factbase.Errorf(factbase.ENOTFOUND, "no facts for %s", op.Fact.Key)
+		}
+		sortByRankDesc(facts)
+	}
+	for _, f := range facts {
+		w.touch(f.Subject, f.Key, f.Cardinality, "")
+		n, err := w.tx.Erase(w.ctx, f.ID)
+		if err != nil {
+			return err
+		}
+		w.res.Deleted += n
+		if f.Current && f.Cardinality == factbase.Ranked && n > 0 {
+			if err := w.closeUp(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// check verifies the invariants of every key the transaction touched.
+func (w *writer) check() error {
+	for k, t := range w.touched {
+		if err := w.checkKey(k, t, ""); err != nil {
+			return err
+		}
+		for norm := range t.norms {
+			if err := w.checkKey(k, t, norm); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *writer) checkKey(k keyRef, t *touch, norm string) error {
+	s, err := w.tx.KeyStats(w.ctx, k.subject, k.key, norm)
+	if err != nil {
+		return err
+	}
+	fail := func(format string, args ...any) error {
+		w.e.metrics.invariantViolation()
+		return factbase.Errorf(factbase.EINVARIANT, "invariant violated for %s: "+format, append([]any{k.key}, args...)...)
+	}
+	if norm != "" && s.NormCount > 1 {
+		return fail("the value %q appears %d times", norm, s.NormCount)
+	}
+	switch t.card {
+	case factbase.One:
+		if s.Current > 1 {
+			return fail("%d current facts for a single-valued key", s.Current)
+		}
+	case factbase.Ranked:
+		if s.Ranked != s.Current {
+			return fail("%d of %d members have no rank", s.Current-s.Ranked, s.Current)
+		}
+		if s.Ranked > 0 && (s.MinRank != 1 || s.MaxRank != s.Ranked) {
+			return fail("ranks are not exactly 1..%d (lowest %d, highest %d)", s.Ranked, s.MinRank, s.MaxRank)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+// Package memory is the Factbase engine: the one write path (Apply) over a Store, the
+// reads built on it, and, in later files, say/ask, search and the fact sheet. Handlers
+// (CLI, HTTP, MCP) call the engine, never each other.
+package memory
+
+import (
+	"context"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/google/uuid"
+)
+
+// Options configure an Engine. The zero value is usable.
+type Options struct {
+	// Cardinalities declares each key's write semantics. Default:
+	// factbase.DefaultCardinalities (favorites.* ranked, everything else one).
+	Cardinalities factbase.Cardinalities
+	// NewID returns a new time-sortable fact id. Default: a UUIDv7.
+	NewID func() string
+	// Observer receives write-path measurements; nil: none.
+	Observer Observer
+
+	// BeforeCheck, for tests only, runs inside every write transaction after the ops
+	// and before the invariant checks, so that a test can corrupt a transaction on
+	// purpose and see it refused. Nil in production.
+	BeforeCheck func(ctx context.Context, tx factbase.Tx) error
+}
+
+// Observer receives measurements of the write path (for metrics). Implementations must
+// be safe for concurrent use.
+type Observer interface {
+	ObserveApply(d time.Duration, res factbase.Result, err error)
+	InvariantViolation()
+}
+
+// Engine is the Factbase engine. It is safe for concurrent use.
+type Engine struct {
+	store   factbase.Store
+	opts    Options
+	metrics metrics
+}
+
+// New returns an engine over store.
+func New(store factbase.Store, o Options) *Engine {
+	if o.Cardinalities.Exact == nil && o.Cardinalities.Prefix == nil {
+		o.Cardinalities = factbase.DefaultCardinalities()
+	}
+	if o.NewID == nil {
+		o.NewID = newID
+	}
+	return &Engine{store: store, opts: o, metrics: metrics{o.Observer}}
+}
+
+// Store returns the engine's store.
+func (e *Engine) Store() factbase.Store { return e.store }
+
+func newID() string {
+	id, err := uuid.NewV7()
+	if err != nil { // only if the system's random source fails
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+type metrics struct{ o Observer }
+
+func (m metrics) observeApply(d time.Duration, res factbase.Result, err error) {
+	if m.o != nil {
+		m.o.ObserveApply(d, res, err)
+	}
+}
+
+func (m metrics) invariantViolation() {
+	if m.o != nil {
+		m.o.InvariantViolation()
+	}
+}

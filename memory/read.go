@@ -1,0 +1,178 @@
+package memory
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/ranked"
+)
+
+// Page limits of list reads.
+const (
+	DefaultPageSize = 100
+	MaxPageSize     = 1000
+)
+
+// ListPage is one page of a ranked list.
+type ListPage struct {
+	Subject string          `json:"subject"`
+	Key     string          `json:"key"`
+	Items   []factbase.Fact `json:"items"`
+	Total   int             `json:"total"`
+	Offset  int             `json:"offset"`
+	Limit   int             `json:"limit"`
+}
+
+func checkRead(user factbase.UserID, subject, key string) (string, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return "", err
+	}
+	if subject == "" {
+		subject = factbase.SubjectUser
+	}
+	return subject, factbase.ValidateKey(key)
+}
+
+// Fact returns one fact by id, current or not.
+func (e *Engine) Fact(ctx context.Context, user factbase.UserID, id string) (factbase.Fact, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Fact{}, err
+	}
+	var f factbase.Fact
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		f, err = tx.Fact(ctx, id)
+		return err
+	})
+	return f, err
+}
+
+// Facts returns the user's facts matching filter.
+func (e *Engine) Facts(ctx context.Context, user factbase.UserID, filter factbase.FactFilter) ([]factbase.Fact, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	var out []factbase.Fact
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		out, err = tx.Facts(ctx, filter)
+		return err
+	})
+	return out, err
+}
+
+// Get returns the current facts of (subject, key): the one current fact of a
+// single-valued key, every member of a set, or a ranked list in rank order. With asOf,
+// the facts that were current then.
+func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key string, asOf *time.Time) ([]factbase.Fact, error) {
+	subject, err := checkRead(user, subject, key)
+	if err != nil {
+		return nil, err
+	}
+	if e.opts.Cardinalities.Of(key) == factbase.Ranked {
+		p, err := e.List(ctx, user, subject, key, 0, MaxPageSize, asOf)
+		return p.Items, err
+	}
+	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, AsOf: asOf})
+}
+
+// List returns a page of the ranked list (subject, key): limit 0 means
+// DefaultPageSize; limit above MaxPageSize or a negative offset is EINVALID. With asOf,
+// the list as it was then, rebuilt from its events.
+func (e *Engine) List(ctx context.Context, user factbase.UserID, subject, key string, offset, limit int, asOf *time.Time) (ListPage, error) {
+	subject, err := checkRead(user, subject, key)
+	if err != nil {
+		return ListPage{}, err
+	}
+	if limit == 0 {
+		limit = DefaultPageSize
+	}
+	if limit < 0 || limit > MaxPageSize {
+		return ListPage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, MaxPageSize)
+	}
+	if offset < 0 {
+		return ListPage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", offset)
+	}
+	p := ListPage{Subject: subject, Key: key, Offset: offset, Limit: limit, Items: []factbase.Fact{}}
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		if asOf == nil {
+			items, n, err := tx.ListPage(ctx, subject, key, offset, limit)
+			if items != nil {
+				p.Items = items
+			}
+			p.Total = n
+			return err
+		}
+		all, err := listAsOf(ctx, tx, subject, key, *asOf)
+		if err != nil {
+			return err
+		}
+		p.Total = len(all)
+		if offset < len(all) {
+			p.Items = all[offset:min(len(all), offset+limit)]
+		}
+		return nil
+	})
+	return p, err
+}
+
+// listAsOf rebuilds a ranked list as of t: its members are the facts valid then, in
+// the order the list's events give.
+func listAsOf(ctx context.Context, tx factbase.ReadTx, subject, key string, t time.Time) ([]factbase.Fact, error) {
+	members, err := tx.Facts(ctx, factbase.FactFilter{Subject: subject, Key: key, AsOf: &t})
+	if err != nil {
+		return nil, err
+	}
+	events, err := tx.ListEvents(ctx, subject, key, t)
+	if err != nil {
+		return nil, err
+	}
+	byNorm := make(map[string]factbase.Fact, len(members))
+	for _, m := range members {
+		if m.Cardinality == factbase.Ranked {
+			byNorm[normalize.Value(m.Value)] = m
+		}
+	}
+	out := make([]factbase.Fact, 0, len(byNorm))
+	for _, v := range ranked.Replay(events) {
+		n := normalize.Value(v)
+		if m, ok := byNorm[n]; ok {
+			out = append(out, m)
+			delete(byNorm, n)
+		}
+	}
+	// Members without events (none are written that way) keep their stored order.
+	rest := make([]factbase.Fact, 0, len(byNorm))
+	for _, m := range byNorm {
+		rest = append(rest, m)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Rank < rest[j].Rank })
+	out = append(out, rest...)
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out, nil
+}
+
+// AtRank returns the member at rank of the ranked list (subject, key); ok is false when
+// the list is shorter.
+func (e *Engine) AtRank(ctx context.Context, user factbase.UserID, subject, key string, rank int, asOf *time.Time) (factbase.Fact, bool, error) {
+	if rank < 1 {
+		return factbase.Fact{}, false, factbase.Errorf(factbase.EINVALID, "rank must be at least 1, got %d", rank)
+	}
+	p, err := e.List(ctx, user, subject, key, rank-1, 1, asOf)
+	if err != nil || len(p.Items) == 0 {
+		return factbase.Fact{}, false, err
+	}
+	return p.Items[0], true, nil
+}
+
+// History returns every version of (subject, key), newest first, with validity.
+func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key string) ([]factbase.Fact, error) {
+	subject, err := checkRead(user, subject, key)
+	if err != nil {
+		return nil, err
+	}
+	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, History: true, NewestFirst: true})
+}

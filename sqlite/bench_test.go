@@ -1,0 +1,181 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
+	"github.com/factbase/factbase/storetest"
+)
+
+// The benchmarks below run the write path and the reads beside a raw-SQLite baseline
+// on the same kind of file, in the same transaction mode (one immediate transaction
+// per write, synchronous=FULL): compare BenchmarkRawInsert with the writes and
+// BenchmarkRawSelect with the reads.
+
+func rawTable(b *testing.B, s *sqlite.Store) {
+	b.Helper()
+	if _, err := s.Writer().Exec(`CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, k TEXT NOT NULL, v TEXT NOT NULL);
+		CREATE INDEX IF NOT EXISTS raw_k ON raw (k)`); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkRawInsert: a bare prepared INSERT of one row per immediate transaction.
+func BenchmarkRawInsert(b *testing.B) {
+	s := openTemp(b)
+	defer s.Close()
+	rawTable(b, s)
+	stmt, err := s.Writer().Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tx, err := s.Writer().Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d", i), "value"); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRawSelect: a bare indexed SELECT of one row on the reader pool.
+func BenchmarkRawSelect(b *testing.B) {
+	s := openTemp(b)
+	defer s.Close()
+	rawTable(b, s)
+	tx, _ := s.Writer().Begin()
+	for i := 0; i < 10000; i++ {
+		tx.Exec("INSERT INTO raw (k, v) VALUES (?, ?)", fmt.Sprintf("k%d", i), "value")
+	}
+	tx.Commit()
+	db, err := sqlite.Open(context.Background(), s.Path(), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	stmt, err := s.Writer().Prepare("SELECT v FROM raw WHERE k = ?")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var v string
+		if err := stmt.QueryRow(fmt.Sprintf("k%d", i%10000)).Scan(&v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func fillList(b *testing.B, e *memory.Engine, u factbase.UserID, key string, n int) {
+	b.Helper()
+	for off := 0; off < n; off += 1000 {
+		var ops []factbase.Op
+		for i := off; i < min(n, off+1000); i++ {
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("member-%05d", i)}})
+		}
+		if _, err := e.Apply(context.Background(), u, ops); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchEngine(b *testing.B) (*sqlite.Store, *memory.Engine, factbase.UserID) {
+	s := openTemp(b)
+	return s, memory.New(s, memory.Options{}), storetest.NewUser()
+}
+
+// BenchmarkApplyRankedAppend appends to a list of 10,000 members.
+func BenchmarkApplyRankedAppend(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	fillList(b, e, u, "favorites.big", 10000)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkApplyRankedMove moves a member between #5000 and #1 of a 10,000-member
+// list: each move shifts 4,999 other members.
+func BenchmarkApplyRankedMove(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	fillList(b, e, u, "favorites.big", 10000)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rank := 1
+		if i%2 == 1 {
+			rank = 5000
+		}
+		res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "member-04999", Rank: rank}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Mutations[0].Action != factbase.Move {
+			b.Fatalf("action %s, want MOVE", res.Mutations[0].Action)
+		}
+	}
+}
+
+// BenchmarkApplyOneSet sets a single-valued key to a new value each time (supersession).
+func BenchmarkApplyOneSet(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPointRead reads the current value of one key among 10,000.
+func BenchmarkPointRead(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for i := 0; i < 10000; i++ {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%d", i), Value: "value"}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, err := e.Get(ctx, u, "", fmt.Sprintf("k.%d", i%10000), nil)
+		if err != nil || len(f) != 1 {
+			b.Fatal(err, len(f))
+		}
+	}
+}
+
+// BenchmarkListPage reads a page of 100 from the middle of a 10,000-member list.
+func BenchmarkListPage(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	fillList(b, e, u, "favorites.big", 10000)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := e.List(ctx, u, "", "favorites.big", 5000, 100, nil)
+		if err != nil || len(p.Items) != 100 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,329 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+// tx implements factbase.Tx over one SQL transaction scoped to one user.
+type tx struct {
+	q    *sql.Tx
+	u    int64 // users.seq; 0 = the user has no rows yet
+	user factbase.UserID
+	now  time.Time
+}
+
+var _ factbase.Tx = (*tx)(nil)
+
+// Now returns the transaction's time.
+func (t *tx) Now() time.Time { return t.now }
+
+const factColumns = `id, subject, key, cardinality, value, value_type, rank, text, type, category,
+	confidence, scope, durability, sensitivity, said_by, temporal, anchor, source_kind, source_id,
+	extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current`
+
+func (t *tx) scanFacts(rows *sql.Rows, err error) ([]factbase.Fact, error) {
+	if err != nil {
+		return nil, mapErr("query", err)
+	}
+	defer rows.Close()
+	var out []factbase.Fact
+	for rows.Next() {
+		f, err := t.scanFact(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapErr("query", err)
+	}
+	return out, nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+	var (
+		f                          factbase.Fact
+		card, vt, cat, dur, sens   string
+		rank, anchor, validTo      sql.NullInt64
+		recordedAt, validFrom, cur int64
+	)
+	err := r.Scan(&f.ID, &f.Subject, &f.Key, &card, &f.Value, &vt, &rank, &f.Text, &f.Type, &cat,
+		&f.Confidence, &f.Scope, &dur, &sens, &f.SaidBy, &f.Temporal, &anchor, &f.Source.Kind, &f.Source.ID,
+		&f.Extractor, &recordedAt, &validFrom, &validTo, &f.Supersedes, &f.SupersededBy, &cur)
+	if err != nil {
+		return f, mapErr("scan", err)
+	}
+	f.User = t.user
+	f.Cardinality = factbase.Cardinality(card)
+	f.ValueType = factbase.ValueType(vt)
+	f.Category = factbase.Category(cat)
+	f.Durability = factbase.Durability(dur)
+	f.Sensitivity = factbase.Sensitivity(sens)
+	if rank.Valid {
+		f.Rank = int(rank.Int64)
+	}
+	if anchor.Valid {
+		a := time.Unix(0, anchor.Int64).UTC()
+		f.Anchor = &a
+	}
+	f.RecordedAt = time.Unix(0, recordedAt).UTC()
+	f.ValidFrom = time.Unix(0, validFrom).UTC()
+	if validTo.Valid {
+		v := time.Unix(0, validTo.Int64).UTC()
+		f.ValidTo = &v
+	}
+	f.Current = cur == 1
+	return f, nil
+}
+
+// Fact returns one fact by id.
+func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
+	row := t.q.QueryRowContext(ctx, "SELECT "+factColumns+" FROM facts WHERE u = ? AND id = ?", t.u, id)
+	f, err := t.scanFact(row)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
+		}
+		return f, err
+	}
+	return f, nil
+}
+
+// Facts returns the facts matching f.
+func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
+	var (
+		where = []string{"u = ?"}
+		args  = []any{t.u}
+	)
+	if f.ID != "" {
+		where, args = append(where, "id = ?"), append(args, f.ID)
+	}
+	if f.Subject != "" {
+		where, args = append(where, "subject = ?"), append(args, f.Subject)
+	}
+	if f.Key != "" {
+		where, args = append(where, "key = ?"), append(args, f.Key)
+	}
+	if f.KeyPrefix != "" {
+		where, args = append(where, "key >= ? AND key < ?"), append(args, f.KeyPrefix, prefixEnd(f.KeyPrefix))
+	}
+	if f.Category != "" {
+		where, args = append(where, "category = ?"), append(args, string(f.Category))
+	}
+	if f.Type != "" {
+		where, args = append(where, "type = ?"), append(args, f.Type)
+	}
+	if f.MinConfidence > 0 {
+		where, args = append(where, "confidence >= ?"), append(args, f.MinConfidence)
+	}
+	switch {
+	case f.AsOf != nil:
+		at := f.AsOf.UnixNano()
+		where = append(where, "recorded_at <= ? AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)")
+		args = append(args, at, at, at)
+	case !f.History:
+		where = append(where, "current = 1")
+	}
+	order := " ORDER BY recorded_at, seq"
+	if f.NewestFirst {
+		order = " ORDER BY recorded_at DESC, seq DESC"
+	}
+	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
+	if f.Limit > 0 {
+		q += " LIMIT ? OFFSET ?"
+		args = append(args, f.Limit, f.Offset)
+	} else if f.Offset > 0 {
+		q += " LIMIT -1 OFFSET ?"
+		args = append(args, f.Offset)
+	}
+	return t.scanFacts(t.q.QueryContext(ctx, q, args...))
+}
+
+// prefixEnd returns the smallest string greater than every string with prefix p.
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return string(append([]byte(p), 0xff))
+}
+
+func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
+	f, err := t.scanFact(t.q.QueryRowContext(ctx, q, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, err
+	}
+	return f, true, nil
+}
+
+// Member returns the current member of (subject, key) whose normalised value is norm.
+func (t *tx) Member(ctx context.Context, subject, key, norm string) (factbase.Fact, bool, error) {
+	return t.one(ctx, "SELECT "+factColumns+` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`,
+		t.u, subject, key, norm)
+}
+
+// Current returns the current fact of a single-valued key.
+func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, bool, error) {
+	return t.one(ctx, "SELECT "+factColumns+` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`,
+		t.u, subject, key)
+}
+
+// AtRank returns the current member at rank.
+func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
+	return t.one(ctx, "SELECT "+factColumns+` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`,
+		t.u, subject, key, rank)
+}
+
+// ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
+func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit int) ([]factbase.Fact, int, error) {
+	n, err := t.MaxRank(ctx, subject, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	facts, err := t.scanFacts(t.q.QueryContext(ctx, "SELECT "+factColumns+` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
+		AND rank > ? AND rank <= ? ORDER BY rank`, t.u, subject, key, offset, offset+limit))
+	return facts, n, err
+}
+
+// MaxRank returns the highest current rank of the list (an index seek).
+func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
+	var n int
+	err := t.q.QueryRowContext(ctx, `SELECT coalesce(max(rank), 0) FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'`,
+		t.u, subject, key).Scan(&n)
+	return n, mapErr("max rank", err)
+}
+
+// KeyStats summarises the current facts of (subject, key).
+func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.KeyStats, error) {
+	var s factbase.KeyStats
+	err := t.q.QueryRowContext(ctx, `SELECT count(*), count(rank), coalesce(min(rank), 0), coalesce(max(rank), 0),
+		coalesce(sum(norm = ?), 0) FROM facts WHERE u = ? AND subject = ? AND key = ? AND current = 1`,
+		norm, t.u, subject, key).Scan(&s.Current, &s.Ranked, &s.MinRank, &s.MaxRank, &s.NormCount)
+	return s, mapErr("key stats", err)
+}
+
+// ListEvents returns the list's events up to until, oldest first.
+func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
+	rows, err := t.q.QueryContext(ctx, `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
+		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`, t.u, subject, key, until.UnixNano())
+	if err != nil {
+		return nil, mapErr("list events", err)
+	}
+	defer rows.Close()
+	var out []factbase.ListEvent
+	for rows.Next() {
+		e := factbase.ListEvent{Subject: subject, Key: key}
+		var at int64
+		var action string
+		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &e.From, &e.To); err != nil {
+			return nil, mapErr("list events", err)
+		}
+		e.At = time.Unix(0, at).UTC()
+		e.Action = factbase.Action(action)
+		out = append(out, e)
+	}
+	return out, mapErr("list events", rows.Err())
+}
+
+func nullTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixNano()
+}
+
+// Insert writes a new fact row.
+func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
+	var rank any
+	if f.Cardinality == factbase.Ranked {
+		rank = f.Rank
+	}
+	cur := 0
+	if f.Current {
+		cur = 1
+	}
+	_, err := t.q.ExecContext(ctx, `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
+		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
+		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		f.Supersedes, f.SupersededBy, cur)
+	return mapErr("insert", err)
+}
+
+// End marks a current fact no longer current.
+func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error {
+	res, err := t.q.ExecContext(ctx, `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?
+		WHERE u = ? AND id = ? AND current = 1`, at.UnixNano(), by, t.u, id)
+	if err != nil {
+		return mapErr("end", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return factbase.Errorf(factbase.ENOTFOUND, "no current fact %q", id)
+	}
+	return nil
+}
+
+// Rerank shifts ranks in [lo, hi] by delta (pin gets pinRank) with two set-based
+// statements: the first writes every new rank negated, so that no intermediate state
+// collides in the unique rank index; the second flips them back.
+func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
+	if lo > hi {
+		return 0, nil
+	}
+	res, err := t.q.ExecContext(ctx, `UPDATE facts SET rank = -(CASE WHEN id = ? THEN ? ELSE rank + ? END)
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank BETWEEN ? AND ?`,
+		pin, pinRank, delta, t.u, subject, key, lo, hi)
+	if err != nil {
+		return 0, mapErr("rerank", err)
+	}
+	n, _ := res.RowsAffected()
+	if _, err := t.q.ExecContext(ctx, `UPDATE facts SET rank = -rank
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`,
+		t.u, subject, key); err != nil {
+		return 0, mapErr("rerank", err)
+	}
+	return int(n), nil
+}
+
+// Erase deletes a fact row and its list events.
+func (t *tx) Erase(ctx context.Context, id string) (int, error) {
+	if _, err := t.q.ExecContext(ctx, "DELETE FROM list_events WHERE u = ? AND fact_id = ?", t.u, id); err != nil {
+		return 0, mapErr("erase", err)
+	}
+	res, err := t.q.ExecContext(ctx, "DELETE FROM facts WHERE u = ? AND id = ?", t.u, id)
+	if err != nil {
+		return 0, mapErr("erase", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// AddListEvent records a list change.
+func (t *tx) AddListEvent(ctx context.Context, e factbase.ListEvent) error {
+	_, err := t.q.ExecContext(ctx, `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.u, e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To)
+	return mapErr("list event", err)
+}
