@@ -33,33 +33,42 @@ func ParseList(s string) []string {
 
 	var items []string
 	seen := make(map[string]bool)
-	add := func(item string) {
-		v := Value(item)
+	add := func(text string) {
+		v := Value(text)
 		if v == "" || seen[v] {
 			return
 		}
 		seen[v] = true
-		items = append(items, item)
+		items = append(items, text)
 	}
-	for ci, c := range p.chunks {
-		var full []piece
-		for _, pc := range c {
-			if p.text(pc) != "" {
-				full = append(full, pc)
+	type item struct {
+		pc   piece
+		text string
+	}
+	var full []item // the non-empty pieces of one chunk; reused
+	for ci, end := range p.chunkEnds {
+		start := 0
+		if ci > 0 {
+			start = p.chunkEnds[ci-1]
+		}
+		full = full[:0]
+		for _, pc := range p.pieces[start:end] {
+			if t := p.text(pc); t != "" {
+				full = append(full, item{pc, t})
 			}
 		}
 		switch {
 		case len(full) == 0:
-		case ci == len(p.chunks)-1:
+		case ci == len(p.chunkEnds)-1:
 			// The last chunk is split on every "and" and "&".
-			for _, pc := range full {
-				add(p.text(pc))
+			for _, it := range full {
+				add(it.text)
 			}
 		case len(full) == 1:
-			add(p.text(full[0]))
+			add(full[0].text)
 		default:
 			// An earlier chunk with "and" inside is one item: "salt and pepper, rice".
-			add(trimItem(s[full[0].outerStart:full[len(full)-1].outerEnd]))
+			add(trimItem(s[full[0].pc.outerStart:full[len(full)-1].pc.outerEnd]))
 		}
 	}
 	return items
@@ -71,9 +80,6 @@ type piece struct {
 	outerStart, outerEnd int // including the quotes
 	quoted               bool
 }
-
-// chunk is the pieces between two top-level commas or semicolons.
-type chunk []piece
 
 // quoteKind tells the two families of quotes apart.
 type quoteKind int
@@ -105,7 +111,10 @@ type parser struct {
 	// pointers that only move forward, which keeps the parse linear.
 	closes, opens [3][]int
 	ci, oi        [3]int
-	chunks        []chunk
+	// pieces holds every piece in order; chunk i (the pieces between two top-level
+	// commas or semicolons) is pieces[chunkEnds[i-1]:chunkEnds[i]].
+	pieces    []piece
+	chunkEnds []int
 }
 
 // findQuotes fills p.closes and p.opens in one pass.
@@ -199,13 +208,12 @@ func (p *parser) quoteClose(k quoteKind, i int) int {
 // scan splits p.s into chunks of pieces.
 func (p *parser) scan() {
 	s := p.s
-	var cur chunk
 	start := 0      // start of the current raw piece
 	atStart := true // no non-space character of the current piece seen yet
 	quoted := false // the current piece was a quoted one and is already recorded
 	endPiece := func(i int) {
 		if !quoted && !atStart {
-			cur = append(cur, piece{start: start, end: i, outerStart: start, outerEnd: i})
+			p.pieces = append(p.pieces, piece{start: start, end: i, outerStart: start, outerEnd: i})
 		}
 		atStart, quoted = true, false
 	}
@@ -219,7 +227,7 @@ func (p *parser) scan() {
 			if k := quoteOf(r); k != noQuote {
 				if c := p.quoteClose(k, i); c >= 0 {
 					_, cw := utf8.DecodeRuneInString(s[c:])
-					cur = append(cur, piece{start: i + w, end: c, outerStart: i, outerEnd: c + cw, quoted: true})
+					p.pieces = append(p.pieces, piece{start: i + w, end: c, outerStart: i, outerEnd: c + cw, quoted: true})
 					quoted = true
 					// Only white space and .!?: lie between the quote and the next
 					// separator or connector; the loop skips them.
@@ -232,8 +240,7 @@ func (p *parser) scan() {
 		}
 		if r == ',' || r == ';' {
 			endPiece(i)
-			p.chunks = append(p.chunks, cur)
-			cur = nil
+			p.chunkEnds = append(p.chunkEnds, len(p.pieces))
 			i += w
 			continue
 		}
@@ -245,7 +252,7 @@ func (p *parser) scan() {
 		i += w
 	}
 	endPiece(len(s))
-	p.chunks = append(p.chunks, cur)
+	p.chunkEnds = append(p.chunkEnds, len(p.pieces))
 }
 
 // text returns the item text of pc: a quoted item trimmed of white space, a raw one also
