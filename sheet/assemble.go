@@ -82,6 +82,7 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 
 	// Score every eligible candidate once, without building explanations.
 	counts := make([]int, len(cfg.Buckets))
+	cuts := newCutoffs(now, cfg.Buckets)
 	items := make([]item, 0, len(cands))
 	for i := range cands {
 		c := &cands[i]
@@ -97,7 +98,7 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 			sh.Skipped.UnknownCategory++
 			continue
 		}
-		score, _, last := reckon(c, now, cfg.Buckets, weights[ci], counts)
+		score, _, last := reckon(c, cuts, cfg.Buckets, weights[ci], counts)
 		items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
 	}
 
@@ -228,10 +229,11 @@ func pushTop(cands []Candidate, h []item, it item, k int) []item {
 }
 
 // dedup keeps the best-ranked item of each group of equal normalised text and returns
-// the kept items (in their original order) and the log of the dropped ones.
+// the kept items (in their original order, compacted in place in items) and the log of
+// the dropped ones.
 func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
-	group := make([]int, len(items)) // -1: not deduplicated
-	var best []int                   // per group: position in items of the best
+	group := make([]int, len(items))   // per item: its group, or -1 if not deduplicated
+	best := make([]int, 0, len(items)) // per group: position in items of the best
 	seen := make(map[string]int, len(items))
 	for i, it := range items {
 		key := normalize(displayText(&cands[it.idx]))
@@ -249,15 +251,10 @@ func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
 		}
 		group[i] = g
 	}
-	if len(best) == len(items)-countNeg(group) {
-		return items, nil // no duplicates
-	}
 	var log []Dedup
-	kept := items[:0:0]
 	for i, it := range items {
 		g := group[i]
 		if g < 0 || best[g] == i {
-			kept = append(kept, it)
 			continue
 		}
 		w := items[best[g]]
@@ -271,20 +268,20 @@ func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
 		}
 		log = append(log, Dedup{Dropped: cands[it.idx].FactID, Kept: cands[w.idx].FactID, Reason: reason})
 	}
+	if len(log) == 0 {
+		return items, nil
+	}
+	// Compact only after the log is written: it reads the kept items by position.
+	kept := items[:0]
+	for i, it := range items {
+		if g := group[i]; g < 0 || best[g] == i {
+			kept = append(kept, it)
+		}
+	}
 	slices.SortFunc(log, func(a, b Dedup) int {
 		return cmp.Or(strings.Compare(a.Kept, b.Kept), strings.Compare(a.Dropped, b.Dropped))
 	})
 	return kept, log
-}
-
-func countNeg(xs []int) int {
-	n := 0
-	for _, x := range xs {
-		if x < 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // displayText is the text shown for c: its Text, or "key: value" when Text is blank

@@ -193,8 +193,9 @@ func TestAssembleTies(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Size = 4
 	cfg.Min = map[factbase.Category]int{factbase.Core: 0, factbase.Technical: 0, factbase.Project: 0, factbase.Transient: 0}
-	// All score 100 (one reference under an hour, or two older than 30 days twenty
-	// times over for "e"). Ties: most recent reference first, then id.
+	// a to e all score 100: one reference under an hour (10 × 10), or for e twenty
+	// references older than 30 days (10 × 20 × 0.5). Ties: most recent reference
+	// first, then id.
 	cands := []Candidate{
 		ref("d", 10*time.Minute),
 		ref("a", 10*time.Minute),

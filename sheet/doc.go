@@ -24,8 +24,9 @@
 // score does not depend on the order of the references.
 //
 // References need not be sorted. Each one is classified independently with a binary
-// search over the bucket table, O(len(References) × log len(Buckets)); sorting them
-// first would cost more than it saves.
+// search over the bucket bounds (compared as cut-off instants now - Below, not as
+// ages), O(len(References) × log len(Buckets)); requiring sorted input would push a sort
+// onto the caller that costs more than it saves.
 //
 // # Ranking and ties
 //
@@ -43,7 +44,7 @@
 // # Deduplication
 //
 // Before assembly, eligible candidates are grouped by normalised text: the display text
-// (Text, or "key: value" when Text is blank) lowercased, with runs of white space
+// (Text; when Text is blank, "key: value", or whichever of the two is set) lowercased, with runs of white space
 // collapsed to one space and leading and trailing white space removed. In each group the
 // best-ranked candidate is kept and every other one is dropped, across categories,
 // whether or not it would have made the sheet. Each dropped candidate gets one Dedup
@@ -68,7 +69,9 @@
 // Entry.Explain.Included records the step that took each entry. Entries are ordered by
 // category (core, technical, project, transient), then by rank. Only the best Size
 // facts of each category can ever be taken, so assembly keeps a bounded heap per
-// category rather than sorting every candidate: O(n log Size) time.
+// category rather than sorting every candidate. In all, assembly takes
+// O(R log len(Buckets) + n log Size) time for n candidates with R references, and
+// O(n) memory; explanations are built for the entries only.
 //
 // # Prompt format
 //

@@ -277,3 +277,20 @@ func TestAssembleMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAssembleMatchesReference explores more random distributions and configurations
+// than the fixed-seed property test.
+func FuzzAssembleMatchesReference(f *testing.F) {
+	f.Add(uint64(1), uint64(2), uint8(50))
+	f.Add(uint64(0), uint64(0), uint8(0))
+	f.Fuzz(func(t *testing.T, s1, s2 uint64, n uint8) {
+		r := rand.New(rand.NewPCG(s1, s2))
+		cfg := randomConfig(r)
+		cands := randomCandidates(r, int(n))
+		got, err := Assemble(cands, now, cfg)
+		if err != nil {
+			t.Fatalf("Assemble: %v", err)
+		}
+		compareSheets(t, got, refAssemble(cands, now, cfg))
+	})
+}

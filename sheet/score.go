@@ -59,7 +59,11 @@ type Explain struct {
 func Score(c Candidate, now time.Time, cfg Config) (float64, Explain) {
 	counts := make([]int, len(cfg.Buckets))
 	w := cfg.Weights[c.Category]
-	score, ref, _ := reckon(&c, now, cfg.Buckets, w, counts)
+	var cuts cutoffs
+	if len(cfg.Buckets) > 0 {
+		cuts = newCutoffs(now, cfg.Buckets)
+	}
+	score, ref, _ := reckon(&c, cuts, cfg.Buckets, w, counts)
 	ex := Explain{
 		Weight:         w,
 		References:     len(c.References),
@@ -78,31 +82,72 @@ func Score(c Candidate, now time.Time, cfg Config) (float64, Explain) {
 	return score, ex
 }
 
+// cutoffs classifies reference times into decay buckets. Instead of computing each
+// reference's age, it compares the time with the instants now - Below of the bounded
+// buckets: age < Below exactly when t is after now - Below. That is the same answer
+// (a future reference is after every cut-off, so it lands in the first bucket) at a
+// fraction of the cost of time.Time.Sub.
+type cutoffs struct {
+	cut []instant // cut[i] = now - bs[i].Below for every bucket but the last
+}
+
+// instant is a time as whole Unix seconds and nanoseconds, ordered lexicographically.
+type instant struct {
+	sec  int64
+	nsec int64
+}
+
+func instantOf(t time.Time) instant { return instant{sec: t.Unix(), nsec: int64(t.Nanosecond())} }
+
+func (a instant) after(b instant) bool { return a.sec > b.sec || a.sec == b.sec && a.nsec > b.nsec }
+
+// newCutoffs prepares the classification of references at now; bs must not be empty.
+func newCutoffs(now time.Time, bs []Bucket) cutoffs {
+	c := cutoffs{cut: make([]instant, len(bs)-1)}
+	for i := range c.cut {
+		c.cut[i] = instantOf(now.Add(-bs[i].Below))
+	}
+	return c
+}
+
+// bucket returns the index of the first bucket whose cut-off t is after, or the last
+// bucket. With bounds out of order (an invalid table) the answer is still a valid index.
+func (c cutoffs) bucket(t instant) int {
+	lo, hi := 0, len(c.cut)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.after(c.cut[m]) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
 // reckon counts c's references per bucket into counts (which it zeroes first) and
 // returns the score, the reference score and the most recent reference. Summing
 // count × points in bucket order makes the result independent of reference order.
-func reckon(c *Candidate, now time.Time, bs []Bucket, weight float64, counts []int) (score, ref float64, last time.Time) {
+func reckon(c *Candidate, cuts cutoffs, bs []Bucket, weight float64, counts []int) (score, ref float64, last time.Time) {
 	clear(counts)
-	if len(bs) == 0 {
-		last = c.RecordedAt
-		for _, t := range c.References {
-			if t.After(last) {
-				last = t
-			}
-		}
-		return 0, 0, last
-	}
 	if len(c.References) == 0 {
-		counts[bucketOf(bs, now.Sub(c.RecordedAt))]++
+		if len(bs) > 0 {
+			counts[cuts.bucket(instantOf(c.RecordedAt))]++
+		}
 		last = c.RecordedAt
 	} else {
-		last = c.References[0]
-		for _, t := range c.References {
-			counts[bucketOf(bs, now.Sub(t))]++
-			if t.After(last) {
-				last = t
+		best := 0
+		max := instantOf(c.References[0])
+		for i, t := range c.References {
+			x := instantOf(t)
+			if len(bs) > 0 {
+				counts[cuts.bucket(x)]++
+			}
+			if x.after(max) {
+				best, max = i, x
 			}
 		}
+		last = c.References[best]
 	}
 	for i, n := range counts {
 		if n > 0 {
@@ -110,20 +155,4 @@ func reckon(c *Candidate, now time.Time, bs []Bucket, weight float64, counts []i
 		}
 	}
 	return weight * ref, ref, last
-}
-
-// bucketOf returns the index of the first bucket whose bound is above age, or the last
-// bucket. A negative age (a reference in the future) falls into the first bucket. bs
-// must not be empty; with bounds out of order the answer is some valid index.
-func bucketOf(bs []Bucket, age time.Duration) int {
-	lo, hi := 0, len(bs)-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if age < bs[m].Below {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
