@@ -165,6 +165,37 @@ func checkOrder(t *testing.T, s Sheet) {
 	}
 }
 
+func TestAssembleMinimumPerCategory(t *testing.T) {
+	// For each category in turn: it has one fact fewer than its minimum, all scored far
+	// below every other fact (referenced 90 days ago, against 30 minutes for the 200
+	// facts of each other category). All of its facts are still on the sheet, taken as
+	// its minimum.
+	cfg := DefaultConfig()
+	for _, cat := range factbase.Categories {
+		t.Run(string(cat), func(t *testing.T) {
+			n := cfg.Min[cat] - 1
+			cands := facts("low", cat, n, 90*day)
+			for _, other := range factbase.Categories {
+				if other != cat {
+					cands = append(cands, facts("hi"+string(other), other, 200, 30*time.Minute)...)
+				}
+			}
+			s := mustAssemble(t, cands, cfg)
+			if got := s.Counts[cat]; got != n {
+				t.Errorf("Counts[%s] = %d, want %d", cat, got, n)
+			}
+			for _, e := range s.Entries {
+				if e.Category == cat && e.Explain.Included != IncludedMinimum {
+					t.Errorf("%s entry %s included as %q, want %q", cat, e.FactID, e.Explain.Included, IncludedMinimum)
+				}
+			}
+			if s.Count != cfg.Size {
+				t.Errorf("Count = %d, want %d", s.Count, cfg.Size)
+			}
+		})
+	}
+}
+
 func TestAssembleEmpty(t *testing.T) {
 	s := mustAssemble(t, nil, DefaultConfig())
 	want := Sheet{Entries: []Entry{}, Counts: map[factbase.Category]int{factbase.Core: 0, factbase.Technical: 0, factbase.Project: 0, factbase.Transient: 0}}
