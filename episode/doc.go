@@ -1,0 +1,82 @@
+// Package episode extracts facts from the narrative text of episodes by patterns, with
+// no model and no I/O. Episodes are records an agent writes ("Session 14 complete:
+// NEXUS v2.3.1 deployed, accuracy 94.2% on 500 questions, p50 latency 38 ms. Phase 3
+// IN_PROGRESS."); Extract turns such text into keyed facts, each with its confidence,
+// the rule that found it and the exact span of text it came from.
+//
+// # Key scheme
+//
+// A key is a dotted path, lower case. A name or qualifier found just before a pattern
+// becomes the first segment; the rest names the measure.
+//
+//	version                 "v2.3.1", "version 2.3.1", "2.3.1"           value "2.3.1"
+//	<name>.version          "NEXUS v2.3.1", "NEXUS version 2.3.1"        key nexus.version
+//	<metric>                "accuracy 94.2%", "97% success rate"          value "94.2", unit "%"
+//	<qualifier>.<metric>    "test success rate 97%", "retrieval accuracy: 91%"
+//	latency_ms              "latency 38 ms", "took 38 ms"                value in ms, unit "ms"
+//	latency.<q>_ms          "p95 latency 120 ms", "p99: 250ms", "38 ms (p50)"
+//	<name>.latency[.<q>]_ms "search latency 12 ms", "search p95 latency 40 ms"
+//	count.<noun>            "500 questions", "1,200 queries"             value "500"
+//	count.<qualifier>_<noun> "42 passing tests", "3 tests failed", "unit tests"
+//	status                  "Status: DONE", a bare upper-case status word
+//	<thing>.status          "Phase 3 IN_PROGRESS" (phase_3.status), "Migration BLOCKED"
+//	phase, session, sprint, milestone   "Phase 3", "Session 14"          value "3", "14"
+//	date                    "2024-03-15", "March 15, 2024", "15 March 2024" value ISO "2024-03-15"
+//
+// Metrics are accuracy, precision, recall, f1, coverage, uptime and the rates success_rate,
+// pass_rate, error_rate, failure_rate and hit_rate. Latency qualifiers are pNN (p50, p95,
+// p99, p99.9 as p99_9), median (stored as p50), mean (also avg, average), max and min;
+// seconds and microseconds are converted to milliseconds. Count nouns are episodes,
+// queries, questions, tests, test cases, sessions, facts, documents, files, records,
+// samples, examples, requests, users, commits, tasks and messages, stored in the plural;
+// "42/45 tests passed" and "42 of 45 tests passed" give count.tests = 45 and
+// count.passed_tests = 42. Status values are canonical: COMPLETE (also COMPLETED, DONE),
+// IN_PROGRESS (also "IN PROGRESS", "in-progress"), PENDING, BLOCKED, FAILED.
+//
+// # Decisions
+//
+//   - A name is the single word right before a pattern, on the same line, if it starts
+//     with a letter, is at most 40 bytes, is not a stop word ("to", "the", "overall",
+//     "version", ...) and does not end in -ed or -ing (a verb such as "Released" or
+//     "running") unless a later letter is upper case ("SEEDED", "OpenTracing").
+//   - A bare percentage with no metric ("100% sure") is not extracted: a key "percent"
+//     would be overwritten by every unrelated number. Fractions ("accuracy 0.94") are not
+//     read as percentages.
+//   - A version needs a "v" prefix ("v2", "v2.3.1"), the word "version" or "ver" before
+//     it ("version 3"), or three dotted parts ("2.3.1"). Two bare parts ("Python 3.12",
+//     "94.2") are numbers, not versions. Four bare parts (IP addresses such as
+//     192.168.1.1), bare parts whose first component has four digits (calendar dates
+//     such as 2024.03.15) and versions inside paths ("/api/v1/") are not versions.
+//   - A status word in lower or title case counts only after a thing with a number
+//     ("Phase 3 complete") or the label "status" ("Deployment status: done"); an upper
+//     case word counts anywhere. "not DONE", "isn't COMPLETE" are skipped.
+//   - A number in "N ms" is a latency unless the word before it says it is a timeout,
+//     interval, delay, sleep, TTL, backoff, deadline, budget or limit.
+//   - Numbers glued to letters, digits, dashes or slashes (phone numbers "555-0100",
+//     "x86", "a/b") are not read. A number is claimed by the first rule that reads it
+//     (dates, versions, latencies, metrics, phase/session, counts), so "p50 latency 38 ms"
+//     is one fact, not also a bare latency_ms.
+//   - Values longer than 64 bytes (a 70-digit "count") are dropped as noise.
+//   - Several facts may share a key (two versions, two dates); the result is deduplicated
+//     by key and value only, keeping the highest confidence.
+//
+// # Confidence table
+//
+//	rule               example                          confidence
+//	version.named      NEXUS v2.3.1, NEXUS version 2.3  0.90
+//	version.keyword    version 2.3.1                    0.85
+//	version.v          v2.3.1, v2.3                     0.80  (NEXUS v2: 0.80, bare v2: 0.60)
+//	version.semver     Go 1.22.3 (named) / 1.22.3       0.75 / 0.60
+//	metric.percent     accuracy 94.2%, 97% success rate 0.90
+//	latency.named      p95 latency 120 ms, latency 38ms 0.90
+//	latency.quantile   p99: 250 ms, 38 ms (p50)         0.85
+//	latency.bare       took 38 ms                       0.70
+//	count.ratio        42/45 tests passed               0.85
+//	count              500 questions                    0.80
+//	status.thing       Phase 3 IN_PROGRESS              0.85
+//	status.labelled    Status: DONE                     0.85
+//	status.caps        ... BLOCKED ...                  0.80
+//	ordinal            Phase 3 / phase 3                0.90 / 0.75 (lower case)
+//	date.iso           2024-03-15                       0.90
+//	date.named         March 15, 2024 / 15 March 2024   0.85
+package episode
