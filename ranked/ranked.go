@@ -37,7 +37,8 @@ import (
 	"github.com/factbase/factbase"
 )
 
-// Plan is one mutation of a list of length N.
+// Plan is one mutation of a list of length N. When no other member shifts (APPEND,
+// NOOP, REMOVE of the last member), Lo, Hi and Delta are all 0.
 type Plan struct {
 	Action factbase.Action // factbase.Move, Insert, NoOp, Append, Remove
 	From   int             // current rank of the value; 0 when it was not in the list
