@@ -376,7 +376,7 @@ func (x *Extractor) scan(out *[]Fact, m *Message, subject string, src sources, t
 				x.lower = appendLower(x.lower[:0], text)
 				lowered = true
 			}
-			matches = x.findKeywords(x.lower, r.keywords, 4*r.limit+4)
+			matches = x.findKeywords(x.lower, r.keywords, 4*r.limit+4, r.mode == ObjectSnippet)
 		}
 		n := 0
 		for _, mt := range matches {
@@ -464,8 +464,9 @@ func (x *Extractor) finish(obj string) string {
 }
 
 // findKeywords returns up to n non-overlapping whole-word occurrences of the
-// keywords in lower (the ASCII-lower-cased text), in text order, as [start, end].
-func (x *Extractor) findKeywords(lower []byte, kws [][]byte, n int) [][]int {
+// keywords in lower (the ASCII-lower-cased text), in text order, as [start, end];
+// strict word edges (see wordEdge) when strict.
+func (x *Extractor) findKeywords(lower []byte, kws [][]byte, n int, strict bool) [][]int {
 	x.kw = x.kw[:0]
 	for _, k := range kws {
 		found := 0
@@ -476,7 +477,7 @@ func (x *Extractor) findKeywords(lower []byte, kws [][]byte, n int) [][]int {
 			}
 			s := from + i
 			e := s + len(k)
-			if wordEdge(lower, s, e) {
+			if wordEdge(lower, s, e, strict) {
 				x.kw = append(x.kw, []int{s, e})
 				found++
 			}

@@ -227,7 +227,7 @@ func (r *Reader) Next() (Message, error) {
 			continue
 		}
 		m := Message{File: r.file, Line: r.line, Offset: start, End: r.off}
-		if err := r.p.parse(line, &m); err != nil {
+		if err := r.p.parse(line[:len(line)-1], &m); err != nil {
 			return Message{}, &Malformed{File: r.file, Line: r.line, Offset: start, Reason: err.Error()}
 		}
 		return m, nil

@@ -88,7 +88,10 @@ type Rule struct {
 	// Pattern is an RE2 regular expression (Go's regexp syntax). A rule has a
 	// Pattern or Keywords, not both.
 	Pattern string `json:"pattern,omitempty"`
-	// Keywords are matched case-insensitively (ASCII letters) as whole words.
+	// Keywords are matched case-insensitively (ASCII letters) as whole words. For
+	// a snippet rule a keyword must also not touch a slash, nor a dot or hyphen
+	// that joins it to another word ("error.log", "non-error"): such rules look
+	// for prose, not identifiers.
 	Keywords []string `json:"keywords,omitempty"`
 	// AppliesTo lists the kinds of text the rule scans: command, user_text,
 	// assistant_text, text, thinking, tool_result, input, any. In a file it may be
@@ -303,7 +306,7 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 		case errors.As(err, &typ):
 			line, _ := lineCol(data, start+int(typ.Offset)-1)
 			return nil, &RulesError{File: file, Line: line, Rule: label,
-				Reason: fmt.Sprintf("field %s is %s, want %s", typ.Field, article(typ.Value), typ.Type)}
+				Reason: fmt.Sprintf("field %s is %s, want %s", typ.Field, article(typ.Value), goTypeName(typ.Type.String()))}
 		case strings.Contains(err.Error(), "applies_to"):
 			return nil, fail("applies_to", err.Error())
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -389,7 +392,7 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 				return nil, fail("object", fmt.Sprintf("object %q needs a pattern with capture groups", r.Object))
 			}
 		} else if n > r.re.NumSubexp() {
-			return nil, fail("object", fmt.Sprintf("object %q: the pattern has only %d capture groups", r.Object, r.re.NumSubexp()))
+			return nil, fail("object", fmt.Sprintf("object %q: the pattern has only %d capture group(s)", r.Object, r.re.NumSubexp()))
 		}
 		r.mode, r.group = "group", n
 	default:
@@ -494,6 +497,21 @@ func jsonKind(v any) string {
 		return "null"
 	}
 	return "something else"
+}
+
+// goTypeName names a Go type of Rule in rules-file terms.
+func goTypeName(t string) string {
+	switch t {
+	case "float64", "*float64", "int":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "[]string":
+		return "a list of strings"
+	}
+	return t
 }
 
 func article(v string) string {

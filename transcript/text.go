@@ -10,13 +10,13 @@ import (
 // ellipsis marks where a snippet or a long object was cut.
 const ellipsis = "…"
 
-// snippet returns the text around the match text[s:e] in at most max runes: the
-// sentence (or line) holding it if that fits, else a window of whole words centred
-// on it, with white space collapsed and "…" where text was cut.
-func snippet(text string, s, e, max int) string {
+// snippet returns the text around the match text[s:e] in at most size runes: the
+// sentence (or line) holding it if that fits, else a window of whole words around
+// it, with white space collapsed and "…" where text was cut.
+func snippet(text string, s, e, size int) string {
 	// The sentence: back to the previous line break or sentence end, forward to the
 	// next, looking no further than a few snippet lengths each way.
-	reach := 4 * max
+	reach := 4 * size
 	left, cutL := s, false
 	for {
 		if left == 0 {
@@ -89,6 +89,23 @@ func snippet(text string, s, e, max int) string {
 	if ke < 0 {
 		ke = len(runes)
 	}
+	// Where the look-around stopped mid-text, drop the partial words at the ends.
+	if cutL {
+		for i := 0; i < ks; i++ {
+			if runes[i] == ' ' {
+				runes, ks, ke = runes[i+1:], ks-i-1, ke-i-1
+				break
+			}
+		}
+	}
+	if cutR {
+		for i := len(runes) - 1; i >= ke; i-- {
+			if runes[i] == ' ' {
+				runes = runes[:i]
+				break
+			}
+		}
+	}
 	marks := 0
 	if cutL {
 		marks++
@@ -96,43 +113,61 @@ func snippet(text string, s, e, max int) string {
 	if cutR {
 		marks++
 	}
-	if len(runes)+marks <= max {
+	if len(runes)+marks <= size {
 		return wrap(cutL, string(runes), cutR)
 	}
 
-	// A window of max-2 runes around the match, then whole words only.
-	room := max - 2 - (ke - ks)
-	if room < 0 {
-		return wrap(ks > 0 || cutL, string(runes[ks:ks+max-2]), true)
+	// A window around the match, grown a whole word at a time on each side in
+	// turn while it fits.
+	a, b := ks, ke
+	for a > 0 && runes[a-1] != ' ' {
+		a--
 	}
-	a := ks - room/2
-	b := ke + (room - room/2)
-	if a < 0 {
-		b -= a
-		a = 0
+	for b < len(runes) && runes[b] != ' ' {
+		b++
 	}
-	if b > len(runes) {
-		a -= b - len(runes)
-		b = len(runes)
-		a = maxInt(a, 0)
+	cost := func(a, b int) int {
+		n := b - a
+		if a > 0 || cutL {
+			n++
+		}
+		if b < len(runes) || cutR {
+			n++
+		}
+		return n
 	}
-	if a > 0 {
-		for i := a; i < ks; i++ {
-			if runes[i] == ' ' {
-				a = i + 1
-				break
+	if cost(a, b) > size {
+		// The match's words alone do not fit: cut them.
+		a = ks
+		b = min(ks+size-2, len(runes))
+		a = max(0, min(a, b-(size-2)))
+		return wrap(a > 0 || cutL, string(runes[a:b]), b < len(runes) || cutR)
+	}
+	for {
+		grew := false
+		if a > 0 {
+			na := a - 1
+			for na > 0 && runes[na-1] != ' ' {
+				na--
+			}
+			if cost(na, b) <= size {
+				a, grew = na, true
 			}
 		}
-	}
-	if b < len(runes) {
-		for i := b; i > ke; i-- {
-			if runes[i] == ' ' {
-				b = i
-				break
+		if b < len(runes) {
+			nb := b + 1
+			for nb < len(runes) && runes[nb] != ' ' {
+				nb++
+			}
+			if cost(a, nb) <= size {
+				b, grew = nb, true
 			}
 		}
+		if !grew {
+			break
+		}
 	}
-	return wrap(a > 0 || cutL, strings.TrimSpace(string(runes[a:b])), b < len(runes) || cutR)
+	return wrap(a > 0 || cutL, string(runes[a:b]), b < len(runes) || cutR)
 }
 
 func wrap(left bool, s string, right bool) string {
@@ -143,13 +178,6 @@ func wrap(left bool, s string, right bool) string {
 		s += ellipsis
 	}
 	return s
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -212,16 +240,31 @@ func appendLower(dst []byte, s string) []byte {
 }
 
 // wordEdge reports whether b[s:e] starts and ends at word boundaries where its own
-// first and last characters are word characters.
-func wordEdge(b []byte, s, e int) bool {
+// first and last characters are word characters. When strict, a neighbouring
+// slash, or a dot or hyphen joined to a further word character, also counts as
+// part of the word, so that "error" is not found in "error.log", "/var/error/" or
+// "non-error".
+func wordEdge(b []byte, s, e int, strict bool) bool {
 	if first, _ := utf8.DecodeRune(b[s:]); isWordRune(first) && s > 0 {
-		if prev, _ := utf8.DecodeLastRune(b[:s]); isWordRune(prev) {
+		prev, n := utf8.DecodeLastRune(b[:s])
+		if isWordRune(prev) || strict && (prev == '/' || prev == '\\') {
 			return false
+		}
+		if strict && (prev == '.' || prev == '-') {
+			if before, _ := utf8.DecodeLastRune(b[:s-n]); s-n > 0 && isWordRune(before) {
+				return false
+			}
 		}
 	}
 	if last, _ := utf8.DecodeLastRune(b[:e]); isWordRune(last) && e < len(b) {
-		if next, _ := utf8.DecodeRune(b[e:]); isWordRune(next) {
+		next, n := utf8.DecodeRune(b[e:])
+		if isWordRune(next) || strict && (next == '/' || next == '\\') {
 			return false
+		}
+		if strict && (next == '.' || next == '-') {
+			if after, _ := utf8.DecodeRune(b[e+n:]); e+n < len(b) && isWordRune(after) {
+				return false
+			}
 		}
 	}
 	return true
