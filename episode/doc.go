@@ -45,13 +45,15 @@
 //   - A version needs a "v" prefix ("v2", "v2.3.1"), the word "version" or "ver" before
 //     it ("version 3"), or three dotted parts ("2.3.1"). Two bare parts ("Python 3.12",
 //     "94.2") are numbers, not versions. Four bare parts (IP addresses such as
-//     192.168.1.1), bare parts whose first component has four digits (calendar dates
-//     such as 2024.03.15) and versions inside paths ("/api/v1/") are not versions.
+//     192.168.1.1), bare parts with a component of four digits or more (dates such as
+//     2024.03.15 and 15.03.2024) and versions inside paths ("/api/v1/") are not
+//     versions.
 //   - A status word in lower or title case counts only after a thing with a number
 //     ("Phase 3 complete") or the label "status" ("Deployment status: done"); an upper
 //     case word counts anywhere. "not DONE", "isn't COMPLETE" are skipped.
-//   - A number in "N ms" is a latency unless the word before it says it is a timeout,
-//     interval, delay, sleep, TTL, backoff, deadline, budget or limit.
+//   - A number in "N ms" is a latency unless the word before or after it says it is a
+//     timeout, interval, delay, sleep, TTL, backoff, deadline, budget or limit, or a
+//     bound ("under 40 ms", "max 40 ms").
 //   - Numbers glued to letters, digits, dashes or slashes (phone numbers "555-0100",
 //     "x86", "a/b") are not read. A number is claimed by the first rule that reads it
 //     (dates, versions, latencies, metrics, phase/session, counts), so "p50 latency 38 ms"

@@ -45,6 +45,7 @@ func TestExtract(t *testing.T) {
 		{name: "ip address is not a version", in: "host 192.168.1.1 answered", want: nil},
 		{name: "two-part number is not a version", in: "Python 3.12 and 94.2 points", want: nil},
 		{name: "calendar-like dotted date", in: "on 2024.03.15 we met", want: nil},
+		{name: "european dotted date", in: "on 15.03.2024 we met", want: nil},
 		{name: "url path segment", in: "GET /api/v1/users", want: nil},
 		{name: "word glued to v", in: "dev2.3 and nav1", want: nil},
 
@@ -70,6 +71,8 @@ func TestExtract(t *testing.T) {
 		{name: "named latency", in: "search latency 12 ms", want: []string{"search.latency_ms=12"}},
 		{name: "bare ms is a latency", in: "the call took 38 ms", want: []string{"latency_ms=38"}},
 		{name: "timeout is not a latency", in: "a timeout of 500 ms and sleep(100ms)", want: nil},
+		{name: "timeout after is not a latency", in: "a 5ms timeout and a 20 ms heartbeat interval", want: nil},
+		{name: "bound is not a latency", in: "kept under 40 ms", want: nil},
 		{name: "phone number is not a latency", in: "call 555-123-4567 or +1 415 555 0100", want: nil},
 		{name: "phone number glued to ms", in: "dial 555-0100ms", want: nil},
 

@@ -188,8 +188,9 @@ func (x *extractor) versions() {
 			continue
 		}
 		if !isKw && !isV {
-			// Bare x.y.z: a four-digit first part is a calendar date, not a version.
-			if first, _, _ := strings.Cut(v, "."); len(first) > 3 {
+			// Bare x.y.z: a part of four digits or more makes a calendar date
+			// (2024.03.15, 15.03.2024), not a version.
+			if slices.ContainsFunc(strings.Split(v, "."), func(p string) bool { return len(p) > 3 }) {
 				continue
 			}
 		}
@@ -261,7 +262,7 @@ func (x *extractor) latencies() {
 		x.latency(m[0], m[1], m, 1, q, false, "latency.quantile", 0.85)
 	}
 	for _, m := range x.matchAt(bareMsRe, timed) {
-		if notLatency(s, m[0]) {
+		if notLatency(s, m[0]) || settingAfter(low, m[1]) {
 			continue
 		}
 		x.latency(m[0], m[1], m, 1, "", false, "latency.bare", 0.7)
@@ -325,6 +326,19 @@ var notLatencyWords = setOf("timeout", "timeouts", "interval", "delay", "sleep",
 
 // notLatencySkip are words passed over when looking for such a word ("timeout of 5 ms").
 var notLatencySkip = setOf("of", "is", "was", "to", "set", "at", "a", "an", "the", "set", "by")
+
+// settingAfter reports whether the word right after j names a setting ("5ms timeout").
+func settingAfter(low string, j int) bool {
+	for j < len(low) && isHSpace(rune(low[j])) {
+		j++
+	}
+	k := j
+	for k < len(low) && low[k] >= 'a' && low[k] <= 'z' {
+		k++
+	}
+	w := low[j:k]
+	return w != "max" && w != "min" && w != "maximum" && w != "minimum" && notLatencyWords[w] && !notLatencySkip[w]
+}
 
 func notLatency(s string, i int) bool {
 	for k := 0; k < 4; k++ {
