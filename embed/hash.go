@@ -42,6 +42,7 @@ func (h *Hash) Dim() int { return h.dim }
 func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var buf, gram []byte
+	var starts []int
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, ctxError(err)
@@ -49,14 +50,15 @@ func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 		v := make([]float32, h.dim)
 		eachToken(text, &buf, func(tok []byte) {
 			h.add(v, 't', tok, 1)
+			// Trigrams of runes, not bytes: starts holds each rune's offset.
 			gram = append(append(append(gram[:0], '^'), tok...), '$')
-			runes := []int{}
+			starts = starts[:0]
 			for k := range string(gram) {
-				runes = append(runes, k)
+				starts = append(starts, k)
 			}
-			runes = append(runes, len(gram))
-			for k := 0; k+3 < len(runes); k++ {
-				h.add(v, 'g', gram[runes[k]:runes[k+3]], 0.5)
+			starts = append(starts, len(gram))
+			for k := 0; k+3 < len(starts); k++ {
+				h.add(v, 'g', gram[starts[k]:starts[k+3]], 0.5)
 			}
 		})
 		normalize(v)

@@ -38,7 +38,8 @@
 // "all-but-the-top" post-processing of Mu and Viswanath (ICLR 2018), applied to the
 // sum instead of to each word, which is the same by linearity. The tool computes the
 // mean and the directions from the float vectors of the -pcwords most frequent words
-// (unweighted covariance, power iteration with deflation, each direction's sign fixed
+// (unweighted covariance, power iteration from a seeded random start, with the
+// directions already found deflated out, each direction's sign fixed
 // so that its largest component is positive) and stores them in the asset.
 //
 // # Output
@@ -130,6 +131,11 @@ func run(in, out string, n, pcWords, pcs int, log io.Writer) error {
 		return fmt.Errorf("-pcs %d is more than the %d dimensions", pcs, src.dims)
 	}
 	mean, comps, lambdas, resid := principal(src.vecs[:pcWords], src.dims, pcs)
+	for i, l := range lambdas {
+		if !(l > 1e-9*lambdas[0]) { // zero but for rounding
+			return fmt.Errorf("the %d most frequent vectors have only %d principal directions, not %d", pcWords, i, pcs)
+		}
+	}
 	fmt.Fprintf(log, "principal directions of the %d most frequent words: eigenvalues %.4g, largest relative residual |Cu - λu|/λ %.2g\n", pcWords, lambdas, resid)
 	scales, q := quantise(src.vecs, src.dims)
 	w, err := os.Create(out)
@@ -376,30 +382,44 @@ func principal(vecs [][]float32, dims, k int) (mean []float64, comps [][]float64
 		}
 		return y
 	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	orth := func(y []float64) { // remove the directions already found
+		for _, c := range comps {
+			dot := 0.0
+			for j := range y {
+				dot += y[j] * c[j]
+			}
+			for j := range y {
+				y[j] -= dot * c[j]
+			}
+		}
+	}
+	unit := func(y []float64) {
+		n := 0.0
+		for _, z := range y {
+			n += z * z
+		}
+		if n == 0 { // no variance left: the caller sees a zero eigenvalue
+			return
+		}
+		n = math.Sqrt(n)
+		for j := range y {
+			y[j] /= n
+		}
+	}
 	for range k {
+		// A seeded random start: a fixed one such as (1, 1, ...) could lie in the span
+		// of the directions already found, leaving only rounding noise to iterate on.
 		x := make([]float64, dims)
 		for j := range x {
-			x[j] = 1 / math.Sqrt(float64(dims))
+			x[j] = rng.NormFloat64()
 		}
+		orth(x)
+		unit(x)
 		for range 5000 {
 			y := mul(x)
-			for _, c := range comps { // deflate: stay orthogonal to the directions found
-				dot := 0.0
-				for j := range y {
-					dot += y[j] * c[j]
-				}
-				for j := range y {
-					y[j] -= dot * c[j]
-				}
-			}
-			n := 0.0
-			for _, z := range y {
-				n += z * z
-			}
-			n = math.Sqrt(n)
-			for j := range y {
-				y[j] /= n
-			}
+			orth(y)
+			unit(y)
 			x = y
 		}
 		big := 0
@@ -425,6 +445,13 @@ func principal(vecs [][]float32, dims, k int) (mean []float64, comps [][]float64
 			r += (y[j] - lambda*x[j]) * (y[j] - lambda*x[j])
 		}
 		resid = max(resid, math.Sqrt(r)/lambda)
+		// Deflate: C -= λ·x·xᵀ, so that x's variance is gone from the next search and a
+		// direction of no variance shows as a zero eigenvalue, not as x again.
+		for a := range dims {
+			for b := range dims {
+				cov[a*dims+b] -= lambda * x[a] * x[b]
+			}
+		}
 	}
 	return mean, comps, lambdas, resid
 }
