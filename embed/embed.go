@@ -34,7 +34,9 @@ type Embedder interface {
 
 	// Embed returns one L2-normalised vector per text, in the order of texts, or an
 	// error classified by a factbase error code (ETIMEOUT, EUNAVAILABLE, EINVALID).
-	// A text with nothing to embed gives the zero vector.
+	// A text with nothing to embed gives the zero vector. When ctx is done the error
+	// wraps ctx.Err(): ETIMEOUT for a passed deadline, EUNAVAILABLE for a
+	// cancellation.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 

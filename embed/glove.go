@@ -56,9 +56,11 @@ const (
 // function words, question words, negations and clitics) are dropped; each remaining
 // word is looked up in the 100,000 most frequent GloVe words, and one that is not
 // there is tried without a clitic ("martin's" → "martin") and then by its Snowball
-// English stem, matched against the stems of the vocabulary ("vegetarianisms" →
-// "vegetarianism"); words still unknown are skipped. The vectors of the words found are
-// summed with SIF weights (see sifA). What all word vectors share is then removed, by
+// English stem, matched against the vocabulary and its words' stems ("vegetarianisms"
+// → "vegetarian", "intolerances" → "intolerance"); words still unknown are skipped.
+// The vectors of the words found are summed with smooth-inverse-frequency weights
+// a/(a + p(w)), a = 1e-3, p(w) estimated from the word's frequency rank by Zipf's law
+// (details on sifA in the source). What all word vectors share is then removed, by
 // the "all-but-the-top" post-processing of Mu and Viswanath (ICLR 2018): the mean
 // vector of the 10,000 most frequent words, times the sum of the weights, is
 // subtracted, and the sum's components along those words' top 3 principal directions
