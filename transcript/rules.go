@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/factbase/factbase"
 )
@@ -191,9 +192,15 @@ type rule struct {
 
 func (r *rule) key() string { return r.Predicate + "\x00" + r.Name }
 
+// defaultRules compiles the embedded rules once; Rules are immutable, so the one
+// value is shared.
+var defaultRules = sync.OnceValues(func() (*Rules, error) {
+	return parseRules(builtinRules, "rules.json")
+})
+
 // DefaultRules returns the built-in rules, the embedded rules.json.
 func DefaultRules() *Rules {
-	rs, err := parseRules(builtinRules, "rules.json")
+	rs, err := defaultRules()
 	if err != nil {
 		// The embedded file is tested to load; an empty set is all that is left.
 		return &Rules{}
