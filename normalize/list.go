@@ -31,14 +31,18 @@ func ParseList(s string) []string {
 	p.findQuotes()
 	p.scan()
 
+	// Nearly every piece is an item: size for them all at once rather than grow.
 	var items []string
-	seen := make(map[string]bool)
+	seen := make(map[string]bool, len(p.pieces))
 	add := func(text string) {
 		v := Value(text)
 		if v == "" || seen[v] {
 			return
 		}
 		seen[v] = true
+		if items == nil {
+			items = make([]string, 0, len(p.pieces))
+		}
 		items = append(items, text)
 	}
 	type item struct {
@@ -208,6 +212,8 @@ func (p *parser) quoteClose(k quoteKind, i int) int {
 // scan splits p.s into chunks of pieces.
 func (p *parser) scan() {
 	s := p.s
+	// Most pieces end at a comma or a semicolon; counting them first avoids regrowing.
+	p.pieces = make([]piece, 0, strings.Count(s, ",")+strings.Count(s, ";")+1)
 	start := 0      // start of the current raw piece
 	atStart := true // no non-space character of the current piece seen yet
 	quoted := false // the current piece was a quoted one and is already recorded
