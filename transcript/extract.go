@@ -365,11 +365,14 @@ func (x *Extractor) scan(out *[]Fact, m *Message, subject string, src sources, t
 		if r.src&src == 0 {
 			continue
 		}
-		if r.when != nil && !r.when.MatchString(text) {
+		if r.when != nil && (r.whenLit != "" && !strings.Contains(text, r.whenLit) || !r.when.MatchString(text)) {
 			continue
 		}
 		var matches [][]int
 		if r.re != nil {
+			if r.reLit != "" && !strings.Contains(text, r.reLit) {
+				continue
+			}
 			matches = r.re.FindAllStringSubmatchIndex(text, 4*r.limit+4)
 		} else {
 			if !lowered {

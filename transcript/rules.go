@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,6 +182,8 @@ type rule struct {
 	Rule
 	src      sources
 	re       *regexp.Regexp
+	reLit    string // a literal every match of re contains, or ""
+	whenLit  string // likewise for when
 	keywords [][]byte // lower-cased
 	when     *regexp.Regexp
 	unless   *regexp.Regexp
@@ -356,6 +359,7 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 		if r.re, err = regexp.Compile(r.Pattern); err != nil {
 			return nil, fail("pattern", fmt.Sprintf("bad pattern %q: %v", r.Pattern, err))
 		}
+		r.reLit = requiredLiteral(r.Pattern)
 	}
 	for _, k := range r.Keywords {
 		if strings.TrimSpace(k) == "" {
@@ -367,6 +371,7 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 		if r.when, err = regexp.Compile(r.When); err != nil {
 			return nil, fail("when", fmt.Sprintf("bad when %q: %v", r.When, err))
 		}
+		r.whenLit = requiredLiteral(r.When)
 	}
 	if r.Unless != "" {
 		if r.unless, err = regexp.Compile(r.Unless); err != nil {
@@ -466,6 +471,43 @@ func (r *Rules) Predicates() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// requiredLiteral returns the longest case-sensitive literal that every match of
+// the regular expression expr must contain ("" if it finds none), so that texts
+// without it can be skipped with a fast substring search instead of running the
+// expression.
+func requiredLiteral(expr string) string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	return mustContain(re.Simplify())
+}
+
+func mustContain(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		return string(re.Rune)
+	case syntax.OpCapture, syntax.OpPlus:
+		return mustContain(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return mustContain(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if lit := mustContain(sub); len(lit) > len(best) {
+				best = lit
+			}
+		}
+		return best
+	}
+	return ""
 }
 
 // lineCol returns the 1-based line and column of byte off of data.

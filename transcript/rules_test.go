@@ -438,3 +438,33 @@ func TestMerge(t *testing.T) {
 		t.Errorf("facts = %q, want p=bb and p=d (q/one disabled, p/two replaced)", got)
 	}
 }
+
+func TestRequiredLiteral(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{`(?:^|\s)(/[a-z]+(?:/[a-z]+)+)`, "/"},
+		{`[a-z]+@([a-z.]+)`, "@"},
+		{`\bwg-quick\s+up\s+(\S+)`, "wg-quick"},
+		{`(?i)error`, ""},
+		{`tar|zip`, ""},
+		{`(?:abc)?x`, "x"},
+		{`a*b{2,}`, "b"},
+		{`(`, ""},
+	}
+	for _, tc := range tests {
+		if got := requiredLiteral(tc.expr); got != tc.want {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+	for _, r := range DefaultRules().list {
+		if r.re != nil && r.reLit != "" {
+			// The prefilter must never hide a match: every built-in match contains it.
+			for _, text := range []string{"ssh root@10.0.0.1", "cat /etc/x/y", "tar -x"} {
+				for _, m := range r.re.FindAllString(text, -1) {
+					if !strings.Contains(m, r.reLit) {
+						t.Errorf("rule %s: match %q lacks its literal %q", r.Name, m, r.reLit)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package transcript
+
+import "time"
+
+// cpuTime is not measured here; benchmarks then report no CPU throughput.
+func cpuTime() time.Duration { return 0 }
