@@ -300,9 +300,19 @@ func TestIsShellTool(t *testing.T) {
 		name string
 		want bool
 	}{
-		{"Bash", true}, {"bash", true}, {"shell", true}, {"local_shell", true}, {"run_terminal_cmd", true},
-		{"exec_command", true}, {"ExecuteCommand", true}, {"mcp__ssh__exec", true},
-		{"Read", false}, {"Edit", false}, {"WebFetch", false}, {"", false}, {"Task", false},
+		{name: "Bash", want: true},
+		{name: "bash", want: true},
+		{name: "shell", want: true},
+		{name: "local_shell", want: true},
+		{name: "run_terminal_cmd", want: true},
+		{name: "exec_command", want: true},
+		{name: "ExecuteCommand", want: true},
+		{name: "mcp__ssh__exec", want: true},
+		{name: "Read", want: false},
+		{name: "Edit", want: false},
+		{name: "WebFetch", want: false},
+		{name: "", want: false},
+		{name: "Task", want: false},
 	}
 	for _, tc := range tests {
 		if got := IsShellTool(tc.name); got != tc.want {
@@ -475,15 +485,15 @@ func TestSnippet(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"sshpass -p 'pwd' ssh root@h 'ls'", "sshpass -p *** ssh root@h 'ls'"},
-		{`sshpass -p"s3cret" scp a b@h:`, `sshpass -p*** scp a b@h:`},
-		{"mysql -u root -pS3cret app", "mysql -u root -p*** app"},
-		{"pg_dump --password=hunter2 db", "pg_dump --password=*** db"},
-		{"tool --token abcdef123 run", "tool --token *** run"},
-		{"PGPASSWORD=x psql; GITHUB_TOKEN='ghp_1' gh; AWS_SECRET_ACCESS_KEY=k aws", "PGPASSWORD=*** psql; GITHUB_TOKEN=*** gh; AWS_SECRET_ACCESS_KEY=*** aws"},
-		{"git clone https://user:pa55@git.example.com/r.git", "git clone https://user:***@git.example.com/r.git"},
-		{`curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.x.y" url`, `curl -H "Authorization: Bearer ***" url`},
-		{"ls -la /etc && ssh root@192.168.20.4", "ls -la /etc && ssh root@192.168.20.4"},
+		{in: "sshpass -p 'pwd' ssh root@h 'ls'", want: "sshpass -p *** ssh root@h 'ls'"},
+		{in: `sshpass -p"s3cret" scp a b@h:`, want: `sshpass -p*** scp a b@h:`},
+		{in: "mysql -u root -pS3cret app", want: "mysql -u root -p*** app"},
+		{in: "pg_dump --password=hunter2 db", want: "pg_dump --password=*** db"},
+		{in: "tool --token abcdef123 run", want: "tool --token *** run"},
+		{in: "PGPASSWORD=x psql; GITHUB_TOKEN='ghp_1' gh; AWS_SECRET_ACCESS_KEY=k aws", want: "PGPASSWORD=*** psql; GITHUB_TOKEN=*** gh; AWS_SECRET_ACCESS_KEY=*** aws"},
+		{in: "git clone https://user:pa55@git.example.com/r.git", want: "git clone https://user:***@git.example.com/r.git"},
+		{in: `curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.x.y" url`, want: `curl -H "Authorization: Bearer ***" url`},
+		{in: "ls -la /etc && ssh root@192.168.20.4", want: "ls -la /etc && ssh root@192.168.20.4"},
 	}
 	for _, tc := range tests {
 		if got := Redact(tc.in); got != tc.want {

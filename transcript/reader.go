@@ -146,7 +146,9 @@ func Resume(f io.ReadSeeker, file string, cp Checkpoint, opts Options) (r *Reade
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, false, fmt.Errorf("transcript: resume %s: %w", file, err)
 		}
-		pre := NewReader(io.LimitReader(f, cp.Offset), file, Options{MaxLineSize: opts.MaxLineSize})
+		// The prefix was consumed whole, so its last line counts even without a
+		// newline (a line accepted by AcceptUnterminated).
+		pre := NewReader(io.LimitReader(f, cp.Offset), file, Options{MaxLineSize: opts.MaxLineSize, AcceptUnterminated: true})
 		for {
 			m, err := pre.Next()
 			if errors.Is(err, io.EOF) {
@@ -163,14 +165,24 @@ func Resume(f io.ReadSeeker, file string, cp Checkpoint, opts Options) (r *Reade
 		}
 	}
 	r.off, r.line = cp.Offset, lines.n
+	if lines.last != '\n' {
+		r.line++ // an accepted unterminated last line
+	}
 	r.br.Reset(f)
 	return r, true, nil
 }
 
-type lineCounter struct{ n int }
+// lineCounter counts the newlines written to it and remembers the last byte.
+type lineCounter struct {
+	n    int
+	last byte
+}
 
 func (c *lineCounter) Write(p []byte) (int, error) {
 	c.n += bytes.Count(p, []byte{'\n'})
+	if len(p) > 0 {
+		c.last = p[len(p)-1]
+	}
 	return len(p), nil
 }
 

@@ -591,3 +591,28 @@ func hasFact(facts []Fact, subject, pred, obj string) bool {
 	}
 	return false
 }
+
+func TestResumeAfterAcceptedUnterminatedLine(t *testing.T) {
+	data := userLine("u1", "", "one") + strings.TrimSuffix(userLine("u2", "u1", "two"), "\n")
+	r := NewReader(strings.NewReader(data), "f", Options{AcceptUnterminated: true})
+	if got := readAll(t, r); len(got) != 2 {
+		t.Fatalf("read %d, want 2", len(got))
+	}
+	cp := r.Checkpoint()
+	f, err := os.Open(writeFile(t, t.TempDir(), "f", []byte(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var replayed []string
+	r2, resumed, err := Resume(f, "f", cp, Options{Replay: func(m Message) { replayed = append(replayed, m.UUID) }})
+	if err != nil || !resumed {
+		t.Fatalf("Resume = %v, %v", resumed, err)
+	}
+	if r2.Line() != 2 || r2.Offset() != int64(len(data)) {
+		t.Errorf("resumed at line %d offset %d, want 2, %d", r2.Line(), r2.Offset(), len(data))
+	}
+	if want := []string{"u1", "u2"}; !reflect.DeepEqual(replayed, want) {
+		t.Errorf("replayed %v, want %v", replayed, want)
+	}
+}

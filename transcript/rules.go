@@ -182,8 +182,8 @@ type rule struct {
 	Rule
 	src      sources
 	re       *regexp.Regexp
-	reLit    string // a literal every match of re contains, or ""
-	whenLit  string // likewise for when
+	reLit    string   // a literal every match of re contains, or ""
+	whenLit  string   // likewise for when
 	keywords [][]byte // lower-cased
 	when     *regexp.Regexp
 	unless   *regexp.Regexp
@@ -431,8 +431,11 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 
 // Merge returns the rules of r followed by those of o, where a rule of o with the
 // same predicate and name as one of r replaces it in place (a disabled one turns it
-// off). Neither r nor o is changed.
+// off). Neither r nor o is changed; either may be nil.
 func (r *Rules) Merge(o *Rules) *Rules {
+	if r == nil {
+		r = &Rules{}
+	}
 	out := &Rules{list: slices.Clone(r.list)}
 	if o == nil {
 		return out
@@ -454,6 +457,9 @@ func (r *Rules) Merge(o *Rules) *Rules {
 
 // List returns the rules in order, disabled ones included, with defaults filled in.
 func (r *Rules) List() []Rule {
+	if r == nil {
+		return nil
+	}
 	out := make([]Rule, len(r.list))
 	for i, x := range r.list {
 		out[i] = x.Rule
@@ -463,6 +469,9 @@ func (r *Rules) List() []Rule {
 
 // Predicates returns the predicates of the enabled rules, sorted, each once.
 func (r *Rules) Predicates() []string {
+	if r == nil {
+		return nil
+	}
 	var out []string
 	for _, x := range r.list {
 		if !x.Disabled {

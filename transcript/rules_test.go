@@ -441,14 +441,14 @@ func TestMerge(t *testing.T) {
 
 func TestRequiredLiteral(t *testing.T) {
 	tests := []struct{ expr, want string }{
-		{`(?:^|\s)(/[a-z]+(?:/[a-z]+)+)`, "/"},
-		{`[a-z]+@([a-z.]+)`, "@"},
-		{`\bwg-quick\s+up\s+(\S+)`, "wg-quick"},
-		{`(?i)error`, ""},
-		{`tar|zip`, ""},
-		{`(?:abc)?x`, "x"},
-		{`a*b{2,}`, "b"},
-		{`(`, ""},
+		{expr: `(?:^|\s)(/[a-z]+(?:/[a-z]+)+)`, want: "/"},
+		{expr: `[a-z]+@([a-z.]+)`, want: "@"},
+		{expr: `\bwg-quick\s+up\s+(\S+)`, want: "wg-quick"},
+		{expr: `(?i)error`, want: ""},
+		{expr: `tar|zip`, want: ""},
+		{expr: `(?:abc)?x`, want: "x"},
+		{expr: `a*b{2,}`, want: "b"},
+		{expr: `(`, want: ""},
 	}
 	for _, tc := range tests {
 		if got := requiredLiteral(tc.expr); got != tc.want {
