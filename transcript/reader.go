@@ -1,14 +1,3 @@
-// Package transcript reads coding-agent session logs (JSONL, one JSON message per
-// line, such as Claude Code's ~/.claude/projects/*/*.jsonl) and turns their messages
-// into facts.
-//
-// It is pure: it stores nothing. A Reader streams a file line by line, reporting
-// malformed lines and carrying the byte offset and a running SHA-256 that an ingester
-// stores as a Checkpoint to resume later (Resume). An Extractor turns each Message
-// into structural facts (tasks, actions, tools, commands) and pattern facts from a
-// table of Rules, whose built-in set is the embedded rules.json; a user's rules file
-// in the same format adds or overrides rules (LoadRules, Rules.Merge). Sessions
-// accumulates per-session metadata.
 package transcript
 
 import (
