@@ -206,6 +206,7 @@ func (p *parser) message(m *Message) error {
 			p.prev.Role = m.Role
 			return err
 		case "content":
+			m.Text, m.Blocks = "", nil // a repeated key: the last one wins
 			switch s.peek() {
 			case '"':
 				var err error
