@@ -1,0 +1,336 @@
+package router
+
+import "strings"
+
+// commandKind groups the imperative verbs.
+var commandKind = map[string]StmtKind{
+	"add": Add, "include": Add, "put": Add, "save": Add, "insert": Add, "append": Add,
+	"store": Add, "record": Add, "note": Add,
+	"remove": Remove, "delete": Remove, "drop": Remove, "erase": Remove, "take": Remove,
+	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank,
+}
+
+// commandVerbs phrase the clarification questions.
+var commandVerbs = map[StmtKind][2]string{
+	Add: {"add", "to"}, Remove: {"remove", "from"}, SetRank: {"move", "in"},
+}
+
+// target is where a command puts its values: a list and maybe a rank.
+type target struct {
+	rank       int
+	topic      string
+	emptyTopic bool // "my favorites": no topic named
+}
+
+// command parses an imperative clause: "Add Y to my favorite X", "Move Y to #2 in my
+// favorite X", "Remove Y from my favorite X", "Replace Y with Z in my favorite X",
+// "Change my email to ...".
+func (c *cl) command() (outcome, bool) {
+	verb := c.w(0)
+	switch verb {
+	case "set", "change", "update":
+		return c.change()
+	case "replace", "swap":
+		return c.replace()
+	}
+	kind, ok := commandKind[verb]
+	if !ok {
+		return none, false
+	}
+	k := 1
+	if verb == "take" {
+		if c.w(1) == "out" {
+			k = 2
+		}
+	}
+	// The values run up to the target, which must reach the end of the clause. A
+	// target is short, so only the last few positions are tried: linear cost.
+	end := c.trimPunctEnd(0, len(c.t))
+	for p := max(k, end-maxTarget); p <= end; p++ {
+		tg, ok := c.target(p, end, verb)
+		if !ok {
+			continue
+		}
+		if kind == Remove && tg.rank > 0 {
+			return none, false
+		}
+		vi, vj, _ := c.trimValue(k, p)
+		values := c.values(vi, vj, true)
+		if vi < vj && c.vague(vi, vj) {
+			return none, true
+		}
+		v := commandVerbs[kind]
+		switch {
+		case len(values) == 0 && tg.emptyTopic:
+			return none, true
+		case len(values) == 0:
+			return c.ask("What should I " + v[0] + " " + v[1] + " your favorite " + tg.topic + "?"), true
+		case tg.emptyTopic:
+			return c.ask("Which list should I " + v[0] + " " + clip(strings.Join(values, ", ")) + " " + v[1] + "?"), true
+		}
+		st := Statement{Kind: kind, Topic: tg.topic, Values: values}
+		switch {
+		case kind == Remove:
+		case tg.rank > 0:
+			st.Kind, st.Rank = SetRank, tg.rank
+		case verb == "make":
+			st.Kind, st.Rank = SetRank, 1
+		case kind == SetRank:
+			return c.ask("Which rank should " + clip(strings.Join(values, ", ")) + " have in your favorite " + tg.topic + "?"), true
+		}
+		return c.statement(st), true
+	}
+	return none, false
+}
+
+// maxTarget is the most tokens a target can span.
+const maxTarget = 24
+
+// target parses tokens [p, end) as a command's target: an optional rank position and a
+// list reference, in either order: "to my favorite movies", "to #2 in my favorite
+// movies", "in my favorite movies to the top", "as my second favorite movie".
+func (c *cl) target(p, end int, verb string) (target, bool) {
+	if p >= end || end-p > maxTarget {
+		return target{}, false
+	}
+	m := p
+	if (verb == "move" || verb == "bump") && (c.w(m) == "up" || c.w(m) == "down") && c.w(m+1) == "to" {
+		m++
+	}
+	var tg target
+	if r, n := c.rankPos(m, true); n > m {
+		tg.rank, m = r, n
+	}
+	n, ok := c.listRef(m, end, verb, &tg)
+	if !ok {
+		return target{}, false
+	}
+	m = n
+	if tg.rank == 0 {
+		if r, n := c.rankPos(m, false); n > m {
+			tg.rank, m = r, n
+		}
+	}
+	// Nothing may follow but fillers.
+	if !c.onlyFillers(m, end) {
+		return target{}, false
+	}
+	return tg, true
+}
+
+// rankPos parses a rank position at m: "to #2", "at number 3", "to the top", "first",
+// "to position 4", "as number one". lead says the phrase may stand before the list
+// ("move Y to #2 in my ..."), where it needs a following "in/on/of".
+func (c *cl) rankPos(m int, lead bool) (int, int) {
+	k := m
+	if w := c.w(k); w == "to" || w == "at" || w == "as" || w == "in" || w == "into" || w == "on" {
+		k++
+	}
+	if c.w(k) == "the" {
+		k++
+	}
+	rank := 0
+	switch {
+	case c.w(k) == "top" || c.w(k) == "head" || c.w(k) == "front":
+		rank, k = 1, k+1
+	case rankNouns[c.w(k)] && c.w(k) != "one":
+		if n, next := c.numberAt(k + 1); n > 0 {
+			rank, k = n, next
+		} else if c.w(k+1) == "#" {
+			if n, next := c.numberAt(k + 2); n > 0 {
+				rank, k = n, next
+			}
+		}
+	default:
+		if r, ok := c.rankAt(k); ok && !r.top && r.rank > 0 {
+			rank, k = r.rank, r.next
+		} else if c.t[min(k, len(c.t)-1)].kind == tNum && k < len(c.t) && k > m {
+			rank, k = numberValue(c.w(k)), k+1
+		}
+	}
+	if rank <= 0 || rank > MaxRank {
+		return 0, m
+	}
+	if rankNouns[c.w(k)] {
+		k++
+	}
+	if c.w(k) == "spot" || c.w(k) == "place" || c.w(k) == "position" {
+		k++
+	}
+	if lead {
+		// The list must follow, with its preposition, which listRef reads.
+		switch c.w(k) {
+		case "in", "on", "of", "within", "among", "my":
+			return rank, k
+		}
+		return 0, m
+	}
+	return rank, k
+}
+
+// listRef parses a reference to a favorites list at m and fills tg.topic; it returns
+// the index after it.
+func (c *cl) listRef(m, end int, verb string, tg *target) (int, bool) {
+	if n := c.oneOf(m, []string{"to"}, []string{"into"}, []string{"onto"}, []string{"on"},
+		[]string{"in"}, []string{"of"}, []string{"within"}, []string{"from"}, []string{"off"},
+		[]string{"out", "of"}, []string{"among"}, []string{"as"}, []string{"for"}); n > 0 {
+		m = n
+	} else if verb != "make" && verb != "rank" && tg.rank == 0 {
+		return m, false
+	}
+	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"}); n > 0 {
+		if c.w(m+1) == "top" {
+			tg.rank = 1
+		}
+		m = n
+	}
+	if c.w(m) != "my" {
+		return m, false
+	}
+	f, ok := c.frame(m)
+	if ok && !f.least && (f.fav || f.rank > 0) {
+		if f.rank > 0 {
+			tg.rank = f.rank
+		}
+		e := c.topicEnd(f.next, end)
+		topic, ok, empty := c.topic(f.next, e, false)
+		if !ok {
+			return m, false
+		}
+		tg.topic, tg.emptyTopic = topic, empty
+		return e, true
+	}
+	// "my movie favorites", "my favorites list"
+	for e := m + 2; e <= end && e <= m+7; e++ {
+		if w := c.w(e - 1); w == "favorites" || w == "favorite" {
+			topic, ok, empty := c.topic(m+1, e-1, false)
+			if !ok || empty {
+				return m, false
+			}
+			n := e
+			if c.w(n) == "list" {
+				n++
+			}
+			tg.topic = topic
+			return n, true
+		}
+	}
+	return m, false
+}
+
+// topicEnd returns where a topic starting at i ends: at a rank position ("at #2",
+// "to the top") or at end.
+func (c *cl) topicEnd(i, end int) int {
+	for k := i; k < end; k++ {
+		switch c.w(k) {
+		case "at", "as", "to", "in", "on":
+			if _, n := c.rankPos(k, false); n > k {
+				return k
+			}
+		}
+		if c.t[k].kind == tPunct && c.t[k].w == "," {
+			return k
+		}
+	}
+	return end
+}
+
+// change parses "(set|change|update) my KEY to V" and "... my favorite X to V".
+func (c *cl) change() (outcome, bool) {
+	if c.w(1) != "my" {
+		return none, false
+	}
+	if key, j, _ := c.keyAt(2); key != "" {
+		if c.w(j) != "to" {
+			return none, false
+		}
+		return c.setFact(key, j+1, len(c.t))
+	}
+	f, ok := c.frame(1)
+	if !ok || f.least {
+		return none, false
+	}
+	for p := f.next; p < len(c.t) && p < f.next+8; p++ {
+		if c.w(p) != "to" {
+			continue
+		}
+		topic, ok, empty := c.topic(f.next, p, false)
+		if !ok || empty {
+			return none, true
+		}
+		vi, vj, _ := c.trimValue(p+1, len(c.t))
+		values := c.values(vi, vj, f.plural || plural(topic))
+		if len(values) == 0 {
+			return c.ask(topicQuestion(topic, f, f.plural || plural(topic))), true
+		}
+		rank := f.rank
+		if rank == 0 {
+			rank = 1
+		}
+		return c.statement(Statement{Kind: SetRank, Topic: topic, Values: values, Rank: rank}), true
+	}
+	return none, false
+}
+
+// replace parses "replace Y with Z in my favorite X" and "swap Y for Z in ...".
+func (c *cl) replace() (outcome, bool) {
+	end := c.trimPunctEnd(0, len(c.t))
+	with := -1
+	for k := 2; k < end; k++ {
+		if w := c.w(k); w == "with" || w == "for" || w == "by" {
+			with = k
+			break
+		}
+	}
+	if with < 0 {
+		return none, false
+	}
+	for p := max(with+2, end-maxTarget); p < end; p++ {
+		var tg target
+		n, ok := c.listRef(p, end, "replace", &tg)
+		if !ok || c.trimPunctEnd(n, end) > n || tg.rank > 0 {
+			continue
+		}
+		if c.w(p) != "in" && c.w(p) != "on" && c.w(p) != "from" && c.w(p) != "within" && c.w(p) != "of" {
+			continue
+		}
+		oi, oj, _ := c.trimValue(1, with)
+		ni, nj, _ := c.trimValue(with+1, p)
+		old, nw := c.single(oi, oj), c.single(ni, nj)
+		if old == "" || nw == "" || c.vague(oi, oj) || c.vague(ni, nj) {
+			return none, true
+		}
+		if tg.emptyTopic {
+			return c.ask("Which list should I replace " + clip(old) + " in?"), true
+		}
+		return c.statement(Statement{Kind: Replace, Topic: tg.topic, Values: []string{old, nw}}), true
+	}
+	return none, false
+}
+
+// onlyFillers reports whether tokens [i, j) are only punctuation, fillers ("thanks",
+// "please") and topic tails ("list", "again").
+func (c *cl) onlyFillers(i, j int) bool {
+	for i < j {
+		if c.t[i].kind == tPunct && trimPunct(c.t[i].w) {
+			i++
+			continue
+		}
+		n := -1
+		for _, ph := range fillers {
+			if k := c.at(i, ph...); k > n && k <= j {
+				n = k
+			}
+		}
+		for _, ph := range topicTails {
+			if k := c.at(i, ph...); k > n && k <= j {
+				n = k
+			}
+		}
+		if n < 0 {
+			return false
+		}
+		i = n
+	}
+	return true
+}

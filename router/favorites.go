@@ -1,0 +1,553 @@
+package router
+
+import "strings"
+
+// frame is the "my [#2 | top 3 | all-time] favorite(s)" part of a clause.
+type frame struct {
+	rank   int  // explicit rank, 0 if none
+	top    bool // "top" or a bare count: ranked from 1
+	limit  int  // the count after "top", 0 if none
+	plural bool // "favorites"
+	fav    bool // the word "favorite(s)" was there
+	least  bool // "least favorite": a dislike
+	next   int  // index after the frame
+}
+
+// frame parses a frame starting at "my" at i.
+func (c *cl) frame(i int) (frame, bool) {
+	var f frame
+	if c.w(i) != "my" || i+1 >= len(c.t) || c.t[i+1].poss || c.t[i+1].kind == tQuoted {
+		return f, false
+	}
+	j := i + 1
+	if n := c.at(j, "list", "of"); n > 0 {
+		// "my list of (my) favorite movies"
+		j = n
+		if c.w(j) == "my" {
+			j++
+		}
+	}
+	j = c.skipAdjectives(j)
+	rankStyle := false // "#2" or "number 2": may stand without "favorite"
+	if r, ok := c.rankAt(j); ok {
+		f.rank, f.top, f.limit = r.rank, r.top, r.limit
+		rankStyle = r.top || r.explicit
+		j = r.next
+	}
+	j = c.skipAdjectives(j)
+	if c.w(j) == "least" {
+		f.least = true
+		j++
+	}
+	switch c.w(j) {
+	case "favorite":
+		f.fav = true
+		j++
+	case "favorites":
+		f.fav, f.plural = true, true
+		j++
+	default:
+		if !rankStyle {
+			return f, false
+		}
+	}
+	if j < len(c.t) && c.t[j-1].poss {
+		// "my favorite's": not a frame.
+		return f, false
+	}
+	f.next = c.skipAdjectives(j)
+	return f, true
+}
+
+// skipAdjectives skips words such as "all time", "absolute", "new" after "my".
+func (c *cl) skipAdjectives(j int) int {
+	for {
+		switch {
+		case c.w(j) == "all" && c.w(j+1) == "time":
+			j += 2
+		case c.w(j) == "alltime" || frameAdjectives[c.w(j)] && c.w(j+1) != "" && !c.t[j].poss:
+			j++
+		default:
+			return j
+		}
+	}
+}
+
+// rankPhrase is a parsed rank: "#4", "4th", "fourth", "number four", "top 3".
+type rankPhrase struct {
+	rank     int
+	top      bool
+	limit    int
+	explicit bool // "#N" or "number N"
+	next     int
+}
+
+// rankAt parses a rank phrase at j.
+func (c *cl) rankAt(j int) (rankPhrase, bool) {
+	w := c.w(j)
+	var r rankPhrase
+	switch {
+	case w == "#" && c.t[j].kind == tPunct:
+		if n := numberValue(c.w(j + 1)); n > 0 {
+			r = rankPhrase{rank: n, explicit: true, next: j + 2}
+		} else if n := ordinalValue(c.w(j + 1)); n > 0 {
+			r = rankPhrase{rank: n, explicit: true, next: j + 2}
+		}
+	case w == "number" || w == "no" || w == "num" || w == "nr" || w == "no.":
+		k := j + 1
+		if c.w(k) == "." {
+			k++
+		}
+		if n, next := c.numberAt(k); n > 0 {
+			r = rankPhrase{rank: n, explicit: true, next: next}
+		}
+	case w == "top":
+		r = rankPhrase{top: true, next: j + 1}
+		if n, next := c.numberAt(j + 1); n > 0 {
+			r.limit, r.next = n, next
+		}
+	case tens[w] > 0 && ordinalUnits[c.w(j+1)] > 0 && ordinalUnits[c.w(j+1)] < 10:
+		r = rankPhrase{rank: tens[w] + ordinalUnits[c.w(j+1)], next: j + 2}
+	case ordinalValue(w) > 0:
+		r = rankPhrase{rank: ordinalValue(w), next: j + 1}
+	default:
+		// A bare count before "favorite": "my 3 favorite movies are ...".
+		if n, next := c.numberAt(j); n > 0 && (c.w(next) == "favorite" || c.w(next) == "favorites") {
+			r = rankPhrase{top: true, limit: n, next: next}
+		}
+	}
+	if r.next == 0 {
+		return r, false
+	}
+	if r.rank > MaxRank || r.limit > MaxRank {
+		return r, false
+	}
+	// "second most favorite", "#1 most".
+	if c.w(r.next) == "most" && c.w(r.next+1) == "favorite" {
+		r.next++
+	}
+	return r, true
+}
+
+// numberAt parses a number at k: "4", "four", "twenty one".
+func (c *cl) numberAt(k int) (int, int) {
+	w := c.w(k)
+	n := numberValue(w)
+	if n == 0 {
+		return 0, k
+	}
+	if tens[w] > 0 {
+		if u := cardinals[c.w(k+1)]; u > 0 && u < 10 {
+			return n + u, k + 2
+		}
+	}
+	return n, k + 1
+}
+
+// copula is how a topic is tied to its value.
+type copula struct {
+	form string // "is", "are", ":" (also "=", "-"), "past", "future", "" (none)
+	at   int    // first token of the copula; for a possessive, the token after it
+	next int    // first token after it
+	poss bool   // the copula is the possessive on the topic's last word
+}
+
+// copulaAt finds the copula after a topic starting at j, looking at most a few words
+// ahead. A possessive on a topic word ("my favorite color's blue") is read as "is".
+func (c *cl) copulaAt(j int) copula {
+	for k := j; k < len(c.t) && k < j+10; k++ {
+		t := c.t[k]
+		if t.kind == tQuoted {
+			return copula{}
+		}
+		w := t.w
+		if t.kind == tPunct {
+			switch w {
+			case ":", "=", "-", "–", "—":
+				return copula{form: ":", at: k, next: k + 1}
+			case "&", "'":
+				continue
+			}
+			return copula{}
+		}
+		if t.poss && c.w(k+1) != "" {
+			return copula{form: "is", at: k + 1, next: k + 1, poss: true}
+		}
+		switch w {
+		case "is", "remains", "stays":
+			return copula{form: "is", at: k, next: k + 1}
+		case "are", "include", "includes", "remain", "stay":
+			return copula{form: "are", at: k, next: k + 1}
+		case "was", "were", "used", "had":
+			return copula{form: "past", at: k, next: k + 1}
+		case "would", "must":
+			if c.w(k+1) == "be" {
+				return copula{form: "is", at: k, next: k + 2}
+			}
+			if c.w(k+1) == "have" && c.w(k+2) == "been" {
+				return copula{form: "past", at: k}
+			}
+			return copula{}
+		case "has", "have":
+			if n := c.at(k+1, "to", "be"); n > 0 {
+				return copula{form: "is", at: k, next: n}
+			}
+			m := k + 1
+			for adverbs[c.w(m)] {
+				m++
+			}
+			if c.w(m) == "been" {
+				return copula{form: "is", at: k, next: m + 1}
+			}
+			return copula{}
+		case "will":
+			m := k + 1
+			if c.w(m) == "always" || c.w(m) == "forever" {
+				if c.w(m+1) == "be" {
+					return copula{form: "is", at: k, next: m + 2}
+				}
+			}
+			return copula{form: "future", at: k}
+		}
+		if topicVerbs[w] {
+			return copula{}
+		}
+	}
+	return copula{}
+}
+
+// topic validates tokens [i, j) as a topic phrase and returns it lower-cased; empty
+// reports no topic words at all, ok=false a phrase that is not a list topic.
+//
+// lastPoss allows a possessive on the last word ("my favorite color's blue").
+func (c *cl) topic(i, j int, lastPoss bool) (topic string, ok bool, empty bool) {
+	j = c.trimTopicTail(i, j)
+	if i >= j {
+		return "", true, true
+	}
+	if j-i > 6 {
+		return "", false, false
+	}
+	if topicRejects[c.w(i)] {
+		return "", false, false
+	}
+	for k := i; k < j; k++ {
+		t := c.t[k]
+		switch {
+		case t.kind == tQuoted, t.poss && !(lastPoss && k == j-1):
+			return "", false, false
+		case t.kind == tPunct && t.w != "&" && t.w != "-" && t.w != "'":
+			return "", false, false
+		case pronouns[t.w], topicVerbs[t.w], t.w == "not", t.w == "never", t.w == "about",
+			t.w == "favorite", t.w == "favorites", t.w == "my":
+			return "", false, false
+		case t.w == "of" && k+1 < j && specific[c.w(k+1)]:
+			return "", false, false
+		}
+	}
+	if c.w(j-1) == "and" || c.w(j-1) == "of" || c.w(j-1) == "or" {
+		return "", false, false
+	}
+	return c.words(i, j), true, false
+}
+
+// specific words after "of" tie a topic to one thing: "part of this song".
+var specific = map[string]bool{
+	"this": true, "that": true, "my": true, "your": true, "his": true, "her": true,
+	"their": true, "our": true, "its": true, "these": true, "those": true, "it": true,
+}
+
+// trimTopicTail drops trailing phrases such as "of all time" from tokens [i, j).
+func (c *cl) trimTopicTail(i, j int) int {
+	for j > i && c.t[j-1].kind == tPunct && trimPunct(c.t[j-1].w) {
+		j--
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, ph := range topicTails {
+			if k := j - len(ph); k > i && matchWords(c.t, k, ph) {
+				j, changed = k, true
+				for j > i && c.t[j-1].kind == tPunct && trimPunct(c.t[j-1].w) {
+					j--
+				}
+			}
+		}
+	}
+	return j
+}
+
+// myStatement parses a clause that starts with "my".
+func (c *cl) myStatement() (outcome, bool) {
+	if o, ok := c.keyStatement(0); ok {
+		return o, true
+	}
+	return c.favStatement(0)
+}
+
+// favStatement parses "my [rank] favorite(s) TOPIC (is|are|:) VALUES" from i.
+func (c *cl) favStatement(i int) (outcome, bool) {
+	f, ok := c.frame(i)
+	if !ok || f.least {
+		return none, f.least
+	}
+	cop := c.copulaAt(f.next)
+	switch cop.form {
+	case "":
+		return none, false
+	case "past", "future":
+		return none, true
+	}
+	topicEnd, ordered := cop.at, false
+	for _, ph := range orderPhrases {
+		if k := topicEnd - len(ph); k > f.next && matchWords(c.t, k, ph) {
+			// "My favorite colors in order are ..."
+			topicEnd, ordered = k, true
+			break
+		}
+	}
+	topic, ok, empty := c.topic(f.next, topicEnd, cop.poss && !ordered)
+	if !ok {
+		return none, true
+	}
+	v := cop.next
+	for adverbs[c.w(v)] {
+		v++
+	}
+	remove := false
+	switch {
+	case c.w(v) == "no" && c.w(v+1) == "longer":
+		remove, v = true, v+2
+	case c.w(v) == "not":
+		// "My favorite color is not blue anymore" removes; "... is not blue" denies.
+		if !c.endsAnymore(v + 1) {
+			return none, true
+		}
+		remove, v = true, v+1
+	case c.w(v) == "never" || c.w(v) == "none" || c.w(v) == "nothing":
+		return none, true
+	}
+	vi, vj, inOrder := c.trimValue(v, c.trimAnymore(v, len(c.t)))
+	inOrder = inOrder || ordered
+	if c.conditionalIn(vi, vj) {
+		return none, true
+	}
+	asList := cop.form == "are" || f.plural || f.top || inOrder ||
+		cop.form == ":" && (plural(topic) || f.plural)
+	if vi < vj && c.vague(vi, vj) {
+		return none, true
+	}
+	values := c.values(vi, vj, asList)
+	switch {
+	case empty && len(values) == 0:
+		return none, true
+	case empty:
+		return c.ask("Which list should I add " + clip(strings.Join(values, ", ")) + " to?"), true
+	case len(values) == 0:
+		return c.ask(topicQuestion(topic, f, cop.form == "are" || f.plural)), true
+	}
+	st := Statement{Kind: Add, Topic: topic, Values: values}
+	switch {
+	case remove:
+		st.Kind = Remove
+	case f.rank > 0:
+		st.Kind, st.Rank = SetRank, f.rank
+	case f.top || inOrder:
+		st.Kind, st.Rank = SetRank, 1
+	}
+	return c.statement(st), true
+}
+
+// topicQuestion asks for the value of a topic: "What is your 4th favorite color?"
+func topicQuestion(topic string, f frame, pl bool) string {
+	verb := "is"
+	if pl || f.top {
+		verb = "are"
+	}
+	rank := ""
+	switch {
+	case f.rank > 0:
+		rank = ordinal(f.rank) + " "
+	case f.top && f.limit > 0:
+		return "What are your top " + itoa(f.limit) + " " + topic + "?"
+	case f.top:
+		return "What are your top " + topic + "?"
+	}
+	return "What " + verb + " your " + rank + "favorite " + topic + "?"
+}
+
+// endsAnymore reports whether the clause ends with "anymore", "any more" or "any
+// longer" (after trailing punctuation).
+func (c *cl) endsAnymore(from int) bool {
+	return c.trimAnymore(from, len(c.t)) < c.trimPunctEnd(from, len(c.t))
+}
+
+func (c *cl) trimPunctEnd(i, j int) int {
+	for j > i && c.t[j-1].kind == tPunct && trimPunct(c.t[j-1].w) {
+		j--
+	}
+	return j
+}
+
+// trimAnymore drops a trailing "anymore", "any more" or "any longer".
+func (c *cl) trimAnymore(i, j int) int {
+	j = c.trimPunctEnd(i, j)
+	switch {
+	case j-1 > i && c.w(j-1) == "anymore":
+		return j - 1
+	case j-2 > i && (c.at(j-2, "any", "more") > 0 || c.at(j-2, "any", "longer") > 0):
+		return j - 2
+	}
+	return j
+}
+
+// inverted parses "VALUES (is|are) my [rank] favorite TOPIC" and its variants: "Y is
+// one of my favorite X", "Y is no longer my favorite X", "Y isn't my favorite X
+// anymore", "Y is #2 on my list of favorite X".
+func (c *cl) inverted() (outcome, bool) {
+	for k := 1; k < len(c.t); k++ {
+		w := c.w(k)
+		if w != "is" && w != "are" && w != "remains" && w != "has" && w != "have" {
+			continue
+		}
+		m := k + 1
+		if w == "has" || w == "have" {
+			for adverbs[c.w(m)] {
+				m++
+			}
+			if c.w(m) != "been" {
+				continue
+			}
+			m++
+		}
+		for adverbs[c.w(m)] || c.w(m) == "by" && c.w(m+1) == "far" {
+			if c.w(m) == "by" {
+				m++
+			}
+			m++
+		}
+		remove, not := false, false
+		switch {
+		case c.w(m) == "no" && c.w(m+1) == "longer":
+			remove, m = true, m+2
+		case c.w(m) == "not":
+			not, m = true, m+1
+		}
+		member := false
+		if n := c.oneOf(m, []string{"one", "of"}, []string{"some", "of"}, []string{"among"},
+			[]string{"amongst"}, []string{"two", "of"}, []string{"all", "of"}, []string{"another", "one", "of"},
+			[]string{"part", "of"}, []string{"included", "in"}, []string{"in"}, []string{"on"}); n > 0 {
+			member, m = true, n
+		}
+		rank := 0
+		if !member {
+			if r, ok := c.rankAt(m); ok && !r.top && r.rank > 0 {
+				n := c.oneOf(r.next, []string{"in"}, []string{"on"}, []string{"of"}, []string{"among"}, []string{"within"})
+				if n < 0 {
+					continue
+				}
+				rank, m = r.rank, n
+			} else if n := c.oneOf(m, []string{"at", "the", "top", "of"}, []string{"the", "top", "of"}, []string{"top", "of"}); n > 0 {
+				rank, m = 1, n
+			}
+		}
+		if c.w(m) != "my" {
+			continue
+		}
+		f, ok := c.frame(m)
+		if !ok || !f.fav && f.rank == 0 && !f.top {
+			continue
+		}
+		if f.least {
+			return none, true
+		}
+		// The values: everything before the copula.
+		vi, vj, _ := c.trimValue(0, k)
+		if vi >= vj || c.vague(vi, vj) || c.hasVerb(vi, vj) {
+			return none, true
+		}
+		end := len(c.t)
+		if remove || not {
+			if not && !c.endsAnymore(f.next) {
+				return none, true
+			}
+			end = c.trimAnymore(f.next, end)
+			remove = true
+		}
+		topic, ok, empty := c.topic(f.next, end, false)
+		if !ok {
+			return none, true
+		}
+		values := c.values(vi, vj, w == "are" || w == "have")
+		if len(values) == 0 {
+			return none, true
+		}
+		if empty {
+			verb := "add " + clip(strings.Join(values, ", ")) + " to"
+			if remove {
+				verb = "remove " + clip(strings.Join(values, ", ")) + " from"
+			}
+			return c.ask("Which list should I " + verb + "?"), true
+		}
+		st := Statement{Kind: Add, Topic: topic, Values: values}
+		switch {
+		case remove:
+			st.Kind = Remove
+		case member:
+		case rank > 0:
+			st.Kind, st.Rank = SetRank, rank
+		case f.rank > 0:
+			st.Kind, st.Rank = SetRank, f.rank
+		case f.top:
+			st.Kind, st.Rank = SetRank, 1
+		}
+		return c.statement(st), true
+	}
+	return none, false
+}
+
+// hasVerb reports whether unquoted tokens [i, j) hold a finite verb of saying or
+// thinking, which makes them a clause rather than a value: "everyone knows pizza".
+func (c *cl) hasVerb(i, j int) bool {
+	for k := i; k < j; k++ {
+		if c.t[k].kind == tWord && clauseVerbs[c.t[k].w] {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseVerbs in a value before "is my favorite" show it is not a value.
+var clauseVerbs = map[string]bool{
+	"know": true, "knows": true, "think": true, "thinks": true, "said": true, "says": true,
+	"believe": true, "believes": true, "guess": true, "feel": true, "feels": true,
+	"agree": true, "agrees": true, "told": true, "tell": true, "heard": true, "mean": true,
+	"means": true, "is": true, "are": true, "was": true, "were": true, "if": true,
+	"whether": true, "because": true, "decided": true, "realized": true, "forgot": true,
+	"remember": true, "not": true, "would": true, "might": true, "maybe": true,
+	"wish": true, "hope": true, "bet": true, "wonder": true, "doubt": true,
+}
+
+// topicVerbs never appear in a topic; verbs that are also nouns ("show", "work",
+// "drop") may.
+var topicVerbs = map[string]bool{
+	"is": true, "are": true, "am": true, "was": true, "were": true, "be": true, "been": true,
+	"being": true, "do": true, "does": true, "did": true, "have": true, "has": true,
+	"had": true, "would": true, "will": true, "can": true, "could": true, "should": true,
+	"shall": true, "may": true, "might": true, "must": true, "used": true, "think": true,
+	"know": true, "said": true, "says": true, "lives": true, "works": true, "moved": true,
+	"loves": true, "likes": true, "hates": true, "include": true, "includes": true,
+	"remains": true, "remain": true, "stays": true, "stay": true, "go": true, "get": true,
+	"got": true, "went": true, "want": true, "need": true, "thinks": true, "knows": true,
+	"believe": true, "feel": true, "guess": true, "told": true, "tell": true,
+}
+
+// conditionalIn reports whether tokens [i, j) hold a condition such as "if I had to
+// choose" or "unless you ask": the value is not stated as fact.
+func (c *cl) conditionalIn(i, j int) bool {
+	for k := i; k+1 < j; k++ {
+		if w := c.w(k); (w == "if" || w == "unless" || w == "assuming") && pronouns[c.w(k+1)] {
+			return true
+		}
+	}
+	return false
+}
