@@ -39,7 +39,7 @@ func skipLeadIns(t []token, i int, st *leadState) int {
 		}
 		n := 0
 		var phrase []string
-		for _, l := range leadIns {
+		for _, l := range leadIndex[t[i].w] {
 			if len(l) > n && matchWords(t, i, l) {
 				n, phrase = len(l), l
 			}

@@ -257,3 +257,14 @@ var colonLeads = map[string]bool{
 	"update": true, "note": true, "ps": true, "nb": true, "correction": true, "reminder": true,
 	"question": true, "fyi": true, "edit": true, "info": true, "memo": true,
 }
+
+// leadIndex is leadIns by first word. It is built once and never changed.
+var leadIndex = byFirstWord(leadIns)
+
+func byFirstWord(phrases [][]string) map[string][][]string {
+	m := map[string][][]string{}
+	for _, p := range phrases {
+		m[p[0]] = append(m[p[0]], p)
+	}
+	return m
+}
