@@ -30,7 +30,7 @@ func skipLeadIns(t []token, i int, st *leadState) int {
 			continue
 		}
 		// "Hey Claude, ..."
-		if greetings[t[i].w] && i+2 < len(t) && t[i+1].kind == tWord && t[i+2].w == "," && !pronouns[t[i+1].w] {
+		if greetings[t[i].w] && i+2 < len(t) && t[i+1].kind == tWord && t[i+2].w == "," && (!pronouns[t[i+1].w] || t[i+1].w == "there") {
 			if st != nil {
 				st.greeted = true
 			}
@@ -209,6 +209,10 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		if o, ok := c.myStatement(); ok {
 			return o
 		}
+	case first == "favorite" || first == "favorites":
+		if o, ok := c.favStatement(0); ok {
+			return o
+		}
 	case first == "i":
 		if o, ok := c.iStatement(1); ok {
 			return o
@@ -244,7 +248,8 @@ var commands = map[string]bool{
 	"add": true, "include": true, "put": true, "save": true, "insert": true, "append": true,
 	"remove": true, "delete": true, "drop": true, "erase": true, "take": true, "move": true,
 	"make": true, "replace": true, "swap": true, "set": true, "change": true, "update": true,
-	"rank": true, "bump": true, "store": true, "record": true, "note": true,
+	"rank": true, "bump": true, "store": true, "record": true, "note": true, "get": true,
+	"cross": true, "scratch": true,
 }
 
 // iVerbs may open a clause whose subject "I" was given by the clause before.

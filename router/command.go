@@ -7,6 +7,7 @@ var commandKind = map[string]StmtKind{
 	"add": Add, "include": Add, "put": Add, "save": Add, "insert": Add, "append": Add,
 	"store": Add, "record": Add, "note": Add,
 	"remove": Remove, "delete": Remove, "drop": Remove, "erase": Remove, "take": Remove,
+	"get": Remove, "cross": Remove, "scratch": Remove,
 	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank,
 }
 
@@ -38,10 +39,17 @@ func (c *cl) command() (outcome, bool) {
 		return none, false
 	}
 	k := 1
-	if verb == "take" {
-		if c.w(1) == "out" {
-			k = 2
+	switch {
+	case verb == "take" && c.w(1) == "out":
+		k = 2
+	case verb == "get":
+		if c.at(1, "me") > 0 {
+			return c.query()
 		}
+		if c.at(1, "rid", "of") < 0 {
+			return none, false
+		}
+		k = 3
 	}
 	// The values run up to the target, which must reach the end of the clause. A
 	// target is short, so only the last few positions are tried: linear cost.
@@ -160,7 +168,7 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 	if lead {
 		// The list must follow, with its preposition, which listRef reads.
 		switch c.w(k) {
-		case "in", "on", "of", "within", "among", "my":
+		case "in", "on", "of", "within", "among", "my", "to", "into":
 			return rank, k
 		}
 		return 0, m

@@ -16,6 +16,12 @@ type frame struct {
 // frame parses a frame starting at "my" at i.
 func (c *cl) frame(i int) (frame, bool) {
 	var f frame
+	if i == 0 && (c.w(0) == "favorite" || c.w(0) == "favorites") && len(c.t) > 1 {
+		// "Favorite color: blue", as in a form.
+		f.fav, f.plural = true, c.w(0) == "favorites"
+		f.next = c.skipAdjectives(1)
+		return f, true
+	}
 	if c.w(i) != "my" || i+1 >= len(c.t) || c.t[i+1].poss || c.t[i+1].kind == tQuoted {
 		return f, false
 	}
@@ -187,6 +193,9 @@ func (c *cl) copulaAt(j int) copula {
 			if c.w(k+1) == "have" && c.w(k+2) == "been" {
 				return copula{form: "past", at: k}
 			}
+			if n := c.at(k+1, "have", "to", "be"); n > 0 {
+				return copula{form: "is", at: k, next: n}
+			}
 			return copula{}
 		case "has", "have":
 			if n := c.at(k+1, "to", "be"); n > 0 {
@@ -222,7 +231,7 @@ func (c *cl) copulaAt(j int) copula {
 // lastPoss allows a possessive on the last word ("my favorite color's blue").
 func (c *cl) topic(i, j int, lastPoss bool) (topic string, ok bool, empty bool) {
 	j = c.trimTopicTail(i, j)
-	if i >= j {
+	if i >= j || j == i+1 && (c.w(i) == "list" || c.w(i) == "lists") {
 		return "", true, true
 	}
 	if j-i > 6 {
@@ -291,6 +300,20 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		return none, f.least
 	}
 	cop := c.copulaAt(f.next)
+	orderedAt := -1
+	for k := f.next; k < len(c.t) && k < f.next+8; k++ {
+		if c.w(k) != "," {
+			continue
+		}
+		// "My favorite fruits, in order, are ..."
+		for _, ph := range orderPhrases {
+			if n := c.at(k+1, ph...); n > 0 && c.w(n) == "," {
+				orderedAt, cop = k, c.copulaAt(n+1)
+				break
+			}
+		}
+		break
+	}
 	switch cop.form {
 	case "":
 		return none, false
@@ -298,6 +321,9 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		return none, true
 	}
 	topicEnd, ordered := cop.at, false
+	if orderedAt >= 0 {
+		topicEnd, ordered = orderedAt, true
+	}
 	for _, ph := range orderPhrases {
 		if k := topicEnd - len(ph); k > f.next && matchWords(c.t, k, ph) {
 			// "My favorite colors in order are ..."
@@ -404,9 +430,16 @@ func (c *cl) trimAnymore(i, j int) int {
 // one of my favorite X", "Y is no longer my favorite X", "Y isn't my favorite X
 // anymore", "Y is #2 on my list of favorite X".
 func (c *cl) inverted() (outcome, bool) {
-	for k := 1; k < len(c.t); k++ {
+	for k := 0; k < len(c.t); k++ {
 		w := c.w(k)
-		if w != "is" && w != "are" && w != "remains" && w != "has" && w != "have" {
+		valueEnd := k
+		switch {
+		case c.t[k].poss && c.t[k].kind == tWord && c.w(k+1) == "my":
+			// "Pizza's my favorite food": the possessive is "is".
+			w, valueEnd = "is", k+1
+		case k == 0:
+			continue
+		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
 			continue
 		}
 		m := k + 1
@@ -461,7 +494,7 @@ func (c *cl) inverted() (outcome, bool) {
 			return none, true
 		}
 		// The values: everything before the copula.
-		vi, vj, _ := c.trimValue(0, k)
+		vi, vj, _ := c.trimValue(0, valueEnd)
 		if vi >= vj || c.vague(vi, vj) || c.hasVerb(vi, vj) {
 			return none, true
 		}
@@ -478,6 +511,17 @@ func (c *cl) inverted() (outcome, bool) {
 			return none, true
 		}
 		values := c.values(vi, vj, w == "are" || w == "have")
+		if valueEnd > k && len(values) == 1 {
+			// Cut the possessive's "'s" off the value.
+			v := values[0]
+			for _, suf := range []string{"'s", "’s", "'S", "’S"} {
+				if s, ok := strings.CutSuffix(v, suf); ok {
+					v = strings.TrimSpace(s)
+					break
+				}
+			}
+			values = []string{v}
+		}
 		if len(values) == 0 {
 			return none, true
 		}

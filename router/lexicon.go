@@ -177,7 +177,7 @@ var heads = map[string]bool{
 
 // connectors may join two clauses in one sentence.
 var connectors = map[string]bool{
-	",": true, "and": true, "but": true, "also": true, "plus": true, "then": true, "&": true,
+	",": true, ";": true, "and": true, "but": true, "also": true, "plus": true, "then": true, "&": true,
 	".": true, "-": true, "–": true, "—": true, "oh": true, "btw": true, "so": true,
 	"while": true, "whereas": true, "although": true, "though": true, "(": true, ")": true,
 }

@@ -530,14 +530,10 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		case "moving", "going", "not", "no", "never":
 			return none, true
 		}
-		// "Hi, I'm Sam."
-		if c.greeted && j < len(c.t) && c.t[j].kind == tWord {
-			first := []rune(c.text(j, j+1))
-			if len(first) > 0 && unicode.IsUpper(first[0]) && j+3 > len(c.t) {
-				if v := c.name(j, len(c.t)); v != "" {
-					return c.statement(Statement{Kind: Set, Key: KeyName, Values: []string{v}}), true
-				}
-			}
+		// "Hi, I'm Sam.", "I'm Ada Lovelace": capitalised name-like words and nothing
+		// else ("I'm Tired" and "I'm French" are not names).
+		if v := c.introduction(j); v != "" {
+			return c.statement(Statement{Kind: Set, Key: KeyName, Values: []string{v}}), true
 		}
 		return none, false
 	case "have":
@@ -799,4 +795,59 @@ func (c *cl) reachMe() (outcome, bool) {
 		return c.statement(Statement{Kind: Set, Key: KeyPhone, Values: []string{v}}), true
 	}
 	return none, true
+}
+
+// introduction returns the name in "I'm Ada Lovelace" from the token after "am": one
+// to three capitalised words ending the clause, none of them a known adjective or
+// demonym. After a greeting one word suffices; without one, the first word must not be
+// a common word either.
+func (c *cl) introduction(j int) string {
+	end := c.trimPunctEnd(j, len(c.t))
+	if j >= end || end-j > 3 {
+		return ""
+	}
+	for k := j; k < end; k++ {
+		t := c.t[k]
+		first := []rune(c.text(k, k+1))
+		if t.kind != tWord || len(first) == 0 || !unicode.IsUpper(first[0]) || demonyms[t.w] || nameStops[t.w] || selfWords[t.w] {
+			return ""
+		}
+	}
+	return c.name(j, end)
+}
+
+// demonyms and selfWords describe a person rather than name them: "I'm French", "I'm
+// Vegan".
+var demonyms = map[string]bool{
+	"american": true, "british": true, "english": true, "french": true, "german": true,
+	"italian": true, "spanish": true, "portuguese": true, "dutch": true, "belgian": true,
+	"swiss": true, "austrian": true, "irish": true, "scottish": true, "welsh": true,
+	"canadian": true, "mexican": true, "brazilian": true, "argentinian": true,
+	"chilean": true, "colombian": true, "peruvian": true, "cuban": true, "chinese": true,
+	"japanese": true, "korean": true, "indian": true, "pakistani": true, "bangladeshi": true,
+	"vietnamese": true, "thai": true, "filipino": true, "indonesian": true, "malaysian": true,
+	"australian": true, "kiwi": true, "russian": true, "ukrainian": true, "polish": true,
+	"czech": true, "slovak": true, "hungarian": true, "romanian": true, "bulgarian": true,
+	"greek": true, "turkish": true, "israeli": true, "iranian": true, "iraqi": true,
+	"egyptian": true, "moroccan": true, "nigerian": true, "kenyan": true, "ghanaian": true,
+	"ethiopian": true, "african": true, "european": true, "asian": true, "latino": true,
+	"latina": true, "swedish": true, "norwegian": true, "danish": true, "finnish": true,
+	"icelandic": true, "arab": true, "jewish": true, "christian": true, "muslim": true,
+	"hindu": true, "buddhist": true, "catholic": true, "protestant": true, "atheist": true,
+	"mormon": true, "texan": true, "californian": true,
+}
+
+var selfWords = map[string]bool{
+	"ok": true, "okay": true, "alright": true, "done": true, "home": true, "new": true,
+	"bored": true, "hungry": true, "busy": true, "free": true, "late": true, "sick": true,
+	"ill": true, "excited": true, "confused": true, "lost": true, "curious": true,
+	"interested": true, "married": true, "single": true, "divorced": true, "pregnant": true,
+	"retired": true, "vegan": true, "vegetarian": true, "gay": true, "straight": true,
+	"back": true, "in": true, "out": true, "off": true, "on": true, "sorry": true,
+	"glad": true, "thrilled": true, "stressed": true, "worried": true, "ready": true,
+	"awake": true, "asleep": true, "alive": true, "right": true, "wrong": true, "serious": true,
+	"kidding": true, "joking": true, "afraid": true, "scared": true, "angry": true, "upset": true,
+	"well": true, "better": true, "cold": true, "hot": true, "warm": true,
+	"human": true, "male": true, "female": true, "old": true, "young": true, "tall": true,
+	"short": true, "broke": true, "rich": true, "poor": true,
 }

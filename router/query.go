@@ -25,6 +25,7 @@ var listPrefixes = [][]string{
 	{"list"}, {"list", "out"}, {"show"}, {"show", "me"}, {"give", "me"}, {"display"},
 	{"recite"}, {"read"}, {"read", "me"}, {"print"}, {"enumerate"}, {"name"},
 	{"show", "me", "a", "list", "of"}, {"give", "me", "a", "list", "of"}, {"list", "me"},
+	{"get", "me"}, {"pull", "up"},
 }
 
 // iAsks reports whether a clause opening with "I" asks: "I forgot my email".
@@ -71,6 +72,10 @@ func (c *cl) wh(i int) (outcome, bool) {
 			for adverbs[c.w(k)] || c.w(k) == "all" || c.w(k) == "of" && c.w(k-1) == "all" {
 				k++
 			}
+			if (c.w(k) == "in" || c.w(k) == "on") && c.w(k+1) == "my" {
+				// "What's on my list of favorite foods?"
+				return c.npQuery(k+1, modeList, "")
+			}
 			if c.w(k) == "my" {
 				return c.npQuery(k, modeAsk, cw)
 			}
@@ -93,7 +98,7 @@ func (c *cl) wh(i int) (outcome, bool) {
 				[]string{"do", "i", "do", "at", "work"}) && w == "what":
 				return c.factQuery(KeyRole), true
 			case w != "which" && c.endsAt(j, len(c.trimmedEnd()), []string{"do", "you", "call", "me"}, []string{"should", "you", "call", "me"},
-				[]string{"do", "people", "call", "me"}):
+				[]string{"do", "people", "call", "me"}, []string{"do", "i", "go", "by"}):
 				return c.factQuery(KeyName), true
 			case w == "who" && c.endsAt(j, len(c.trimmedEnd()), []string{"do", "i", "work", "for"}, []string{"do", "i", "work", "at"},
 				[]string{"do", "i", "work", "with"}):
@@ -247,6 +252,10 @@ func (c *cl) npQuery(i int, md mode, cop string) (outcome, bool) {
 		if md == modeTell || md == modeList {
 			md = modeAsk
 		}
+	}
+	if w := c.w(end - 1); w == "list" || w == "lists" {
+		// "What's my favorite food list?" asks for the list.
+		md, cop = modeList, ""
 	}
 	if key, j, poss := c.keyAt(i + 1); key != "" && !poss {
 		if c.onlyFillers(j, end) {

@@ -58,7 +58,7 @@ func (p *parser) sentenceEnd(i int) bool {
 		return false
 	}
 	switch t.w {
-	case "\n", ";", "!", "?", "…":
+	case "\n", "!", "?", "…":
 		return true
 	case ".":
 		if i == 0 {
