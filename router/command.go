@@ -54,6 +54,9 @@ func (c *cl) command() (outcome, bool) {
 	// The values run up to the target, which must reach the end of the clause. A
 	// target is short, so only the last few positions are tried: linear cost.
 	end := c.trimPunctEnd(0, len(c.t))
+	// A target found with no values before it ("Move Up to the top of ...", where
+	// "up" reads as a direction) only asks back if no later target has values.
+	fallback, found := none, false
 	for p := max(k, end-maxTarget); p <= end; p++ {
 		tg, ok := c.target(p, end, verb)
 		if !ok {
@@ -70,9 +73,15 @@ func (c *cl) command() (outcome, bool) {
 		v := commandVerbs[kind]
 		switch {
 		case len(values) == 0 && tg.emptyTopic:
-			return none, true
+			if !found {
+				fallback, found = none, true
+			}
+			continue
 		case len(values) == 0:
-			return c.ask("What should I " + v[0] + " " + v[1] + " your favorite " + tg.topic + "?"), true
+			if !found {
+				fallback, found = c.ask("What should I "+v[0]+" "+v[1]+" your favorite "+tg.topic+"?"), true
+			}
+			continue
 		case tg.emptyTopic:
 			return c.ask("Which list should I " + v[0] + " " + clip(strings.Join(values, ", ")) + " " + v[1] + "?"), true
 		}
@@ -88,7 +97,7 @@ func (c *cl) command() (outcome, bool) {
 		}
 		return c.statement(st), true
 	}
-	return none, false
+	return fallback, found
 }
 
 // maxTarget is the most tokens a target can span.

@@ -7,9 +7,9 @@
 //
 // The message is cut into tokens (lower-cased, contractions expanded: "isn't" is "is
 // not", "what's" is "what is"; "favourite", "fave" and "fav" are "favorite"; quoted
-// spans are one token), then into sentences (at . ! ? ; and line breaks, not after
-// abbreviations or initials), then into clauses at connectors (",", "and", "but",
-// "also", ...) when what follows reads as a clause of its own ("..., and my email is
+// spans are one token), then into sentences (at . ! ? and line breaks, not after
+// abbreviations or initials), then into clauses at connectors (",", ";", "and",
+// "but", "also", ...) when what follows reads as a clause of its own ("..., and my email is
 // ..."), but not inside lists ("Up, Heat and Alien"). Each clause is matched by a
 // small grammar after skipping lead-ins ("hey", "please", "btw", "just so you know",
 // "can you", ...). Values are cut from the original text, so they keep their spelling;
@@ -18,7 +18,9 @@
 //
 // # Writes
 //
-//   - "My favorite X is Y", "Y is my favorite X", "Y is one of my favorite X": Add Y.
+//   - "My favorite X is Y", "Y is my favorite X", "Y's my favorite X", "Favorite X: Y",
+//     "Y is one of / among my favorite X": Add Y. A single "My favorite X is Y" appends
+//     like any unranked write (the design's rule); it does not take rank 1.
 //   - "My favorite X are A, B and C", "My favorites X: A, B, C", "My favorite X
 //     include ...": Add A, B, C (split by ParseList). With "is" the value is one item
 //     ("My favorite band is Simon and Garfunkel").
@@ -33,7 +35,8 @@
 //     "... at #2", "Add Y as my #2 favorite X", "Put Y at number 3 in my favorite X",
 //     "Move Y to #2 / to the top of / up to number 1 in my favorite X", "Make Y my
 //     favorite X" (rank 1): SetRank.
-//   - "Remove / delete / drop Y from my favorite X", "Take Y off my favorite X", "Y is
+//   - "Remove / delete / drop / get rid of Y from my favorite X", "Take Y off my
+//     favorite X", "Y is
 //     no longer (one of) my favorite X", "Y isn't my favorite X anymore", "My favorite X
 //     is no longer Y": Remove.
 //   - "Replace Y with Z in my favorite X": Replace, Values [Y, Z] (Z takes Y's rank).
@@ -44,9 +47,12 @@
 //     "I work at/for ...", "My employer is ..." work.employer, "I work as a ...", "My
 //     job title is ...", "I'm a nurse" (a known occupation) work.role, "I'm a nurse at
 //     St. Mary's" both, "My birthday is ...", "I was born on ..." person.birthday,
-//     "Change/update/set my email to ..." too. Values are checked by kind (an email has
-//     an "@", a phone number 5 to 20 digits, a birthday a digit or a month name, a name
-//     only name-like words); a value that fails is not a statement.
+//     "Change/update/set my email to ...", "Email / reach me at ..." too. "I'm Ada
+//     Lovelace" is a name only when the words are capitalised and not a known adjective
+//     or nationality. After "... and", a clause may drop its "I": "I live in Oslo and
+//     work at Equinor". Values are checked by kind (an email has an "@", a phone number
+//     5 to 20 digits, a birthday a digit or a month name, a name only name-like words);
+//     a value that fails is not a statement.
 //
 // A clause that names a topic but no value ("My favorite color is") or a value but no
 // topic ("Add pizza to my favorites") gives no statement but a clarification question
@@ -74,7 +80,8 @@
 // "bit", "aspect", "moment", "memory", "scene", "way", "one", "reason", ... or holding
 // "about" or "of this/that/my/his/..." ("My favorite thing about Paris is the food",
 // "my favorite part of the movie"). "of all time", "ever", "right now" and the like
-// are dropped from the end of a topic.
+// are dropped from the end of a topic. A sentence whose first clause is a condition
+// ("If I had to choose, my favorite is ...") states nothing.
 package router
 
 import (

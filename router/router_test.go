@@ -1,6 +1,7 @@
 package router
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -290,4 +291,37 @@ func FuzzParse(f *testing.F) {
 		}
 		checkResult(t, msg, r)
 	})
+}
+
+// TestParseRandom runs the invariants of checkResult over messages assembled at random
+// (fixed seed) from words the grammar reacts to, punctuation and quotes: a property
+// test that does not depend on the fuzzing engine.
+func TestParseRandom(t *testing.T) {
+	pieces := []string{
+		"my", "favorite", "favourites", "is", "are", "isn't", "not", "no", "longer", "anymore",
+		"add", "to", "remove", "from", "move", "put", "at", "the", "top", "of", "#", "2", "3rd",
+		"second", "top", "number", "one", "what", "what's", "which", "do", "i", "like", "most",
+		"email", "name", "live", "in", "work", "as", "a", "for", "call", "me", "born", "on",
+		"and", ",", ".", "?", "!", ";", ":", "-", "\"", "'", "“", "”", "(", ")", "\n",
+		"movies", "color", "Heat", "Up", "St.", "Dr.", "J.", "bob@x.com", "555-123-4567",
+		"anna's", "sister's", "if", "maybe", "used", "was", "list", "show", "tell", "replace",
+		"with", "make", "in that order", "thanks", "please", "hi", "I'm", "Sam", "\xff", "é",
+		"🙂", "   ", "all-time", "twenty-first", "no.", "1000", "1001", "0", "me at",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(24); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if rng.IntN(4) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		msg := b.String()
+		r, err := Parse(msg)
+		if err != nil {
+			t.Fatalf("Parse(%q) error = %v", msg, err)
+		}
+		checkResult(t, msg, r)
+	}
 }
