@@ -172,6 +172,13 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 	if guards[c.w(0)] || (c.w(0) == "when" || c.w(0) == "whenever" || c.w(0) == "after") && !c.question {
 		return outcome{route: RouteNone, conditional: true}
 	}
+	if key, j, _ := c.keyAt(0); key != "" && c.w(j) == ":" {
+		// "Email: bob@example.com", as in a form.
+		if o, ok := c.setFact(key, j+1, len(c.t)); ok {
+			return o
+		}
+		return none
+	}
 	first := c.w(0)
 	switch {
 	case readStarts[first] || first == "i" && c.iAsks():
@@ -209,7 +216,11 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		if o, ok := c.myStatement(); ok {
 			return o
 		}
-	case first == "favorite" || first == "favorites":
+	case first == "one" || first == "among" || first == "amongst" || first == "some" || first == "two" || first == "three" || first == "a":
+		if o, ok := c.memberFirst(); ok {
+			return o
+		}
+	case first == "favorite" || first == "favorites" || first == "top":
 		if o, ok := c.favStatement(0); ok {
 			return o
 		}

@@ -22,6 +22,18 @@ func (c *cl) frame(i int) (frame, bool) {
 		f.next = c.skipAdjectives(1)
 		return f, true
 	}
+	if i == 0 && c.w(0) == "top" {
+		// "Top 3 movies: ..."
+		if r, ok := c.rankAt(0); ok {
+			f.top, f.limit = true, r.limit
+			f.next = r.next
+			if c.w(f.next) == "favorite" || c.w(f.next) == "favorites" {
+				f.fav = true
+				f.next++
+			}
+			return f, true
+		}
+	}
 	if c.w(i) != "my" || i+1 >= len(c.t) || c.t[i+1].poss || c.t[i+1].kind == tQuoted {
 		return f, false
 	}
@@ -156,6 +168,11 @@ type copula struct {
 	at   int    // first token of the copula; for a possessive, the token after it
 	next int    // first token after it
 	poss bool   // the copula is the possessive on the topic's last word
+	// modal: "would be", "has to be": with a plural topic the value is a list.
+	modal bool
+	// topicEnd, when not 0, ends the topic before an aside: "my favorite movie, by
+	// the way, is".
+	topicEnd int
 }
 
 // copulaAt finds the copula after a topic starting at j, looking at most a few words
@@ -188,18 +205,18 @@ func (c *cl) copulaAt(j int) copula {
 			return copula{form: "past", at: k, next: k + 1}
 		case "would", "must":
 			if c.w(k+1) == "be" {
-				return copula{form: "is", at: k, next: k + 2}
+				return copula{form: "is", at: k, next: k + 2, modal: true}
 			}
 			if c.w(k+1) == "have" && c.w(k+2) == "been" {
 				return copula{form: "past", at: k}
 			}
 			if n := c.at(k+1, "have", "to", "be"); n > 0 {
-				return copula{form: "is", at: k, next: n}
+				return copula{form: "is", at: k, next: n, modal: true}
 			}
 			return copula{}
 		case "has", "have":
 			if n := c.at(k+1, "to", "be"); n > 0 {
-				return copula{form: "is", at: k, next: n}
+				return copula{form: "is", at: k, next: n, modal: true}
 			}
 			m := k + 1
 			for adverbs[c.w(m)] {
@@ -305,11 +322,18 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		if c.w(k) != "," {
 			continue
 		}
-		// "My favorite fruits, in order, are ..."
+		// "My favorite fruits, in order, are ...", "My favorite movie, by the way, is ..."
 		for _, ph := range orderPhrases {
 			if n := c.at(k+1, ph...); n > 0 && c.w(n) == "," {
 				orderedAt, cop = k, c.copulaAt(n+1)
 				break
+			}
+		}
+		if orderedAt < 0 {
+			if n := skipLeadIns(c.t, k+1, nil); n > k+1 && c.w(n-1) == "," {
+				aside := c.copulaAt(n)
+				aside.topicEnd = k
+				cop = aside
 			}
 		}
 		break
@@ -321,6 +345,9 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		return none, true
 	}
 	topicEnd, ordered := cop.at, false
+	if cop.topicEnd > 0 {
+		topicEnd = cop.topicEnd
+	}
 	if orderedAt >= 0 {
 		topicEnd, ordered = orderedAt, true
 	}
@@ -352,13 +379,17 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 	case c.w(v) == "never" || c.w(v) == "none" || c.w(v) == "nothing":
 		return none, true
 	}
+	if n := c.oneOf(v, []string{"the", "following"}, []string{"as", "follows"}, []string{"these"}); n > 0 && c.w(n) == ":" {
+		// "My favorite movies are the following: ..."
+		v = n + 1
+	}
 	vi, vj, inOrder := c.trimValue(v, c.trimAnymore(v, len(c.t)))
 	inOrder = inOrder || ordered
 	if c.conditionalIn(vi, vj) {
 		return none, true
 	}
 	asList := cop.form == "are" || f.plural || f.top || inOrder ||
-		cop.form == ":" && (plural(topic) || f.plural)
+		(cop.form == ":" || cop.modal) && plural(topic)
 	if vi < vj && c.vague(vi, vj) {
 		return none, true
 	}
@@ -493,8 +524,25 @@ func (c *cl) inverted() (outcome, bool) {
 		if f.least {
 			return none, true
 		}
-		// The values: everything before the copula.
+		// The values: everything before the copula, or after a colon when that is
+		// "here" or "these": "Here are my favorite movies: Up, Heat".
 		vi, vj, _ := c.trimValue(0, valueEnd)
+		if vj-vi == 1 && (c.w(vi) == "here" || c.w(vi) == "these" || c.w(vi) == "those") {
+			for n := f.next; n < len(c.t) && n < f.next+8; n++ {
+				if c.w(n) == ":" {
+					topic, ok, empty := c.topic(f.next, n, false)
+					if !ok || empty {
+						return none, true
+					}
+					ai, aj, _ := c.trimValue(n+1, len(c.t))
+					values := c.values(ai, aj, true)
+					if len(values) == 0 {
+						return c.ask(topicQuestion(topic, f, true)), true
+					}
+					return c.statement(Statement{Kind: Add, Topic: topic, Values: values}), true
+				}
+			}
+		}
 		if vi >= vj || c.vague(vi, vj) || c.hasVerb(vi, vj) {
 			return none, true
 		}
@@ -594,4 +642,43 @@ func (c *cl) conditionalIn(i, j int) bool {
 		}
 	}
 	return false
+}
+
+// memberFirst parses "One of my favorite X is Y", "Among my favorite X are A and B":
+// Add.
+func (c *cl) memberFirst() (outcome, bool) {
+	m := c.oneOf(0, []string{"one", "of"}, []string{"among"}, []string{"amongst"},
+		[]string{"some", "of"}, []string{"two", "of"}, []string{"three", "of"},
+		[]string{"a", "few", "of"}, []string{"a", "couple", "of"})
+	if m < 0 || c.w(m) != "my" {
+		return none, false
+	}
+	f, ok := c.frame(m)
+	if !ok || !f.fav || f.least {
+		return none, f.least
+	}
+	cop := c.copulaAt(f.next)
+	if cop.form != "is" && cop.form != "are" && cop.form != ":" {
+		return none, cop.form != ""
+	}
+	topic, ok, empty := c.topic(f.next, cop.at, false)
+	if !ok || empty {
+		return none, true
+	}
+	v := cop.next
+	for adverbs[c.w(v)] {
+		v++
+	}
+	if c.w(v) == "not" || c.w(v) == "never" || c.w(v) == "no" {
+		return none, true
+	}
+	vi, vj, _ := c.trimValue(v, len(c.t))
+	if vi >= vj || c.vague(vi, vj) || c.conditionalIn(vi, vj) {
+		return none, true
+	}
+	values := c.values(vi, vj, cop.form != "is")
+	if len(values) == 0 {
+		return none, true
+	}
+	return c.statement(Statement{Kind: Add, Topic: topic, Values: values}), true
 }

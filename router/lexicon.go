@@ -123,7 +123,8 @@ var adverbs = map[string]bool{
 	"currently": true, "actually": true, "really": true, "honestly": true, "totally": true,
 	"clearly": true, "obviously": true, "undoubtedly": true, "always": true, "easily": true,
 	"surely": true, "just": true, "simply": true, "officially": true, "also": true,
-	"truly": true, "basically": true, "finally": true, "recently": true,
+	"truly": true, "basically": true, "finally": true, "recently": true, "probably": true,
+	"likely": true, "presumably": true,
 }
 
 // frameAdjectives may sit between "my" and "favorite": "my all time favorite".
@@ -267,4 +268,19 @@ func byFirstWord(phrases [][]string) map[string][][]string {
 		m[p[0]] = append(m[p[0]], p)
 	}
 	return m
+}
+
+// moreVerbs mark clauses too, but may be values' words, so they only serve to find
+// clause boundaries: "Heat, but my wife prefers Up".
+var moreVerbs = map[string]bool{
+	"prefers": true, "prefer": true, "watch": true, "watches": true, "read": true,
+	"reads": true, "play": true, "plays": true, "say": true, "wants": true, "needs": true,
+	"goes": true, "listen": true, "listens": true, "drink": true, "drinks": true,
+	"eat": true, "eats": true, "cook": true, "cooks": true, "makes": true, "thinks": true,
+	"knows": true, "hate": true, "hates": true, "adore": true, "adores": true, "disagree": true,
+	"disagrees": true, "disagreed": true, "agree": true, "agrees": true, "visit": true,
+	"visits": true, "own": true, "owns": true, "use": true, "uses": true, "wear": true,
+	"wears": true, "bought": true, "buy": true, "buys": true, "wrote": true, "write": true,
+	"writes": true, "saw": true, "see": true, "sees": true, "went": true, "came": true,
+	"come": true, "comes": true, "can't": true, "cannot": true, "won't": true,
 }

@@ -28,7 +28,7 @@ var keyPhrases = map[string]string{
 	"employer": KeyEmployer, "company": KeyEmployer, "workplace": KeyEmployer,
 	"work place": KeyEmployer, "place of work": KeyEmployer,
 	"job title": KeyRole, "job": KeyRole, "role": KeyRole, "position": KeyRole,
-	"occupation": KeyRole, "profession": KeyRole, "job role": KeyRole, "title": KeyRole,
+	"occupation": KeyRole, "profession": KeyRole, "job role": KeyRole,
 }
 
 // keyModifiers may come between "my" and a key phrase.
@@ -497,7 +497,7 @@ func (c *cl) iStatement(j int) (outcome, bool) {
 
 func (c *cl) iStatementAt(j int) (outcome, bool) {
 	skipAdv := func(k int) int {
-		for adverbs[c.w(k)] || c.w(k) == "just" {
+		for adverbs[c.w(k)] || workAdverbs[c.w(k)] {
 			k++
 		}
 		return k
@@ -520,7 +520,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			}
 			return none, false
 		case "working":
-			return c.work(j+1, true)
+			return c.work(skipAdv(j+1), true)
 		case "employed":
 			return c.work(j+1, true)
 		case "called", "named":
@@ -575,7 +575,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		}
 		return none, false
 	case "work":
-		return c.work(j+1, false)
+		return c.work(skipAdv(j+1), false)
 	case "go":
 		if c.w(j+1) == "by" {
 			return c.setFact(KeyName, j+2, len(c.t))
@@ -850,4 +850,11 @@ var selfWords = map[string]bool{
 	"well": true, "better": true, "cold": true, "hot": true, "warm": true,
 	"human": true, "male": true, "female": true, "old": true, "young": true, "tall": true,
 	"short": true, "broke": true, "rich": true, "poor": true,
+}
+
+// workAdverbs may come between "I work" and "at/for": "I work remotely for Acme".
+var workAdverbs = map[string]bool{
+	"just": true, "remotely": true, "full-time": true, "part-time": true, "fulltime": true,
+	"parttime": true, "freelance": true, "mostly": true, "mainly": true,
+	"primarily": true, "professionally": true, "happily": true,
 }

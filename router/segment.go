@@ -117,7 +117,7 @@ func (p *parser) sentence(a, b int) {
 	verbsBefore := make([]int, len(toks)+1)
 	for i, t := range toks {
 		verbsBefore[i+1] = verbsBefore[i]
-		if t.kind == tWord && verbs[t.w] || t.kind == tPunct && t.w == ":" {
+		if clauseMarker(t) {
 			verbsBefore[i+1]++
 		}
 	}
@@ -188,9 +188,16 @@ func (p *parser) startsClause(seg []token) bool {
 		return false
 	}
 	for _, t := range seg[i+1:] {
-		if t.kind == tWord && verbs[t.w] || t.kind == tPunct && t.w == ":" {
+		// "... and I watch it every year": "I" and another word make a clause.
+		if seg[i].w == "i" && t.kind == tWord || clauseMarker(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// clauseMarker reports whether t marks a clause: a verb, or the ":" of "my favorite
+// foods: ...".
+func clauseMarker(t token) bool {
+	return t.kind == tWord && (verbs[t.w] || moreVerbs[t.w]) || t.kind == tPunct && t.w == ":"
 }
