@@ -49,10 +49,10 @@ type FactFilter struct {
 // KeyStats summarises the current facts of (subject, key), for the invariant checks
 // the write path runs before commit.
 type KeyStats struct {
-	Current          int // current facts of the key, any cardinality
-	Ranked           int // of which have a rank
-	MinRank, MaxRank int // 0 when none
-	NormCount        int // current facts whose normalised value is the norm asked about
+	Current          int // current facts of a single-valued (one) key
+	Members          int // current members of a ranked list, as counted by the database
+	MinRank, MaxRank int // of the ranked list's current members; 0 when none
+	NormCount        int // current list or set members whose normalised value is the norm asked about
 }
 
 // ListEvent records one change of a ranked list, so that the list can be replayed as
@@ -89,8 +89,9 @@ type ReadTx interface {
 	// MaxRank returns the highest rank in the ranked list (subject, key), 0 if empty.
 	// With the invariants intact it is the list's length; it must be O(log n).
 	MaxRank(ctx context.Context, subject, key string) (int, error)
-	// KeyStats summarises the current facts of (subject, key); NormCount counts those
-	// whose normalised value is norm.
+	// KeyStats summarises the current facts of (subject, key); NormCount counts the
+	// members whose normalised value is norm. Each figure must be O(log n): the
+	// members count is kept by the database, not by the write path.
 	KeyStats(ctx context.Context, subject, key, norm string) (KeyStats, error)
 	// ListEvents returns the events of list (subject, key) up to and including until,
 	// oldest first.

@@ -501,11 +501,10 @@ func (w *writer) checkKey(k keyRef, t *touch, norm string) error {
 			return fail("%d current facts for a single-valued key", s.Current)
 		}
 	case factbase.Ranked:
-		if s.Ranked != s.Current {
-			return fail("%d of %d members have no rank", s.Current-s.Ranked, s.Current)
-		}
-		if s.Ranked > 0 && (s.MinRank != 1 || s.MaxRank != s.Ranked) {
-			return fail("ranks are not exactly 1..%d (lowest %d, highest %d)", s.Ranked, s.MinRank, s.MaxRank)
+		// Ranks are unique (a unique index), so they are exactly 1..N iff the lowest
+		// is 1 and the highest is the member count the database keeps.
+		if s.Members > 0 && s.MinRank != 1 || s.MaxRank != s.Members {
+			return fail("ranks are not exactly 1..%d (lowest %d, highest %d)", s.Members, s.MinRank, s.MaxRank)
 		}
 	}
 	return nil

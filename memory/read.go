@@ -70,9 +70,22 @@ func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key str
 	if err != nil {
 		return nil, err
 	}
-	if e.opts.Cardinalities.Of(key) == factbase.Ranked {
+	switch e.opts.Cardinalities.Of(key) {
+	case factbase.Ranked:
 		p, err := e.List(ctx, user, subject, key, 0, MaxPageSize, asOf)
 		return p.Items, err
+	case factbase.One:
+		if asOf == nil { // the point read: one index seek
+			var out []factbase.Fact
+			err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+				f, ok, err := tx.Current(ctx, subject, key)
+				if ok {
+					out = append(out, f)
+				}
+				return err
+			})
+			return out, err
+		}
 	}
 	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, AsOf: asOf})
 }

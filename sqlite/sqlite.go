@@ -47,6 +47,8 @@ type Store struct {
 	path   string
 	writer *sql.DB
 	reader *sql.DB
+	wstmts *stmtCache
+	rstmts *stmtCache
 	now    func() time.Time
 
 	mu     sync.Mutex
@@ -125,6 +127,13 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	reader.SetMaxOpenConns(o.Readers)
 	reader.SetMaxIdleConns(o.Readers)
 	s.reader = reader
+	s.wstmts, s.rstmts = newStmtCache(writer), newStmtCache(reader)
+	for _, c := range []*stmtCache{s.wstmts, s.rstmts} {
+		if err := c.prepare(ctx, staticQueries); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -139,6 +148,8 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.wstmts.close()
+	s.rstmts.close()
 	err1 := s.reader.Close()
 	err2 := s.writer.Close()
 	return errors.Join(err1, err2)
@@ -221,11 +232,10 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	}
 	defer sqlTx.Rollback()
 	now := s.now().UTC()
-	u, err := userSeq(ctx, sqlTx, user, now, true)
-	if err != nil {
+	t := &tx{q: sqlTx, cache: s.wstmts, user: user, now: now}
+	if t.u, err = t.userSeq(ctx, true); err != nil {
 		return err
 	}
-	t := &tx{q: sqlTx, u: u, user: user, now: now}
 	if err := fn(t); err != nil {
 		return err
 	}
@@ -250,18 +260,18 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 	}
 	defer sqlTx.Rollback()
 	now := s.now().UTC()
-	u, err := userSeq(ctx, sqlTx, user, now, false)
-	if err != nil {
+	t := &tx{q: sqlTx, cache: s.rstmts, user: user, now: now}
+	if t.u, err = t.userSeq(ctx, false); err != nil {
 		return err
 	}
-	return fn(&tx{q: sqlTx, u: u, user: user, now: now})
+	return fn(t)
 }
 
 // userSeq returns the user's row number, creating the row when create is set. A user
 // with no row reads as seq 0, which matches no data.
-func userSeq(ctx context.Context, q *sql.Tx, user factbase.UserID, now time.Time, create bool) (int64, error) {
+func (t *tx) userSeq(ctx context.Context, create bool) (int64, error) {
 	var seq int64
-	err := q.QueryRowContext(ctx, "SELECT seq FROM users WHERE id = ?", string(user)).Scan(&seq)
+	err := t.queryRow(ctx, qUserSeq, string(t.user)).Scan(&seq)
 	if err == nil {
 		return seq, nil
 	}
@@ -271,7 +281,7 @@ func userSeq(ctx context.Context, q *sql.Tx, user factbase.UserID, now time.Time
 	if !create {
 		return 0, nil
 	}
-	res, err := q.ExecContext(ctx, "INSERT INTO users (id, created_at) VALUES (?, ?)", string(user), now.UnixNano())
+	res, err := t.exec(ctx, qUserInsert, string(t.user), t.now.UnixNano())
 	if err != nil {
 		return 0, mapErr("user", err)
 	}

@@ -12,10 +12,11 @@ import (
 
 // tx implements factbase.Tx over one SQL transaction scoped to one user.
 type tx struct {
-	q    *sql.Tx
-	u    int64 // users.seq; 0 = the user has no rows yet
-	user factbase.UserID
-	now  time.Time
+	q     *sql.Tx
+	cache *stmtCache
+	u     int64 // users.seq; 0 = the user has no rows yet
+	user  factbase.UserID
+	now   time.Time
 }
 
 var _ factbase.Tx = (*tx)(nil)
@@ -26,6 +27,49 @@ func (t *tx) Now() time.Time { return t.now }
 const factColumns = `id, subject, key, cardinality, value, value_type, rank, text, type, category,
 	confidence, scope, durability, sensitivity, said_by, temporal, anchor, source_kind, source_id,
 	extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current`
+
+// The static statements, prepared once per connection (see stmtCache).
+var (
+	qFact   = "SELECT " + factColumns + " FROM facts WHERE u = ? AND id = ?"
+	qMember = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`
+	qCurrent = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`
+	qAtRank = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`
+	qListPage = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
+		AND rank > ? AND rank <= ? ORDER BY rank`
+	qMaxRank = `SELECT coalesce(max(rank), 0) FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'`
+	qKeyStats = `SELECT
+		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'one'),
+		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
+		coalesce((SELECT min(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0),
+		coalesce((SELECT max(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0),
+		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality <> 'one' AND norm = ?4)`
+	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
+		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`
+	qInsert = `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
+		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qEnd = `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?
+		WHERE u = ? AND id = ? AND current = 1`
+	qRerankNegate = `UPDATE facts SET rank = -(CASE WHEN id = ? THEN ? ELSE rank + ? END)
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank BETWEEN ? AND ?`
+	qRerankFlip = `UPDATE facts SET rank = -rank
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`
+	qEraseEvents = "DELETE FROM list_events WHERE u = ? AND fact_id = ?"
+	qEraseFact   = "DELETE FROM facts WHERE u = ? AND id = ?"
+	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qUserSeq    = "SELECT seq FROM users WHERE id = ?"
+	qUserInsert = "INSERT INTO users (id, created_at) VALUES (?, ?)"
+
+	staticQueries = []string{qFact, qMember, qCurrent, qAtRank, qListPage, qMaxRank, qKeyStats, qListEvents,
+		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert}
+)
 
 func (t *tx) scanFacts(rows *sql.Rows, err error) ([]factbase.Fact, error) {
 	if err != nil {
@@ -86,7 +130,7 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 
 // Fact returns one fact by id.
 func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
-	row := t.q.QueryRowContext(ctx, "SELECT "+factColumns+" FROM facts WHERE u = ? AND id = ?", t.u, id)
+	row := t.queryRow(ctx, qFact, t.u, id)
 	f, err := t.scanFact(row)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -144,7 +188,7 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)
 	}
-	return t.scanFacts(t.q.QueryContext(ctx, q, args...))
+	return t.scanFacts(t.query(ctx, q, args...))
 }
 
 // prefixEnd returns the smallest string greater than every string with prefix p.
@@ -160,7 +204,7 @@ func prefixEnd(p string) string {
 }
 
 func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
-	f, err := t.scanFact(t.q.QueryRowContext(ctx, q, args...))
+	f, err := t.scanFact(t.queryRow(ctx, q, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, false, nil
 	}
@@ -172,23 +216,17 @@ func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, boo
 
 // Member returns the current member of (subject, key) whose normalised value is norm.
 func (t *tx) Member(ctx context.Context, subject, key, norm string) (factbase.Fact, bool, error) {
-	return t.one(ctx, "SELECT "+factColumns+` FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`,
-		t.u, subject, key, norm)
+	return t.one(ctx, qMember, t.u, subject, key, norm)
 }
 
 // Current returns the current fact of a single-valued key.
 func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, bool, error) {
-	return t.one(ctx, "SELECT "+factColumns+` FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`,
-		t.u, subject, key)
+	return t.one(ctx, qCurrent, t.u, subject, key)
 }
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	return t.one(ctx, "SELECT "+factColumns+` FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`,
-		t.u, subject, key, rank)
+	return t.one(ctx, qAtRank, t.u, subject, key, rank)
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
@@ -197,34 +235,27 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	if err != nil {
 		return nil, 0, err
 	}
-	facts, err := t.scanFacts(t.q.QueryContext(ctx, "SELECT "+factColumns+` FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
-		AND rank > ? AND rank <= ? ORDER BY rank`, t.u, subject, key, offset, offset+limit))
+	facts, err := t.scanFacts(t.query(ctx, qListPage, t.u, subject, key, offset, offset+limit))
 	return facts, n, err
 }
 
 // MaxRank returns the highest current rank of the list (an index seek).
 func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
 	var n int
-	err := t.q.QueryRowContext(ctx, `SELECT coalesce(max(rank), 0) FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'`,
-		t.u, subject, key).Scan(&n)
+	err := t.queryRow(ctx, qMaxRank, t.u, subject, key).Scan(&n)
 	return n, mapErr("max rank", err)
 }
 
 // KeyStats summarises the current facts of (subject, key).
 func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.KeyStats, error) {
 	var s factbase.KeyStats
-	err := t.q.QueryRowContext(ctx, `SELECT count(*), count(rank), coalesce(min(rank), 0), coalesce(max(rank), 0),
-		coalesce(sum(norm = ?), 0) FROM facts WHERE u = ? AND subject = ? AND key = ? AND current = 1`,
-		norm, t.u, subject, key).Scan(&s.Current, &s.Ranked, &s.MinRank, &s.MaxRank, &s.NormCount)
+	err := t.queryRow(ctx, qKeyStats, t.u, subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.MaxRank, &s.NormCount)
 	return s, mapErr("key stats", err)
 }
 
 // ListEvents returns the list's events up to until, oldest first.
 func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
-	rows, err := t.q.QueryContext(ctx, `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
-		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`, t.u, subject, key, until.UnixNano())
+	rows, err := t.query(ctx, qListEvents, t.u, subject, key, until.UnixNano())
 	if err != nil {
 		return nil, mapErr("list events", err)
 	}
@@ -261,10 +292,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	if f.Current {
 		cur = 1
 	}
-	_, err := t.q.ExecContext(ctx, `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
-		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
-		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := t.exec(ctx, qInsert,
 		f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
@@ -275,8 +303,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 
 // End marks a current fact no longer current.
 func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error {
-	res, err := t.q.ExecContext(ctx, `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?
-		WHERE u = ? AND id = ? AND current = 1`, at.UnixNano(), by, t.u, id)
+	res, err := t.exec(ctx, qEnd, at.UnixNano(), by, t.u, id)
 	if err != nil {
 		return mapErr("end", err)
 	}
@@ -293,16 +320,12 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 	if lo > hi {
 		return 0, nil
 	}
-	res, err := t.q.ExecContext(ctx, `UPDATE facts SET rank = -(CASE WHEN id = ? THEN ? ELSE rank + ? END)
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank BETWEEN ? AND ?`,
-		pin, pinRank, delta, t.u, subject, key, lo, hi)
+	res, err := t.exec(ctx, qRerankNegate, pin, pinRank, delta, t.u, subject, key, lo, hi)
 	if err != nil {
 		return 0, mapErr("rerank", err)
 	}
 	n, _ := res.RowsAffected()
-	if _, err := t.q.ExecContext(ctx, `UPDATE facts SET rank = -rank
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`,
-		t.u, subject, key); err != nil {
+	if _, err := t.exec(ctx, qRerankFlip, t.u, subject, key); err != nil {
 		return 0, mapErr("rerank", err)
 	}
 	return int(n), nil
@@ -310,10 +333,10 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 
 // Erase deletes a fact row and its list events.
 func (t *tx) Erase(ctx context.Context, id string) (int, error) {
-	if _, err := t.q.ExecContext(ctx, "DELETE FROM list_events WHERE u = ? AND fact_id = ?", t.u, id); err != nil {
+	if _, err := t.exec(ctx, qEraseEvents, t.u, id); err != nil {
 		return 0, mapErr("erase", err)
 	}
-	res, err := t.q.ExecContext(ctx, "DELETE FROM facts WHERE u = ? AND id = ?", t.u, id)
+	res, err := t.exec(ctx, qEraseFact, t.u, id)
 	if err != nil {
 		return 0, mapErr("erase", err)
 	}
@@ -323,7 +346,6 @@ func (t *tx) Erase(ctx context.Context, id string) (int, error) {
 
 // AddListEvent records a list change.
 func (t *tx) AddListEvent(ctx context.Context, e factbase.ListEvent) error {
-	_, err := t.q.ExecContext(ctx, `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.u, e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To)
+	_, err := t.exec(ctx, qAddEvent, t.u, e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To)
 	return mapErr("list event", err)
 }

@@ -68,3 +68,34 @@ CREATE TABLE list_events (
 );
 CREATE INDEX list_events_key ON list_events (u, subject, key, at);
 CREATE INDEX list_events_fact ON list_events (fact_id);
+
+-- The number of current members of each ranked list, kept by the database itself on
+-- every row change. With ranks unique (the index above), ranks are exactly 1..N iff
+-- min(rank) = 1 and max(rank) = members: an O(log n) invariant check.
+CREATE TABLE list_sizes (
+	u       INTEGER NOT NULL,
+	subject TEXT    NOT NULL,
+	key     TEXT    NOT NULL,
+	members INTEGER NOT NULL,
+	PRIMARY KEY (u, subject, key)
+) WITHOUT ROWID;
+
+CREATE TRIGGER list_sizes_insert AFTER INSERT ON facts
+WHEN NEW.cardinality = 'ranked' AND NEW.current = 1
+BEGIN
+	INSERT INTO list_sizes (u, subject, key, members) VALUES (NEW.u, NEW.subject, NEW.key, 1)
+	ON CONFLICT (u, subject, key) DO UPDATE SET members = members + 1;
+END;
+
+CREATE TRIGGER list_sizes_update AFTER UPDATE OF current ON facts
+WHEN NEW.cardinality = 'ranked' AND OLD.current <> NEW.current
+BEGIN
+	INSERT INTO list_sizes (u, subject, key, members) VALUES (NEW.u, NEW.subject, NEW.key, NEW.current)
+	ON CONFLICT (u, subject, key) DO UPDATE SET members = members + (CASE WHEN NEW.current = 1 THEN 1 ELSE -1 END);
+END;
+
+CREATE TRIGGER list_sizes_delete AFTER DELETE ON facts
+WHEN OLD.cardinality = 'ranked' AND OLD.current = 1
+BEGIN
+	UPDATE list_sizes SET members = members - 1 WHERE u = OLD.u AND subject = OLD.subject AND key = OLD.key;
+END;
