@@ -17,10 +17,18 @@ import (
 // it touched, and commits. On any error nothing is written. The counters in the Result
 // are taken from what the statements did.
 func (e *Engine) Apply(ctx context.Context, user factbase.UserID, ops []factbase.Op) (factbase.Result, error) {
+	return e.ApplyWith(ctx, user, ops, nil)
+}
+
+// ApplyWith is Apply with a hook: after the ops and before the invariant checks, with
+// runs in the same transaction with the result so far, so that a feature can write
+// its own rows (an ingest checkpoint, references, index entries) atomically with the
+// facts. An error from with aborts everything.
+func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []factbase.Op, with func(tx factbase.Tx, res *factbase.Result) error) (factbase.Result, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Result{}, err
 	}
-	if len(ops) == 0 {
+	if len(ops) == 0 && with == nil {
 		return factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}, nil
 	}
 	if len(ops) > MaxOps {
@@ -44,6 +52,11 @@ func (e *Engine) Apply(ctx context.Context, user factbase.UserID, ops []factbase
 		w := &writer{e: e, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}}
 		for _, op := range prepared {
 			if err := w.apply(op); err != nil {
+				return err
+			}
+		}
+		if with != nil {
+			if err := with(tx, &res); err != nil {
 				return err
 			}
 		}
