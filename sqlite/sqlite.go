@@ -129,7 +129,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	s.reader = reader
 	s.wstmts, s.rstmts = newStmtCache(writer), newStmtCache(reader)
 	for _, c := range []*stmtCache{s.wstmts, s.rstmts} {
-		if err := c.prepare(ctx, staticQueries); err != nil {
+		if err := c.prepare(ctx, allStaticQueries()); err != nil {
 			s.Close()
 			return nil, err
 		}

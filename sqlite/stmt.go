@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"sync"
 )
 
@@ -20,13 +21,21 @@ type stmtCache struct {
 }
 
 // maxCached bounds the cache; dynamic filter queries have a few hundred shapes at most.
+// allStaticQueries lists every static statement of the store, prepared at open. A
+// feature file declares its own slice and adds it here.
+func allStaticQueries() [][]string {
+	return [][]string{
+		staticQueries,
+	}
+}
+
 func newStmtCache(db *sql.DB) *stmtCache { return &stmtCache{db: db, m: map[string]*sql.Stmt{}} }
 
 // prepare fills the cache; call it only while no transaction is open.
-func (c *stmtCache) prepare(ctx context.Context, queries []string) error {
+func (c *stmtCache) prepare(ctx context.Context, lists [][]string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, q := range queries {
+	for _, q := range slices.Concat(lists...) {
 		s, err := c.db.PrepareContext(ctx, q)
 		if err != nil {
 			return mapErr("prepare", err)
