@@ -410,6 +410,10 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		st.Kind, st.Rank = SetRank, f.rank
 	case f.top || inOrder:
 		st.Kind, st.Rank = SetRank, 1
+	case !asList && len(values) == 1 && !cop.modal:
+		// "My favorite X is Y" names THE favorite: Y takes #1, so that "What is my
+		// favorite X?" answers Y right after, whatever the list held before.
+		st.Kind, st.Rank = SetRank, 1
 	}
 	return c.statement(st), true
 }
@@ -590,6 +594,9 @@ func (c *cl) inverted() (outcome, bool) {
 		case f.rank > 0:
 			st.Kind, st.Rank = SetRank, f.rank
 		case f.top:
+			st.Kind, st.Rank = SetRank, 1
+		case len(values) == 1 && !f.plural:
+			// "Y is my favorite X": Y is THE favorite, #1 (see above).
 			st.Kind, st.Rank = SetRank, 1
 		}
 		return c.statement(st), true

@@ -129,7 +129,7 @@ func TestRoundTrip(t *testing.T) {
 		{[]string{"My favorite foods are pizza, sushi", "Replace pizza with tacos in my favorite foods"}, "What's my favorite food?", "tacos"},
 		{[]string{"My favorite types of tea are green and oolong"}, "What are my favorite teas?", "green, oolong"},
 		{[]string{"My favorite kinds of music are jazz and blues"}, "What are my favorite music genres?", "jazz, blues"},
-		{[]string{"Heat is my second favorite movie", "Alien is my favorite movie"}, "What are my favorite movies?", "Heat, Alien"},
+		{[]string{"Heat is my second favorite movie", "Alien is my favorite movie"}, "What are my favorite movies?", "Alien, Heat"},
 		{[]string{"My email is bob@example.com"}, "What's my email address?", "bob@example.com"},
 		{[]string{"My email is bob@example.com", "Change my email to bob@new.org"}, "What is my e-mail?", "bob@new.org"},
 		{[]string{"Call me Bob"}, "What's my name?", "Bob"},

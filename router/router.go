@@ -19,8 +19,8 @@
 // # Writes
 //
 //   - "My favorite X is Y", "Y is my favorite X", "Y's my favorite X", "Favorite X: Y",
-//     "Y is one of / among my favorite X": Add Y. A single "My favorite X is Y" appends
-//     like any unranked write (the design's rule); it does not take rank 1.
+//     "Y is one of / among my favorite X": Add Y. A single "My favorite X is Y" or
+//     "Y is my favorite X" names THE favorite: SetRank Y at 1 (moved there if present).
 //   - "My favorite X are A, B and C", "My favorites X: A, B, C", "My favorite X
 //     include ...": Add A, B, C (split by ParseList). With "is" the value is one item
 //     ("My favorite band is Simon and Garfunkel").
