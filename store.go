@@ -86,6 +86,9 @@ type ReadTx interface {
 	ListPage(ctx context.Context, subject, key string, offset, limit int) ([]Fact, int, error)
 	// AtRank returns the current member at rank; ok is false if there is none.
 	AtRank(ctx context.Context, subject, key string, rank int) (f Fact, ok bool, err error)
+	// Keys returns the distinct keys of subject's current facts that start with
+	// prefix, sorted.
+	Keys(ctx context.Context, subject, prefix string) ([]string, error)
 	// MaxRank returns the highest rank in the ranked list (subject, key), 0 if empty.
 	// With the invariants intact it is the list's length; it must be O(log n).
 	MaxRank(ctx context.Context, subject, key string) (int, error)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/canon"
 	"github.com/google/uuid"
 )
 
@@ -20,6 +21,12 @@ type Options struct {
 	NewID func() string
 	// Observer receives write-path measurements; nil: none.
 	Observer Observer
+	// Canon canonicalises favorites topics. Default: canon.New with the built-in
+	// aliases and no model hooks.
+	Canon *canon.Canonicalizer
+	// KnownTopics passes the user's existing list topics to the canonicalizer, which
+	// needs them only for its similarity and teacher steps. Default false.
+	KnownTopics bool
 
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks, so that a test can corrupt a transaction on
@@ -32,6 +39,8 @@ type Options struct {
 type Observer interface {
 	ObserveApply(d time.Duration, res factbase.Result, err error)
 	InvariantViolation()
+	// Canonicalized reports a topic canonicalisation decision.
+	Canonicalized(method string, confidence float64)
 }
 
 // Engine is the Factbase engine. It is safe for concurrent use.
@@ -39,6 +48,7 @@ type Engine struct {
 	store   factbase.Store
 	opts    Options
 	metrics metrics
+	canon   *canon.Canonicalizer
 }
 
 // New returns an engine over store.
@@ -49,7 +59,10 @@ func New(store factbase.Store, o Options) *Engine {
 	if o.NewID == nil {
 		o.NewID = newID
 	}
-	return &Engine{store: store, opts: o, metrics: metrics{o.Observer}}
+	if o.Canon == nil {
+		o.Canon = canon.New(canon.Options{})
+	}
+	return &Engine{store: store, opts: o, metrics: metrics{o.Observer}, canon: o.Canon}
 }
 
 // Store returns the engine's store.
@@ -68,6 +81,12 @@ type metrics struct{ o Observer }
 func (m metrics) observeApply(d time.Duration, res factbase.Result, err error) {
 	if m.o != nil {
 		m.o.ObserveApply(d, res, err)
+	}
+}
+
+func (m metrics) canonicalized(c Canonical) {
+	if m.o != nil {
+		m.o.Canonicalized(c.Method, c.Confidence)
 	}
 }
 

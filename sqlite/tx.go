@@ -64,11 +64,13 @@ var (
 	qEraseFact   = "DELETE FROM facts WHERE u = ? AND id = ?"
 	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qKeys = `SELECT DISTINCT key FROM facts WHERE u = ? AND key >= ? AND key < ? AND subject = ? AND current = 1
+		ORDER BY key`
 	qUserSeq    = "SELECT seq FROM users WHERE id = ?"
 	qUserInsert = "INSERT INTO users (id, created_at) VALUES (?, ?)"
 
 	staticQueries = []string{qFact, qMember, qCurrent, qAtRank, qListPage, qMaxRank, qKeyStats, qListEvents,
-		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert}
+		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qKeys}
 )
 
 func (t *tx) scanFacts(rows *sql.Rows, err error) ([]factbase.Fact, error) {
@@ -237,6 +239,24 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	}
 	facts, err := t.scanFacts(t.query(ctx, qListPage, t.u, subject, key, offset, offset+limit))
 	return facts, n, err
+}
+
+// Keys returns the distinct current keys of subject starting with prefix.
+func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
+	rows, err := t.query(ctx, qKeys, t.u, prefix, prefixEnd(prefix), subject)
+	if err != nil {
+		return nil, mapErr("keys", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, mapErr("keys", err)
+		}
+		out = append(out, k)
+	}
+	return out, mapErr("keys", rows.Err())
 }
 
 // MaxRank returns the highest current rank of the list (an index seek).

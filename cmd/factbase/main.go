@@ -57,6 +57,8 @@ func (m *Main) commands() []command {
 	return []command{
 		{"facts", "set, get, list, history and delete facts", (*Main).runFacts},
 		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
+		{"say", "remember what a user's message states (rules, no model)", (*Main).runSay},
+		{"ask", "answer a question from the user's facts (no model)", (*Main).runAsk},
 	}
 }
 

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// runSay implements "factbase say": a user's message through the rule router and
+// the write path.
+func (m *Main) runSay(ctx context.Context, args []string) error {
+	var c common
+	fs := m.flags("say", &c, true)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase say [flags] \"MESSAGE\"\n\nRemember what a user's message states (favorites, email, name, city, work, birthday).\n\n")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("say needs the message as its argument")
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	res, err := e.Say(ctx, user, strings.Join(fs.Args(), " "))
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(res)
+	}
+	fmt.Fprintln(m.Stdout, res.Reply)
+	return nil
+}
+
+// runAsk implements "factbase ask": a question answered from stored facts, no model.
+func (m *Main) runAsk(ctx context.Context, args []string) error {
+	var c common
+	fs := m.flags("ask", &c, true)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase ask [flags] \"QUESTION\"\n\nAnswer a question about the user's own facts and favorites, deterministically.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("ask needs the question as its argument")
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	res, err := e.Ask(ctx, user, strings.Join(fs.Args(), " "))
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(res)
+	}
+	fmt.Fprintln(m.Stdout, res.Reply)
+	return nil
+}

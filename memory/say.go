@@ -1,0 +1,432 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/canon"
+	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/router"
+)
+
+// FavoritesPrefix is the key prefix of ranked preference lists.
+const FavoritesPrefix = "favorites."
+
+// OpView is an op as Say reports it.
+type OpView struct {
+	Kind  factbase.OpKind `json:"kind"`
+	Key   string          `json:"key"`
+	Value string          `json:"value"`
+	Rank  int             `json:"rank,omitempty"`
+}
+
+// Canonical reports how a topic phrase was canonicalised.
+type Canonical struct {
+	Topic      string  `json:"topic"` // as said
+	Key        string  `json:"key"`
+	Method     string  `json:"method"`
+	Confidence float64 `json:"confidence"`
+}
+
+// SayResult is what Say did with a message.
+type SayResult struct {
+	Route   router.Route    `json:"route"`
+	Ops     []OpView        `json:"ops"`
+	Result  factbase.Result `json:"result"`
+	Reply   string          `json:"reply"`
+	Clarify string          `json:"clarify,omitempty"`
+	Topics  []Canonical     `json:"topics,omitempty"`
+	Skipped []string        `json:"skipped,omitempty"` // statements not applied, with why
+}
+
+// AskItem is one value of an answer.
+type AskItem struct {
+	Rank  int    `json:"rank,omitempty"`
+	Value string `json:"value"`
+	ID    string `json:"id"`
+}
+
+// Answer is the answer to one query of a question.
+type Answer struct {
+	Key   string    `json:"key"`
+	Items []AskItem `json:"items"`
+	Total int       `json:"total,omitempty"` // the list's length, for list answers
+	Reply string    `json:"reply"`
+}
+
+// AskResult is the answer to a question. Key and Items are those of the first query;
+// Answers holds every query's answer when a question asks several things.
+type AskResult struct {
+	Route   router.Route `json:"route"`
+	Key     string       `json:"key"`
+	Items   []AskItem    `json:"items"`
+	Reply   string       `json:"reply"`
+	Answers []Answer     `json:"answers,omitempty"`
+}
+
+// personal describes the single-valued personal keys the router knows.
+var personal = map[string]struct{ noun, typ string }{
+	router.KeyEmail:     {"email", "contact"},
+	router.KeyWorkEmail: {"work email", "contact"},
+	router.KeyPhone:     {"phone number", "contact"},
+	router.KeyWorkPhone: {"work phone number", "contact"},
+	router.KeyName:      {"name", "identity"},
+	router.KeyBirthday:  {"birthday", "personal"},
+	router.KeyCity:      {"home city", "home"},
+	router.KeyEmployer:  {"employer", "work"},
+	router.KeyRole:      {"job", "work"},
+}
+
+// topicKey canonicalises a topic phrase into a list key.
+func (e *Engine) topicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
+	var known []string
+	if e.opts.KnownTopics {
+		keys, err := e.Keys(ctx, user, factbase.SubjectUser, FavoritesPrefix)
+		if err != nil {
+			return Canonical{}, err
+		}
+		for _, k := range keys {
+			known = append(known, strings.ReplaceAll(strings.TrimPrefix(k, FavoritesPrefix), "_", " "))
+		}
+	}
+	d, err := e.canon.Canonicalize(ctx, topic, known)
+	if err != nil && d.Topic == "" {
+		return Canonical{}, err
+	}
+	return Canonical{Topic: topic, Key: FavoritesPrefix + strings.ReplaceAll(d.Topic, " ", "_"),
+		Method: d.Method, Confidence: d.Confidence}, nil
+}
+
+// Keys returns the distinct keys of current facts about subject that start with prefix.
+func (e *Engine) Keys(ctx context.Context, user factbase.UserID, subject, prefix string) ([]string, error) {
+	var keys []string
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		keys, err = tx.Keys(ctx, subject, prefix)
+		return err
+	})
+	return keys, err
+}
+
+// topicNoun renders a list key as words: favorites.vacation_destination -> "vacation
+// destination".
+func topicNoun(key string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(key, FavoritesPrefix), "_", " ")
+}
+
+// Say reads a user's message, writes what it states through the write path, and
+// replies in a sentence. Statements about other people, negations and questions write
+// nothing. A write with no topic or no value returns a clarification question.
+func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return SayResult{}, err
+	}
+	p, err := router.Parse(message)
+	if err != nil {
+		return SayResult{}, err
+	}
+	out := SayResult{Route: p.Route, Ops: []OpView{}, Clarify: p.Clarify,
+		Result: factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}}
+	if p.Route != router.RouteWrite {
+		switch p.Route {
+		case router.RouteRead:
+			out.Reply = "That is a question; ask it and I will answer from what I know."
+		default:
+			out.Reply = "Nothing to remember in that message."
+		}
+		return out, nil
+	}
+	src := factbase.Source{Kind: factbase.SourceMessage}
+	var ops []factbase.Op
+	var notes []string
+	for _, st := range p.Statements {
+		if st.Key != "" { // a single-valued personal fact
+			if len(st.Values) == 0 {
+				continue
+			}
+			info := personal[st.Key]
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: st.Key, Value: st.Values[0],
+				Cardinality: factbase.One, Type: info.typ, Category: factbase.Core, Source: src, Extractor: "router",
+				Text: clipText(fmt.Sprintf("User's %s is %s", info.noun, st.Values[0])), SaidBy: "user"}})
+			continue
+		}
+		c, err := e.topicKey(ctx, user, st.Topic)
+		if err != nil {
+			return SayResult{}, err
+		}
+		out.Topics = append(out.Topics, c)
+		e.metrics.canonicalized(c)
+		fav := func(v string, rank int) factbase.Fact {
+			return factbase.Fact{Key: c.Key, Value: v, Rank: rank, Cardinality: factbase.Ranked, Type: "preference",
+				Category: factbase.Core, Source: src, Extractor: "router", SaidBy: "user",
+				Text: clipText(fmt.Sprintf("Favorite %s: %s", topicNoun(c.Key), v))}
+		}
+		switch st.Kind {
+		case router.Add:
+			for _, v := range st.Values {
+				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, 0)})
+			}
+		case router.SetRank:
+			for i, v := range st.Values {
+				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, st.Rank+i)})
+			}
+		case router.Remove, router.Replace:
+			removeVals := st.Values
+			if st.Kind == router.Replace && len(st.Values) == 2 {
+				removeVals = st.Values[:1]
+			}
+			for _, v := range removeVals {
+				m, ok, err := e.member(ctx, user, c.Key, v)
+				if err != nil {
+					return SayResult{}, err
+				}
+				if !ok {
+					notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", v, plural(topicNoun(c.Key))))
+					out.Skipped = append(out.Skipped, fmt.Sprintf("remove %q: not in %s", v, c.Key))
+					continue
+				}
+				ops = append(ops, factbase.Op{Kind: factbase.OpRemove, Fact: fav(v, 0)})
+				if st.Kind == router.Replace && len(st.Values) == 2 {
+					ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[1], m.Rank)})
+				}
+			}
+		}
+	}
+	for _, op := range ops {
+		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
+	}
+	if len(ops) > 0 {
+		res, err := e.Apply(ctx, user, ops)
+		if err != nil {
+			return SayResult{}, err
+		}
+		res.Facts = nil
+		out.Result = res
+	}
+	out.Reply = strings.Join(append(replyFor(out.Result, ops), notes...), " ")
+	if out.Reply == "" {
+		out.Reply = p.Clarify
+	} else if p.Clarify != "" {
+		out.Reply += " " + p.Clarify
+	}
+	return out, nil
+}
+
+// member finds a current member of a list by value.
+func (e *Engine) member(ctx context.Context, user factbase.UserID, key, value string) (factbase.Fact, bool, error) {
+	var (
+		f  factbase.Fact
+		ok bool
+	)
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		f, ok, err = tx.Member(ctx, factbase.SubjectUser, key, normalize.Value(value))
+		return err
+	})
+	return f, ok, err
+}
+
+func clipText(s string) string {
+	r := []rune(s)
+	if len(r) <= factbase.MaxTextLen {
+		return s
+	}
+	return string(r[:factbase.MaxTextLen-1]) + "…"
+}
+
+// replyFor renders a write result as sentences, grouping appends to one list.
+func replyFor(res factbase.Result, ops []factbase.Op) []string {
+	var out []string
+	type group struct {
+		key    string
+		values []string
+		ranks  []int
+	}
+	var appends []*group
+	byKey := map[string]*group{}
+	for _, m := range res.Mutations {
+		list := "your favorite " + plural(topicNoun(m.Key))
+		switch m.Action {
+		case factbase.Append:
+			g := byKey[m.Key]
+			if g == nil {
+				g = &group{key: m.Key}
+				byKey[m.Key] = g
+				appends = append(appends, g)
+			}
+			g.values, g.ranks = append(g.values, m.Value), append(g.ranks, m.To)
+		case factbase.Insert:
+			out = append(out, fmt.Sprintf("Added %s to %s at #%d.", m.Value, list, m.To))
+		case factbase.Move:
+			out = append(out, fmt.Sprintf("Moved %s from #%d to #%d in %s.", m.Value, m.From, m.To, list))
+		case factbase.NoOp:
+			out = append(out, fmt.Sprintf("%s is already #%d in %s.", m.Value, m.To, list))
+		case factbase.Remove:
+			out = append(out, fmt.Sprintf("Removed %s from %s.", m.Value, list))
+		}
+	}
+	for _, g := range appends {
+		span := fmt.Sprintf("#%d", g.ranks[0])
+		if n := len(g.ranks); n > 1 {
+			span = fmt.Sprintf("#%d-#%d", g.ranks[0], g.ranks[n-1])
+		}
+		out = append([]string{fmt.Sprintf("Added %s to your favorite %s (%s).", joinAnd(g.values), plural(topicNoun(g.key)), span)}, out...)
+	}
+	for _, d := range res.Duplicates {
+		if strings.HasPrefix(d.Key, FavoritesPrefix) {
+			out = append(out, fmt.Sprintf("%s is already in your favorite %s at #%d.", d.Value, plural(topicNoun(d.Key)), d.Rank))
+		} else if info, ok := personal[d.Key]; ok {
+			out = append(out, fmt.Sprintf("I already have your %s as %s.", info.noun, d.Value))
+		}
+	}
+	for _, op := range ops {
+		info, ok := personal[op.Fact.Key]
+		if !ok || op.Kind != factbase.OpSet {
+			continue
+		}
+		dup := false
+		for _, d := range res.Duplicates {
+			dup = dup || d.Key == op.Fact.Key
+		}
+		if !dup {
+			out = append(out, fmt.Sprintf("Noted: your %s is %s.", info.noun, op.Fact.Value))
+		}
+	}
+	if res.Updated > 0 {
+		out = append(out, "I kept the earlier value in your history.")
+	}
+	return out
+}
+
+func joinAnd(vs []string) string {
+	switch len(vs) {
+	case 0:
+		return ""
+	case 1:
+		return vs[0]
+	}
+	return strings.Join(vs[:len(vs)-1], ", ") + " and " + vs[len(vs)-1]
+}
+
+// plural makes an English plural of the last word of a topic noun.
+func plural(noun string) string {
+	i := strings.LastIndexByte(noun, ' ')
+	head, w := noun[:i+1], noun[i+1:]
+	switch {
+	case w == "":
+		return noun
+	case canon.Normalize(w+"s") != w && canon.Normalize(w) == w && strings.HasSuffix(w, "s"):
+		return noun // already a plural-invariant word
+	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return head + w[:len(w)-1] + "ies"
+	case strings.HasSuffix(w, "s") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh"):
+		return head + w + "es"
+	}
+	return head + w + "s"
+}
+
+// Ask answers a question about the user's own facts and lists from what is stored,
+// deterministically. It never guesses: an unknown answer says so and has no items.
+func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return AskResult{}, err
+	}
+	p, err := router.Parse(question)
+	if err != nil {
+		return AskResult{}, err
+	}
+	out := AskResult{Route: p.Route, Items: []AskItem{}}
+	if p.Route != router.RouteRead || len(p.Queries) == 0 {
+		out.Reply = "I can only answer questions about your own facts and favorites, such as \"What are my favorite movies?\"."
+		if p.Clarify != "" {
+			out.Reply = p.Clarify
+		}
+		return out, nil
+	}
+	for _, q := range p.Queries {
+		a, err := e.answer(ctx, user, q)
+		if err != nil {
+			return AskResult{}, err
+		}
+		out.Answers = append(out.Answers, a)
+	}
+	out.Key, out.Items = out.Answers[0].Key, out.Answers[0].Items
+	var replies []string
+	for _, a := range out.Answers {
+		replies = append(replies, a.Reply)
+	}
+	out.Reply = strings.Join(replies, " ")
+	if len(out.Answers) == 1 {
+		out.Answers = nil
+	}
+	return out, nil
+}
+
+func (e *Engine) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
+	if q.Kind == router.QueryFact {
+		info := personal[q.Key]
+		a := Answer{Key: q.Key, Items: []AskItem{}}
+		facts, err := e.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
+		if err != nil {
+			return a, err
+		}
+		if len(facts) == 0 {
+			a.Reply = fmt.Sprintf("I don't know your %s yet.", info.noun)
+			return a, nil
+		}
+		a.Items = append(a.Items, AskItem{Value: facts[0].Value, ID: facts[0].ID})
+		a.Reply = fmt.Sprintf("Your %s is %s.", info.noun, facts[0].Value)
+		return a, nil
+	}
+	c, err := e.topicKey(ctx, user, q.Topic)
+	if err != nil {
+		return Answer{}, err
+	}
+	noun := topicNoun(c.Key)
+	a := Answer{Key: c.Key, Items: []AskItem{}}
+	if q.Kind == router.QueryRank {
+		p, err := e.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
+		if err != nil {
+			return a, err
+		}
+		a.Total = p.Total
+		switch {
+		case p.Total == 0:
+			a.Reply = fmt.Sprintf("I don't know your favorite %s yet.", noun)
+		case len(p.Items) == 0:
+			a.Reply = fmt.Sprintf("You have %d favorite %s; there is no #%d yet.", p.Total, plural(noun), q.Rank)
+		default:
+			f := p.Items[0]
+			a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID})
+			if q.Rank == 1 {
+				a.Reply = fmt.Sprintf("Your favorite %s is %s.", noun, f.Value)
+			} else {
+				a.Reply = fmt.Sprintf("Your #%d favorite %s is %s.", q.Rank, noun, f.Value)
+			}
+		}
+		return a, nil
+	}
+	limit := DefaultPageSize
+	if q.Limit > 0 && q.Limit < limit {
+		limit = q.Limit
+	}
+	p, err := e.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
+	if err != nil {
+		return a, err
+	}
+	a.Total = p.Total
+	if p.Total == 0 {
+		a.Reply = fmt.Sprintf("I don't know your favorite %s yet.", plural(noun))
+		return a, nil
+	}
+	var parts []string
+	for _, f := range p.Items {
+		a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID})
+		parts = append(parts, fmt.Sprintf("#%d %s", f.Rank, f.Value))
+	}
+	a.Reply = fmt.Sprintf("Your favorite %s: %s.", plural(noun), strings.Join(parts, ", "))
+	if p.Total > len(p.Items) && q.Limit == 0 {
+		a.Reply += fmt.Sprintf(" (%d more)", p.Total-len(p.Items))
+	}
+	return a, nil
+}
