@@ -64,13 +64,13 @@ var (
 	qEraseFact   = "DELETE FROM facts WHERE u = ? AND id = ?"
 	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qKeys = `SELECT DISTINCT key FROM facts WHERE u = ? AND key >= ? AND key < ? AND subject = ? AND current = 1
+	qFactKeys = `SELECT DISTINCT key FROM facts WHERE u = ? AND key >= ? AND key < ? AND subject = ? AND current = 1
 		ORDER BY key`
 	qUserSeq    = "SELECT seq FROM users WHERE id = ?"
 	qUserInsert = "INSERT INTO users (id, created_at) VALUES (?, ?)"
 
 	staticQueries = []string{qFact, qMember, qCurrent, qAtRank, qListPage, qMaxRank, qKeyStats, qListEvents,
-		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qKeys}
+		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
 )
 
 func (t *tx) scanFacts(rows *sql.Rows, err error) ([]factbase.Fact, error) {
@@ -243,7 +243,7 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 
 // Keys returns the distinct current keys of subject starting with prefix.
 func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
-	rows, err := t.query(ctx, qKeys, t.u, prefix, prefixEnd(prefix), subject)
+	rows, err := t.query(ctx, qFactKeys, t.u, prefix, prefixEnd(prefix), subject)
 	if err != nil {
 		return nil, mapErr("keys", err)
 	}
