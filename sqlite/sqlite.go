@@ -53,6 +53,9 @@ type Store struct {
 
 	mu     sync.Mutex
 	closed bool
+
+	// users caches user id -> users.seq; rows of users are never renumbered.
+	users sync.Map
 }
 
 var _ factbase.Store = (*Store)(nil)
@@ -232,7 +235,7 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	}
 	defer sqlTx.Rollback()
 	now := s.now().UTC()
-	t := &tx{q: sqlTx, cache: s.wstmts, user: user, now: now}
+	t := &tx{q: sqlTx, cache: s.wstmts, user: user, now: now, users: &s.users}
 	if t.u, err = t.userSeq(ctx, true); err != nil {
 		return err
 	}
@@ -260,7 +263,7 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 	}
 	defer sqlTx.Rollback()
 	now := s.now().UTC()
-	t := &tx{q: sqlTx, cache: s.rstmts, user: user, now: now}
+	t := &tx{q: sqlTx, cache: s.rstmts, user: user, now: now, users: &s.users}
 	if t.u, err = t.userSeq(ctx, false); err != nil {
 		return err
 	}
@@ -270,9 +273,13 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 // userSeq returns the user's row number, creating the row when create is set. A user
 // with no row reads as seq 0, which matches no data.
 func (t *tx) userSeq(ctx context.Context, create bool) (int64, error) {
+	if v, ok := t.users.Load(t.user); ok {
+		return v.(int64), nil
+	}
 	var seq int64
 	err := t.queryRow(ctx, qUserSeq, string(t.user)).Scan(&seq)
 	if err == nil {
+		t.users.Store(t.user, seq)
 		return seq, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
@@ -285,6 +292,7 @@ func (t *tx) userSeq(ctx context.Context, create bool) (int64, error) {
 	if err != nil {
 		return 0, mapErr("user", err)
 	}
+	// Not cached here: the transaction may still roll back.
 	return res.LastInsertId()
 }
 

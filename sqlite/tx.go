@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -14,6 +15,7 @@ import (
 type tx struct {
 	q     *sql.Tx
 	cache *stmtCache
+	users *sync.Map
 	u     int64 // users.seq; 0 = the user has no rows yet
 	user  factbase.UserID
 	now   time.Time
