@@ -26,6 +26,7 @@ type stmtCache struct {
 func allStaticQueries() [][]string {
 	return [][]string{
 		staticQueries,
+		keysQueries,
 	}
 }
 
