@@ -99,6 +99,7 @@ type ReadTx interface {
 	// ListEvents returns the events of list (subject, key) up to and including until,
 	// oldest first.
 	ListEvents(ctx context.Context, subject, key string, until time.Time) ([]ListEvent, error)
+	TranscriptReadTx // transcript checkpoints, sessions and queries (transcriptstore.go)
 }
 
 // Tx is a write transaction. Only the engine's write path calls its mutating methods.
@@ -119,4 +120,5 @@ type Tx interface {
 	Erase(ctx context.Context, id string) (int, error)
 	// AddListEvent records a list change.
 	AddListEvent(ctx context.Context, e ListEvent) error
+	TranscriptTx // transcript checkpoints, sessions and subject links (transcriptstore.go)
 }

@@ -27,6 +27,7 @@ func allStaticQueries() [][]string {
 	return [][]string{
 		staticQueries,
 		keysQueries,
+		transcriptQueries,
 	}
 }
 

@@ -42,6 +42,7 @@ func Run(t *testing.T, open Open) {
 		{"Validation", testValidation},
 		{"UserIsolation", testIsolation},
 		{"ConcurrentAppends", testConcurrentAppends},
+		{"Transcripts", testTranscripts},
 		{"APIKeys", testKeys},
 	}
 	for _, tc := range tests {
