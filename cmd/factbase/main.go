@@ -59,6 +59,7 @@ func (m *Main) commands() []command {
 		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
 		{"say", "remember what a user's message states (rules, no model)", (*Main).runSay},
 		{"ask", "answer a question from the user's facts (no model)", (*Main).runAsk},
+		{"bench", "run the synthetic benchmarks beside a raw-SQLite baseline", (*Main).runBench},
 	}
 }
 
