@@ -28,6 +28,12 @@
 // ages), O(len(References) × log len(Buckets)); requiring sorted input would push a sort
 // onto the caller that costs more than it saves.
 //
+// A store holding many references need not load them: it can count, per fact, the
+// references strictly after each instant of Cutoffs (in SQL, one SUM per instant) and
+// pass the per-bucket counts (BucketCounts) and the most recent reference as
+// Candidate.Counts and Candidate.Last. The score, the explanation and the ranking are
+// the same as with the references themselves.
+//
 // # Ranking and ties
 //
 // Facts are ranked by score (descending), then by most recent reference (descending;

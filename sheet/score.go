@@ -20,6 +20,46 @@ type Candidate struct {
 	// References are the times the fact was extracted or referenced, in any order.
 	// Empty means one reference at RecordedAt.
 	References []time.Time
+	// Counts, when not nil, replaces References with the references already counted
+	// per decay bucket at the time of assembly: Counts[i] references fell into
+	// Config.Buckets[i] (a store can count them without loading each one; see
+	// Cutoffs). Last is then the most recent reference. Counts that add up to 0 mean no
+	// reference: one at RecordedAt. Negative counts count as 0; counts beyond the
+	// table's length are ignored.
+	Counts []int
+	Last   time.Time
+}
+
+// Cutoffs returns the instants that classify reference times into the decay buckets
+// bs at now, for a store that counts references itself: a reference at t falls into
+// bucket i for the first i with t strictly after cuts[i], or into the last bucket when
+// there is none. len(cuts) is len(bs) - 1 (0 for an empty table). Counting, for each
+// i, the references strictly after cuts[i] gives cumulative counts; BucketCounts
+// turns them into Candidate.Counts.
+func Cutoffs(now time.Time, bs []Bucket) []time.Time {
+	if len(bs) == 0 {
+		return nil
+	}
+	cuts := make([]time.Time, len(bs)-1)
+	for i := range cuts {
+		cuts[i] = now.Add(-bs[i].Below)
+	}
+	return cuts
+}
+
+// BucketCounts turns cumulative counts into per-bucket counts for Candidate.Counts:
+// newer[i] is the number of references strictly after Cutoffs(...)[i] and total the
+// number of all references, so that bucket 0 holds newer[0], bucket i holds
+// newer[i] - newer[i-1], and the last bucket holds total - newer[len(newer)-1]. It
+// returns len(newer) + 1 counts, written over newer's backing array when it has room
+// (the caller must not use newer afterwards).
+func BucketCounts(newer []int, total int) []int {
+	out := append(newer, total)
+	prev := 0
+	for i, n := range out {
+		out[i], prev = n-prev, n
+	}
+	return out
 }
 
 // BucketCount is one line of a score explanation: how many references fell into a
@@ -64,10 +104,11 @@ func Score(c Candidate, now time.Time, cfg Config) (float64, Explain) {
 		cuts = newCutoffs(now, cfg.Buckets)
 	}
 	score, ref, _ := reckon(&c, cuts, cfg.Buckets, w, counts)
+	n := refCount(&c)
 	ex := Explain{
 		Weight:         w,
-		References:     len(c.References),
-		Implicit:       len(c.References) == 0,
+		References:     n,
+		Implicit:       n == 0,
 		ReferenceScore: ref,
 	}
 	if ex.Implicit {
@@ -130,7 +171,14 @@ func (c cutoffs) bucket(t instant) int {
 // count × points in bucket order makes the result independent of reference order.
 func reckon(c *Candidate, cuts cutoffs, bs []Bucket, weight float64, counts []int) (score, ref float64, last time.Time) {
 	clear(counts)
-	if len(c.References) == 0 {
+	if c.Counts != nil && refCount(c) > 0 {
+		for i, n := range c.Counts {
+			if i < len(counts) && n > 0 {
+				counts[i] = n
+			}
+		}
+		last = c.Last
+	} else if c.Counts != nil || len(c.References) == 0 {
 		if len(bs) > 0 {
 			counts[cuts.bucket(instantOf(c.RecordedAt))]++
 		}
@@ -155,4 +203,19 @@ func reckon(c *Candidate, cuts cutoffs, bs []Bucket, weight float64, counts []in
 		}
 	}
 	return weight * ref, ref, last
+}
+
+// refCount returns the number of c's references: the sum of the positive Counts when
+// Counts is set, else len(References).
+func refCount(c *Candidate) int {
+	if c.Counts == nil {
+		return len(c.References)
+	}
+	n := 0
+	for _, k := range c.Counts {
+		if k > 0 {
+			n += k
+		}
+	}
+	return n
 }
