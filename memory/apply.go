@@ -45,15 +45,22 @@ func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []fact
 		}
 		prepared[i] = p
 	}
+	vecs, err := e.embedOps(ctx, prepared) // before the transaction: see index.go
+	if err != nil {
+		return factbase.Result{}, err
+	}
 	var res factbase.Result
 	start := time.Now()
-	err := e.store.Update(ctx, user, func(tx factbase.Tx) error {
+	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
 		res = factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}
 		w := &writer{e: e, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}}
 		for _, op := range prepared {
 			if err := w.apply(op); err != nil {
 				return err
 			}
+		}
+		if err := e.indexFacts(ctx, tx, &res, vecs); err != nil {
+			return err
 		}
 		if with != nil {
 			if err := with(tx, &res); err != nil {

@@ -27,6 +27,10 @@ type Options struct {
 	// KnownTopics passes the user's existing list topics to the canonicalizer, which
 	// needs them only for its similarity and teacher steps. Default false.
 	KnownTopics bool
+	// Embedder turns fact and episode texts into vectors for semantic search; the
+	// write path embeds before its transaction and stores the vectors in it. Default
+	// nil: no vectors, and search ranks by full text alone.
+	Embedder Embedder
 
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks, so that a test can corrupt a transaction on

@@ -1,0 +1,460 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/episode"
+)
+
+// DefaultImportance is the importance of an episode created without one.
+const DefaultImportance = 0.5
+
+// EpisodeInput is a new episode.
+type EpisodeInput struct {
+	Content  string            // required; at most factbase.MaxEpisodeLen bytes
+	Tags     []string          // lower-cased, trimmed and deduplicated
+	Metadata map[string]string // free-form; at most factbase.MaxMetadata entries
+	// Importance in 0..1; nil means DefaultImportance.
+	Importance *float64
+	// CreatedAt is when the episode happened; zero means the write's time. A future
+	// time is refused.
+	CreatedAt time.Time
+	// NoExtract skips pattern extraction; a later backfill runs it.
+	NoExtract bool
+	// Facts are added to the episode by hand, in the same transaction, after the
+	// extracted ones; their source is set to the episode.
+	Facts []factbase.Fact
+}
+
+// EpisodeResult reports a created episode.
+type EpisodeResult struct {
+	Episode factbase.Episode `json:"episode"`
+	// Facts are the facts linked to the episode by this write, in order: each one
+	// extracted or given, as stored, or the fact already holding that value (a
+	// duplicate is not stored twice and keeps its own source).
+	Facts  []factbase.Fact `json:"facts"`
+	Result factbase.Result `json:"result"`
+}
+
+// normTags lower-cases, trims, sorts and deduplicates tags, refusing bad ones.
+func normTags(tags []string) ([]string, error) {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t == "" {
+			continue
+		}
+		if len(t) > factbase.MaxTagLen {
+			return nil, factbase.Errorf(factbase.EINVALID, "tag %q is longer than %d bytes", t[:32]+"…", factbase.MaxTagLen)
+		}
+		if !utf8.ValidString(t) || strings.ContainsFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return nil, factbase.Errorf(factbase.EINVALID, "tag %q has a control character or invalid UTF-8", t)
+		}
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > factbase.MaxTags {
+		return nil, factbase.Errorf(factbase.EINVALID, "%d tags; the limit is %d", len(out), factbase.MaxTags)
+	}
+	return out, nil
+}
+
+func checkMetadata(m map[string]string) error {
+	if len(m) > factbase.MaxMetadata {
+		return factbase.Errorf(factbase.EINVALID, "%d metadata entries; the limit is %d", len(m), factbase.MaxMetadata)
+	}
+	for k, v := range m {
+		if k == "" {
+			return factbase.Errorf(factbase.EINVALID, "a metadata key is empty")
+		}
+		if len(k) > factbase.MaxMetadataLen || len(v) > factbase.MaxMetadataLen {
+			return factbase.Errorf(factbase.EINVALID, "metadata %q is longer than %d bytes", clipRunes(k, 32), factbase.MaxMetadataLen)
+		}
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return factbase.Errorf(factbase.EINVALID, "metadata %q is not valid UTF-8", clipRunes(k, 32))
+		}
+	}
+	return nil
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// validateEpisode checks an episode input and returns the episode to store (without
+// id and times).
+func validateEpisode(in EpisodeInput, now time.Time) (factbase.Episode, error) {
+	var ep factbase.Episode
+	if strings.TrimSpace(in.Content) == "" {
+		return ep, factbase.Errorf(factbase.EINVALID, "episode content is empty")
+	}
+	if len(in.Content) > factbase.MaxEpisodeLen {
+		return ep, factbase.Errorf(factbase.EINVALID, "episode content is %d bytes; the limit is %d", len(in.Content), factbase.MaxEpisodeLen)
+	}
+	if !utf8.ValidString(in.Content) {
+		return ep, factbase.Errorf(factbase.EINVALID, "episode content is not valid UTF-8")
+	}
+	tags, err := normTags(in.Tags)
+	if err != nil {
+		return ep, err
+	}
+	if err := checkMetadata(in.Metadata); err != nil {
+		return ep, err
+	}
+	imp := DefaultImportance
+	if in.Importance != nil {
+		imp = *in.Importance
+		if !(imp >= 0 && imp <= 1) {
+			return ep, factbase.Errorf(factbase.EINVALID, "importance %v is outside 0..1", imp)
+		}
+	}
+	if !in.CreatedAt.IsZero() && in.CreatedAt.After(now.Add(time.Minute)) {
+		return ep, factbase.Errorf(factbase.EINVALID, "episode time %s is in the future", in.CreatedAt.Format(time.RFC3339))
+	}
+	ep = factbase.Episode{Content: in.Content, Tags: tags, Importance: imp, CreatedAt: in.CreatedAt.UTC()}
+	if len(in.Metadata) > 0 {
+		ep.Metadata = maps.Clone(in.Metadata)
+	}
+	return ep, nil
+}
+
+// factType names the type of an extracted fact by the family of the rule that found
+// it: version, metric, latency, count, status, date, or for ordinals the measure
+// itself (phase, session, sprint, milestone).
+func factType(f episode.Fact) string {
+	if f.Rule == "ordinal" {
+		if i := strings.LastIndexByte(f.Key, '.'); i >= 0 {
+			return f.Key[i+1:]
+		}
+		return f.Key
+	}
+	fam, _, _ := strings.Cut(f.Rule, ".")
+	return fam
+}
+
+// episodeOps turns an episode's extracted and hand-given facts into set ops whose
+// source is the episode and whose validity starts at the episode's time.
+func episodeOps(ep factbase.Episode, extracted []episode.Fact, given []factbase.Fact) []factbase.Op {
+	ops := make([]factbase.Op, 0, len(extracted)+len(given))
+	src := factbase.Source{Kind: factbase.SourceEpisode, ID: ep.ID}
+	for _, x := range extracted {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
+			Key: x.Key, Value: x.Value, ValueType: x.ValueType, Text: x.Text, Type: factType(x),
+			Category: factbase.Project, Confidence: x.Confidence, Source: src,
+			Extractor: "episode:" + x.Rule, ValidFrom: ep.CreatedAt,
+		}})
+	}
+	for _, f := range given {
+		f.Source = src
+		if f.Extractor == "" {
+			f.Extractor = "manual"
+		}
+		if f.ValidFrom.IsZero() {
+			f.ValidFrom = ep.CreatedAt
+		}
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: f})
+	}
+	return ops
+}
+
+// AddEpisode stores a new episode. Unless in.NoExtract, pattern extraction turns its
+// content into facts linked to it (source kind "episode"), each with the rule's
+// confidence, written through the one write path in the same transaction as the
+// episode, its full-text entry and its vector.
+func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in EpisodeInput) (EpisodeResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EpisodeResult{}, err
+	}
+	ep, err := validateEpisode(in, time.Now())
+	if err != nil {
+		return EpisodeResult{}, err
+	}
+	ep.ID = e.opts.NewID()
+	var extracted []episode.Fact
+	if !in.NoExtract {
+		extracted = episode.Extract(ep.Content)
+	}
+	ops := episodeOps(ep, extracted, in.Facts)
+	tv, err := e.embedTexts(ctx, []string{ep.Content})
+	if err != nil {
+		return EpisodeResult{}, err
+	}
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, res *factbase.Result) error {
+		st, err := writeTx(tx)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		if ep.CreatedAt.IsZero() || ep.CreatedAt.After(now) {
+			ep.CreatedAt = now
+		}
+		if !in.NoExtract {
+			ep.ExtractedAt = &now
+		}
+		if err := st.InsertEpisode(ctx, ep); err != nil {
+			return err
+		}
+		return putEpisodeVector(ctx, st, ep, tv)
+	})
+	if err != nil {
+		return EpisodeResult{}, err
+	}
+	ep.User = user
+	facts := res.Facts
+	if facts == nil {
+		facts = []factbase.Fact{}
+	}
+	return EpisodeResult{Episode: ep, Facts: facts, Result: res}, nil
+}
+
+func putEpisodeVector(ctx context.Context, st factbase.SearchTx, ep factbase.Episode, tv *textVectors) error {
+	if tv == nil {
+		return nil
+	}
+	v, ok := tv.vecs[ep.Content]
+	if !ok {
+		return nil
+	}
+	return st.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindEpisode, ID: ep.ID, Model: tv.model, Vec: v}})
+}
+
+// AddEpisodeFacts adds facts to episode id by hand: each is written through the one
+// write path with the episode as its source. ENOTFOUND if the episode does not exist.
+func (e *Engine) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id string, facts []factbase.Fact) (factbase.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Result{}, err
+	}
+	if len(facts) == 0 {
+		return factbase.Result{}, factbase.Errorf(factbase.EINVALID, "no facts to add")
+	}
+	ep, err := e.Episode(ctx, user, id)
+	if err != nil {
+		return factbase.Result{}, err
+	}
+	return e.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(tx factbase.Tx, _ *factbase.Result) error {
+		st, err := writeTx(tx)
+		if err != nil {
+			return err
+		}
+		_, err = st.Episode(ctx, id) // deleted meanwhile: abort
+		return err
+	})
+}
+
+// Episode returns one episode. ENOTFOUND if the user has none with that id.
+func (e *Engine) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Episode{}, err
+	}
+	var ep factbase.Episode
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		ep, err = st.Episode(ctx, id)
+		return err
+	})
+	return ep, err
+}
+
+// EpisodeFacts returns the facts whose source is episode id: the current ones, or
+// every version with history. ENOTFOUND if the episode does not exist.
+func (e *Engine) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	out := []factbase.Fact{}
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		if _, err := st.Episode(ctx, id); err != nil {
+			return err
+		}
+		facts, err := st.EpisodeFacts(ctx, id, history)
+		if facts != nil {
+			out = facts
+		}
+		return err
+	})
+	return out, err
+}
+
+// EpisodePage is one page of a user's episodes.
+type EpisodePage struct {
+	Episodes []factbase.Episode `json:"episodes"`
+	Total    int                `json:"total"`
+	Offset   int                `json:"offset"`
+	Limit    int                `json:"limit"`
+}
+
+// Episodes returns a page of the user's episodes matching f (tags are normalised as
+// on creation). A zero f.Limit means DefaultPageSize; above MaxPageSize is EINVALID.
+func (e *Engine) Episodes(ctx context.Context, user factbase.UserID, f factbase.EpisodeFilter) (EpisodePage, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EpisodePage{}, err
+	}
+	if f.Limit == 0 {
+		f.Limit = DefaultPageSize
+	}
+	if f.Limit < 0 || f.Limit > MaxPageSize {
+		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", f.Limit, MaxPageSize)
+	}
+	if f.Offset < 0 {
+		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", f.Offset)
+	}
+	tags, err := normTags(f.Tags)
+	if err != nil {
+		return EpisodePage{}, err
+	}
+	f.Tags = tags
+	p := EpisodePage{Episodes: []factbase.Episode{}, Offset: f.Offset, Limit: f.Limit}
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		eps, err := st.Episodes(ctx, f)
+		if err != nil {
+			return err
+		}
+		if eps != nil {
+			p.Episodes = eps
+		}
+		p.Total, err = st.CountEpisodes(ctx, f)
+		return err
+	})
+	return p, err
+}
+
+// DeleteResult reports a deleted episode.
+type DeleteResult struct {
+	Episodes int `json:"episodes"` // episode rows deleted: 1
+	Facts    int `json:"facts"`    // fact rows erased with it
+}
+
+// DeleteEpisode erases episode id, its full-text entry and its vector, and, unless
+// keepFacts, every version of the facts whose source it is (through the write path,
+// so ranked lists close up and their index entries go too). ENOTFOUND if there is no
+// such episode.
+func (e *Engine) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
+	var ops []factbase.Op
+	if !keepFacts {
+		facts, err := e.EpisodeFacts(ctx, user, id, true)
+		if err != nil {
+			return DeleteResult{}, err
+		}
+		// Newest first, so that a key's later versions go before the ones they replaced.
+		for i := len(facts) - 1; i >= 0; i-- {
+			ops = append(ops, factbase.Op{Kind: factbase.OpDelete, ID: facts[i].ID})
+		}
+	} else if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return DeleteResult{}, err
+	}
+	var n int
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		st, err := writeTx(tx)
+		if err != nil {
+			return err
+		}
+		if n, err = st.DeleteEpisode(ctx, id); err != nil {
+			return err
+		}
+		if n == 0 {
+			return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	return DeleteResult{Episodes: n, Facts: res.Deleted}, nil
+}
+
+// Progress receives how much of a long job is done: done of total items.
+type Progress func(done, total int)
+
+// BackfillResult reports a backfill.
+type BackfillResult struct {
+	Episodes int `json:"episodes"` // episodes extracted
+	Facts    int `json:"facts"`    // facts stored
+}
+
+// backfillBatch is how many episodes one backfill transaction extracts.
+const backfillBatch = 64
+
+// BackfillEpisodes runs pattern extraction over the user's episodes that have not
+// had it (created with NoExtract, or before extraction existed), oldest first, a
+// batch per transaction: the facts and the episodes' extraction marks are written
+// together, so an interrupted backfill resumes where it stopped. progress, if not
+// nil, is called after each batch.
+func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress Progress) (BackfillResult, error) {
+	var out BackfillResult
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return out, err
+	}
+	total := -1
+	for {
+		var batch []factbase.Episode
+		err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+			st, err := searchTx(tx)
+			if err != nil {
+				return err
+			}
+			f := factbase.EpisodeFilter{Unextracted: true, Limit: backfillBatch}
+			if total < 0 {
+				if total, err = st.CountEpisodes(ctx, f); err != nil {
+					return err
+				}
+			}
+			batch, err = st.Episodes(ctx, f)
+			return err
+		})
+		if err != nil {
+			return out, err
+		}
+		if len(batch) == 0 {
+			return out, nil
+		}
+		var ops []factbase.Op
+		for _, ep := range batch {
+			ops = append(ops, episodeOps(ep, episode.Extract(ep.Content), nil)...)
+		}
+		if len(ops) > MaxOps { // only with extraordinarily dense episodes
+			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), MaxOps)
+		}
+		res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+			st, err := writeTx(tx)
+			if err != nil {
+				return err
+			}
+			for _, ep := range batch {
+				if err := st.MarkExtracted(ctx, ep.ID, tx.Now()); err != nil {
+					return fmt.Errorf("episode %s: %w", ep.ID, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return out, err
+		}
+		out.Episodes += len(batch)
+		out.Facts += res.Stored
+		if progress != nil {
+			progress(out.Episodes, max(total, out.Episodes))
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package memory
+
+import (
+	"context"
+	"strings"
+
+	"github.com/factbase/factbase"
+)
+
+// Embedder turns texts into vectors for semantic search. Every embedder of package
+// embed satisfies it (embed.NewGloVe, embed.NewOpenAI, embed.NewHash).
+type Embedder interface {
+	// Model names the vectors' model; vectors of different models are not compared.
+	Model() string
+	// Dim returns the vectors' length (0 while an embedder has not learnt it).
+	Dim() int
+	// Embed returns one L2-normalised vector per text, or an error with a factbase
+	// code (ETIMEOUT, EUNAVAILABLE, EINVALID).
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// FactText returns the text embedded for a fact: its Text if set, else its key and
+// value, with the key's dots and underscores as spaces ("contact.email_address
+// a@b.com" reads "contact email address a@b.com").
+func FactText(f factbase.Fact) string {
+	if strings.TrimSpace(f.Text) != "" {
+		return f.Text
+	}
+	key := strings.NewReplacer(".", " ", "_", " ").Replace(f.Key)
+	return key + " " + f.Value
+}
+
+// textVectors maps texts to their vectors, as made by one embedder model.
+type textVectors struct {
+	model string
+	vecs  map[string][]float32
+}
+
+// embedTexts embeds the distinct non-empty texts with the engine's embedder. It
+// returns nil when there is no embedder or nothing to embed.
+func (e *Engine) embedTexts(ctx context.Context, texts []string) (*textVectors, error) {
+	if e.opts.Embedder == nil {
+		return nil, nil
+	}
+	var distinct []string
+	seen := make(map[string]bool, len(texts))
+	for _, t := range texts {
+		if strings.TrimSpace(t) == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		distinct = append(distinct, t)
+	}
+	if len(distinct) == 0 {
+		return nil, nil
+	}
+	vecs, err := e.opts.Embedder.Embed(ctx, distinct)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(distinct) {
+		return nil, factbase.Errorf(factbase.EINTERNAL, "embedder returned %d vectors for %d texts", len(vecs), len(distinct))
+	}
+	tv := &textVectors{model: e.opts.Embedder.Model(), vecs: make(map[string][]float32, len(distinct))}
+	for i, t := range distinct {
+		if len(vecs[i]) > 0 {
+			tv.vecs[t] = vecs[i]
+		}
+	}
+	return tv, nil
+}
+
+// embedOps embeds the fact texts of the set ops, before the write transaction: an
+// embedder may be a remote service that takes seconds, and must not hold the
+// writer's lock meanwhile.
+func (e *Engine) embedOps(ctx context.Context, ops []factbase.Op) (*textVectors, error) {
+	if e.opts.Embedder == nil {
+		return nil, nil
+	}
+	texts := make([]string, 0, len(ops))
+	for _, op := range ops {
+		if op.Kind == factbase.OpSet {
+			texts = append(texts, FactText(op.Fact))
+		}
+	}
+	return e.embedTexts(ctx, texts)
+}
+
+// indexFacts writes, inside the write transaction, the vectors of the facts it
+// stored: those of res.Facts recorded at the transaction's time. Facts' full-text
+// entries are kept by the store itself. A store without search support gets none.
+func (e *Engine) indexFacts(ctx context.Context, tx factbase.Tx, res *factbase.Result, tv *textVectors) error {
+	if tv == nil || len(tv.vecs) == 0 {
+		return nil
+	}
+	st, ok := tx.(factbase.SearchTx)
+	if !ok {
+		return nil
+	}
+	now := tx.Now()
+	var out []factbase.Vector
+	seen := make(map[string]bool, len(res.Facts))
+	for _, f := range res.Facts {
+		if seen[f.ID] || !f.RecordedAt.Equal(now) {
+			continue
+		}
+		seen[f.ID] = true
+		if v, ok := tv.vecs[FactText(f)]; ok {
+			out = append(out, factbase.Vector{Kind: factbase.KindFact, ID: f.ID, Model: tv.model, Vec: v})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return st.PutVectors(ctx, out)
+}
+
+// searchTx returns the store's search primitives, or EUNAVAILABLE if the store has
+// none.
+func searchTx(tx factbase.ReadTx) (factbase.SearchReadTx, error) {
+	st, ok := tx.(factbase.SearchReadTx)
+	if !ok {
+		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not support episodes and search")
+	}
+	return st, nil
+}
+
+// writeTx returns the store's search write primitives, or EUNAVAILABLE.
+func writeTx(tx factbase.Tx) (factbase.SearchTx, error) {
+	st, ok := tx.(factbase.SearchTx)
+	if !ok {
+		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not support episodes and search")
+	}
+	return st, nil
+}

@@ -1,0 +1,303 @@
+package memory
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/search"
+)
+
+// Search limits.
+const (
+	DefaultSearchLimit = 10
+	MaxSearchLimit     = 100
+	// MaxQueryLen is the most bytes a search query may hold.
+	MaxQueryLen = 4096
+)
+
+// SearchOptions narrow and tune a search. The zero value searches facts and episodes
+// for the 10 best hits.
+type SearchOptions struct {
+	// Kinds is which items to search: factbase.KindFact, factbase.KindEpisode; empty
+	// means both.
+	Kinds []string
+	// KeyPrefix, Type, Category, Subject and MinConfidence filter facts; with any of
+	// them set, episodes are not searched.
+	KeyPrefix     string
+	Type          string
+	Category      factbase.Category
+	Subject       string
+	MinConfidence float64
+	// Tags keeps episodes with every tag and facts whose source episode has them.
+	Tags []string
+	// From (inclusive) and To (exclusive) bound a fact's valid-from time and an
+	// episode's created time; zero is open.
+	From, To time.Time
+	// IncludeSuperseded also finds facts a newer value replaced (default off).
+	IncludeSuperseded bool
+	// Limit is the most hits: 0 means DefaultSearchLimit, at most MaxSearchLimit.
+	Limit int
+	// Threshold is the least score a hit may have (scores are fused reciprocal ranks,
+	// about 0.005 to 0.05); 0 keeps every hit.
+	Threshold float64
+	// MinSimilarity drops items found only by vector whose cosine similarity to the
+	// query is below it; 0 keeps them.
+	MinSimilarity float64
+	// Now is the query time recency decay counts from; zero means the wall clock.
+	Now time.Time
+}
+
+// Hit is one search result.
+type Hit struct {
+	Kind    string            `json:"kind"` // factbase.KindFact or factbase.KindEpisode
+	ID      string            `json:"id"`
+	Text    string            `json:"text"` // a fact's text (or "key: value"), an episode's content
+	Score   float64           `json:"score"`
+	Explain Explain           `json:"explain"`
+	Fact    *factbase.Fact    `json:"fact,omitempty"`
+	Episode *factbase.Episode `json:"episode,omitempty"`
+}
+
+// Explain says how a hit's score was made:
+// score = (rrf_text + rrf_vector) * decay * subject_boost * importance_boost.
+type Explain struct {
+	BM25Rank        int     `json:"bm25_rank"`   // rank among full-text candidates, 0 = not found by text
+	BM25            float64 `json:"bm25"`        // the BM25 score (higher is better)
+	VectorRank      int     `json:"vector_rank"` // rank among vector candidates, 0 = not found by vector
+	Similarity      float64 `json:"similarity"`  // cosine similarity to the query
+	RRFText         float64 `json:"rrf_text"`    // w_text / (k + bm25_rank)
+	RRFVector       float64 `json:"rrf_vector"`  // w_vector / (k + vector_rank)
+	Decay           float64 `json:"decay"`       // recency factor, applied at query time
+	AgeDays         float64 `json:"age_days"`
+	SubjectBoost    float64 `json:"subject_boost"` // > 1 for facts about a subject the query names
+	Importance      float64 `json:"importance"`    // a fact's confidence, an episode's importance
+	ImportanceBoost float64 `json:"importance_boost"`
+	Score           float64 `json:"score"`
+}
+
+func explainOf(x search.Explain) Explain {
+	return Explain{BM25Rank: x.BM25Rank, BM25: x.BM25, VectorRank: x.VecRank, Similarity: x.Similarity,
+		RRFText: x.RRFText, RRFVector: x.RRFVec, Decay: x.Decay, AgeDays: x.AgeDays, SubjectBoost: x.SubjectBoost,
+		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, Score: x.Score}
+}
+
+// SearchResult is what Search found.
+type SearchResult struct {
+	Hits []Hit `json:"hits"`
+	// Subjects are the subjects the query was found to name, whose facts were boosted.
+	Subjects []string `json:"subjects,omitempty"`
+	// Model is the embedder model the query was embedded with; "" when vectors were
+	// not used.
+	Model string `json:"model,omitempty"`
+}
+
+// Ranking parameters, tuned on the LoCoMo development split (see search_eval_test.go).
+var fusion = search.Options{
+	K:                60,
+	WText:            1,
+	WVec:             1,
+	ImportanceWeight: 0.2,
+}
+
+// candidatesPerList is how many candidates each list (text, vector) contributes per
+// kind, for a search returning limit hits.
+func candidatesPerList(limit int) int { return max(50, 4*limit) }
+
+func (o *SearchOptions) normalise() error {
+	if o.Limit == 0 {
+		o.Limit = DefaultSearchLimit
+	}
+	if o.Limit < 0 || o.Limit > MaxSearchLimit {
+		return factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", o.Limit, MaxSearchLimit)
+	}
+	if len(o.Kinds) == 0 {
+		o.Kinds = []string{factbase.KindFact, factbase.KindEpisode}
+	}
+	for _, k := range o.Kinds {
+		if k != factbase.KindFact && k != factbase.KindEpisode {
+			return factbase.Errorf(factbase.EINVALID, "kind %q is not %s or %s", k, factbase.KindFact, factbase.KindEpisode)
+		}
+	}
+	if !(o.MinConfidence >= 0 && o.MinConfidence <= 1) {
+		return factbase.Errorf(factbase.EINVALID, "minimum confidence %v is outside 0..1", o.MinConfidence)
+	}
+	if !(o.Threshold >= 0) || !(o.MinSimilarity >= -1 && o.MinSimilarity <= 1) {
+		return factbase.Errorf(factbase.EINVALID, "threshold %v or minimum similarity %v is out of range", o.Threshold, o.MinSimilarity)
+	}
+	if o.Category != "" && !validCategory(o.Category) {
+		return factbase.Errorf(factbase.EINVALID, "category %q is not one of core, technical, project, transient", o.Category)
+	}
+	if !o.From.IsZero() && !o.To.IsZero() && !o.From.Before(o.To) {
+		return factbase.Errorf(factbase.EINVALID, "time range is empty: from %s is not before to %s", o.From.Format(time.RFC3339), o.To.Format(time.RFC3339))
+	}
+	tags, err := normTags(o.Tags)
+	if err != nil {
+		return err
+	}
+	o.Tags = tags
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	return nil
+}
+
+func validCategory(c factbase.Category) bool {
+	for _, k := range factbase.Categories {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (o SearchOptions) filter() factbase.SearchFilter {
+	return factbase.SearchFilter{KeyPrefix: o.KeyPrefix, Type: o.Type, Category: o.Category, Subject: o.Subject,
+		MinConfidence: o.MinConfidence, Tags: o.Tags, From: o.From, To: o.To, IncludeSuperseded: o.IncludeSuperseded}
+}
+
+// Search finds the user's facts and episodes relevant to query: full-text (BM25)
+// and vector candidates fused by reciprocal rank, then damped by recency at query
+// time and boosted for facts about a subject the query names, and for importance.
+// Every hit explains its score.
+func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
+	out := SearchResult{Hits: []Hit{}}
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return out, err
+	}
+	if len(query) > MaxQueryLen {
+		return out, factbase.Errorf(factbase.EINVALID, "query is %d bytes; the limit is %d", len(query), MaxQueryLen)
+	}
+	if strings.TrimSpace(query) == "" {
+		return out, factbase.Errorf(factbase.EINVALID, "query is empty")
+	}
+	if err := o.normalise(); err != nil {
+		return out, err
+	}
+	terms := search.Terms(query)
+	qv, err := e.embedTexts(ctx, []string{query})
+	if err != nil {
+		return out, err
+	}
+	var vec []float32
+	if qv != nil {
+		vec = qv.vecs[query]
+		out.Model = qv.model
+	}
+	filter := o.filter()
+	n := candidatesPerList(o.Limit)
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		var text, vecs []search.Candidate
+		for _, kind := range o.Kinds {
+			tc, err := st.TextCandidates(ctx, factbase.TextQuery{Kind: kind, Terms: terms, Filter: filter, Limit: n})
+			if err != nil {
+				return err
+			}
+			text = appendCandidates(text, tc, true)
+			if len(vec) > 0 && !zero(vec) {
+				vc, err := st.VectorCandidates(ctx, factbase.VectorQuery{Kind: kind, Model: out.Model, Vector: vec, Filter: filter, Limit: n})
+				if err != nil {
+					return err
+				}
+				vecs = appendCandidates(vecs, vc, false)
+			}
+		}
+		if out.Subjects, err = st.SubjectsNamed(ctx, subjectNames(query, terms)); err != nil {
+			return err
+		}
+		fo := fusion
+		fo.BoostSubjects = out.Subjects
+		fo.Threshold, fo.MinSimilarity, fo.Limit = o.Threshold, o.MinSimilarity, o.Limit
+		for _, h := range search.Fuse(text, vecs, o.Now, fo) {
+			hit := Hit{Kind: h.Kind, ID: h.ID, Score: h.Score, Explain: explainOf(h.Explain)}
+			if h.Kind == factbase.KindFact {
+				f, err := tx.Fact(ctx, h.ID)
+				if err != nil {
+					return err
+				}
+				hit.Fact, hit.Text = &f, hitText(f)
+			} else {
+				ep, err := st.Episode(ctx, h.ID)
+				if err != nil {
+					return err
+				}
+				hit.Episode, hit.Text = &ep, ep.Content
+			}
+			out.Hits = append(out.Hits, hit)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// hitText is how a fact reads in a hit: its text, else "key: value".
+func hitText(f factbase.Fact) string {
+	if strings.TrimSpace(f.Text) != "" {
+		return f.Text
+	}
+	return f.Key + ": " + f.Value
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendCandidates converts a store's candidates for fusion.
+func appendCandidates(dst []search.Candidate, cs []factbase.Candidate, text bool) []search.Candidate {
+	for _, c := range cs {
+		sc := search.Candidate{ID: c.ID, Kind: c.Kind, Time: c.Time, Subject: c.Subject, Importance: c.Importance}
+		if text {
+			sc.BM25Rank, sc.BM25 = c.Rank, c.Score
+		} else {
+			sc.VecRank, sc.Similarity = c.Rank, c.Score
+		}
+		dst = append(dst, sc)
+	}
+	return dst
+}
+
+// firstPerson are the words by which a query names the user.
+var firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true, "user": true}
+
+// subjectNames returns the words and two-word names of query that may name a
+// subject: its search terms, adjacent pairs of them ("martin smith"), and "user"
+// when the query speaks in the first person or of "the user".
+func subjectNames(query string, terms []string) []string {
+	names := make([]string, 0, 2*len(terms)+1)
+	names = append(names, terms...)
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	for i, w := range words {
+		if firstPerson[w] {
+			names = append(names, factbase.SubjectUser)
+		}
+		if i > 0 && !search.IsStopWord(w) && !search.IsStopWord(words[i-1]) {
+			names = append(names, words[i-1]+" "+w)
+		}
+	}
+	return dedupe(names)
+}
+
+func dedupe(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,172 @@
+package factbase
+
+import (
+	"context"
+	"time"
+)
+
+// Episode is a narrative record an assistant or agent writes ("Session 14 complete:
+// NEXUS v2.3.1 deployed, accuracy 94.2%"). Facts found in its content by patterns, and
+// facts added to it by hand, link back to it through their Source (kind "episode", id
+// the episode's id).
+type Episode struct {
+	ID         string            `json:"id"`   // time-sortable (UUIDv7)
+	User       UserID            `json:"user"` // owner
+	Content    string            `json:"content"`
+	Tags       []string          `json:"tags"`       // lower case, sorted, unique
+	Importance float64           `json:"importance"` // 0..1
+	CreatedAt  time.Time         `json:"created_at"` // when it happened; may be in the past
+	Metadata   map[string]string `json:"metadata,omitempty"`
+	// ExtractedAt is when pattern extraction last ran over the content; nil if never
+	// (an episode created without extraction waits for a backfill).
+	ExtractedAt *time.Time `json:"extracted_at,omitempty"`
+}
+
+// Limits of an episode.
+const (
+	MaxEpisodeLen  = 64 << 10 // bytes of content
+	MaxTags        = 32       // tags per episode
+	MaxTagLen      = 64       // bytes per tag
+	MaxMetadata    = 64       // metadata entries per episode
+	MaxMetadataLen = 1024     // bytes per metadata key or value
+)
+
+// The kinds of searchable items.
+const (
+	KindFact    = "fact"
+	KindEpisode = "episode"
+)
+
+// SearchFilter narrows the candidates of a search. Zero fields do not filter. Fields
+// that name a fact's attribute (KeyPrefix, Type, Category, Subject, MinConfidence)
+// match facts only: with any of them set, no episode is a candidate.
+type SearchFilter struct {
+	KeyPrefix     string
+	Type          string
+	Category      Category
+	Subject       string
+	MinConfidence float64
+	// Tags keeps episodes carrying every tag, and facts whose source episode carries
+	// every tag.
+	Tags []string
+	// From and To bound the time of an item, From inclusive and To exclusive: a fact's
+	// valid-from time, an episode's created time.
+	From, To time.Time
+	// IncludeSuperseded also returns facts that a newer value replaced. Retracted,
+	// removed and erased facts are never candidates: they leave the indexes.
+	IncludeSuperseded bool
+}
+
+// FactOnly reports whether f sets a filter that only facts can satisfy.
+func (f SearchFilter) FactOnly() bool {
+	return f.KeyPrefix != "" || f.Type != "" || f.Category != "" || f.Subject != "" || f.MinConfidence > 0
+}
+
+// TextQuery asks a store for full-text candidates of one kind.
+type TextQuery struct {
+	Kind   string   // KindFact or KindEpisode
+	Terms  []string // search terms, any of which may match (search.Terms makes them)
+	Filter SearchFilter
+	Limit  int // the most candidates; the store may cap it
+}
+
+// VectorQuery asks a store for the items of one kind whose stored vectors (of Model)
+// are nearest to Vector by cosine similarity.
+type VectorQuery struct {
+	Kind   string
+	Model  string
+	Vector []float32 // L2-normalised
+	Filter SearchFilter
+	Limit  int
+}
+
+// Candidate is one item a store found for a TextQuery or a VectorQuery.
+type Candidate struct {
+	Kind, ID string
+	Rank     int // 1-based rank in its list
+	// Score is the store's relevance: BM25 (higher is better) for text, cosine
+	// similarity for vectors.
+	Score      float64
+	Time       time.Time // a fact's valid-from time, an episode's created time
+	Subject    string    // a fact's subject; "" for episodes
+	Importance float64   // a fact's confidence, an episode's importance
+}
+
+// Vector is the embedding of one item, as stored for vector search.
+type Vector struct {
+	Kind, ID string
+	Model    string    // the embedder's model id
+	Vec      []float32 // L2-normalised; its length is the dimension
+}
+
+// EpisodeFilter selects episodes in SearchReadTx.Episodes. Zero fields do not filter.
+type EpisodeFilter struct {
+	Tags     []string  // episodes carrying every tag
+	From, To time.Time // created time, From inclusive, To exclusive
+	// Unextracted keeps only episodes pattern extraction has not run over.
+	Unextracted bool
+	NewestFirst bool // the default is oldest first (by created time, then id)
+	Limit       int  // 0: no limit
+	Offset      int
+}
+
+// SearchReadTx reads episodes and the search indexes inside a transaction, for the
+// transaction's user only. Methods return ENOTFOUND where they say so and
+// EUNAVAILABLE when the store cannot be reached.
+type SearchReadTx interface {
+	// Episode returns one episode by id. ENOTFOUND if the user has none.
+	Episode(ctx context.Context, id string) (Episode, error)
+	// Episodes returns the episodes matching f.
+	Episodes(ctx context.Context, f EpisodeFilter) ([]Episode, error)
+	// CountEpisodes returns how many episodes match f (Limit and Offset ignored).
+	CountEpisodes(ctx context.Context, f EpisodeFilter) (int, error)
+	// EpisodeFacts returns the facts whose source is episode id, oldest first:
+	// current ones only, or every version with history.
+	EpisodeFacts(ctx context.Context, id string, history bool) ([]Fact, error)
+	// TextCandidates returns the items of q.Kind matching any of q.Terms by full text,
+	// best first by BM25, filtered by q.Filter. No terms: no candidates.
+	TextCandidates(ctx context.Context, q TextQuery) ([]Candidate, error)
+	// VectorCandidates returns the items of q.Kind whose vector of model q.Model is
+	// most similar to q.Vector, best first, filtered by q.Filter. Items without a
+	// vector of that model are not candidates.
+	VectorCandidates(ctx context.Context, q VectorQuery) ([]Candidate, error)
+	// UnembeddedFacts returns up to limit indexed facts (current or superseded) with
+	// no vector of model (none, or one of another model), in id order after the id
+	// after ("" to start).
+	UnembeddedFacts(ctx context.Context, model, after string, limit int) ([]Fact, error)
+	// UnembeddedEpisodes is UnembeddedFacts for episodes.
+	UnembeddedEpisodes(ctx context.Context, model, after string, limit int) ([]Episode, error)
+	// CountUnembedded returns how many facts and episodes the two methods above would
+	// return from the start without a limit.
+	CountUnembedded(ctx context.Context, model string) (int, error)
+	// SubjectsNamed returns the subjects of the user's current facts that names (lower
+	// case words) name: a subject equal to a name, or a subject with a current fact
+	// keyed "name" whose value is a name.
+	SubjectsNamed(ctx context.Context, names []string) ([]string, error)
+}
+
+// SearchTx writes episodes and index entries inside a write transaction. Facts' full
+// text entries are kept by the store as facts are written; vectors are written by the
+// engine, which computes them before the transaction.
+type SearchTx interface {
+	SearchReadTx
+	// InsertEpisode writes a new episode with its full-text entry. e.ID and the times
+	// are set. EINVARIANT if the id is taken.
+	InsertEpisode(ctx context.Context, e Episode) error
+	// DeleteEpisode erases episode id with its tags, full-text entry and vector
+	// (not its facts). It returns the number of episodes deleted, 0 or 1.
+	DeleteEpisode(ctx context.Context, id string) (int, error)
+	// MarkExtracted records that pattern extraction ran over episode id at time at.
+	// ENOTFOUND if the user has no such episode.
+	MarkExtracted(ctx context.Context, id string, at time.Time) error
+	// PutVectors stores each item's vector, replacing any earlier one of the item. A
+	// vector of an item that does not exist (erased meanwhile) is skipped.
+	PutVectors(ctx context.Context, vs []Vector) error
+}
+
+// UserLister lists the users a store holds data for; stores implement it for
+// maintenance commands that run over every user (such as re-embedding).
+type UserLister interface {
+	// Users returns every user id the store has seen, in no particular order.
+	Users(ctx context.Context) ([]UserID, error)
+}

@@ -1,0 +1,198 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+const episodeColumns = "id, content, tags, importance, created_at, metadata, extracted_at"
+
+// The static statements of episodes, prepared at open.
+var (
+	qEpisode       = "SELECT " + episodeColumns + " FROM episodes WHERE u = ? AND id = ?"
+	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qEpisodeTag       = "INSERT OR IGNORE INTO episode_tags (u, tag, episode) VALUES (?, ?, ?)"
+	qEpisodeDelete    = "DELETE FROM episodes WHERE u = ? AND id = ?"
+	qEpisodeExtracted = "UPDATE episodes SET extracted_at = ? WHERE u = ? AND id = ?"
+	qEpisodeFacts     = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND source_kind = 'episode' AND source_id = ? AND current = 1 ORDER BY recorded_at, seq`
+	qEpisodeFactsAll = "SELECT " + factColumns + ` FROM facts
+		WHERE u = ? AND source_kind = 'episode' AND source_id = ? ORDER BY recorded_at, seq`
+
+	episodeQueries = []string{qEpisode, qEpisodeInsert, qEpisodeTag, qEpisodeDelete, qEpisodeExtracted,
+		qEpisodeFacts, qEpisodeFactsAll}
+)
+
+// InsertEpisode writes a new episode, its tags and (by trigger) its full-text entry.
+func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
+	tags, err := json.Marshal(nonNilTags(e.Tags))
+	if err != nil {
+		return factbase.Errorf(factbase.EINTERNAL, "sqlite: encode tags: %v", err)
+	}
+	meta := []byte("{}")
+	if len(e.Metadata) > 0 {
+		if meta, err = json.Marshal(e.Metadata); err != nil {
+			return factbase.Errorf(factbase.EINTERNAL, "sqlite: encode metadata: %v", err)
+		}
+	}
+	res, err := t.exec(ctx, qEpisodeInsert, e.ID, t.u, e.Content, string(tags), e.Importance,
+		e.CreatedAt.UnixNano(), string(meta), nullTime(e.ExtractedAt))
+	if err != nil {
+		return mapErr("insert episode", err)
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return mapErr("insert episode", err)
+	}
+	for _, tag := range e.Tags {
+		if _, err := t.exec(ctx, qEpisodeTag, t.u, tag, seq); err != nil {
+			return mapErr("insert episode tag", err)
+		}
+	}
+	return nil
+}
+
+func nonNilTags(tags []string) []string {
+	if tags == nil {
+		return []string{}
+	}
+	return tags
+}
+
+// DeleteEpisode erases an episode; triggers remove its tags, full-text entry and vector.
+func (t *tx) DeleteEpisode(ctx context.Context, id string) (int, error) {
+	res, err := t.exec(ctx, qEpisodeDelete, t.u, id)
+	if err != nil {
+		return 0, mapErr("delete episode", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// MarkExtracted records the time pattern extraction ran over an episode.
+func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
+	res, err := t.exec(ctx, qEpisodeExtracted, at.UnixNano(), t.u, id)
+	if err != nil {
+		return mapErr("mark extracted", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
+	}
+	return nil
+}
+
+func (t *tx) scanEpisode(r scanner) (factbase.Episode, error) {
+	var (
+		e                factbase.Episode
+		tags, meta       string
+		created          int64
+		extracted        sql.NullInt64
+		importance       float64
+		content, idValue string
+	)
+	if err := r.Scan(&idValue, &content, &tags, &importance, &created, &meta, &extracted); err != nil {
+		return e, mapErr("scan episode", err)
+	}
+	e.ID, e.User, e.Content, e.Importance = idValue, t.user, content, importance
+	e.CreatedAt = time.Unix(0, created).UTC()
+	if extracted.Valid {
+		x := time.Unix(0, extracted.Int64).UTC()
+		e.ExtractedAt = &x
+	}
+	if err := json.Unmarshal([]byte(tags), &e.Tags); err != nil {
+		return e, factbase.Errorf(factbase.EINTERNAL, "sqlite: episode %s: bad tags: %v", idValue, err)
+	}
+	if e.Tags == nil {
+		e.Tags = []string{}
+	}
+	if meta != "{}" {
+		if err := json.Unmarshal([]byte(meta), &e.Metadata); err != nil {
+			return e, factbase.Errorf(factbase.EINTERNAL, "sqlite: episode %s: bad metadata: %v", idValue, err)
+		}
+	}
+	return e, nil
+}
+
+// Episode returns one episode by id.
+func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
+	e, err := t.scanEpisode(t.queryRow(ctx, qEpisode, t.u, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
+	}
+	return e, err
+}
+
+// episodeWhere builds the WHERE clause of an episode filter over table alias e.
+func (t *tx) episodeWhere(f factbase.EpisodeFilter) (string, []any) {
+	where := []string{"e.u = ?"}
+	args := []any{t.u}
+	for _, tag := range f.Tags {
+		where = append(where, "EXISTS (SELECT 1 FROM episode_tags g WHERE g.u = e.u AND g.tag = ? AND g.episode = e.seq)")
+		args = append(args, tag)
+	}
+	if !f.From.IsZero() {
+		where, args = append(where, "e.created_at >= ?"), append(args, f.From.UnixNano())
+	}
+	if !f.To.IsZero() {
+		where, args = append(where, "e.created_at < ?"), append(args, f.To.UnixNano())
+	}
+	if f.Unextracted {
+		where = append(where, "e.extracted_at IS NULL")
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// Episodes returns the episodes matching f.
+func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase.Episode, error) {
+	where, args := t.episodeWhere(f)
+	order := " ORDER BY e.created_at, e.id"
+	if f.NewestFirst {
+		order = " ORDER BY e.created_at DESC, e.id DESC"
+	}
+	q := "SELECT e.id, e.content, e.tags, e.importance, e.created_at, e.metadata, e.extracted_at FROM episodes e WHERE " + where + order
+	if f.Limit > 0 {
+		q += " LIMIT ? OFFSET ?"
+		args = append(args, f.Limit, f.Offset)
+	} else if f.Offset > 0 {
+		q += " LIMIT -1 OFFSET ?"
+		args = append(args, f.Offset)
+	}
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, mapErr("episodes", err)
+	}
+	defer rows.Close()
+	var out []factbase.Episode
+	for rows.Next() {
+		e, err := t.scanEpisode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, mapErr("episodes", rows.Err())
+}
+
+// CountEpisodes returns how many episodes match f.
+func (t *tx) CountEpisodes(ctx context.Context, f factbase.EpisodeFilter) (int, error) {
+	where, args := t.episodeWhere(f)
+	var n int
+	err := t.queryRow(ctx, "SELECT count(*) FROM episodes e WHERE "+where, args...).Scan(&n)
+	return n, mapErr("count episodes", err)
+}
+
+// EpisodeFacts returns the facts whose source is the episode.
+func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool) ([]factbase.Fact, error) {
+	q := qEpisodeFacts
+	if history {
+		q = qEpisodeFactsAll
+	}
+	return t.scanFacts(t.query(ctx, q, t.u, id))
+}

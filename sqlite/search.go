@@ -1,0 +1,306 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/search"
+)
+
+// Full-text weights of the facts_fts columns (text, key, value) and the episodes_fts
+// columns (content, tags) in bm25().
+const (
+	factsBM25    = "bm25(facts_fts, 1.0, 0.75, 1.0)"
+	episodesBM25 = "bm25(episodes_fts, 1.0, 0.5)"
+)
+
+// The static statements of the search indexes, prepared at open.
+var (
+	qFactSeq    = "SELECT seq FROM facts WHERE u = ? AND id = ?"
+	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
+	qVecDelete  = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
+	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES (?, ?, ?, ?, ?, ?)"
+	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
+	qVecDelta   = "SELECT seq, kind, model, dim, vec FROM embeddings WHERE u = ? AND seq > ? ORDER BY seq"
+	qUsers      = "SELECT id FROM users ORDER BY seq"
+	qUnembFacts = "SELECT " + prefixed("f.", factColumns) + ` FROM facts f
+		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
+		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = ?3)
+		ORDER BY f.id LIMIT ?4`
+	qUnembEpisodes = "SELECT " + prefixed("e.", episodeColumns) + ` FROM episodes e
+		WHERE e.u = ?1 AND e.id > ?2
+		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = ?3)
+		ORDER BY e.id LIMIT ?4`
+	qCountUnemb = `SELECT
+		(SELECT count(*) FROM facts f WHERE f.u = ?1 AND (f.current = 1 OR f.superseded_by <> '')
+			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = ?2)) +
+		(SELECT count(*) FROM episodes e WHERE e.u = ?1
+			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = ?2))`
+
+	searchQueries = []string{qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecDelta, qUsers,
+		qUnembFacts, qUnembEpisodes, qCountUnemb}
+)
+
+// prefixed qualifies each column of a comma-separated list with prefix.
+func prefixed(prefix, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// Users returns every user the store has seen.
+func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
+	if s.isClosed() {
+		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	}
+	rows, err := s.reader.QueryContext(ctx, qUsers)
+	if err != nil {
+		return nil, mapErr("users", err)
+	}
+	defer rows.Close()
+	var out []factbase.UserID
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, mapErr("users", err)
+		}
+		out = append(out, factbase.UserID(id))
+	}
+	return out, mapErr("users", rows.Err())
+}
+
+var _ factbase.UserLister = (*Store)(nil)
+
+// factWhere builds the conditions of a search filter over facts aliased f.
+func (t *tx) factWhere(f factbase.SearchFilter) ([]string, []any) {
+	where := []string{"f.u = ?"}
+	args := []any{t.u}
+	if f.IncludeSuperseded {
+		where = append(where, "(f.current = 1 OR f.superseded_by <> '')")
+	} else {
+		where = append(where, "f.current = 1")
+	}
+	if f.KeyPrefix != "" {
+		where, args = append(where, "f.key >= ? AND f.key < ?"), append(args, f.KeyPrefix, prefixEnd(f.KeyPrefix))
+	}
+	if f.Type != "" {
+		where, args = append(where, "f.type = ?"), append(args, f.Type)
+	}
+	if f.Category != "" {
+		where, args = append(where, "f.category = ?"), append(args, string(f.Category))
+	}
+	if f.Subject != "" {
+		where, args = append(where, "f.subject = ?"), append(args, f.Subject)
+	}
+	if f.MinConfidence > 0 {
+		where, args = append(where, "f.confidence >= ?"), append(args, f.MinConfidence)
+	}
+	if !f.From.IsZero() {
+		where, args = append(where, "f.valid_from >= ?"), append(args, f.From.UnixNano())
+	}
+	if !f.To.IsZero() {
+		where, args = append(where, "f.valid_from < ?"), append(args, f.To.UnixNano())
+	}
+	for _, tag := range f.Tags {
+		where = append(where, `f.source_kind = 'episode' AND EXISTS (SELECT 1 FROM episodes e
+			JOIN episode_tags g ON g.episode = e.seq AND g.u = e.u AND g.tag = ?
+			WHERE e.u = f.u AND e.id = f.source_id)`)
+		args = append(args, tag)
+	}
+	return where, args
+}
+
+// episodeSearchWhere builds the conditions of a search filter over episodes aliased e.
+func (t *tx) episodeSearchWhere(f factbase.SearchFilter) (string, []any) {
+	return t.episodeWhere(factbase.EpisodeFilter{Tags: f.Tags, From: f.From, To: f.To})
+}
+
+func checkKind(kind string) error {
+	if kind != factbase.KindFact && kind != factbase.KindEpisode {
+		return factbase.Errorf(factbase.EINVALID, "kind %q is not fact or episode", kind)
+	}
+	return nil
+}
+
+// TextCandidates returns full-text candidates, best BM25 first.
+func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factbase.Candidate, error) {
+	if err := checkKind(q.Kind); err != nil {
+		return nil, err
+	}
+	match := search.FTSQuery(q.Terms)
+	if match == "" || q.Limit <= 0 || t.u == 0 {
+		return nil, nil
+	}
+	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
+		return nil, nil
+	}
+	var (
+		sqlText string
+		args    = []any{match}
+	)
+	// CROSS JOIN keeps the full-text index as the outer loop: the planner must not
+	// walk the user's rows and probe the index for each.
+	if q.Kind == factbase.KindFact {
+		where, wargs := t.factWhere(q.Filter)
+		sqlText = "SELECT f.id, -" + factsBM25 + ", f.valid_from, f.subject, f.confidence " +
+			"FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid " +
+			"WHERE facts_fts MATCH ? AND " + strings.Join(where, " AND ") +
+			" ORDER BY " + factsBM25 + " LIMIT ?"
+		args = append(args, wargs...)
+	} else {
+		where, wargs := t.episodeSearchWhere(q.Filter)
+		sqlText = "SELECT e.id, -" + episodesBM25 + ", e.created_at, '', e.importance " +
+			"FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid " +
+			"WHERE episodes_fts MATCH ? AND " + where +
+			" ORDER BY " + episodesBM25 + " LIMIT ?"
+		args = append(args, wargs...)
+	}
+	args = append(args, q.Limit)
+	rows, err := t.query(ctx, sqlText, args...)
+	if err != nil {
+		return nil, mapErr("text search", err)
+	}
+	defer rows.Close()
+	var out []factbase.Candidate
+	for rows.Next() {
+		c := factbase.Candidate{Kind: q.Kind, Rank: len(out) + 1}
+		var at int64
+		if err := rows.Scan(&c.ID, &c.Score, &at, &c.Subject, &c.Importance); err != nil {
+			return nil, mapErr("text search", err)
+		}
+		c.Time = time.Unix(0, at).UTC()
+		out = append(out, c)
+	}
+	return out, mapErr("text search", rows.Err())
+}
+
+// PutVectors stores each item's vector, replacing the item's earlier one.
+func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
+	for _, v := range vs {
+		if err := checkKind(v.Kind); err != nil {
+			return err
+		}
+		if len(v.Vec) == 0 {
+			return factbase.Errorf(factbase.EINVALID, "vector of %s %s is empty", v.Kind, v.ID)
+		}
+		if v.Model == "" {
+			return factbase.Errorf(factbase.EINVALID, "vector of %s %s names no model", v.Kind, v.ID)
+		}
+		q := qFactSeq
+		if v.Kind == factbase.KindEpisode {
+			q = qEpisodeSeq
+		}
+		var item int64
+		err := t.queryRow(ctx, q, t.u, v.ID).Scan(&item)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return mapErr("put vector", err)
+		}
+		if _, err := t.exec(ctx, qVecDelete, v.Kind, item); err != nil {
+			return mapErr("put vector", err)
+		}
+		if _, err := t.exec(ctx, qVecInsert, t.u, v.Kind, item, v.Model, len(v.Vec), encodeVec(v.Vec)); err != nil {
+			return mapErr("put vector", err)
+		}
+	}
+	return nil
+}
+
+// encodeVec packs v as little-endian float32s.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec appends the float32s packed in b to dst.
+func decodeVec(dst []float32, b []byte) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+	}
+	return dst
+}
+
+// UnembeddedFacts returns indexed facts without a vector of model, by id after after.
+func (t *tx) UnembeddedFacts(ctx context.Context, model, after string, limit int) ([]factbase.Fact, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	return t.scanFacts(t.query(ctx, qUnembFacts, t.u, after, model, limit))
+}
+
+// UnembeddedEpisodes returns episodes without a vector of model, by id after after.
+func (t *tx) UnembeddedEpisodes(ctx context.Context, model, after string, limit int) ([]factbase.Episode, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	rows, err := t.query(ctx, qUnembEpisodes, t.u, after, model, limit)
+	if err != nil {
+		return nil, mapErr("unembedded episodes", err)
+	}
+	defer rows.Close()
+	var out []factbase.Episode
+	for rows.Next() {
+		e, err := t.scanEpisode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, mapErr("unembedded episodes", rows.Err())
+}
+
+// CountUnembedded counts the indexed items without a vector of model.
+func (t *tx) CountUnembedded(ctx context.Context, model string) (int, error) {
+	var n int
+	err := t.queryRow(ctx, qCountUnemb, t.u, model).Scan(&n)
+	return n, mapErr("count unembedded", err)
+}
+
+// SubjectsNamed returns the subjects the names name.
+func (t *tx) SubjectsNamed(ctx context.Context, names []string) ([]string, error) {
+	if len(names) == 0 || t.u == 0 {
+		return nil, nil
+	}
+	// One EXISTS probe per name and kind of match, each an index seek, so that a
+	// subject with many facts costs no more than one with few.
+	var (
+		parts []string
+		args  []any
+	)
+	for _, n := range names {
+		parts = append(parts,
+			"SELECT ? WHERE EXISTS (SELECT 1 FROM facts WHERE u = ? AND subject = ? AND current = 1)",
+			"SELECT subject FROM facts WHERE u = ? AND key = 'name' AND norm = ? AND current = 1")
+		args = append(args, n, t.u, n, t.u, n)
+	}
+	q := strings.Join(parts, " UNION ")
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, mapErr("subjects", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, mapErr("subjects", err)
+		}
+		out = append(out, s)
+	}
+	return out, mapErr("subjects", rows.Err())
+}
+
+var _ factbase.SearchTx = (*tx)(nil)
