@@ -59,7 +59,11 @@ func (m *Main) commands() []command {
 		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
 		{"say", "remember what a user's message states (rules, no model)", (*Main).runSay},
 		{"ask", "answer a question from the user's facts (no model)", (*Main).runAsk},
+		{"ingest", "ingest agent session transcripts (JSONL) into facts", (*Main).runIngest},
+		{"serve", "serve the HTTP API (127.0.0.1:7411; OpenAPI at /openapi.json)", (*Main).runServe},
+		{"keys", "create, list and revoke API keys for serve", (*Main).runKeys},
 		{"bench", "run the synthetic benchmarks beside a raw-SQLite baseline", (*Main).runBench},
+		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
 	}
 }
 
@@ -150,6 +154,8 @@ type common struct {
 	db   string
 	user string
 	json bool
+	// observer, when set, receives the engine's write-path measurements (serve).
+	observer memory.Observer
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
@@ -192,7 +198,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	return memory.New(s, memory.Options{}), func() { s.Close() }, nil
+	return memory.New(s, memory.Options{Observer: c.observer}), func() { s.Close() }, nil
 }
 
 // printJSON writes v as indented JSON.
