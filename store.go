@@ -100,6 +100,7 @@ type ReadTx interface {
 	// oldest first.
 	ListEvents(ctx context.Context, subject, key string, until time.Time) ([]ListEvent, error)
 	TranscriptReadTx // transcript checkpoints, sessions and queries (transcriptstore.go)
+	ReferenceReadTx  // fact references and the fact sheet's read (sheetstore.go)
 }
 
 // Tx is a write transaction. Only the engine's write path calls its mutating methods.
@@ -121,4 +122,5 @@ type Tx interface {
 	// AddListEvent records a list change.
 	AddListEvent(ctx context.Context, e ListEvent) error
 	TranscriptTx // transcript checkpoints, sessions and subject links (transcriptstore.go)
+	ReferenceTx  // fact references recorded by the write path (sheetstore.go)
 }

@@ -62,6 +62,9 @@ func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []fact
 		if err := e.indexFacts(ctx, tx, &res, vecs); err != nil {
 			return err
 		}
+		if err := writeReferences(ctx, tx, prepared, &res); err != nil { // see reference.go
+			return err
+		}
 		if with != nil {
 			if err := with(tx, &res); err != nil {
 				return err

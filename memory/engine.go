@@ -27,6 +27,9 @@ type Options struct {
 	// KnownTopics passes the user's existing list topics to the canonicalizer, which
 	// needs them only for its similarity and teacher steps. Default false.
 	KnownTopics bool
+	// Sheet configures fact sheet generation (sheet.go). Default: the zero value, that
+	// is sheet.DefaultConfig(), no privacy mode, 7 days of retention.
+	Sheet SheetOptions
 	// Embedder turns fact and episode texts into vectors for semantic search; the
 	// write path embeds before its transaction and stores the vectors in it. Default
 	// nil: no vectors, and search ranks by full text alone.

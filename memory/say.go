@@ -350,6 +350,9 @@ func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string)
 		}
 		out.Answers = append(out.Answers, a)
 	}
+	if err := e.referenceAnswers(ctx, user, out.Answers); err != nil { // "used in an answer": reference.go
+		return AskResult{}, err
+	}
 	out.Key, out.Items = out.Answers[0].Key, out.Answers[0].Items
 	var replies []string
 	for _, a := range out.Answers {

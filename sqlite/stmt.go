@@ -28,6 +28,7 @@ func allStaticQueries() [][]string {
 		staticQueries,
 		keysQueries,
 		transcriptQueries,
+		sheetQueries,
 	}
 }
 

@@ -44,6 +44,7 @@ func Run(t *testing.T, open Open) {
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"Transcripts", testTranscripts},
 		{"APIKeys", testKeys},
+		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

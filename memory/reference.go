@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
+)
+
+// writeReferences records, inside the write path's transaction, that the facts it
+// stored or restated were extracted: one reference, at the transaction's time, per
+// current fact in res.Facts (new facts, duplicates blocked, ranked NOOPs and MOVEs)
+// and per blocked duplicate, at most one per fact per transaction. Facts the
+// transaction ended are not referenced. A restated fact's reference names the
+// source of the op that restated it; a new fact's, its own source.
+func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, res *factbase.Result) error {
+	if len(res.Facts) == 0 && len(res.Duplicates) == 0 {
+		return nil
+	}
+	// The source of each (key, normalised value) the ops set, first op first.
+	type kv struct{ key, norm string }
+	sources := make(map[kv]factbase.Source, len(ops))
+	for _, op := range ops {
+		if op.Kind != factbase.OpSet {
+			continue
+		}
+		k := kv{op.Fact.Key, normalize.Value(op.Fact.Value)}
+		if _, ok := sources[k]; !ok {
+			sources[k] = op.Fact.Source
+		}
+	}
+	seen := make(map[string]bool, len(res.Facts))
+	refs := make([]factbase.Reference, 0, len(res.Facts))
+	add := func(id, key, value string, own factbase.Source) {
+		if id == "" || seen[id] {
+			return
+		}
+		seen[id] = true
+		src, ok := sources[kv{key, normalize.Value(value)}]
+		if !ok {
+			src = own
+		}
+		refs = append(refs, factbase.Reference{FactID: id, At: tx.Now(), Source: src})
+	}
+	for _, f := range res.Facts {
+		if f.Current {
+			add(f.ID, f.Key, f.Value, f.Source)
+		}
+	}
+	for _, d := range res.Duplicates {
+		add(d.FactID, d.Key, d.Value, factbase.Source{})
+	}
+	_, err := tx.AddReferences(ctx, refs)
+	return err
+}
+
+// RecordReferences records that the facts ids were used, by src (for an answer:
+// Source{Kind: factbase.SourceAnswer}), through the write path: one reference per
+// distinct id, at the store's time. Ids the user does not have are skipped; it returns
+// how many references it stored.
+func (e *Engine) RecordReferences(ctx context.Context, user factbase.UserID, ids []string, src factbase.Source) (int, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return 0, err
+	}
+	seen := make(map[string]bool, len(ids))
+	var uniq []string
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	if len(uniq) == 0 {
+		return 0, nil
+	}
+	if len(uniq) > MaxOps {
+		return 0, factbase.Errorf(factbase.EINVALID, "%d references in one write; the limit is %d", len(uniq), MaxOps)
+	}
+	var stored int
+	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+		refs := make([]factbase.Reference, len(uniq))
+		for i, id := range uniq {
+			refs[i] = factbase.Reference{FactID: id, At: tx.Now(), Source: src}
+		}
+		n, err := tx.AddReferences(ctx, refs)
+		stored = n
+		return err
+	})
+	return stored, err
+}
+
+// referenceAnswers records a reference, source "answer", for every fact an answer
+// used.
+func (e *Engine) referenceAnswers(ctx context.Context, user factbase.UserID, answers []Answer) error {
+	var ids []string
+	for _, a := range answers {
+		for _, it := range a.Items {
+			ids = append(ids, it.ID)
+		}
+	}
+	_, err := e.RecordReferences(ctx, user, ids, factbase.Source{Kind: factbase.SourceAnswer})
+	return err
+}

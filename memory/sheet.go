@@ -1,0 +1,216 @@
+package memory
+
+import (
+	"context"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/sheet"
+)
+
+// DefaultSheetRetention is how long saved fact sheets are kept by default: when a new
+// sheet is saved, the user's sheets created more than this before it are deleted.
+const DefaultSheetRetention = 7 * 24 * time.Hour
+
+// SheetOptions configure fact sheet generation. Zero fields take the engine's
+// Options.Sheet, whose zero fields take the defaults below.
+type SheetOptions struct {
+	// Config holds the weights, decay table, per-category limits and size. A Config
+	// with Size 0 is unset. Default sheet.DefaultConfig().
+	Config sheet.Config
+	// Privacy leaves facts of sensitivity "high" off the sheet. It is on if set here
+	// or in the engine's options (or in Config). Default false.
+	Privacy bool
+	// Retention: saving a sheet deletes the user's sheets created more than this
+	// before it. Default DefaultSheetRetention (7 days).
+	Retention time.Duration
+	// Now, when set, is the time of assembly and the sheet's created time, instead of
+	// the store's time (for what-if sheets and tests).
+	Now time.Time
+}
+
+// sheetOptions resolves o against the engine's options and the defaults.
+func (e *Engine) sheetOptions(o SheetOptions) SheetOptions {
+	base := e.opts.Sheet
+	if o.Config.Size == 0 {
+		o.Config = base.Config
+	}
+	if o.Config.Size == 0 {
+		o.Config = sheet.DefaultConfig()
+	}
+	o.Config.Privacy = o.Config.Privacy || o.Privacy || base.Privacy || base.Config.Privacy
+	o.Privacy = o.Config.Privacy
+	if o.Retention == 0 {
+		o.Retention = base.Retention
+	}
+	if o.Retention == 0 {
+		o.Retention = DefaultSheetRetention
+	}
+	return o
+}
+
+// sheetStore returns the store's sheet persistence.
+func (e *Engine) sheetStore() (factbase.SheetStore, error) {
+	ss, ok := e.store.(factbase.SheetStore)
+	if !ok {
+		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "the store does not keep fact sheets")
+	}
+	return ss, nil
+}
+
+// GenerateSheet scores the user's current facts by their references, assembles the
+// fact sheet (see package sheet), saves it, deleting the user's sheets older than the
+// retention, and returns it. The facts and their references are read in one
+// snapshot, counted per decay bucket by the store rather than loaded one by one.
+// Returns EINVALID for a bad user or configuration, EUNAVAILABLE if the store keeps no
+// sheets.
+func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o SheetOptions) (factbase.FactSheet, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.FactSheet{}, err
+	}
+	o = e.sheetOptions(o)
+	if o.Retention < 0 {
+		return factbase.FactSheet{}, factbase.Errorf(factbase.EINVALID, "sheet retention %v is negative", o.Retention)
+	}
+	if err := o.Config.Validate(); err != nil {
+		return factbase.FactSheet{}, err
+	}
+	ss, err := e.sheetStore()
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	var (
+		cands []sheet.Candidate
+		now   time.Time
+	)
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		now = o.Now
+		if now.IsZero() {
+			now = tx.Now()
+		}
+		return tx.SheetFacts(ctx, sheet.Cutoffs(now, o.Config.Buckets), func(f factbase.SheetFact) error {
+			cands = append(cands, sheet.Candidate{
+				FactID: f.ID, Category: f.Category, Text: f.Text, Key: f.Key, Value: f.Value,
+				Sensitivity: f.Sensitivity, Current: true, RecordedAt: f.RecordedAt,
+				Counts: sheet.BucketCounts(f.Newer, f.References), Last: f.Last,
+			})
+			return nil
+		})
+	})
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	sh, err := sheet.Assemble(cands, now, o.Config)
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	fs := toFactSheet(sh)
+	fs.ID, fs.User, fs.CreatedAt = e.opts.NewID(), user, now.UTC()
+	if _, err := ss.SaveSheet(ctx, fs, o.Retention); err != nil {
+		return factbase.FactSheet{}, err
+	}
+	return fs, nil
+}
+
+// RegenerateSheet generates and saves the user's sheet with the engine's options.
+// Ingest paths call it after a write that changed the user's facts (SheetChanged).
+func (e *Engine) RegenerateSheet(ctx context.Context, user factbase.UserID) error {
+	_, err := e.GenerateSheet(ctx, user, SheetOptions{})
+	return err
+}
+
+// SheetChanged reports whether a write result can change the user's fact sheet: it
+// stored, superseded, retracted or erased facts, changed a ranked list, or restated a
+// fact (a duplicate or a ranked NOOP adds a reference, so the fact gains weight).
+func SheetChanged(res factbase.Result) bool {
+	return res.Stored+res.Updated+res.Retracted+res.Deleted > 0 || len(res.Duplicates) > 0 || len(res.Mutations) > 0
+}
+
+// LatestSheet returns the user's most recently saved sheet. A user who has none yet
+// gets one generated and saved with the engine's options, so the first read of a
+// sheet never fails for want of a generation.
+func (e *Engine) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.FactSheet{}, err
+	}
+	ss, err := e.sheetStore()
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	fs, err := ss.LatestSheet(ctx, user)
+	if factbase.ErrorCode(err) == factbase.ENOTFOUND {
+		return e.GenerateSheet(ctx, user, SheetOptions{})
+	}
+	return fs, err
+}
+
+// SheetPrompt is the prompt rendering of a saved sheet.
+type SheetPrompt struct {
+	SheetID   string    `json:"sheet_id"`
+	CreatedAt time.Time `json:"created_at"`
+	Text      string    `json:"text"`    // the block (sheet.Render's format); "" for an empty sheet
+	Dropped   int       `json:"dropped"` // entries left out to fit the budget
+	Tokens    int       `json:"tokens"`  // sheet.EstimateTokens(Text)
+}
+
+// SheetPrompt renders the user's latest sheet (see LatestSheet) as a prompt block
+// within the budget of ro, dropping the lowest-ranked entries first.
+func (e *Engine) SheetPrompt(ctx context.Context, user factbase.UserID, ro sheet.RenderOptions) (SheetPrompt, error) {
+	if ro.MaxChars < 0 || ro.MaxTokens < 0 {
+		return SheetPrompt{}, factbase.Errorf(factbase.EINVALID, "a prompt budget cannot be negative")
+	}
+	fs, err := e.LatestSheet(ctx, user)
+	if err != nil {
+		return SheetPrompt{}, err
+	}
+	text, dropped := sheet.Render(FromFactSheet(fs), ro)
+	return SheetPrompt{SheetID: fs.ID, CreatedAt: fs.CreatedAt, Text: text, Dropped: dropped,
+		Tokens: sheet.EstimateTokens(text)}, nil
+}
+
+// toFactSheet converts an assembled sheet into its saved form (without id, user and
+// time).
+func toFactSheet(sh sheet.Sheet) factbase.FactSheet {
+	fs := factbase.FactSheet{Count: sh.Count, Entries: make([]factbase.SheetEntry, len(sh.Entries)),
+		Dedup: make([]factbase.SheetDedup, len(sh.Dedup))}
+	for i, en := range sh.Entries {
+		x := en.Explain
+		bs := make([]factbase.SheetBucket, len(x.Buckets))
+		for j, b := range x.Buckets {
+			bs[j] = factbase.SheetBucket{Label: b.Label, Count: b.Count, Points: b.Points, Subtotal: b.Subtotal}
+		}
+		fs.Entries[i] = factbase.SheetEntry{FactID: en.FactID, Category: en.Category, Text: en.Text,
+			Score: en.Score, LastReference: en.LastReference.UTC(),
+			Explain: factbase.SheetExplain{Weight: x.Weight, References: x.References, Implicit: x.Implicit,
+				Buckets: bs, ReferenceScore: x.ReferenceScore, Included: x.Included}}
+	}
+	for i, d := range sh.Dedup {
+		fs.Dedup[i] = factbase.SheetDedup{Dropped: d.Dropped, Kept: d.Kept, Reason: d.Reason}
+	}
+	return fs
+}
+
+// FromFactSheet converts a saved sheet back into the sheet package's form, for
+// sheet.Render. Counts is rebuilt from the entries; Skipped is not saved and is zero.
+func FromFactSheet(fs factbase.FactSheet) sheet.Sheet {
+	sh := sheet.Sheet{Count: len(fs.Entries), Entries: make([]sheet.Entry, len(fs.Entries)),
+		Counts: make(map[factbase.Category]int, len(factbase.Categories))}
+	for _, c := range factbase.Categories {
+		sh.Counts[c] = 0
+	}
+	for i, en := range fs.Entries {
+		x := en.Explain
+		var bs []sheet.BucketCount
+		for _, b := range x.Buckets {
+			bs = append(bs, sheet.BucketCount{Label: b.Label, Count: b.Count, Points: b.Points, Subtotal: b.Subtotal})
+		}
+		sh.Entries[i] = sheet.Entry{FactID: en.FactID, Category: en.Category, Text: en.Text, Score: en.Score,
+			LastReference: en.LastReference, Explain: sheet.Explain{Weight: x.Weight, References: x.References,
+				Implicit: x.Implicit, Buckets: bs, ReferenceScore: x.ReferenceScore, Included: x.Included}}
+		sh.Counts[en.Category]++
+	}
+	for _, d := range fs.Dedup {
+		sh.Dedup = append(sh.Dedup, sheet.Dedup{Dropped: d.Dropped, Kept: d.Kept, Reason: d.Reason})
+	}
+	return sh
+}

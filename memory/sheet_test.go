@@ -1,0 +1,359 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sheet"
+	"github.com/factbase/factbase/sqlite"
+	"github.com/factbase/factbase/storetest"
+)
+
+// clock is a settable clock for a store.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// clockedEngine returns an engine over a SQLite store whose time is the returned clock.
+func clockedEngine(t *testing.T, o memory.Options) (*memory.Engine, *sqlite.Store, *clock) {
+	t.Helper()
+	c := &clock{t: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)}
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return memory.New(s, o), s, c
+}
+
+func setFact(key, value string, cat factbase.Category) factbase.Op {
+	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value, Category: cat,
+		Cardinality: factbase.One, Source: factbase.Source{Kind: factbase.SourceMessage}}}
+}
+
+func mustApply(t *testing.T, e *memory.Engine, u factbase.UserID, ops ...factbase.Op) factbase.Result {
+	t.Helper()
+	res, err := e.Apply(context.Background(), u, ops)
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	return res
+}
+
+func categoryCounts(sh factbase.FactSheet) map[factbase.Category]int {
+	m := map[factbase.Category]int{}
+	for _, en := range sh.Entries {
+		m[en.Category]++
+	}
+	return m
+}
+
+// TestSheetIssueExample is the issue's example end to end through the write path and
+// a SQLite store: 100 core, 0 technical, 10 project and 500 transient facts, each
+// referenced once (when stored) 30 minutes before the sheet is generated.
+func TestSheetIssueExample(t *testing.T) {
+	ctx := context.Background()
+	e, _, clk := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	var ops []factbase.Op
+	for _, g := range []struct {
+		cat factbase.Category
+		n   int
+	}{{factbase.Core, 100}, {factbase.Project, 10}, {factbase.Transient, 500}} {
+		for i := range g.n {
+			ops = append(ops, setFact(fmt.Sprintf("%s.k%03d", g.cat, i), "v", g.cat))
+		}
+	}
+	mustApply(t, e, u, ops...)
+	stored := clk.Now()
+	clk.Add(30 * time.Minute)
+	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	if err != nil {
+		t.Fatalf("GenerateSheet: %v", err)
+	}
+	if got, want := categoryCounts(sh), map[factbase.Category]int{factbase.Core: 50, factbase.Project: 10, factbase.Transient: 40}; sh.Count != 100 || len(sh.Entries) != 100 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("sheet: count %d, categories %v; want 100: %v", sh.Count, got, want)
+	}
+	if !sh.CreatedAt.Equal(clk.Now()) {
+		t.Errorf("CreatedAt = %v, want the store's time %v", sh.CreatedAt, clk.Now())
+	}
+	weights := map[factbase.Category]float64{factbase.Core: 10, factbase.Project: 4, factbase.Transient: 2}
+	for i, en := range sh.Entries {
+		x := en.Explain
+		want := factbase.SheetExplain{Weight: weights[en.Category], References: 1,
+			Buckets:        []factbase.SheetBucket{{Label: "<1h", Count: 1, Points: 10, Subtotal: 10}},
+			ReferenceScore: 10, Included: x.Included}
+		if !reflect.DeepEqual(x, want) || en.Score != 10*weights[en.Category] || !en.LastReference.Equal(stored) {
+			t.Fatalf("entry %d = %+v, want score %v from %+v, last reference %v", i, en, 10*weights[en.Category], want, stored)
+		}
+	}
+	// The steps: core 5 + project 3 + transient 20 minimums; then core to its cap 30,
+	// project's 7 left, transient to its cap 40; then 20 more core to fill.
+	steps := map[string]int{}
+	for _, en := range sh.Entries {
+		steps[string(en.Category)+" "+en.Explain.Included]++
+	}
+	want := map[string]int{"core minimum": 5, "core within cap": 25, "core fill": 20, "project minimum": 3,
+		"project within cap": 7, "transient minimum": 20, "transient within cap": 20}
+	if !reflect.DeepEqual(steps, want) {
+		t.Errorf("steps = %v, want %v", steps, want)
+	}
+	latest, err := e.LatestSheet(ctx, u)
+	if err != nil || !reflect.DeepEqual(latest, sh) {
+		t.Errorf("LatestSheet = %s, %v; want the sheet just generated", latest.ID, err)
+	}
+}
+
+// TestSheetReferencesWeigh: restating a fact and using it in an answer add references
+// that raise its score, and old references decay.
+func TestSheetReferencesWeigh(t *testing.T) {
+	ctx := context.Background()
+	e, _, clk := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	// Ten days ago: the email; a project fact; both referenced once then.
+	mustApply(t, e, u, setFact("project.alpha", "on", factbase.Project))
+	if _, err := e.Say(ctx, u, "My email is ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(10 * 24 * time.Hour)
+	// Now: the city is said; the email is said again (a duplicate) and asked for.
+	for _, msg := range []string{"I live in Lima", "My email is ada@example.com"} {
+		if _, err := e.Say(ctx, u, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Ask(ctx, u, "What is my email?"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(2 * time.Hour)
+	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, en := range sh.Entries {
+		var bs []string
+		for _, b := range en.Explain.Buckets {
+			bs = append(bs, fmt.Sprintf("%s×%d", b.Label, b.Count))
+		}
+		got[en.Text] = fmt.Sprintf("%g = %g × %g [%s]", en.Score, en.Explain.Weight, en.Explain.ReferenceScore, strings.Join(bs, " "))
+	}
+	want := map[string]string{
+		// Stored 10 days ago (2 points), restated and answered 2 hours ago (8 each).
+		"User's email is ada@example.com": "180 = 10 × 18 [<6h×2 <14d×1]",
+		"User's home city is Lima":        "80 = 10 × 8 [<6h×1]",
+		"project.alpha: on":               "8 = 4 × 2 [<14d×1]",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("sheet = %v, want %v", got, want)
+	}
+	for text, w := range want {
+		if got[text] != w {
+			t.Errorf("%q: %s, want %s", text, got[text], w)
+		}
+	}
+	// Core first, by score; then project.
+	if sh.Entries[0].Text != "User's email is ada@example.com" || sh.Entries[2].Category != factbase.Project {
+		t.Errorf("order = %v", sh.Entries)
+	}
+}
+
+func TestSheetPrivacyAndDedup(t *testing.T) {
+	ctx := context.Background()
+	e, _, _ := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	secret := setFact("health.condition", "asthma", factbase.Core)
+	secret.Fact.Sensitivity = factbase.High
+	a := setFact("pet", "Rex", factbase.Core)
+	a.Fact.Text = "Has a dog named Rex"
+	b := setFact("dog", "rex", factbase.Transient)
+	b.Fact.Text = "has a dog  named rex"
+	res := mustApply(t, e, u, secret, a, b)
+	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.Count != 2 || len(sh.Dedup) != 1 || sh.Dedup[0].Dropped != res.Facts[2].ID || sh.Dedup[0].Kept != res.Facts[1].ID {
+		t.Errorf("without privacy: %d entries, dedup %+v; want 2 entries and the transient duplicate dropped", sh.Count, sh.Dedup)
+	}
+	for _, o := range []memory.SheetOptions{{Privacy: true}, {Config: func() sheet.Config { c := sheet.DefaultConfig(); c.Privacy = true; return c }()}} {
+		sh, err = e.GenerateSheet(ctx, u, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sh.Count != 1 || sh.Entries[0].Text != "Has a dog named Rex" {
+			t.Errorf("with privacy: %+v, want only the dog", sh.Entries)
+		}
+	}
+	// The engine's options set the privacy mode for every generation.
+	e2 := memory.New(e.Store(), memory.Options{Sheet: memory.SheetOptions{Privacy: true}})
+	if err := e2.RegenerateSheet(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if sh, err := e2.LatestSheet(ctx, u); err != nil || sh.Count != 1 {
+		t.Errorf("engine privacy: %d entries, %v; want 1", sh.Count, err)
+	}
+}
+
+func TestSheetRetentionAndErase(t *testing.T) {
+	ctx := context.Background()
+	e, s, clk := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	res := mustApply(t, e, u, setFact("a", "1", factbase.Core), setFact("b", "1", factbase.Core))
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := s.Writer().QueryRow("SELECT count(*) FROM sheets").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	day := 24 * time.Hour
+	for i, step := range []struct {
+		advance time.Duration
+		ret     time.Duration
+		want    int
+	}{
+		{0, 0, 1},
+		{3 * day, 0, 2},
+		{5 * day, 0, 2},          // 8 days after the first: it goes
+		{day, 12 * time.Hour, 1}, // a shorter retention keeps only the new one
+		{time.Hour, 2 * time.Hour, 2},
+	} {
+		clk.Add(step.advance)
+		if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{Retention: step.ret}); err != nil {
+			t.Fatal(err)
+		}
+		if got := count(); got != step.want {
+			t.Errorf("step %d: %d sheets saved, want %d", i, got, step.want)
+		}
+	}
+	// Erasing a fact removes it from the saved sheets, not only from the next one.
+	mustApply(t, e, u, factbase.Op{Kind: factbase.OpDelete, ID: res.Facts[0].ID})
+	var n int
+	if err := s.Writer().QueryRow("SELECT count(*) FROM sheets WHERE instr(entries, ?) > 0 OR count <> 1", res.Facts[0].ID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d saved sheets still name the erased fact or miscount", n)
+	}
+	sh, err := e.LatestSheet(ctx, u)
+	if err != nil || sh.Count != 1 || len(sh.Entries) != 1 || sh.Entries[0].FactID != res.Facts[1].ID {
+		t.Errorf("LatestSheet after erasing = %+v, %v; want only b", sh, err)
+	}
+}
+
+func TestSheetPrompt(t *testing.T) {
+	ctx := context.Background()
+	e, _, _ := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	// No sheet saved yet: LatestSheet generates one (empty for a user without facts).
+	p, err := e.SheetPrompt(ctx, u, sheet.RenderOptions{})
+	if err != nil || p.Text != "" || p.SheetID == "" {
+		t.Fatalf("SheetPrompt with no facts = %+v, %v; want an empty text from a new sheet", p, err)
+	}
+	mustApply(t, e, u, setFact("core.a", "1", factbase.Core), setFact("proj.b", "2", factbase.Project),
+		setFact("tmp.c", "3", factbase.Transient))
+	if err := e.RegenerateSheet(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	p, err = e.SheetPrompt(ctx, u, sheet.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Fact sheet\n## core\n- core.a: 1\n## project\n- proj.b: 2\n## transient\n- tmp.c: 3\n"
+	if p.Text != want || p.Dropped != 0 || p.Tokens != sheet.EstimateTokens(want) {
+		t.Errorf("SheetPrompt = %+v, want text %q", p, want)
+	}
+	p, err = e.SheetPrompt(ctx, u, sheet.RenderOptions{MaxTokens: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Dropped == 0 || p.Tokens > 12 || !strings.Contains(p.Text, "core.a") || strings.Contains(p.Text, "tmp.c") {
+		t.Errorf("SheetPrompt(12 tokens) = %+v, want the transient entry dropped first", p)
+	}
+	if _, err := e.SheetPrompt(ctx, u, sheet.RenderOptions{MaxChars: -1}); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("negative budget: %v, want EINVALID", err)
+	}
+}
+
+// bareStore hides every method but factbase.Store's.
+type bareStore struct{ factbase.Store }
+
+func TestSheetErrors(t *testing.T) {
+	ctx := context.Background()
+	e, s, _ := clockedEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	bad := sheet.DefaultConfig()
+	bad.Size = 10 // the minimums add up to 31
+	tests := []struct {
+		name string
+		e    *memory.Engine
+		user factbase.UserID
+		o    memory.SheetOptions
+		code string
+	}{
+		{name: "bad user", e: e, user: "alice", code: factbase.EINVALID},
+		{name: "bad config", e: e, user: u, o: memory.SheetOptions{Config: bad}, code: factbase.EINVALID},
+		{name: "negative retention", e: e, user: u, o: memory.SheetOptions{Retention: -time.Hour}, code: factbase.EINVALID},
+		{name: "store keeps no sheets", e: memory.New(bareStore{s}, memory.Options{}), user: u, code: factbase.EUNAVAILABLE},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tc.e.GenerateSheet(ctx, tc.user, tc.o); factbase.ErrorCode(err) != tc.code {
+				t.Errorf("GenerateSheet = %v, want %s", err, tc.code)
+			}
+		})
+	}
+	if _, err := e.RecordReferences(ctx, "alice", []string{"x"}, factbase.Source{}); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("RecordReferences(bad user) = %v, want EINVALID", err)
+	}
+	if n, err := e.RecordReferences(ctx, u, nil, factbase.Source{}); n != 0 || err != nil {
+		t.Errorf("RecordReferences(none) = %d, %v; want 0, nil", n, err)
+	}
+}
+
+func TestSheetChanged(t *testing.T) {
+	tests := []struct {
+		name string
+		res  factbase.Result
+		want bool
+	}{
+		{name: "nothing", res: factbase.Result{}, want: false},
+		{name: "stored", res: factbase.Result{Stored: 1}, want: true},
+		{name: "updated", res: factbase.Result{Updated: 1}, want: true},
+		{name: "retracted", res: factbase.Result{Retracted: 1}, want: true},
+		{name: "deleted", res: factbase.Result{Deleted: 1}, want: true},
+		{name: "duplicate", res: factbase.Result{Duplicates: []factbase.Duplicate{{Key: "k"}}}, want: true},
+		{name: "noop (a restatement)", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.NoOp}}}, want: true},
+		{name: "move", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.Move}}}, want: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := memory.SheetChanged(tc.res); got != tc.want {
+				t.Errorf("SheetChanged(%+v) = %v, want %v", tc.res, got, tc.want)
+			}
+		})
+	}
+}
