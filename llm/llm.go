@@ -1,0 +1,542 @@
+// Package llm is Factbase's client for chat models behind an OpenAI-compatible
+// /v1/chat/completions endpoint: OpenAI, Ollama, vLLM, llama.cpp's server and others.
+// It asks for JSON through response_format (a JSON schema where the server supports
+// it, JSON mode otherwise), validates every answer strictly against the schema before
+// anything uses it, and classifies every failure (timeout, unavailable, invalid
+// output) with a Kind that is counted in its Stats.
+//
+// On top of the client sit the model's jobs in Factbase, each with a versioned prompt
+// embedded from prompts/: Extract (facts, entities and topics from one message),
+// Teach (the canonical topic of a phrase, for canon's teacher hook) and Plan (what a
+// question no rule understood asks, for the query planner's fallback).
+//
+// The model proposes; it never writes. Callers (package memory) turn proposals into
+// ops that pass the same validation as every other write.
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+// Response formats (Options.Format).
+const (
+	// FormatAuto asks for a JSON schema and falls back to JSON mode, for the rest of
+	// the client's life, the first time the server refuses response_format
+	// "json_schema" (a 400 naming it).
+	FormatAuto = "auto"
+	// FormatSchema always sends response_format {"type": "json_schema", ...} with a
+	// strict schema.
+	FormatSchema = "json_schema"
+	// FormatJSON always sends response_format {"type": "json_object"} and puts the
+	// schema in the system message instead.
+	FormatJSON = "json_object"
+)
+
+// Options configure New. Only BaseURL and Model are required.
+type Options struct {
+	// BaseURL is the server's API root, with or without "/v1":
+	// "https://api.openai.com/v1", "http://localhost:11434" (Ollama),
+	// "http://vllm:8000/v1". Requests go to .../v1/chat/completions. Required.
+	BaseURL string
+	// Model is the model name, such as "gpt-4o-mini" or "qwen2.5:7b". Required.
+	Model string
+	// APIKey is sent as "Authorization: Bearer <APIKey>" when not empty. It never
+	// appears in an error.
+	APIKey string
+
+	// Timeout bounds each HTTP request, from sending it to reading the whole
+	// response. Default 60s. A request that times out is not retried (ETIMEOUT).
+	Timeout time.Duration
+	// Retries is how many times a request is retried after a 429, a 5xx or a failed
+	// connection. Default 3; negative for none.
+	Retries int
+	// Backoff is the base delay before a retry: the n-th retry waits a random time
+	// between Backoff·2ⁿ⁻¹/2 and Backoff·2ⁿ⁻¹ (at most 30s), or the server's
+	// Retry-After (at most MaxRetryAfter) when it sends one. Default 500ms.
+	Backoff time.Duration
+	// MaxConcurrent is the most requests in flight at once, across every caller of
+	// the client. Default 4.
+	MaxConcurrent int
+	// Rate is the most requests started per second (a token bucket holding Burst
+	// tokens). 0 (the default): no limit.
+	Rate float64
+	// Burst is the token bucket's size. Default: Rate rounded up, at least 1.
+	Burst int
+
+	// Format chooses how JSON output is requested: FormatAuto (the default),
+	// FormatSchema or FormatJSON.
+	Format string
+	// MaxTokens caps the completion's length (max_tokens). Default 1024.
+	MaxTokens int
+	// Temperature is sent with every request. Default 0 (the most repeatable output).
+	Temperature float64
+	// AllowThink strips one leading, closed <think>...</think> block (as reasoning
+	// models such as qwen3 and deepseek-r1 write) before the JSON is validated. Off by
+	// default: a <think> block is then invalid output (KindThink). An unclosed block,
+	// or a second one, is invalid output either way.
+	AllowThink bool
+
+	// PromptPrice and CompletionPrice are the prices of a million prompt and
+	// completion tokens, in US dollars, used for Usage.Cost. Default 0 (a local
+	// model).
+	PromptPrice, CompletionPrice float64
+
+	// HTTPClient sends the requests. Default: a client of its own with Go's default
+	// transport.
+	HTTPClient *http.Client
+}
+
+// MaxRetryAfter caps how long the client waits when a server's Retry-After asks for
+// longer.
+const MaxRetryAfter = 30 * time.Second
+
+// maxBackoff caps the exponential backoff between retries.
+const maxBackoff = 30 * time.Second
+
+// maxResponse bounds the size of a response body read.
+const maxResponse = 4 << 20
+
+// Client calls one model on one OpenAI-compatible server. It is safe for concurrent
+// use; MaxConcurrent and Rate apply across all callers.
+type Client struct {
+	url     string
+	o       Options
+	client  *http.Client
+	sem     semaphore
+	bucket  *bucket
+	noSchma atomic.Bool // the server refused json_schema: use JSON mode
+	stats   counters
+	sleep   func(ctx context.Context, d time.Duration) error // tests replace it
+}
+
+// New returns a client for the server and model in o, with o's defaults filled in. It
+// sends nothing. It returns EINVALID if BaseURL is not an http or https URL, if Model
+// is empty, if Format is unknown, or if a duration, count or price is negative.
+func New(o Options) (*Client, error) {
+	u, err := url.Parse(o.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, factbase.Errorf(factbase.EINVALID, "llm: base URL must be an http or https URL, got %q", redactURL(o.BaseURL))
+	}
+	if strings.TrimSpace(o.Model) == "" {
+		return nil, factbase.Errorf(factbase.EINVALID, "llm: no model")
+	}
+	if o.Timeout < 0 || o.Backoff < 0 || o.MaxConcurrent < 0 || o.Rate < 0 || o.Burst < 0 || o.MaxTokens < 0 ||
+		o.PromptPrice < 0 || o.CompletionPrice < 0 || o.Temperature < 0 || math.IsNaN(o.Rate) || math.IsNaN(o.Temperature) {
+		return nil, factbase.Errorf(factbase.EINVALID, "llm: negative option")
+	}
+	switch o.Format {
+	case "":
+		o.Format = FormatAuto
+	case FormatAuto, FormatSchema, FormatJSON:
+	default:
+		return nil, factbase.Errorf(factbase.EINVALID, "llm: format %q is not one of auto, json_schema, json_object", o.Format)
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 60 * time.Second
+	}
+	switch {
+	case o.Retries == 0:
+		o.Retries = 3
+	case o.Retries < 0:
+		o.Retries = 0
+	}
+	if o.Backoff == 0 {
+		o.Backoff = 500 * time.Millisecond
+	}
+	if o.MaxConcurrent == 0 {
+		o.MaxConcurrent = 4
+	}
+	if o.MaxTokens == 0 {
+		o.MaxTokens = 1024
+	}
+	c := &Client{o: o, client: o.HTTPClient, sem: make(semaphore, o.MaxConcurrent), sleep: sleepCtx}
+	if c.client == nil {
+		c.client = &http.Client{}
+	}
+	if o.Rate > 0 {
+		c.bucket = newBucket(o.Rate, o.Burst)
+	}
+	base := strings.TrimRight(u.String(), "/")
+	if strings.HasSuffix(base, "/v1") {
+		c.url = base + "/chat/completions"
+	} else {
+		c.url = base + "/v1/chat/completions"
+	}
+	return c, nil
+}
+
+// Model returns the model name.
+func (c *Client) Model() string { return c.o.Model }
+
+// Endpoint returns the URL requests are sent to.
+func (c *Client) Endpoint() string { return redactURL(c.url) }
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"` // "system", "user" or "assistant"
+	Content string `json:"content"`
+}
+
+// Usage is what calls cost, from the server's usage field.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Cost             float64 `json:"cost_usd"` // by Options' prices; 0 for a local model
+}
+
+// Add folds u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.Cost += u2.Cost
+}
+
+// JSONRequest is one call that must answer with a JSON document matching Schema.
+type JSONRequest struct {
+	Name     string    // the schema's name, sent with json_schema: [a-zA-Z0-9_-]{1,64}
+	Schema   *Schema   // the answer's schema; its top level must be an object
+	Messages []Message // the conversation; the first is usually the system prompt
+}
+
+// CallJSON sends req, validates the answer strictly against req.Schema and decodes it
+// into out (a pointer to a struct whose fields match the schema). It retries 429s,
+// 5xx answers and failed connections as configured, never an invalid answer. The
+// returned Usage counts every answered request, including one whose output was
+// refused (its cost was incurred); on error it is also in the *Error.
+func (c *Client) CallJSON(ctx context.Context, req JSONRequest, out any) (Usage, error) {
+	if req.Schema == nil || req.Schema.Type != "object" || len(req.Messages) == 0 {
+		return Usage{}, factbase.Errorf(factbase.EINTERNAL, "llm: a JSON request needs an object schema and messages")
+	}
+	c.stats.calls.Add(1)
+	start := time.Now()
+	usage, err := c.callJSON(ctx, req, out)
+	c.stats.observe(usage, err, time.Since(start))
+	return usage, err
+}
+
+func (c *Client) callJSON(ctx context.Context, req JSONRequest, out any) (Usage, error) {
+	var usage Usage
+	attempts := 0
+	fail := func(e *Error) (Usage, error) {
+		e.Attempts, e.Usage = attempts, usage
+		if attempts > 1 {
+			e.err.Message += fmt.Sprintf(" (after %d tries)", attempts)
+		}
+		return usage, e
+	}
+	fellBack := false
+	for retry := 0; ; {
+		schemaMode := c.o.Format == FormatSchema || c.o.Format == FormatAuto && !c.noSchma.Load()
+		body, err := c.body(req, schemaMode)
+		if err != nil {
+			return usage, &Error{Kind: KindRejected, err: &factbase.Error{Code: factbase.EINTERNAL, Message: "llm: encode request", Err: err}}
+		}
+		attempts++
+		content, u, finish, aerr := c.post(ctx, body)
+		usage.Add(u)
+		if aerr == nil {
+			if e := c.decode(content, finish, req.Schema, out); e != nil {
+				return fail(e)
+			}
+			return usage, nil
+		}
+		// A server that does not know json_schema: JSON mode from now on. This is not
+		// a retry: the request itself changes.
+		if aerr.schemaRefused && schemaMode && c.o.Format == FormatAuto && !fellBack {
+			c.noSchma.Store(true)
+			c.stats.fallbacks.Add(1)
+			fellBack = true
+			continue
+		}
+		if !aerr.retry || retry >= c.o.Retries {
+			return fail(aerr.err)
+		}
+		retry++
+		c.stats.retries.Add(1)
+		wait := c.o.Backoff << (retry - 1)
+		if wait <= 0 || wait > maxBackoff {
+			wait = maxBackoff
+		}
+		wait = wait/2 + rand.N(wait/2+1)
+		if aerr.after > 0 {
+			wait = min(aerr.after, MaxRetryAfter)
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return fail(ctxError(err))
+		}
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// body encodes the request body.
+func (c *Client) body(req JSONRequest, schemaMode bool) ([]byte, error) {
+	type jsonSchema struct {
+		Name   string  `json:"name"`
+		Strict bool    `json:"strict"`
+		Schema *Schema `json:"schema"`
+	}
+	type format struct {
+		Type       string      `json:"type"`
+		JSONSchema *jsonSchema `json:"json_schema,omitempty"`
+	}
+	msgs := req.Messages
+	f := format{Type: "json_object"}
+	if schemaMode {
+		name := req.Name
+		if name == "" {
+			name = "answer"
+		}
+		f = format{Type: "json_schema", JSONSchema: &jsonSchema{Name: name, Strict: true, Schema: req.Schema}}
+	} else {
+		// JSON mode carries no schema: the model reads it from the system message
+		// (OpenAI also demands that the word JSON appear in the messages).
+		sch, err := req.Schema.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		msgs = append([]Message(nil), msgs...)
+		note := "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + string(sch)
+		if msgs[0].Role == "system" {
+			msgs[0].Content += note
+		} else {
+			msgs = append([]Message{{Role: "system", Content: strings.TrimSpace(note)}}, msgs...)
+		}
+	}
+	return json.Marshal(struct {
+		Model          string    `json:"model"`
+		Messages       []Message `json:"messages"`
+		Temperature    float64   `json:"temperature"`
+		MaxTokens      int       `json:"max_tokens"`
+		Stream         bool      `json:"stream"`
+		ResponseFormat format    `json:"response_format"`
+	}{c.o.Model, msgs, c.o.Temperature, c.o.MaxTokens, false, f})
+}
+
+// attemptError is the result of one failed request: the error to return, whether
+// (and after how long, if the server said) to retry, and whether the server refused
+// the json_schema response format.
+type attemptError struct {
+	err           *Error
+	retry         bool
+	after         time.Duration
+	schemaRefused bool
+}
+
+// post makes one request and returns the first choice's content, the usage and the
+// finish reason.
+func (c *Client) post(ctx context.Context, body []byte) (string, Usage, string, *attemptError) {
+	if err := ctx.Err(); err != nil {
+		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+	}
+	if err := c.sem.acquire(ctx); err != nil {
+		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+	}
+	defer c.sem.release()
+	if err := c.bucket.wait(ctx); err != nil {
+		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+	}
+	n := c.stats.inflight.Add(1)
+	defer c.stats.inflight.Add(-1)
+	for {
+		m := c.stats.maxInflight.Load()
+		if n <= m || c.stats.maxInflight.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	c.stats.requests.Add(1)
+
+	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return "", Usage{}, "", &attemptError{err: newError(KindRejected, err, "bad request URL")}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if c.o.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.o.APIKey)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return "", Usage{}, "", c.transportError(ctx, actx, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	if err != nil {
+		return "", Usage{}, "", c.transportError(ctx, actx, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return "", Usage{}, "", c.statusError(resp, data)
+	}
+	if len(data) > maxResponse {
+		return "", Usage{}, "", &attemptError{err: newError(KindBadResponse, nil, "response larger than %d bytes", maxResponse)}
+	}
+	var cr struct {
+		Choices []struct {
+			Message *struct {
+				Content *string `json:"content"`
+				Refusal *string `json:"refusal"`
+			} `json:"message"`
+			FinishReason *string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(data, &cr); err != nil {
+		return "", Usage{}, "", &attemptError{err: newError(KindBadResponse, err, "the server's answer is not a chat completion")}
+	}
+	var u Usage
+	if cr.Usage != nil && cr.Usage.PromptTokens >= 0 && cr.Usage.CompletionTokens >= 0 {
+		u = Usage{PromptTokens: cr.Usage.PromptTokens, CompletionTokens: cr.Usage.CompletionTokens}
+		u.Cost = (float64(u.PromptTokens)*c.o.PromptPrice + float64(u.CompletionTokens)*c.o.CompletionPrice) / 1e6
+	}
+	if len(cr.Choices) == 0 || cr.Choices[0].Message == nil {
+		return "", u, "", &attemptError{err: newError(KindBadResponse, nil, "the server's answer has no message")}
+	}
+	ch := cr.Choices[0]
+	finish := ""
+	if ch.FinishReason != nil {
+		finish = *ch.FinishReason
+	}
+	if ch.Message.Refusal != nil && *ch.Message.Refusal != "" || finish == "content_filter" {
+		return "", u, finish, &attemptError{err: newError(KindRefusal, nil, "the model refused to answer")}
+	}
+	if ch.Message.Content == nil {
+		if finish == "length" {
+			return "", u, finish, &attemptError{err: newError(KindTruncated, nil, "the model's answer was cut at the token limit")}
+		}
+		return "", u, finish, &attemptError{err: newError(KindBadResponse, nil, "the server's answer has no content")}
+	}
+	return *ch.Message.Content, u, finish, nil
+}
+
+// transportError classifies a failure to send a request or read its response.
+func (c *Client) transportError(ctx, actx context.Context, err error) *attemptError {
+	if ctx.Err() != nil {
+		return &attemptError{err: ctxError(ctx.Err())}
+	}
+	var ne net.Error
+	if errors.Is(actx.Err(), context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return &attemptError{err: newError(KindTimeout, err, "no response from the model within %v", c.o.Timeout)}
+	}
+	return &attemptError{retry: true, err: newError(KindConnection, err, "cannot reach the model server")}
+}
+
+// statusError classifies a non-2xx response.
+func (c *Client) statusError(resp *http.Response, data []byte) *attemptError {
+	code := resp.StatusCode
+	msg := c.serverMessage(data)
+	text := fmt.Sprintf("the model server answered %d %s", code, http.StatusText(code))
+	if msg != "" {
+		text += ": " + msg
+	}
+	ae := &attemptError{}
+	switch {
+	case code == http.StatusTooManyRequests:
+		ae.err, ae.retry = newError(KindRateLimited, nil, "%s", text), true
+		ae.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	case code >= 500:
+		ae.err, ae.retry = newError(KindServer, nil, "%s", text), true
+		ae.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound:
+		ae.err = newError(KindAuth, nil, "%s", text)
+	default:
+		ae.err = newError(KindRejected, nil, "%s", text)
+		low := strings.ToLower(msg)
+		ae.schemaRefused = code == http.StatusBadRequest &&
+			(strings.Contains(low, "json_schema") || strings.Contains(low, "response_format"))
+	}
+	return ae
+}
+
+// serverMessage extracts the message of an error response: OpenAI's
+// {"error": {"message": ...}}, Ollama's {"error": "..."}, or a short plain text body.
+// It is shortened to 300 bytes and never contains the API key.
+func (c *Client) serverMessage(data []byte) string {
+	var m string
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(data, &v) == nil {
+		var s string
+		var obj struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(v.Error, &s) == nil:
+			m = s
+		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
+			m = obj.Message
+		default:
+			m = v.Message
+		}
+	} else if !bytes.ContainsAny(data, "<{") {
+		m = string(data)
+	}
+	m = strings.Join(strings.Fields(m), " ")
+	if c.o.APIKey != "" {
+		m = strings.ReplaceAll(m, c.o.APIKey, "[redacted]")
+	}
+	return clip(strings.ToValidUTF8(m, ""), 300)
+}
+
+// parseRetryAfter returns the wait a Retry-After header asks for, in seconds or as an
+// HTTP date, or 0 if there is none or it cannot be parsed.
+func parseRetryAfter(h string, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(h, 64); err == nil {
+		if s <= 0 || math.IsNaN(s) {
+			return 0
+		}
+		if s > MaxRetryAfter.Seconds() {
+			return MaxRetryAfter
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(h); err == nil && t.After(now) {
+		return min(t.Sub(now), MaxRetryAfter)
+	}
+	return 0
+}
+
+// redactURL drops user information and the query from a URL for error messages.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
