@@ -137,10 +137,37 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 		}
 		return out, nil
 	}
-	src := factbase.Source{Kind: factbase.SourceMessage}
-	var ops []factbase.Op
-	var notes []string
-	for _, st := range p.Statements {
+	ops, topics, notes, skipped, err := e.statementOps(ctx, user, p.Statements, factbase.Source{Kind: factbase.SourceMessage})
+	if err != nil {
+		return SayResult{}, err
+	}
+	out.Topics, out.Skipped = topics, skipped
+	for _, op := range ops {
+		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
+	}
+	if len(ops) > 0 {
+		res, err := e.Apply(ctx, user, ops)
+		if err != nil {
+			return SayResult{}, err
+		}
+		res.Facts = nil
+		out.Result = res
+	}
+	out.Reply = strings.Join(append(replyFor(out.Result, ops), notes...), " ")
+	if out.Reply == "" {
+		out.Reply = p.Clarify
+	} else if p.Clarify != "" {
+		out.Reply += " " + p.Clarify
+	}
+	return out, nil
+}
+
+// statementOps turns the router's statements into ops with source src, without
+// applying them: Say applies them at once, Remember in its job's transaction. A remove
+// of a value that is not in its list becomes a note and a skipped entry instead of an
+// op.
+func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, statements []router.Statement, src factbase.Source) (ops []factbase.Op, topics []Canonical, notes, skipped []string, err error) {
+	for _, st := range statements {
 		if st.Key != "" { // a single-valued personal fact
 			if len(st.Values) == 0 {
 				continue
@@ -153,9 +180,9 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 		}
 		c, err := e.topicKey(ctx, user, st.Topic)
 		if err != nil {
-			return SayResult{}, err
+			return nil, nil, nil, nil, err
 		}
-		out.Topics = append(out.Topics, c)
+		topics = append(topics, c)
 		e.metrics.canonicalized(c)
 		fav := func(v string, rank int) factbase.Fact {
 			return factbase.Fact{Key: c.Key, Value: v, Rank: rank, Cardinality: factbase.Ranked, Type: "preference",
@@ -179,11 +206,11 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 			for _, v := range removeVals {
 				m, ok, err := e.member(ctx, user, c.Key, v)
 				if err != nil {
-					return SayResult{}, err
+					return nil, nil, nil, nil, err
 				}
 				if !ok {
 					notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", v, plural(topicNoun(c.Key))))
-					out.Skipped = append(out.Skipped, fmt.Sprintf("remove %q: not in %s", v, c.Key))
+					skipped = append(skipped, fmt.Sprintf("remove %q: not in %s", v, c.Key))
 					continue
 				}
 				ops = append(ops, factbase.Op{Kind: factbase.OpRemove, Fact: fav(v, 0)})
@@ -193,24 +220,7 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 			}
 		}
 	}
-	for _, op := range ops {
-		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
-	}
-	if len(ops) > 0 {
-		res, err := e.Apply(ctx, user, ops)
-		if err != nil {
-			return SayResult{}, err
-		}
-		res.Facts = nil
-		out.Result = res
-	}
-	out.Reply = strings.Join(append(replyFor(out.Result, ops), notes...), " ")
-	if out.Reply == "" {
-		out.Reply = p.Clarify
-	} else if p.Clarify != "" {
-		out.Reply += " " + p.Clarify
-	}
-	return out, nil
+	return ops, topics, notes, skipped, nil
 }
 
 // member finds a current member of a list by value.
