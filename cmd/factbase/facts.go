@@ -75,6 +75,8 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 	fs := m.flags("facts "+sub, &c, true)
 	fs.StringVar(&subject, "subject", "", "whose fact: user (default), or entity:<id>, or another subject")
 	switch sub {
+	case "query":
+		return m.runFactsQuery(ctx, args[1:]) // query.go: facts from transcripts
 	case "set":
 		fs.StringVar(&typ, "type", "", "fact type (contact, work, preference, ...)")
 		fs.StringVar(&category, "category", "", "sheet category: core, technical, project or transient")

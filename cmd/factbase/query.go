@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+const factsQueryUsage = `Usage:
+  factbase facts query [flags]
+
+Queries the facts ingested from agent session transcripts: by predicate, subject,
+session, object substring and minimum confidence. --by-object groups them by
+object with counts and sessions, e.g. every host the user's agents connected to:
+
+  factbase facts query --user $U --predicate connects_to_host --by-object
+
+Flags:
+`
+
+// queryFactJSON is a transcript fact in "facts query --json".
+type queryFactJSON struct {
+	ID         string          `json:"id"`
+	Subject    string          `json:"subject"`
+	Predicate  string          `json:"predicate"`
+	Object     string          `json:"object"`
+	Confidence float64         `json:"confidence"`
+	Extractor  string          `json:"extractor"`
+	ValidFrom  time.Time       `json:"valid_from"`
+	Source     factbase.Source `json:"source"`
+}
+
+// runFactsQuery implements "factbase facts query".
+func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
+	var (
+		c        common
+		q        factbase.TranscriptQuery
+		byObject bool
+	)
+	fs := m.flags("facts query", &c, true)
+	fs.StringVar(&q.Predicate, "predicate", "", "only this predicate (connects_to_host, executed_command, ...)")
+	fs.StringVar(&q.Subject, "subject", "", "only this subject (task_<uuid>, action_<uuid>)")
+	fs.StringVar(&q.Session, "session", "", "only facts of this session id")
+	fs.StringVar(&q.ObjectContains, "object", "", "only objects containing this text (ASCII case ignored)")
+	fs.Float64Var(&q.MinConfidence, "min-confidence", 0, "only facts with at least this confidence (0..1)")
+	fs.IntVar(&q.Limit, "limit", 1000, "at most this many facts (or objects with --by-object)")
+	fs.IntVar(&q.Offset, "offset", 0, "skip this many first")
+	fs.BoolVar(&byObject, "by-object", false, "group by object: how many facts and in which sessions")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), factsQueryUsage)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("facts query takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+
+	if byObject {
+		objs, err := e.TranscriptObjects(ctx, user, q)
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(map[string]any{"objects": objs})
+		}
+		if len(objs) == 0 {
+			fmt.Fprintln(m.Stdout, "No facts.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "OBJECT\tFACTS\tSESSIONS")
+		for _, o := range objs {
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", oneLine(o.Object, 60), o.Facts, strings.Join(o.Sessions, ", "))
+		}
+		return tw.Flush()
+	}
+	facts, err := e.TranscriptFacts(ctx, user, q)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		out := make([]queryFactJSON, len(facts))
+		for i, f := range facts {
+			out[i] = queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
+				Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
+		}
+		return m.printJSON(map[string]any{"facts": out})
+	}
+	if len(facts) == 0 {
+		fmt.Fprintln(m.Stdout, "No facts.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE")
+	for _, f := range facts {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", f.Subject, f.Key, oneLine(f.Value, 60), f.Confidence, f.Source.ID)
+	}
+	return tw.Flush()
+}
+
+// oneLine puts s on one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-3]) + "..."
+	}
+	return s
+}
