@@ -26,9 +26,11 @@ type stmtCache struct {
 func allStaticQueries() [][]string {
 	return [][]string{
 		staticQueries,
+		episodeQueries, searchQueries,
 		keysQueries,
 		transcriptQueries,
 		sheetQueries,
+		jobQueries,
 	}
 }
 

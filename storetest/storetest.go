@@ -44,6 +44,7 @@ func Run(t *testing.T, open Open) {
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"Transcripts", testTranscripts},
 		{"APIKeys", testKeys},
+		{"Jobs", testJobs},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,149 @@
+package factbase
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// JobState is where a background job is in its life.
+type JobState string
+
+// The job states. A job is queued until a worker claims it, running while a worker
+// holds its lease, and ends done (its effects committed) or dead (it failed
+// MaxAttempts times, or failed in a way no retry can fix; Error says why). A dead job
+// can be queued again by hand (JobStore.RetryJob).
+const (
+	JobQueued  JobState = "queued"
+	JobRunning JobState = "running"
+	JobDone    JobState = "done"
+	JobDead    JobState = "dead"
+)
+
+// Valid reports whether s is one of the job states.
+func (s JobState) Valid() bool {
+	return s == JobQueued || s == JobRunning || s == JobDone || s == JobDead
+}
+
+// JobRemember is the kind of a job that extracts facts from one message (the
+// job's Input) with the rules and, when one is configured, a model.
+const JobRemember = "remember"
+
+// Job is one unit of background work, kept in the store so that it survives
+// restarts. A worker claims it with a lease; a worker that dies leaves the lease to
+// expire, and the job is claimed again.
+type Job struct {
+	ID          string   `json:"id"` // time-sortable (UUIDv7)
+	User        UserID   `json:"user"`
+	Kind        string   `json:"kind"`  // JobRemember, ...
+	Input       string   `json:"input"` // for JobRemember: the message
+	State       JobState `json:"state"`
+	Attempts    int      `json:"attempts"` // claims so far, the running one included
+	MaxAttempts int      `json:"max_attempts"`
+	// RunAt is the earliest time a queued job may be claimed (a retry's backoff).
+	RunAt time.Time `json:"run_at"`
+	// Lease is the token of the current claim; only its holder may complete, fail,
+	// extend or release the job. Never shown outside the process.
+	Lease      string     `json:"-"`
+	LeaseUntil *time.Time `json:"lease_until,omitempty"`
+	// ErrorCode and Error are the last failure's factbase code and message ("" when
+	// none): the reason a dead job died.
+	ErrorCode string `json:"error_code,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Result is what the job did, as JSON written by its worker (for JobRemember:
+	// memory.RememberResult).
+	Result json.RawMessage `json:"result,omitempty"`
+	// Tokens and cost of every model call the job made, failed attempts included.
+	PromptTokens     int        `json:"prompt_tokens"`
+	CompletionTokens int        `json:"completion_tokens"`
+	Cost             float64    `json:"cost_usd"`
+	CreatedAt        time.Time  `json:"created_at"`
+	UpdatedAt        time.Time  `json:"updated_at"`
+	FinishedAt       *time.Time `json:"finished_at,omitempty"` // when it became done or dead
+}
+
+// JobFilter selects jobs in JobStore.Jobs. Zero fields do not filter.
+type JobFilter struct {
+	User  UserID
+	State JobState
+	Kind  string
+	Limit int // 0: 100; at most 1000
+	// Before lists jobs created before the job with this id (the next page of a
+	// newest-first listing).
+	Before string
+}
+
+// JobUsage sums the jobs of a user (or of every user).
+type JobUsage struct {
+	Jobs             map[JobState]int `json:"jobs"` // jobs by state
+	PromptTokens     int              `json:"prompt_tokens"`
+	CompletionTokens int              `json:"completion_tokens"`
+	Cost             float64          `json:"cost_usd"`
+}
+
+// JobFailure is how an attempt failed, for JobStore.FailJob.
+type JobFailure struct {
+	Code, Message string
+	// Dead ends the job now; otherwise it is queued again after RetryIn, unless it
+	// has used MaxAttempts, in which case it is dead too.
+	Dead    bool
+	RetryIn time.Duration
+	// Usage of this attempt, added to the job's totals.
+	PromptTokens, CompletionTokens int
+	Cost                           float64
+}
+
+// JobOutcome is what a successful attempt did, for JobTx.CompleteJob.
+type JobOutcome struct {
+	Result                         json.RawMessage
+	PromptTokens, CompletionTokens int
+	Cost                           float64
+}
+
+// JobStore keeps the durable job queue. Each method is one transaction; times are
+// the store's clock. All methods are safe for concurrent use, from several processes
+// too, and return EUNAVAILABLE when the store cannot be reached.
+type JobStore interface {
+	// EnqueueJob stores a new queued job. j.ID, User, Kind, Input and MaxAttempts
+	// (at least 1) must be set; State, times and counters are set by the store
+	// (RunAt = now). It returns the stored job. EINVALID for a missing field,
+	// ECONFLICT for a taken id.
+	EnqueueJob(ctx context.Context, j Job) (Job, error)
+	// ClaimJob claims the oldest runnable job of one of kinds (any kind if none): a
+	// queued job whose RunAt has come, or a running job whose lease expired (its
+	// worker died). The claim sets State running, a new Lease valid for lease, and
+	// Attempts+1. A job whose lease expired on its last attempt is made dead
+	// instead ("lease expired"). ok is false when no job is runnable.
+	ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (j Job, ok bool, err error)
+	// ExtendJob pushes the lease of a running job to now+lease. ECONFLICT if lease is
+	// no longer the job's (it expired and was claimed again, or the job ended).
+	ExtendJob(ctx context.Context, id, lease string, d time.Duration) error
+	// FailJob records a failed attempt of the running job held by lease: queued again
+	// after f.RetryIn, or dead (f.Dead, or no attempts left). It returns the job.
+	// ECONFLICT if lease is no longer the job's.
+	FailJob(ctx context.Context, id, lease string, f JobFailure) (Job, error)
+	// ReleaseJob gives a running job back to the queue without counting the attempt
+	// (a worker shutting down). ECONFLICT if lease is no longer the job's.
+	ReleaseJob(ctx context.Context, id, lease string) error
+	// RetryJob queues a dead job again, with its attempts reset, now. ENOTFOUND if
+	// there is no such job; ECONFLICT if it is not dead.
+	RetryJob(ctx context.Context, id string) (Job, error)
+	// Job returns one job. ENOTFOUND if there is none.
+	Job(ctx context.Context, id string) (Job, error)
+	// Jobs returns the jobs f selects, newest first.
+	Jobs(ctx context.Context, f JobFilter) ([]Job, error)
+	// JobUsage sums the jobs of user ("" for every user).
+	JobUsage(ctx context.Context, user UserID) (JobUsage, error)
+}
+
+// JobTx completes a job inside the write path's transaction
+// (memory.Engine.ApplyWith), so that a job's effects and its completion commit
+// together: a worker that dies before the commit leaves the job to be claimed again
+// with nothing applied, and a committed job is never claimed again. Stores that keep
+// jobs implement it on their write transactions.
+type JobTx interface {
+	// CompleteJob marks the running job id of the transaction's user, held by lease,
+	// done with outcome o. ECONFLICT if the lease is no longer the job's (it expired
+	// and another worker claimed the job), which aborts the transaction.
+	CompleteJob(ctx context.Context, id, lease string, o JobOutcome) error
+}
