@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+const keysUsage = `Usage:
+  factbase keys create [--user UUID] [--name NAME] [--json]
+  factbase keys list   [--json]
+  factbase keys revoke [--json] KEY_ID
+
+API keys for "factbase serve". create prints the key once, on stdout (only its
+SHA-256 hash is stored); a key made with --user may touch that user's data only,
+one made without is an application key for every user. Send it as
+"Authorization: Bearer <key>". revoke stops a key from working (a running server
+notices within its --key-cache time, 2s by default).
+`
+
+// keyJSON is a key in JSON output; Secret is set only when the key is created.
+type keyJSON struct {
+	ID        string     `json:"id"`
+	Key       string     `json:"key,omitempty"`
+	Name      string     `json:"name,omitempty"`
+	User      string     `json:"user,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+func keyToJSON(k factbase.Key, secret string) keyJSON {
+	return keyJSON{ID: k.ID, Key: secret, Name: k.Name, User: string(k.User), CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}
+}
+
+func (m *Main) runKeys(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, keysUsage)
+		if len(args) == 0 {
+			return usagef("keys needs a subcommand: create, list or revoke")
+		}
+		return nil
+	}
+	sub := args[0]
+	var (
+		c    common
+		name string
+	)
+	fs := m.flags("keys "+sub, &c, false)
+	nargs := 0
+	switch sub {
+	case "create":
+		fs.StringVar(&c.user, "user", "", "the one user (a UUID) the key may act for; default: every user")
+		fs.StringVar(&name, "name", "", "a label for the key")
+	case "list":
+	case "revoke":
+		nargs = 1
+	default:
+		return usagef("unknown keys subcommand %q (create, list, revoke)", sub)
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != nargs {
+		return usagef("wrong number of arguments for keys %s\n%s", sub, keysUsage)
+	}
+	var user factbase.UserID
+	if c.user != "" {
+		u, err := factbase.ParseUserID(c.user)
+		if err != nil {
+			return err
+		}
+		user = u
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	ks, ok := e.Store().(factbase.KeyStore)
+	if !ok {
+		return factbase.Errorf(factbase.EINVALID, "this store does not keep API keys")
+	}
+	switch sub {
+	case "create":
+		secret, k, err := factbase.NewKey(user, name, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := ks.CreateKey(ctx, k); err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(keyToJSON(k, secret))
+		}
+		// The key alone on stdout, so that KEY=$(factbase keys create) works.
+		fmt.Fprintln(m.Stdout, secret)
+		scope := "an application key, for every user"
+		if k.User != "" {
+			scope = "for user " + string(k.User) + " only"
+		}
+		fmt.Fprintf(m.Stderr, "factbase: created %s (%s). It is shown only now; store it safely.\n", k.ID, scope)
+		return nil
+	case "list":
+		keys, err := ks.Keys(ctx)
+		if err != nil {
+			return err
+		}
+		if c.json {
+			out := make([]keyJSON, len(keys))
+			for i, k := range keys {
+				out[i] = keyToJSON(k, "")
+			}
+			return m.printJSON(map[string]any{"keys": out})
+		}
+		if len(keys) == 0 {
+			fmt.Fprintln(m.Stdout, "No keys. Create one with: factbase keys create")
+			return nil
+		}
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tUSER\tCREATED\tSTATE")
+		for _, k := range keys {
+			u, state := string(k.User), "active"
+			if u == "" {
+				u = "(all users)"
+			}
+			if k.Revoked() {
+				state = "revoked " + k.RevokedAt.Local().Format(time.DateTime)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, u, k.CreatedAt.Local().Format(time.DateTime), state)
+		}
+		return tw.Flush()
+	default: // revoke
+		k, err := ks.RevokeKey(ctx, fs.Arg(0), time.Now())
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(keyToJSON(k, ""))
+		}
+		fmt.Fprintf(m.Stdout, "Revoked %s at %s.\n", k.ID, k.RevokedAt.Local().Format(time.DateTime))
+		return nil
+	}
+}

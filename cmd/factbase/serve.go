@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/server"
+)
+
+// runServe implements "factbase serve": the HTTP API on the embedded store.
+func (m *Main) runServe(ctx context.Context, args []string) error {
+	var (
+		c                                      common
+		addr, logLevel                         string
+		noAuth                                 bool
+		maxBody                                int64
+		readTimeout, writeTimeout, idleTimeout time.Duration
+		shutdownTimeout, keyCacheTTL           time.Duration
+	)
+	fs := m.flags("serve", &c, false)
+	fs.StringVar(&addr, "addr", server.DefaultAddr, "listen address, host:port")
+	fs.BoolVar(&noAuth, "no-auth", false, "serve /v1 without API keys (only on a loopback address)")
+	fs.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "request body limit in bytes")
+	fs.DurationVar(&readTimeout, "read-timeout", 30*time.Second, "time to read a whole request")
+	fs.DurationVar(&writeTimeout, "write-timeout", 30*time.Second, "time to write a response")
+	fs.DurationVar(&idleTimeout, "idle-timeout", 120*time.Second, "keep-alive connections idle longer are closed")
+	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
+	fs.DurationVar(&keyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
+	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage: factbase serve [flags]
+
+Serve the HTTP API (JSON under /v1, OpenAPI 3.1 at /openapi.json, /healthz, /readyz,
+/metrics) on %s by default. Every /v1 request needs "Authorization: Bearer <key>";
+create keys with "factbase keys create". Logs are JSON lines on stderr.
+
+`, server.DefaultAddr)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("serve takes no arguments, got %q", fs.Args())
+	}
+	if maxBody <= 0 {
+		return usagef("--max-body must be positive, got %d", maxBody)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+		return usagef("--log-level %q is not one of debug, info, warn, error", logLevel)
+	}
+	if noAuth && !isLoopback(addr) {
+		return usagef("--no-auth is allowed only on a loopback address (127.0.0.1, ::1 or localhost), not %q", addr)
+	}
+	if keyCacheTTL <= 0 {
+		keyCacheTTL = -1 // server.Options: negative is no cache
+	}
+	log := slog.New(slog.NewJSONHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+
+	metrics := server.NewMetrics()
+	c.observer = metrics
+	e, closeStore, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		closeStore()
+		log.Info("store closed", "db", c.db)
+	}()
+	o := server.Options{Engine: e, NoAuth: noAuth, Logger: log, Metrics: metrics, MaxBodyBytes: maxBody,
+		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
+		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL}
+	if !noAuth {
+		ks, ok := e.Store().(factbase.KeyStore)
+		if !ok {
+			return factbase.Errorf(factbase.EINVALID, "this store does not keep API keys; use --no-auth on a loopback address")
+		}
+		o.Keys = ks
+	}
+	srv := server.New(o)
+
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return factbase.Errorf(factbase.EUNAVAILABLE, "cannot listen on %s: %v", addr, err)
+	}
+	base := "http://" + l.Addr().String()
+	fmt.Fprintf(m.Stdout, "factbase: listening on %s (database %s)\n", base, c.db)
+	fmt.Fprintf(m.Stdout, "factbase: OpenAPI document: curl %s/openapi.json\n", base)
+	if noAuth {
+		fmt.Fprintf(m.Stdout, "factbase: authentication is OFF (--no-auth): anyone who can reach %s can read and write\n", base)
+	} else {
+		fmt.Fprintf(m.Stdout, "factbase: every /v1 request needs \"Authorization: Bearer <key>\"; create one with: factbase keys create\n")
+	}
+	if m.Ready != nil {
+		m.Ready(l.Addr().String())
+	}
+	return srv.Serve(ctx, l)
+}
+
+// isLoopback reports whether the host of addr is a loopback address or "localhost".
+// An empty host means every interface, which is not loopback.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

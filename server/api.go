@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
+)
+
+const apiDescription = `Factbase is a long-term fact memory for AI assistants and agents. Hand it what a
+user says (POST /v1/users/{user}/messages), ask it what it knows
+(POST /v1/users/{user}/questions), or read and write facts and ranked lists directly.
+
+Every /v1 request needs an API key: "Authorization: Bearer fb_...". Create one with
+"factbase keys create" (an application key, for every user) or
+"factbase keys create --user UUID" (a key for one user's data only).
+
+Users are UUIDs. Errors are application/problem+json (RFC 9457) with a detail that
+names what was wrong: 400 malformed JSON, 401 a missing or unknown key, 403 a key for
+another user, 404 no such data or route, 409 a conflict with stored state, 413 a body
+over the limit (1 MiB by default), 422 an invalid value, 503 the store is unavailable.`
+
+// config returns the huma configuration: OpenAPI 3.1 at /openapi.json, problem+json
+// errors with field-naming details, and no schema links or hosted docs page.
+func (s *Server) config() huma.Config {
+	c := huma.DefaultConfig("Factbase", s.opts.Version)
+	c.Info.Description = apiDescription
+	c.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
+	c.OpenAPIPath = "/openapi"
+	c.DocsPath = ""
+	c.SchemasPath = ""
+	// The default create hook adds "$schema" members and Link headers to responses;
+	// Factbase's responses are the engine's types as they are.
+	c.CreateHooks = nil
+	c.Transformers = []huma.Transformer{transformProblem}
+	c.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		bearerScheme: {
+			Type:         "http",
+			Scheme:       "bearer",
+			BearerFormat: "fb_ followed by 43 base64url characters",
+			Description:  "An API key made by \"factbase keys create\".",
+		},
+	}
+	return c
+}
+
+// op fills the fields every /v1 operation shares.
+func (s *Server) op(id, method, path, tag, summary, description string, errs ...int) huma.Operation {
+	o := huma.Operation{
+		OperationID:     id,
+		Method:          method,
+		Path:            path,
+		Tags:            []string{tag},
+		Summary:         summary,
+		Description:     description,
+		MaxBodyBytes:    -1, // enforced for every route by limitBody, before huma reads
+		BodyReadTimeout: -1, // bounded by the server's ReadTimeout
+		Errors:          append([]int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable}, errs...),
+	}
+	if method == http.MethodPost {
+		o.Errors = append(o.Errors, http.StatusBadRequest, http.StatusRequestEntityTooLarge)
+	}
+	if !s.opts.NoAuth {
+		o.Security = []map[string][]string{{bearerScheme: {}}}
+	}
+	return o
+}
+
+// register adds every /v1 operation.
+func (s *Server) register() {
+	s.registerMessages()
+	s.registerFacts()
+	s.registerLists()
+	s.registerTranscripts() // transcripts.go
+}
+
+// exampleUser is the user id the OpenAPI examples use.
+const exampleUser = "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"
+
+// parseUser validates the user path parameter: 422 naming path.user if it is not a
+// UUID.
+func parseUser(ctx context.Context, p string) (factbase.UserID, error) {
+	u, err := factbase.ParseUserID(p)
+	if err != nil {
+		return "", fail(ctx, err, &huma.ErrorDetail{Location: "path.user", Message: factbase.ErrorMessage(err), Value: clip(p, 64)})
+	}
+	if ri := reqInfoFrom(ctx); ri != nil {
+		ri.userID = string(u)
+	}
+	return u, nil
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase/memory"
+)
+
+// messageBody is the body of a message.
+type messageBody struct {
+	Text string `json:"text" minLength:"1" maxLength:"16384" doc:"What the user said, as plain text (at most 16 KiB)." example:"My favorite cryptos are BTC, ETH and XMR."`
+}
+
+// questionBody is the body of a question.
+type questionBody struct {
+	Text string `json:"text" minLength:"1" maxLength:"16384" doc:"The user's question, as plain text (at most 16 KiB)." example:"What are my favorite cryptos?"`
+}
+
+type messageInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body messageBody
+}
+
+type questionInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body questionBody
+}
+
+type sayOutput struct {
+	Body memory.SayResult
+}
+
+type askOutput struct {
+	Body memory.AskResult
+}
+
+func (s *Server) registerMessages() {
+	huma.Register(s.api, s.op("say", http.MethodPost, "/v1/users/{user}/messages", "Messages",
+		"Remember what a message states",
+		`Routes a user's message with the rule-based router: statements about the user's own
+facts and favorites are written through the one write path; questions, statements about
+others and negations write nothing. The response is the same as "factbase say --json":
+the route, the ops, what the write did (stored, updated, duplicates with their rank,
+rank mutations) and a one-sentence reply.`), s.say)
+	huma.Register(s.api, s.op("ask", http.MethodPost, "/v1/users/{user}/questions", "Messages",
+		"Answer a question from stored facts",
+		`Answers a question about the user's own facts and favorites deterministically from
+what is stored, without a model. It never guesses: an unknown answer says so and has no
+items. The response is the same as "factbase ask --json".`), s.ask)
+}
+
+func (s *Server) say(ctx context.Context, in *messageInput) (*sayOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.opts.Engine.Say(ctx, u, in.Body.Text)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &sayOutput{Body: res}, nil
+}
+
+func (s *Server) ask(ctx context.Context, in *questionInput) (*askOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.opts.Engine.Ask(ctx, u, in.Body.Text)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &askOutput{Body: res}, nil
+}

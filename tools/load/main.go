@@ -1,0 +1,285 @@
+// Command load is a small HTTP load generator for "factbase serve": a number of
+// concurrent clients send a mix of reads and writes to the /v1 API on loopback and
+// it reports throughput and latency percentiles for reads and writes apart.
+//
+//	go build -o /tmp/factbase ./cmd/factbase
+//	/tmp/factbase serve --db /tmp/load.db --no-auth &
+//	go run ./tools/load -c 32 -d 20s -reads 0.8
+//
+// Reads are list pages, facts by key and questions; writes are list appends (new
+// values and duplicates), rank moves, removals and single-valued sets, spread over
+// -users users. Clients run closed-loop (each sends its next request when the last
+// one is answered) unless -rate caps the total request rate.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"time"
+)
+
+func main() {
+	var (
+		addr    = flag.String("addr", "127.0.0.1:7411", "server address, host:port")
+		key     = flag.String("key", os.Getenv("FACTBASE_KEY"), "API key (default $FACTBASE_KEY; empty for a --no-auth server)")
+		clients = flag.Int("c", 32, "concurrent clients")
+		dur     = flag.Duration("d", 20*time.Second, "duration of the measured run")
+		warmup  = flag.Duration("warmup", 2*time.Second, "unmeasured run before it")
+		reads   = flag.Float64("reads", 0.8, "fraction of requests that are reads")
+		users   = flag.Int("users", 200, "distinct users")
+		rate    = flag.Float64("rate", 0, "total requests per second (0: as fast as the clients go)")
+		seed    = flag.Bool("seed", true, "seed every user with a list and a fact first")
+		jsonOut = flag.Bool("json", false, "print the report as JSON")
+	)
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	g := &gen{base: "http://" + *addr, key: *key, users: makeUsers(*users),
+		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			MaxIdleConns: *clients * 2, MaxIdleConnsPerHost: *clients * 2, IdleConnTimeout: time.Minute}}}
+	if *seed {
+		if err := g.seed(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "load: seeding: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	if *warmup > 0 {
+		g.run(ctx, *clients, *warmup, *reads, *rate)
+	}
+	r := g.run(ctx, *clients, *dur, *reads, *rate)
+	if *jsonOut {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
+		return
+	}
+	fmt.Printf("clients %d, %.0f%% reads, %s, rate %s\n", *clients, *reads*100, r.Duration, rateText(*rate))
+	fmt.Printf("throughput %.0f req/s (%d requests, %d errors)\n", r.Throughput, r.Requests, r.Errors)
+	for _, c := range []classReport{r.Reads, r.Writes} {
+		fmt.Printf("%-6s n=%-7d p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %7.2f ms\n",
+			c.Class, c.N, c.P50, c.P90, c.P99, c.Max)
+	}
+	if r.Errors > 0 {
+		fmt.Printf("first error: %s\n", r.FirstError)
+		os.Exit(1)
+	}
+}
+
+func rateText(r float64) string {
+	if r <= 0 {
+		return "unlimited (closed loop)"
+	}
+	return fmt.Sprintf("%.0f/s", r)
+}
+
+// makeUsers returns n deterministic user ids.
+func makeUsers(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%08x-0000-4000-8000-%012x", 0x10ad0000+i, i)
+	}
+	return out
+}
+
+var values = []string{"BTC", "ETH", "XMR", "SOL", "ADA", "DOT", "LTC", "XRP", "DOGE", "AVAX",
+	"ATOM", "LINK", "UNI", "XLM", "ALGO", "NEAR", "FIL", "ICP", "APT", "ARB"}
+
+type gen struct {
+	base   string
+	key    string
+	users  []string
+	client *http.Client
+}
+
+// seed gives every user a ranked list of five and an email.
+func (g *gen) seed(ctx context.Context) error {
+	for _, u := range g.users {
+		if err := g.do(ctx, "POST", "/v1/users/"+u+"/lists/favorites.crypto", map[string]any{"values": values[:5]}); err != nil {
+			return err
+		}
+		if err := g.do(ctx, "POST", "/v1/users/"+u+"/facts", map[string]any{"key": "contact.email", "value": u[:8] + "@example.com"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// do sends one request and reads the whole response; a status >= 400 is an error,
+// except 404 and 409, which the random writes provoke on purpose.
+func (g *gen) do(ctx context.Context, method, path string, body any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, g.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if g.key != "" {
+		req.Header.Set("Authorization", "Bearer "+g.key)
+	}
+	res, err := g.client.Do(req)
+	if err != nil {
+		return err
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode >= 400 && res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusConflict {
+		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, bytes.TrimSpace(b))
+	}
+	return nil
+}
+
+// request picks one random request of the class.
+func (g *gen) request(rng *rand.Rand, read bool) (method, path string, body any) {
+	u := "/v1/users/" + g.users[rng.IntN(len(g.users))]
+	v := values[rng.IntN(len(values))]
+	if read {
+		switch n := rng.IntN(4); {
+		case n < 2:
+			return "GET", u + "/lists/favorites.crypto?limit=10", nil
+		case n == 2:
+			return "GET", u + "/facts?key=contact.email", nil
+		default:
+			return "POST", u + "/questions", map[string]string{"text": "What are my favorite cryptos?"}
+		}
+	}
+	switch n := rng.IntN(8); {
+	case n < 3:
+		return "POST", u + "/lists/favorites.crypto", map[string]string{"value": v}
+	case n < 5:
+		return "POST", u + "/lists/favorites.crypto/rank", map[string]any{"value": v, "rank": 1 + rng.IntN(5)}
+	case n < 6:
+		return "DELETE", u + "/lists/favorites.crypto/items/" + v, nil
+	case n < 7:
+		return "POST", u + "/facts", map[string]string{"key": "contact.email", "value": fmt.Sprintf("%s-%d@example.com", v, rng.IntN(3))}
+	default:
+		return "POST", u + "/messages", map[string]string{"text": "My favorite crypto is " + v + "."}
+	}
+}
+
+type classReport struct {
+	Class string  `json:"class"`
+	N     int     `json:"n"`
+	P50   float64 `json:"p50_ms"`
+	P90   float64 `json:"p90_ms"`
+	P99   float64 `json:"p99_ms"`
+	Max   float64 `json:"max_ms"`
+}
+
+type report struct {
+	Duration   time.Duration `json:"duration"`
+	Requests   int           `json:"requests"`
+	Errors     int           `json:"errors"`
+	FirstError string        `json:"first_error,omitempty"`
+	Throughput float64       `json:"throughput"` // requests per second
+	Reads      classReport   `json:"reads"`
+	Writes     classReport   `json:"writes"`
+}
+
+// run drives the clients for d and reports.
+func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate float64) report {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var (
+		mu           sync.Mutex
+		rlat, wlat   []time.Duration
+		errs         int
+		firstErr     string
+		wg           sync.WaitGroup
+		start        = time.Now()
+		perClientGap time.Duration
+	)
+	if rate > 0 {
+		perClientGap = time.Duration(float64(clients) / rate * float64(time.Second))
+	}
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
+			var myR, myW []time.Duration
+			myErrs, myFirst := 0, ""
+			next := time.Now().Add(time.Duration(rng.Int64N(int64(perClientGap) + 1)))
+			for ctx.Err() == nil {
+				if perClientGap > 0 {
+					if w := time.Until(next); w > 0 {
+						select {
+						case <-time.After(w):
+						case <-ctx.Done():
+						}
+						if ctx.Err() != nil {
+							break
+						}
+					}
+					next = next.Add(perClientGap)
+				}
+				read := rng.Float64() < reads
+				method, path, body := g.request(rng, read)
+				t0 := time.Now()
+				err := g.do(ctx, method, path, body)
+				lat := time.Since(t0)
+				if err != nil {
+					if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+						break
+					}
+					myErrs++
+					if myFirst == "" {
+						myFirst = err.Error()
+					}
+					continue
+				}
+				if read {
+					myR = append(myR, lat)
+				} else {
+					myW = append(myW, lat)
+				}
+			}
+			mu.Lock()
+			rlat, wlat = append(rlat, myR...), append(wlat, myW...)
+			errs += myErrs
+			if firstErr == "" {
+				firstErr = myFirst
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	r := report{Duration: el.Round(time.Millisecond), Requests: len(rlat) + len(wlat), Errors: errs, FirstError: firstErr,
+		Reads: summarize("reads", rlat), Writes: summarize("writes", wlat)}
+	r.Throughput = float64(r.Requests) / el.Seconds()
+	return r
+}
+
+func summarize(class string, lat []time.Duration) classReport {
+	c := classReport{Class: class, N: len(lat)}
+	if len(lat) == 0 {
+		return c
+	}
+	slices.Sort(lat)
+	q := func(p float64) float64 {
+		i := int(p * float64(len(lat)-1))
+		return float64(lat[i].Microseconds()) / 1000
+	}
+	c.P50, c.P90, c.P99, c.Max = q(.5), q(.9), q(.99), float64(lat[len(lat)-1].Microseconds())/1000
+	return c
+}
