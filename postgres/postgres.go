@@ -1,0 +1,453 @@
+// Package postgres is Factbase's PostgreSQL store, for running several Factbase
+// servers over one database. It implements the same factbase.Store contract as the
+// sqlite package, so the engine's one write path (memory.Engine.Apply) and its
+// invariant checks run unchanged; the database adds its own guarantees: partial unique
+// indexes for "one current fact per key", "one member per rank" and "a value once per
+// list", CHECK constraints, and list sizes kept by plpgsql triggers so that the
+// invariant check after a write is O(log n).
+//
+// # Concurrency
+//
+// A write transaction runs at READ COMMITTED and first takes a row lock on the user's
+// row (SELECT ... FOR NO KEY UPDATE on users, creating the row if needed). Every row
+// the write path reads or writes belongs to that user, so writers of one user —
+// from any number of servers — are serialised by the database, and because each
+// statement after the lock takes a fresh snapshot, the write path sees every earlier
+// writer's commit: an append reads the true list length, a duplicate check sees a
+// value another server has just added. Writers of different users never wait for each
+// other.
+//
+// The lock was chosen over SERIALIZABLE with retries because the workload this store
+// exists for — many clients appending to the same list — is exactly the case where
+// serializable transactions fail and retry: under that contention most attempts would
+// be wasted work, and the lock makes them queue instead, once each. Serialization
+// failures and deadlocks (40001, 40P01), which a feature's own writes could still
+// cause, are retried a few times with a short backoff and then reported as
+// EUNAVAILABLE.
+//
+// Reads run in a REPEATABLE READ, READ ONLY transaction, so a list page and the list's
+// length (or a list's members and its events, for an as-of read) come from one
+// snapshot.
+//
+// # Errors
+//
+// Driver errors are translated by SQLSTATE code, never by message text: unique and
+// check violations (23505, 23514) are EINVARIANT, statement timeouts (57014) ETIMEOUT,
+// serialization failures and deadlocks EUNAVAILABLE after the retries, connection
+// failures (class 08, server shutdown, refused or broken connections) EUNAVAILABLE,
+// and bad data such as a NUL byte in a value (class 22) EINVALID.
+//
+// # Schema
+//
+// Migrations are embedded and applied at Open, one transaction each, recorded in
+// schema_migrations, under a PostgreSQL advisory lock so that several servers can
+// start at once against a fresh database. Options.Schema places the tables in their
+// own schema (created if needed); tests use a schema per run.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// Schema is the schema the tables live in; it is created if missing and becomes
+	// every connection's search_path. Default: the URL's search_path, else the
+	// server's default (usually public). Lower-case letters, digits and _ only.
+	Schema string
+	// MaxConns bounds the connection pool. Default: the URL's pool_max_conns, else 10.
+	MaxConns int32
+	// MinConns is how many connections the pool keeps open. Default 0.
+	MinConns int32
+	// StatementTimeout cancels any statement that runs longer, including one waiting
+	// for the user's write lock (reported as ETIMEOUT). Default 30s; negative: none.
+	StatementTimeout time.Duration
+	// ConnectTimeout bounds each connection attempt. Default 5s.
+	ConnectTimeout time.Duration
+	// IdleInTransactionTimeout closes a connection whose transaction sits idle longer,
+	// so a stuck client cannot hold a user's write lock for ever. Default 60s;
+	// negative: none.
+	IdleInTransactionTimeout time.Duration
+	// Retries is how many times a write transaction is retried after a serialization
+	// failure, a deadlock, or a connection that failed before anything was sent.
+	// Default 4.
+	Retries int
+	// Now returns the current time; default time.Now. Tests fix the clock with it.
+	Now func() time.Time
+}
+
+// Store is the PostgreSQL store. It is safe for concurrent use.
+type Store struct {
+	pool    *pgxpool.Pool
+	schema  string
+	now     func() time.Time
+	retries int
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var _ factbase.Store = (*Store)(nil)
+
+var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// Open connects to the database at url (postgres://...), creates the schema if
+// Options.Schema names one, and applies the embedded migrations. It returns
+// EUNAVAILABLE if the database cannot be reached and EINVALID for a malformed URL.
+func Open(ctx context.Context, url string, o Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// The parse error may quote the URL, password included: say less.
+		return nil, factbase.Errorf(factbase.EINVALID, "postgres: the database URL cannot be parsed")
+	}
+	if o.Schema == "" {
+		o.Schema = cfg.ConnConfig.RuntimeParams["search_path"]
+	}
+	if o.Schema != "" && !schemaName.MatchString(o.Schema) {
+		return nil, factbase.Errorf(factbase.EINVALID, "postgres: schema %q is not a plain lower-case identifier", o.Schema)
+	}
+	switch {
+	case o.MaxConns > 0:
+		cfg.MaxConns = o.MaxConns
+	case !strings.Contains(url, "pool_max_conns"):
+		cfg.MaxConns = 10
+	}
+	if o.MinConns > 0 {
+		cfg.MinConns = o.MinConns
+	}
+	if o.StatementTimeout == 0 {
+		o.StatementTimeout = 30 * time.Second
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 5 * time.Second
+	}
+	if o.IdleInTransactionTimeout == 0 {
+		o.IdleInTransactionTimeout = time.Minute
+	}
+	if o.Retries <= 0 {
+		o.Retries = 4
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	cfg.ConnConfig.ConnectTimeout = o.ConnectTimeout
+	rp := cfg.ConnConfig.RuntimeParams
+	if o.StatementTimeout > 0 {
+		rp["statement_timeout"] = strconv.FormatInt(o.StatementTimeout.Milliseconds(), 10)
+	}
+	if o.IdleInTransactionTimeout > 0 {
+		rp["idle_in_transaction_session_timeout"] = strconv.FormatInt(o.IdleInTransactionTimeout.Milliseconds(), 10)
+	}
+	if o.Schema != "" {
+		rp["search_path"] = o.Schema
+	}
+	if rp["application_name"] == "" {
+		rp["application_name"] = "factbase"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, mapErr("open", err)
+	}
+	s := &Store{pool: pool, schema: o.Schema, now: o.Now, retries: o.Retries}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Schema returns the schema the store's tables live in ("" for the server default).
+func (s *Store) Schema() string { return s.schema }
+
+// Pool returns the connection pool, for tests and tools that must reach the tables
+// directly. Callers must not hold a connection across calls.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Close closes the connection pool. A closed store returns EUNAVAILABLE.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.pool.Close()
+	return nil
+}
+
+func (s *Store) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Ping checks that the database answers and the store's tables are there; it returns
+// EUNAVAILABLE (or ETIMEOUT) otherwise.
+func (s *Store) Ping(ctx context.Context) error {
+	if s.isClosed() {
+		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	}
+	var n int
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
+		return mapErr("ping", err)
+	}
+	return nil
+}
+
+// migrate applies the embedded migrations that are not yet recorded. It holds a
+// session-level advisory lock, keyed by the schema, for the whole run, so that servers
+// starting at once apply each migration exactly once: the others wait, then find
+// every migration recorded.
+func (s *Store) migrate(ctx context.Context) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return mapErr("migrate", err)
+	}
+	defer conn.Release()
+	lockKey := "factbase migrate " + s.schema
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(hashtextextended($1, 0))", lockKey); err != nil {
+		return mapErr("migrate", err)
+	}
+	defer func() {
+		// A failed unlock (the connection broke) releases the lock with the session.
+		_, err := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtextextended($1, 0))", lockKey)
+		if err != nil {
+			conn.Conn().Close(context.Background())
+		}
+	}()
+	if s.schema != "" {
+		if _, err := conn.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{s.schema}.Sanitize()); err != nil {
+			return mapErr("migrate", err)
+		}
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name text PRIMARY KEY, applied_at bigint NOT NULL)`); err != nil {
+		return mapErr("migrate", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := s.applyMigration(ctx, conn.Conn(), name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string) error {
+	base := strings.TrimPrefix(name, "migrations/")
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base).Scan(&n); err != nil {
+		return mapErr("migrate", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return mapErr("migrate", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	// A multi-statement script runs over the simple protocol, in this transaction.
+	if _, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol); err != nil {
+		return fmt.Errorf("postgres: migrate %s: %w", base, mapErr("migrate", err))
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", base, s.now().UnixNano()); err != nil {
+		return mapErr("migrate", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return mapErr("migrate", err)
+	}
+	return nil
+}
+
+// Update runs fn in one write transaction for user, holding the lock on the user's
+// row (see the package documentation). A serialization failure or deadlock, or a
+// connection lost before anything was sent, reruns fn in a new transaction, up to
+// Options.Retries times; then the error is EUNAVAILABLE.
+func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
+	if !user.Valid() {
+		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
+	}
+	var err error
+	for attempt := 0; ; attempt++ {
+		if s.isClosed() {
+			return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		}
+		err = s.update(ctx, user, fn)
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			break
+		}
+		if attempt >= s.retries {
+			return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store is busy; try again", Err: err}
+		}
+		backoff := time.Duration(1<<attempt) * 5 * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return mapErr("update", ctx.Err())
+		case <-time.After(backoff):
+		}
+	}
+	return mapErr("update", err)
+}
+
+func (s *Store) update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
+	pgTx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return err
+	}
+	defer pgTx.Rollback(context.WithoutCancel(ctx))
+	t := &tx{q: pgTx, user: user, now: s.now().UTC()}
+	if err := t.lockUser(ctx); err != nil {
+		return err
+	}
+	if err := fn(t); err != nil {
+		return err
+	}
+	return pgTx.Commit(ctx)
+}
+
+// View runs fn in a read-only snapshot for user. A user with no data sees empty
+// results, not an error.
+func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {
+	if !user.Valid() {
+		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
+	}
+	if s.isClosed() {
+		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	}
+	pgTx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return mapErr("begin", err)
+	}
+	defer pgTx.Rollback(context.WithoutCancel(ctx))
+	t := &tx{q: pgTx, user: user, now: s.now().UTC()}
+	if err := fn(t); err != nil {
+		return err
+	}
+	return mapErr("commit", pgTx.Commit(ctx))
+}
+
+// retryable reports whether a failed write transaction may simply be run again.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "40001" || pe.Code == "40P01"
+	}
+	return pgconn.SafeToRetry(err)
+}
+
+// mapErr translates driver errors into domain errors by SQLSTATE code and error type.
+func mapErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *factbase.Error
+	if errors.As(err, &fe) {
+		return err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "23505":
+			return &factbase.Error{Code: factbase.EINVARIANT, Message: "invariant violated: " + constraintName(pe.ConstraintName), Err: err}
+		case pe.Code == "23514":
+			return &factbase.Error{Code: factbase.EINVARIANT, Message: "invariant violated: a value outside its allowed range", Err: err}
+		case strings.HasPrefix(pe.Code, "23"):
+			return &factbase.Error{Code: factbase.EINVARIANT, Message: "invariant violated: constraint failed", Err: err}
+		case pe.Code == "57014":
+			return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": statement timed out", Err: err}
+		case pe.Code == "55P03":
+			return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": lock wait timed out", Err: err}
+		case pe.Code == "40001" || pe.Code == "40P01":
+			return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store is busy; try again", Err: err}
+		case strings.HasPrefix(pe.Code, "08"), strings.HasPrefix(pe.Code, "53"),
+			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", pe.Code == "25P03":
+			return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store unavailable", Err: err}
+		case strings.HasPrefix(pe.Code, "22"):
+			return &factbase.Error{Code: factbase.EINVALID, Message: "a value the database cannot store (" + dataProblem(pe.Code) + ")", Err: err}
+		}
+		return fmt.Errorf("postgres: %s: %w", op, err)
+	}
+	if isConnErr(err) {
+		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store unavailable", Err: err}
+	}
+	return fmt.Errorf("postgres: %s: %w", op, err)
+}
+
+// isConnErr reports whether err means the database could not be reached or the
+// connection broke.
+func isConnErr(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	switch {
+	case errors.As(err, &ce), errors.As(err, &ne), pgconn.Timeout(err), pgconn.SafeToRetry(err):
+		return true
+	case errors.Is(err, pgconn.ErrConnClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, net.ErrClosed), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE):
+		return true
+	}
+	return false
+}
+
+// constraintName names a violated unique index in terms a user can follow.
+func constraintName(name string) string {
+	switch name {
+	case "facts_rank_current":
+		return "two members of a list at the same rank"
+	case "facts_member_current":
+		return "a value appears twice in a list"
+	case "facts_one_current":
+		return "more than one current fact for a single-valued key"
+	case "facts_id_key":
+		return "a fact id used twice"
+	}
+	return "constraint failed"
+}
+
+func dataProblem(code string) string {
+	switch code {
+	case "22021":
+		return "a NUL byte or an invalid character"
+	case "22001":
+		return "too long"
+	case "22003":
+		return "a number out of range"
+	}
+	return "SQLSTATE " + code
+}

@@ -1,0 +1,427 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase"
+	"github.com/jackc/pgx/v5"
+)
+
+// tx implements factbase.Tx over one PostgreSQL transaction scoped to one user. Every
+// statement names the user's id, so a tx never sees another user's rows.
+type tx struct {
+	q    pgx.Tx
+	user factbase.UserID
+	now  time.Time
+}
+
+var _ factbase.Tx = (*tx)(nil)
+
+// Now returns the transaction's time.
+func (t *tx) Now() time.Time { return t.now }
+
+const factColumns = `id, subject, key, cardinality, value, value_type, rank, text, type, category,
+	confidence, scope, durability, sensitivity, said_by, temporal, anchor, source_kind, source_id,
+	extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current`
+
+// The static statements; pgx prepares each once per connection and caches it.
+const (
+	qLockUser   = "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE"
+	qUserInsert = "INSERT INTO users (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING"
+	qFact       = "SELECT " + factColumns + " FROM facts WHERE u = $1 AND id = $2"
+	qMember     = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND subject = $2 AND key = $3 AND norm = $4 AND current AND cardinality <> 'one'`
+	qCurrent = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'one'`
+	qAtRank = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND subject = $2 AND key = $3 AND rank = $4 AND current AND cardinality = 'ranked'`
+	qListPage = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
+		AND rank > $4 AND rank <= $5 ORDER BY rank`
+	// The lowest and highest ranks are read as "ORDER BY rank LIMIT 1", not min() and
+	// max(): with no statistics yet (a new database) the planner would otherwise
+	// aggregate every member instead of reading one end of the index.
+	qMaxRank = `SELECT rank FROM facts
+		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
+		ORDER BY rank DESC LIMIT 1`
+	qKeyStats = `SELECT
+		(SELECT count(*) FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'one'),
+		coalesce((SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3), 0),
+		coalesce((SELECT rank FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
+			ORDER BY rank LIMIT 1), 0),
+		coalesce((SELECT rank FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
+			ORDER BY rank DESC LIMIT 1), 0),
+		(SELECT count(*) FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality <> 'one' AND norm = $4)`
+	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
+		WHERE u = $1 AND subject = $2 AND key = $3 AND at <= $4 ORDER BY at, seq`
+	qInsert = `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
+		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+		$21, $22, $23, $24, $25, $26, $27, $28)`
+	qEnd = `UPDATE facts SET current = false, valid_to = $1, superseded_by = $2
+		WHERE u = $3 AND id = $4 AND current`
+	qRerankNegate = `UPDATE facts SET rank = -(CASE WHEN id = $1 THEN $2 ELSE rank + $3 END)
+		WHERE u = $4 AND subject = $5 AND key = $6 AND current AND cardinality = 'ranked' AND rank BETWEEN $7 AND $8`
+	qRerankFlip = `UPDATE facts SET rank = -rank
+		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked' AND rank < 0`
+	qEraseEvents = "DELETE FROM list_events WHERE u = $1 AND fact_id = $2"
+	qEraseFact   = "DELETE FROM facts WHERE u = $1 AND id = $2"
+	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+	qKeysFrom = `SELECT DISTINCT key FROM facts WHERE u = $1 AND subject = $2 AND key >= $3 AND current
+		ORDER BY key`
+	qKeysRange = `SELECT DISTINCT key FROM facts WHERE u = $1 AND subject = $2 AND key >= $3 AND key < $4 AND current
+		ORDER BY key`
+)
+
+// lockUser takes the user's write lock, creating the user's row on the first write.
+// The lock is held until the transaction ends.
+func (t *tx) lockUser(ctx context.Context) error {
+	for i := 0; i < 2; i++ {
+		rows, err := t.q.Query(ctx, qLockUser, string(t.user))
+		if err != nil {
+			return mapErr("lock user", err)
+		}
+		found := rows.Next()
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return mapErr("lock user", err)
+		}
+		if found {
+			return nil
+		}
+		if _, err := t.q.Exec(ctx, qUserInsert, string(t.user), t.now.UnixNano()); err != nil {
+			return mapErr("user", err)
+		}
+	}
+	return factbase.Errorf(factbase.EINTERNAL, "user row for %s vanished while locking it", t.user)
+}
+
+func (t *tx) scanFacts(rows pgx.Rows, err error) ([]factbase.Fact, error) {
+	if err != nil {
+		return nil, mapErr("query", err)
+	}
+	defer rows.Close()
+	var out []factbase.Fact
+	for rows.Next() {
+		f, err := t.scanFact(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapErr("query", err)
+	}
+	return out, nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+	var (
+		f                        factbase.Fact
+		card, vt, cat, dur, sens string
+		rank                     *int32
+		anchor, validTo          *int64
+		recordedAt, validFrom    int64
+	)
+	err := r.Scan(&f.ID, &f.Subject, &f.Key, &card, &f.Value, &vt, &rank, &f.Text, &f.Type, &cat,
+		&f.Confidence, &f.Scope, &dur, &sens, &f.SaidBy, &f.Temporal, &anchor, &f.Source.Kind, &f.Source.ID,
+		&f.Extractor, &recordedAt, &validFrom, &validTo, &f.Supersedes, &f.SupersededBy, &f.Current)
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return f, err
+		}
+		return f, mapErr("scan", err)
+	}
+	f.User = t.user
+	f.Cardinality = factbase.Cardinality(card)
+	f.ValueType = factbase.ValueType(vt)
+	f.Category = factbase.Category(cat)
+	f.Durability = factbase.Durability(dur)
+	f.Sensitivity = factbase.Sensitivity(sens)
+	if rank != nil {
+		f.Rank = int(*rank)
+	}
+	if anchor != nil {
+		a := time.Unix(0, *anchor).UTC()
+		f.Anchor = &a
+	}
+	f.RecordedAt = time.Unix(0, recordedAt).UTC()
+	f.ValidFrom = time.Unix(0, validFrom).UTC()
+	if validTo != nil {
+		v := time.Unix(0, *validTo).UTC()
+		f.ValidTo = &v
+	}
+	return f, nil
+}
+
+// Fact returns one fact by id.
+func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
+	f, err := t.scanFact(t.q.QueryRow(ctx, qFact, string(t.user), id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
+	}
+	return f, err
+}
+
+// Facts returns the facts matching f.
+func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
+	var (
+		where = []string{"u = $1"}
+		args  = []any{string(t.user)}
+	)
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if f.ID != "" {
+		where = append(where, "id = "+arg(f.ID))
+	}
+	if f.Subject != "" {
+		where = append(where, "subject = "+arg(f.Subject))
+	}
+	if f.Key != "" {
+		where = append(where, "key = "+arg(f.Key))
+	}
+	if f.KeyPrefix != "" {
+		cond := "key >= " + arg(f.KeyPrefix)
+		if end, ok := prefixEnd(f.KeyPrefix); ok {
+			cond += " AND key < " + arg(end)
+		}
+		where = append(where, cond)
+	}
+	if f.Category != "" {
+		where = append(where, "category = "+arg(string(f.Category)))
+	}
+	if f.Type != "" {
+		where = append(where, "type = "+arg(f.Type))
+	}
+	if f.MinConfidence > 0 {
+		where = append(where, "confidence >= "+arg(f.MinConfidence))
+	}
+	switch {
+	case f.AsOf != nil:
+		at := arg(f.AsOf.UnixNano())
+		where = append(where, "recorded_at <= "+at+" AND valid_from <= "+at+" AND (valid_to IS NULL OR valid_to > "+at+")")
+	case !f.History:
+		where = append(where, "current")
+	}
+	order := " ORDER BY recorded_at, seq"
+	if f.NewestFirst {
+		order = " ORDER BY recorded_at DESC, seq DESC"
+	}
+	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
+	if f.Limit > 0 {
+		q += " LIMIT " + arg(f.Limit)
+	}
+	if f.Offset > 0 {
+		q += " OFFSET " + arg(f.Offset)
+	}
+	return t.scanFacts(t.q.Query(ctx, q, args...))
+}
+
+// prefixEnd returns the smallest valid UTF-8 string greater, in bytewise order, than
+// every string that starts with p, and false if there is none (p is all U+10FFFF).
+// The key column sorts bytewise (COLLATE "C"), which is UTF-8 code point order.
+func prefixEnd(p string) (string, bool) {
+	for len(p) > 0 {
+		r, size := utf8.DecodeLastRuneInString(p)
+		p = p[:len(p)-size]
+		if r == utf8.RuneError && size <= 1 || r == utf8.MaxRune {
+			continue
+		}
+		r++
+		if r >= 0xD800 && r <= 0xDFFF { // surrogates are not valid in UTF-8
+			r = 0xE000
+		}
+		return p + string(r), true
+	}
+	return "", false
+}
+
+func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
+	f, err := t.scanFact(t.q.QueryRow(ctx, q, args...))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, err
+	}
+	return f, true, nil
+}
+
+// Member returns the current member of (subject, key) whose normalised value is norm.
+func (t *tx) Member(ctx context.Context, subject, key, norm string) (factbase.Fact, bool, error) {
+	return t.one(ctx, qMember, string(t.user), subject, key, norm)
+}
+
+// Current returns the current fact of a single-valued key.
+func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, bool, error) {
+	return t.one(ctx, qCurrent, string(t.user), subject, key)
+}
+
+// AtRank returns the current member at rank.
+func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
+	return t.one(ctx, qAtRank, string(t.user), subject, key, rank)
+}
+
+// ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
+func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit int) ([]factbase.Fact, int, error) {
+	n, err := t.MaxRank(ctx, subject, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	facts, err := t.scanFacts(t.q.Query(ctx, qListPage, string(t.user), subject, key, offset, offset+limit))
+	return facts, n, err
+}
+
+// Keys returns the distinct current keys of subject starting with prefix, sorted
+// bytewise.
+func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
+	var (
+		rows pgx.Rows
+		err  error
+	)
+	if end, ok := prefixEnd(prefix); ok {
+		rows, err = t.q.Query(ctx, qKeysRange, string(t.user), subject, prefix, end)
+	} else {
+		rows, err = t.q.Query(ctx, qKeysFrom, string(t.user), subject, prefix)
+	}
+	if err != nil {
+		return nil, mapErr("keys", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, mapErr("keys", err)
+		}
+		out = append(out, k)
+	}
+	return out, mapErr("keys", rows.Err())
+}
+
+// MaxRank returns the highest current rank of the list (an index seek), 0 if empty.
+func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
+	var n int
+	err := t.q.QueryRow(ctx, qMaxRank, string(t.user), subject, key).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	return n, mapErr("max rank", err)
+}
+
+// KeyStats summarises the current facts of (subject, key): every figure is an index
+// seek or a row of list_sizes.
+func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.KeyStats, error) {
+	var s factbase.KeyStats
+	err := t.q.QueryRow(ctx, qKeyStats, string(t.user), subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.MaxRank, &s.NormCount)
+	return s, mapErr("key stats", err)
+}
+
+// ListEvents returns the list's events up to until, oldest first.
+func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
+	rows, err := t.q.Query(ctx, qListEvents, string(t.user), subject, key, until.UnixNano())
+	if err != nil {
+		return nil, mapErr("list events", err)
+	}
+	defer rows.Close()
+	var out []factbase.ListEvent
+	for rows.Next() {
+		e := factbase.ListEvent{Subject: subject, Key: key}
+		var at int64
+		var action string
+		var from, to int32
+		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &from, &to); err != nil {
+			return nil, mapErr("list events", err)
+		}
+		e.At = time.Unix(0, at).UTC()
+		e.Action = factbase.Action(action)
+		e.From, e.To = int(from), int(to)
+		out = append(out, e)
+	}
+	return out, mapErr("list events", rows.Err())
+}
+
+func nullTime(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	n := t.UnixNano()
+	return &n
+}
+
+// Insert writes a new fact row.
+func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
+	var rank *int32
+	if f.Cardinality == factbase.Ranked {
+		r := int32(f.Rank)
+		rank = &r
+	}
+	_, err := t.q.Exec(ctx, qInsert,
+		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
+		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		f.Supersedes, f.SupersededBy, f.Current)
+	return mapErr("insert", err)
+}
+
+// End marks a current fact no longer current.
+func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error {
+	tag, err := t.q.Exec(ctx, qEnd, at.UnixNano(), by, string(t.user), id)
+	if err != nil {
+		return mapErr("end", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return factbase.Errorf(factbase.ENOTFOUND, "no current fact %q", id)
+	}
+	return nil
+}
+
+// Rerank shifts ranks in [lo, hi] by delta (pin gets pinRank) with two set-based
+// statements. PostgreSQL checks a unique index row by row during an UPDATE, so a
+// plain "rank = rank + 1" could collide with a member not yet moved: the first
+// statement writes every new rank negated (no current rank is negative, and the new
+// ranks are distinct), the second flips them back.
+func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
+	if lo > hi {
+		return 0, nil
+	}
+	tag, err := t.q.Exec(ctx, qRerankNegate, pin, pinRank, delta, string(t.user), subject, key, lo, hi)
+	if err != nil {
+		return 0, mapErr("rerank", err)
+	}
+	if _, err := t.q.Exec(ctx, qRerankFlip, string(t.user), subject, key); err != nil {
+		return 0, mapErr("rerank", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// Erase deletes a fact row and its list events; rows of other features that refer
+// to the fact go with it (ON DELETE CASCADE).
+func (t *tx) Erase(ctx context.Context, id string) (int, error) {
+	if _, err := t.q.Exec(ctx, qEraseEvents, string(t.user), id); err != nil {
+		return 0, mapErr("erase", err)
+	}
+	tag, err := t.q.Exec(ctx, qEraseFact, string(t.user), id)
+	if err != nil {
+		return 0, mapErr("erase", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// AddListEvent records a list change.
+func (t *tx) AddListEvent(ctx context.Context, e factbase.ListEvent) error {
+	_, err := t.q.Exec(ctx, qAddEvent, string(t.user), e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To)
+	return mapErr("list event", err)
+}
