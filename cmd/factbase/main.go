@@ -18,6 +18,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -161,7 +162,7 @@ type common struct {
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("factbase "+name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	fs.StringVar(&c.db, "db", m.defaultDB(), "database: a SQLite file path")
+	fs.StringVar(&c.db, "db", m.defaultDB(), "database: a SQLite file path, or a postgres:// URL")
 	if withUser {
 		fs.StringVar(&c.user, "user", m.Getenv("FACTBASE_USER"), "the user's id, a UUID (default $FACTBASE_USER)")
 	}
@@ -190,15 +191,33 @@ func (c *common) userID() (factbase.UserID, error) {
 
 // openEngine opens the store named by --db and returns an engine over it.
 func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(), error) {
-	if strings.HasPrefix(c.db, "postgres://") || strings.HasPrefix(c.db, "postgresql://") {
-		return nil, nil, factbase.Errorf(factbase.EINVALID, "PostgreSQL is not supported yet; use a SQLite file path for --db")
-	}
-	path := strings.TrimPrefix(c.db, "sqlite://")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	s, err := openStore(ctx, c.db)
 	if err != nil {
 		return nil, nil, err
 	}
 	return memory.New(s, memory.Options{Observer: c.observer}), func() { s.Close() }, nil
+}
+
+// isPostgres reports whether db names a PostgreSQL database rather than a SQLite file.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// openStore opens db: a postgres:// URL opens the PostgreSQL store, anything else
+// (a path, or sqlite://PATH) the SQLite file.
+func openStore(ctx context.Context, db string) (factbase.Store, error) {
+	if isPostgres(db) {
+		s, err := postgres.Open(ctx, db, postgres.Options{})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := sqlite.Open(ctx, strings.TrimPrefix(db, "sqlite://"), sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // printJSON writes v as indented JSON.
