@@ -123,6 +123,9 @@ type SearchReadTx interface {
 	// EpisodeFacts returns the facts whose source is episode id, oldest first:
 	// current ones only, or every version with history.
 	EpisodeFacts(ctx context.Context, id string, history bool) ([]Fact, error)
+	// FilterFacts returns up to limit facts matching f (and key, when not ""), newest
+	// valid-from time first: the direct look-up.
+	FilterFacts(ctx context.Context, key string, f SearchFilter, limit int) ([]Fact, error)
 	// TextCandidates returns the items of q.Kind matching any of q.Terms by full text,
 	// best first by BM25, filtered by q.Filter. No terms: no candidates.
 	TextCandidates(ctx context.Context, q TextQuery) ([]Candidate, error)
@@ -139,6 +142,10 @@ type SearchReadTx interface {
 	// CountUnembedded returns how many facts and episodes the two methods above would
 	// return from the start without a limit.
 	CountUnembedded(ctx context.Context, model string) (int, error)
+	// TermStats returns how many items of kind the user has (current facts, or
+	// episodes) and, for each term, in how many of them the full-text index finds it,
+	// counting no further than maxFraction of them (plus one) when maxFraction > 0.
+	TermStats(ctx context.Context, kind string, terms []string, maxFraction float64) (docs int, df []int, err error)
 	// SubjectsNamed returns the subjects of the user's current facts that names (lower
 	// case words) name: a subject equal to a name, or a subject with a current fact
 	// keyed "name" whose value is a name.

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -177,14 +178,29 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		return out, err
 	}
 	terms := search.Terms(query)
-	qv, err := e.embedTexts(ctx, []string{query})
+	// Episode terms that most of the user's episodes contain (the names of the two
+	// people of a conversation, the project every note is about) say nothing about
+	// which episode is meant, and in short episodes they would outrank the words
+	// that do; they are left out of the episode query, text and vector alike.
+	epTerms, epQuery := terms, query
+	if slices.Contains(o.Kinds, factbase.KindEpisode) {
+		common, err := e.commonTerms(ctx, user, terms)
+		if err != nil {
+			return out, err
+		}
+		if len(common) > 0 {
+			epTerms = slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return common[t] })
+			epQuery = stripWords(query, common)
+		}
+	}
+	qv, err := e.embedTexts(ctx, []string{query, epQuery})
 	if err != nil {
 		return out, err
 	}
-	var vec []float32
+	vecFor := map[string][]float32{}
 	if qv != nil {
-		vec = qv.vecs[query]
 		out.Model = qv.model
+		vecFor[factbase.KindFact], vecFor[factbase.KindEpisode] = qv.vecs[query], qv.vecs[epQuery]
 	}
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
@@ -195,12 +211,16 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		}
 		var text, vecs []search.Candidate
 		for _, kind := range o.Kinds {
-			tc, err := st.TextCandidates(ctx, factbase.TextQuery{Kind: kind, Terms: terms, Filter: filter, Limit: n})
+			kt := terms
+			if kind == factbase.KindEpisode {
+				kt = epTerms
+			}
+			tc, err := st.TextCandidates(ctx, factbase.TextQuery{Kind: kind, Terms: kt, Filter: filter, Limit: n})
 			if err != nil {
 				return err
 			}
 			text = appendCandidates(text, tc, true)
-			if len(vec) > 0 && !zero(vec) {
+			if vec := vecFor[kind]; len(vec) > 0 && !zero(vec) {
 				vc, err := st.VectorCandidates(ctx, factbase.VectorQuery{Kind: kind, Model: out.Model, Vector: vec, Filter: filter, Limit: n})
 				if err != nil {
 					return err
@@ -234,6 +254,62 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		return nil
 	})
 	return out, err
+}
+
+// Common-term pruning: a term found in more than commonFraction of a user's
+// episodes is left out of the episode query, once the user has minCommonDocs.
+const (
+	commonFraction = 0.2
+	minCommonDocs  = 30
+)
+
+// commonTerms returns the terms too common among the user's episodes to rank by.
+// It never returns every term: a query of common words only keeps them all.
+func (e *Engine) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
+	if len(terms) < 2 {
+		return nil, nil
+	}
+	var common map[string]bool
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		docs, df, err := st.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
+		if err != nil || docs < minCommonDocs {
+			return err
+		}
+		for i, t := range terms {
+			if float64(df[i]) > commonFraction*float64(docs) {
+				if common == nil {
+					common = map[string]bool{}
+				}
+				common[t] = true
+			}
+		}
+		return nil
+	})
+	if len(common) == len(terms) {
+		return nil, err
+	}
+	return common, err
+}
+
+// stripWords removes from query the words (and their possessives) in drop, given
+// in lower case.
+func stripWords(query string, drop map[string]bool) string {
+	words := strings.FieldsFunc(query, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+	})
+	kept := words[:0]
+	for _, w := range words {
+		l := strings.ToLower(w)
+		l = strings.TrimSuffix(strings.TrimSuffix(l, "'s"), "’s")
+		if !drop[l] {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // hitText is how a fact reads in a hit: its text, else "key: value".

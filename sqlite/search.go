@@ -43,7 +43,14 @@ var (
 		(SELECT count(*) FROM episodes e WHERE e.u = ?1
 			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = ?2))`
 
-	searchQueries = []string{qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecDelta, qUsers,
+	qCountFacts    = "SELECT count(*) FROM facts WHERE u = ? AND current = 1"
+	qCountEpisodes = "SELECT count(*) FROM episodes WHERE u = ?"
+	qTermFacts     = `SELECT count(*) FROM (SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
+		WHERE facts_fts MATCH ? AND f.u = ? AND f.current = 1 LIMIT ?)`
+	qTermEpisodes = `SELECT count(*) FROM (SELECT 1 FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid
+		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT ?)`
+
+	searchQueries = []string{qCountFacts, qCountEpisodes, qTermFacts, qTermEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecDelta, qUsers,
 		qUnembFacts, qUnembEpisodes, qCountUnemb}
 )
 
@@ -128,6 +135,20 @@ func checkKind(kind string) error {
 		return factbase.Errorf(factbase.EINVALID, "kind %q is not fact or episode", kind)
 	}
 	return nil
+}
+
+// FilterFacts returns facts matching the filter, newest valid-from time first.
+func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, limit int) ([]factbase.Fact, error) {
+	if limit <= 0 || t.u == 0 {
+		return nil, nil
+	}
+	where, args := t.factWhere(f)
+	if key != "" {
+		where, args = append(where, "f.key = ?"), append(args, key)
+	}
+	q := "SELECT " + prefixed("f.", factColumns) + " FROM facts f WHERE " + strings.Join(where, " AND ") +
+		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT ?"
+	return t.scanFacts(t.query(ctx, q, append(args, limit)...))
 }
 
 // TextCandidates returns full-text candidates, best BM25 first.
@@ -267,6 +288,39 @@ func (t *tx) CountUnembedded(ctx context.Context, model string) (int, error) {
 	var n int
 	err := t.queryRow(ctx, qCountUnemb, t.u, model).Scan(&n)
 	return n, mapErr("count unembedded", err)
+}
+
+// TermStats counts the user's items of kind and the items each term matches.
+func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFraction float64) (int, []int, error) {
+	if err := checkKind(kind); err != nil {
+		return 0, nil, err
+	}
+	df := make([]int, len(terms))
+	if t.u == 0 {
+		return 0, df, nil
+	}
+	count, match := qCountFacts, qTermFacts
+	if kind == factbase.KindEpisode {
+		count, match = qCountEpisodes, qTermEpisodes
+	}
+	var docs int
+	if err := t.queryRow(ctx, count, t.u).Scan(&docs); err != nil {
+		return 0, nil, mapErr("term stats", err)
+	}
+	limit := docs
+	if maxFraction > 0 {
+		limit = min(docs, int(maxFraction*float64(docs))+1)
+	}
+	for i, term := range terms {
+		m := search.FTSQuery([]string{term})
+		if m == "" {
+			continue
+		}
+		if err := t.queryRow(ctx, match, m, t.u, limit).Scan(&df[i]); err != nil {
+			return 0, nil, mapErr("term stats", err)
+		}
+	}
+	return docs, df, nil
 }
 
 // SubjectsNamed returns the subjects the names name.

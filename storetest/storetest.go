@@ -45,6 +45,7 @@ func Run(t *testing.T, open Open) {
 		{"Transcripts", testTranscripts},
 		{"APIKeys", testKeys},
 		{"Jobs", testJobs},
+		{"Search", testSearch},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 	}
 	for _, tc := range tests {

@@ -33,8 +33,10 @@ CREATE TABLE episode_tags (
 ) WITHOUT ROWID;
 CREATE INDEX episode_tags_episode ON episode_tags (episode);
 
--- Facts by their source, for an episode's facts and the tag filter.
+-- Facts by their source, for an episode's facts and the tag filter; by type, for the
+-- direct look-up.
 CREATE INDEX facts_source ON facts (u, source_kind, source_id);
+CREATE INDEX facts_type ON facts (u, type, valid_from) WHERE current = 1;
 
 CREATE VIRTUAL TABLE facts_fts USING fts5(
 	text, key, value,

@@ -1,0 +1,452 @@
+package memory
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/search"
+	"github.com/kljensen/snowball/english"
+)
+
+// LookupOptions select facts for a direct look-up. At least one of Type, Key and
+// KeyPrefix is required.
+type LookupOptions struct {
+	Type      string   // fact type: version, metric, latency, count, status, date, phase, ...
+	Key       string   // an exact key, e.g. "nexus.version"
+	KeyPrefix string   // keys starting with this
+	Subject   string   // "" for any subject
+	Tags      []string // facts whose source episode carries every tag
+	// From (inclusive) and To (exclusive) bound the fact's valid-from time (for an
+	// extracted fact, its episode's time); zero is open.
+	From, To time.Time
+	Limit    int // 0 means 10; at most MaxPageSize
+}
+
+// LookupResult is one fact found by a direct look-up.
+type LookupResult struct {
+	Key        string    `json:"key"`
+	Value      string    `json:"value"`
+	Type       string    `json:"type,omitempty"`
+	Episode    string    `json:"episode,omitempty"` // the source episode's id
+	Confidence float64   `json:"confidence"`
+	Timestamp  time.Time `json:"timestamp"` // when the fact became true (valid from)
+	FactID     string    `json:"fact_id"`
+	Text       string    `json:"text,omitempty"`
+}
+
+func lookupResult(f factbase.Fact) LookupResult {
+	r := LookupResult{Key: f.Key, Value: f.Value, Type: f.Type, Confidence: f.Confidence,
+		Timestamp: f.ValidFrom, FactID: f.ID, Text: f.Text}
+	if f.Source.Kind == factbase.SourceEpisode {
+		r.Episode = f.Source.ID
+	}
+	return r
+}
+
+// Lookup is the direct fact look-up: the user's current facts of a type or key,
+// newest first, narrowed by subject, source-episode tags and time.
+func (e *Engine) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	if o.Type == "" && o.Key == "" && o.KeyPrefix == "" {
+		return nil, factbase.Errorf(factbase.EINVALID, "a look-up needs a fact type, a key or a key prefix")
+	}
+	if o.Limit == 0 {
+		o.Limit = 10
+	}
+	if o.Limit < 0 || o.Limit > MaxPageSize {
+		return nil, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", o.Limit, MaxPageSize)
+	}
+	if o.Key != "" {
+		if err := factbase.ValidateKey(o.Key); err != nil {
+			return nil, err
+		}
+	}
+	tags, err := normTags(o.Tags)
+	if err != nil {
+		return nil, err
+	}
+	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
+	out := []LookupResult{}
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		st, err := searchTx(tx)
+		if err != nil {
+			return err
+		}
+		facts, err := st.FilterFacts(ctx, o.Key, f, o.Limit)
+		for _, fact := range facts {
+			out = append(out, lookupResult(fact))
+		}
+		return err
+	})
+	return out, err
+}
+
+// The sources of an answer.
+const (
+	SourceFact      = "fact"
+	SourceNarrative = "narrative"
+)
+
+// The preferences of a hybrid query.
+const (
+	PreferAuto      = "auto"
+	PreferFact      = "fact"
+	PreferNarrative = "narrative"
+)
+
+// QueryOptions tune a hybrid query.
+type QueryOptions struct {
+	// Prefer is PreferAuto (the default: the question decides), PreferFact (facts
+	// first, then narrative) or PreferNarrative (episodes first, then facts).
+	Prefer string
+	// Passages is the most narrative passages: 0 means 3, at most 20.
+	Passages int
+	// Now is the query time for recency decay; zero means the wall clock.
+	Now time.Time
+}
+
+// Passage is an excerpt of an episode that answers a question.
+type Passage struct {
+	Episode   string    `json:"episode"`
+	Text      string    `json:"text"`    // the best sentences of the episode
+	Content   string    `json:"content"` // the whole episode
+	Score     float64   `json:"score"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// QueryAnswer is the hybrid query's answer.
+type QueryAnswer struct {
+	Question string `json:"question"`
+	// Source is which read answered: SourceFact, SourceNarrative, or "" when neither
+	// found anything.
+	Source string `json:"source"`
+	// FactSeeking is whether the question was read as asking for a fact.
+	FactSeeking bool `json:"fact_seeking"`
+	// Tried lists the sources tried, in order.
+	Tried []string `json:"tried"`
+	// Value is the answering fact's value (Source fact).
+	Value    string        `json:"value,omitempty"`
+	Fact     *LookupResult `json:"fact,omitempty"`
+	Passages []Passage     `json:"passages,omitempty"`
+}
+
+// Query is the hybrid query: it decides whether question seeks a fact ("What is the
+// NEXUS version?", "What was the test success rate?"), tries the facts first when it
+// does (or when opts.Prefer says so) and falls back to a narrative search over
+// episodes, and says which source answered. A fact answers only if its key names
+// what the question asks about; narrative passages are the best sentences of the
+// best episodes.
+func (e *Engine) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
+	a := QueryAnswer{Question: question, Tried: []string{}}
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return a, err
+	}
+	switch o.Prefer {
+	case "":
+		o.Prefer = PreferAuto
+	case PreferAuto, PreferFact, PreferNarrative:
+	default:
+		return a, factbase.Errorf(factbase.EINVALID, "prefer %q is not one of auto, fact, narrative", o.Prefer)
+	}
+	if o.Passages == 0 {
+		o.Passages = 3
+	}
+	if o.Passages < 0 || o.Passages > 20 {
+		return a, factbase.Errorf(factbase.EINVALID, "passages %d is outside 1..20", o.Passages)
+	}
+	var subject string
+	a.FactSeeking, subject = FactSeeking(question)
+	order := []string{SourceNarrative, SourceFact}
+	if o.Prefer == PreferFact || o.Prefer == PreferAuto && a.FactSeeking {
+		order = []string{SourceFact, SourceNarrative}
+	}
+	for _, src := range order {
+		a.Tried = append(a.Tried, src)
+		if src == SourceFact {
+			f, ok, err := e.answerFact(ctx, user, question, subject, o.Now)
+			if err != nil {
+				return a, err
+			}
+			if ok {
+				r := lookupResult(f)
+				a.Source, a.Value, a.Fact = SourceFact, f.Value, &r
+				return a, nil
+			}
+			continue
+		}
+		ps, err := e.passages(ctx, user, question, o.Passages, o.Now)
+		if err != nil {
+			return a, err
+		}
+		if len(ps) > 0 {
+			a.Source, a.Passages = SourceNarrative, ps
+			return a, nil
+		}
+	}
+	return a, nil
+}
+
+// answerFact finds the current fact whose key best covers what question asks about.
+func (e *Engine) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
+	want := stems(subject)
+	if len(want) == 0 {
+		want = stems(question)
+	}
+	if len(want) == 0 {
+		return factbase.Fact{}, false, nil
+	}
+	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: now})
+	if err != nil {
+		return factbase.Fact{}, false, err
+	}
+	var (
+		best      factbase.Fact
+		bestCover float64
+		found     bool
+	)
+	for _, h := range res.Hits { // best score first; a later hit must cover more
+		c := coverage(want, h.Fact.Key)
+		if c >= 0.5 && c > bestCover {
+			best, bestCover, found = *h.Fact, c, true
+		}
+	}
+	return best, found, nil
+}
+
+// coverage is the share of the wanted stems that the key's words hold.
+func coverage(want []string, key string) float64 {
+	have := stems(strings.NewReplacer(".", " ", "_", " ").Replace(key))
+	n := 0
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// stems returns the Snowball stems of text's search terms.
+func stems(text string) []string {
+	terms := search.Terms(text)
+	out := make([]string, 0, len(terms))
+	for _, t := range terms {
+		out = append(out, english.Stem(t, false))
+	}
+	return out
+}
+
+// passages runs the narrative search and cuts each episode to its best sentences.
+func (e *Engine) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
+	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
+	if err != nil {
+		return nil, err
+	}
+	want := stems(question)
+	var out []Passage
+	for _, h := range res.Hits {
+		out = append(out, Passage{Episode: h.ID, Text: bestSentences(h.Episode.Content, want, 300),
+			Content: h.Episode.Content, Score: h.Score, CreatedAt: h.Episode.CreatedAt})
+	}
+	return out, nil
+}
+
+// bestSentences returns the sentence of content holding most of the wanted stems,
+// with its neighbours while they fit in max bytes; the first sentence when none
+// holds any.
+func bestSentences(content string, want []string, max int) string {
+	sents := sentences(content)
+	if len(sents) == 0 {
+		return ""
+	}
+	best, bestN := 0, -1
+	for i, s := range sents {
+		have := stems(s)
+		n := 0
+		for _, w := range want {
+			if slices.Contains(have, w) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	lo, hi := best, best+1
+	size := len(sents[best])
+	for {
+		grew := false
+		if hi < len(sents) && size+1+len(sents[hi]) <= max {
+			size += 1 + len(sents[hi])
+			hi++
+			grew = true
+		}
+		if lo > 0 && size+1+len(sents[lo-1]) <= max {
+			lo--
+			size += 1 + len(sents[lo])
+			grew = true
+		}
+		if !grew {
+			break
+		}
+	}
+	out := strings.Join(sents[lo:hi], " ")
+	if len(out) > max {
+		out = clipRunes(out, max)
+	}
+	return out
+}
+
+// sentences splits text after ., ! and ? followed by space, and at line breaks.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			flush(i + 1)
+		case (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' '):
+			flush(i + 1)
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// FactSeeking reports whether question asks for one stored fact (a value, a
+// measure, a state) rather than for a narrative, and returns the phrase naming what
+// it asks about: "What is the NEXUS version?" gives true and "NEXUS version"; "What
+// was the test success rate?" gives true and "test success rate"; "Why did the
+// deployment fail?" and "What happened in the last session?" give false.
+func FactSeeking(question string) (bool, string) {
+	words := questionWords(question)
+	if len(words) < 2 {
+		return false, ""
+	}
+	lower := make([]string, len(words))
+	for i, w := range words {
+		lower[i] = strings.ToLower(w)
+	}
+	rest := func(i int) (bool, string) {
+		phrase := stripArticles(words[i:], lower[i:])
+		if len(phrase) == 0 || len(phrase) > 6 {
+			return false, ""
+		}
+		for _, w := range phrase {
+			if narrativeWords[strings.ToLower(w)] {
+				return false, ""
+			}
+		}
+		return true, strings.Join(phrase, " ")
+	}
+	switch lower[0] {
+	case "what", "what's", "whats", "which":
+		// "what is / was / are / were <noun phrase>", "what's <np>", "which <np> is ..."
+		if lower[0] == "what's" || lower[0] == "whats" {
+			return rest(1)
+		}
+		if isCopula(lower[1]) {
+			return rest(2)
+		}
+		// "What version is NEXUS on?", "Which status does phase 3 have?"
+		if measureWords[lower[1]] {
+			return true, strings.Join(stripArticles(words[1:], lower[1:]), " ")
+		}
+		return false, ""
+	case "how":
+		// "how many tests passed", "how much memory", "how fast / long is the p95 latency"
+		if lower[1] == "many" || lower[1] == "much" {
+			return true, strings.Join(words[2:], " ")
+		}
+		if (lower[1] == "fast" || lower[1] == "high" || lower[1] == "accurate") && len(words) > 3 && isCopula(lower[2]) {
+			return rest(3)
+		}
+		return false, ""
+	case "when":
+		// "when is the deadline / release date" asks for a date fact, "when did ..." for a story
+		if len(words) > 2 && isCopula(lower[1]) {
+			return rest(2)
+		}
+		return false, ""
+	}
+	// "Tell me the NEXUS version", "NEXUS version?"
+	if len(words) <= 4 {
+		for _, w := range lower {
+			if measureWords[w] {
+				return true, strings.Join(words, " ")
+			}
+		}
+	}
+	return false, ""
+}
+
+func isCopula(w string) bool {
+	switch w {
+	case "is", "was", "are", "were", "'s":
+		return true
+	}
+	return false
+}
+
+// stripArticles drops leading determiners and trailing filler from a phrase.
+func stripArticles(words, lower []string) []string {
+	i := 0
+	for i < len(words) && determiners[lower[i]] {
+		i++
+	}
+	j := len(words)
+	for j > i && (lower[j-1] == "now" || lower[j-1] == "currently" || lower[j-1] == "today" || lower[j-1] == "again") {
+		j--
+	}
+	return words[i:j]
+}
+
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true,
+	"its": true, "their": true, "his": true, "her": true, "this": true, "that": true, "current": true, "latest": true}
+
+// narrativeWords in the asked-about phrase make a question narrative: they ask for
+// events, reasons or descriptions, not a stored value.
+var narrativeWords = map[string]bool{
+	"happened": true, "happen": true, "happening": true, "reason": true, "why": true, "story": true,
+	"problem": true, "problems": true, "issue": true, "issues": true, "difference": true, "plan": true,
+	"plans": true, "summary": true, "going": true, "wrong": true, "did": true, "do": true, "does": true,
+	"we": true, "i": true, "you": true, "they": true, "he": true, "she": true, "that": true, "who": true,
+	"which": true, "when": true, "where": true, "how": true, "about": true, "like": true, "think": true,
+	"feel": true, "said": true, "say": true, "discussed": true, "decided": true, "learned": true,
+}
+
+// measureWords are the things a fact-seeking question asks for.
+var measureWords = map[string]bool{
+	"version": true, "versions": true, "status": true, "phase": true, "rate": true, "accuracy": true,
+	"latency": true, "count": true, "number": true, "percentage": true, "precision": true, "recall": true,
+	"score": true, "coverage": true, "uptime": true, "date": true, "deadline": true, "email": true,
+	"phone": true, "address": true, "name": true, "birthday": true, "sprint": true, "milestone": true,
+	"session": true, "p50": true, "p95": true, "p99": true, "value": true, "total": true,
+}
+
+// questionWords splits a question into words: runs of letters, digits,
+// apostrophes, dots, dashes and underscores ("what's", "v2.3.1", "p99"), with
+// trailing dots and dashes trimmed.
+func questionWords(q string) []string {
+	fields := strings.FieldsFunc(strings.ReplaceAll(q, "’", "'"), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '.' && r != '_' && r != '-'
+	})
+	out := fields[:0]
+	for _, f := range fields {
+		if f = strings.TrimRight(f, ".-'"); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
