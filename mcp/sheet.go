@@ -1,0 +1,159 @@
+package mcp
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sheet"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// SheetURITemplate is the URI template of the fact sheet resource.
+const SheetURITemplate = "factbase://users/{user}/fact-sheet"
+
+// SheetURI returns the URI of user's fact sheet resource.
+func SheetURI(user factbase.UserID) string { return "factbase://users/" + string(user) + "/fact-sheet" }
+
+// PromptName is the name of the prompt that injects the fact sheet.
+const PromptName = "with_fact_sheet"
+
+// emptySheet is the resource text of a sheet with no entries.
+const emptySheet = "# Fact sheet\n\nNothing is known about the user yet.\n"
+
+func (s *Server) registerSheet() {
+	addTool(s, &mcpsdk.Tool{Name: "fact_sheet", Title: "The user's fact sheet",
+		Description: `The user's fact sheet as a prompt block: their most important facts, scored by category weight and how often and how recently each was mentioned, grouped by category (core, technical, project, transient). Bounded by max_tokens or max_chars, dropping the lowest-scored entries first. The sheet is regenerated after each write through this server.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Fact sheet", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		s.factSheet)
+	res := &mcpsdk.ResourceTemplate{Name: "fact-sheet", Title: "Fact sheet", URITemplate: SheetURITemplate,
+		MIMEType:    "text/markdown",
+		Description: "The user's fact sheet as a prompt block (Markdown): their most important facts by category."}
+	s.sdk.AddResourceTemplate(res, s.readSheet)
+	if s.opts.User != "" {
+		s.sdk.AddResource(&mcpsdk.Resource{Name: "fact-sheet", Title: "Fact sheet", URI: SheetURI(s.opts.User),
+			MIMEType: res.MIMEType, Description: res.Description}, s.readSheet)
+	}
+	s.sdk.AddPrompt(&mcpsdk.Prompt{Name: PromptName, Title: "Answer with the user's fact sheet",
+		Description: "Starts a conversation with the user's fact sheet injected, so that the answer can use what is known about them.",
+		Arguments: []*mcpsdk.PromptArgument{
+			{Name: "task", Description: "What to do with it, e.g. a question from the user (optional)."},
+			{Name: "max_tokens", Description: "The most tokens the sheet may take, estimated (optional; default no limit)."},
+			{Name: "user", Description: "The user's id (a UUID); leave it out unless you were told to name a user."},
+		}}, s.prompt)
+}
+
+// afterWrite regenerates the user's sheet after a write that changed it, so that
+// fact_sheet, the resource and the prompt see the write. A failure is logged: the
+// write itself has succeeded.
+func (s *Server) afterWrite(ctx context.Context, user factbase.UserID, res factbase.Result) {
+	if !memory.SheetChanged(res) {
+		return
+	}
+	if err := s.e.RegenerateSheet(ctx, user); err != nil {
+		s.log.WarnContext(ctx, "mcp: fact sheet not regenerated", "user", string(user), "error", err.Error())
+	}
+}
+
+// FactSheetInput is the input of the fact_sheet tool.
+type FactSheetInput struct {
+	Caller
+	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"The most tokens the block may take, estimated as characters / 4 (default: no limit)."`
+	MaxChars  int `json:"max_chars,omitempty" jsonschema:"The most characters the block may take (default: no limit)."`
+}
+
+// FactSheetOutput is the fact sheet as a prompt block.
+type FactSheetOutput struct {
+	Text      string `json:"text" jsonschema:"The prompt block (Markdown); empty when nothing is known about the user yet."`
+	Entries   int    `json:"entries" jsonschema:"How many facts the saved sheet holds."`
+	Dropped   int    `json:"dropped" jsonschema:"Facts left out to fit the budget."`
+	Tokens    int    `json:"tokens" jsonschema:"The block's estimated tokens."`
+	SheetID   string `json:"sheet_id" jsonschema:"The saved sheet's id."`
+	CreatedAt string `json:"created_at" jsonschema:"When the sheet was generated (RFC 3339)."`
+}
+
+func (s *Server) factSheet(ctx context.Context, user factbase.UserID, in FactSheetInput) (FactSheetOutput, error) {
+	p, n, err := s.sheetPrompt(ctx, user, sheet.RenderOptions{MaxTokens: in.MaxTokens, MaxChars: in.MaxChars})
+	if err != nil {
+		return FactSheetOutput{}, err
+	}
+	return FactSheetOutput{Text: p.Text, Entries: n, Dropped: p.Dropped, Tokens: p.Tokens, SheetID: p.SheetID,
+		CreatedAt: timeText(p.CreatedAt)}, nil
+}
+
+// sheetPrompt renders the user's latest sheet (one read, so that the entry count
+// and the text agree).
+func (s *Server) sheetPrompt(ctx context.Context, user factbase.UserID, ro sheet.RenderOptions) (memory.SheetPrompt, int, error) {
+	if ro.MaxChars < 0 || ro.MaxTokens < 0 {
+		return memory.SheetPrompt{}, 0, factbase.Errorf(factbase.EINVALID, "a prompt budget cannot be negative")
+	}
+	fs, err := s.e.LatestSheet(ctx, user)
+	if err != nil {
+		return memory.SheetPrompt{}, 0, err
+	}
+	text, dropped := sheet.Render(memory.FromFactSheet(fs), ro)
+	return memory.SheetPrompt{SheetID: fs.ID, CreatedAt: fs.CreatedAt, Text: text, Dropped: dropped,
+		Tokens: sheet.EstimateTokens(text)}, len(fs.Entries), nil
+}
+
+// readSheet serves the fact sheet resource.
+func (s *Server) readSheet(ctx context.Context, req *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	arg, ok := strings.CutPrefix(uri, "factbase://users/")
+	if ok {
+		arg, ok = strings.CutSuffix(arg, "/fact-sheet")
+	}
+	if !ok || arg == "" || strings.Contains(arg, "/") {
+		return nil, mcpsdk.ResourceNotFoundError(uri)
+	}
+	user, err := s.user(req.Extra, arg)
+	if err != nil {
+		return nil, s.toolError(ctx, "resource fact-sheet", err)
+	}
+	p, _, err := s.sheetPrompt(ctx, user, sheet.RenderOptions{})
+	if err != nil {
+		return nil, s.toolError(ctx, "resource fact-sheet", err)
+	}
+	text := p.Text
+	if text == "" {
+		text = emptySheet
+	}
+	return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
+}
+
+// prompt serves the prompt that injects the fact sheet.
+func (s *Server) prompt(ctx context.Context, req *mcpsdk.GetPromptRequest) (*mcpsdk.GetPromptResult, error) {
+	args := req.Params.Arguments
+	user, err := s.user(req.Extra, args["user"])
+	if err != nil {
+		return nil, s.toolError(ctx, "prompt", err)
+	}
+	var ro sheet.RenderOptions
+	if v := args["max_tokens"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, s.toolError(ctx, "prompt", factbase.Errorf(factbase.EINVALID, "max_tokens %q is not a whole number of at least 0", v))
+		}
+		ro.MaxTokens = n
+	}
+	p, _, err := s.sheetPrompt(ctx, user, ro)
+	if err != nil {
+		return nil, s.toolError(ctx, "prompt", err)
+	}
+	var b strings.Builder
+	b.WriteString("Here is what you know about me, from my Factbase fact sheet. Use it where it is relevant; do not repeat it back unprompted.\n\n")
+	if p.Text == "" {
+		b.WriteString(emptySheet)
+	} else {
+		b.WriteString(p.Text)
+	}
+	if t := strings.TrimSpace(args["task"]); t != "" {
+		b.WriteString("\n")
+		b.WriteString(t)
+		b.WriteString("\n")
+	}
+	return &mcpsdk.GetPromptResult{Description: "The user's fact sheet, then the task.",
+		Messages: []*mcpsdk.PromptMessage{{Role: "user", Content: &mcpsdk.TextContent{Text: b.String()}}}}, nil
+}

@@ -1,0 +1,506 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxTextBytes is the most bytes a message or question may hold.
+const MaxTextBytes = 16 << 10
+
+// checkText refuses an empty or oversized message or question.
+func checkText(name, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return factbase.Errorf(factbase.EINVALID, "%s is empty", name)
+	}
+	if len(s) > MaxTextBytes {
+		return factbase.Errorf(factbase.EINVALID, "%s is %d bytes; the limit is %d", name, len(s), MaxTextBytes)
+	}
+	return nil
+}
+
+func (s *Server) registerTools() {
+	addTool(s, &mcpsdk.Tool{Name: "remember", Title: "Remember what the user said",
+		Description: `Remember what a user's message states about themself: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien"), email, phone, name, home city, employer, job and birthday, and removals ("Remove X from my favorite Y"). Extraction is by rules only (the engine's Say), synchronously, without a model: statements about other people, negations and questions write nothing, and a statement missing its topic or value returns a clarification question. Returns what was written: the writes, counters from the store, duplicates (with their rank) and rank changes, and a one-sentence reply.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Remember", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+		s.remember)
+	addTool(s, &mcpsdk.Tool{Name: "ask", Title: "Ask about the user's facts",
+		Description: `Answer a question about the user's own facts and favorites from what is stored, deterministically and without a model ("What is my second favorite editor?", "What are my favorite movies?", "What is my email?"). It never guesses: when nothing is stored, the reply says so and items is empty.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Ask", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		s.ask)
+	addTool(s, &mcpsdk.Tool{Name: "search", Title: "Search facts and episodes",
+		Description: `Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Search", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		s.search)
+	addTool(s, &mcpsdk.Tool{Name: "set_fact", Title: "Set a fact",
+		Description: `Write one fact directly through the write path, by its key's cardinality: a single-valued key keeps the newest value current and the earlier ones in history; a favorites.* key is a ranked list (append, or place at rank); a value already present is reported as a duplicate and not stored again.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Set fact", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+		s.setFact)
+	addTool(s, &mcpsdk.Tool{Name: "list_facts", Title: "List facts",
+		Description: `List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "List facts", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		s.listFacts)
+	addTool(s, &mcpsdk.Tool{Name: "fact_history", Title: "Show a fact's history",
+		Description: `Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key.`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Fact history", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		s.factHistory)
+	addTool(s, &mcpsdk.Tool{Name: "forget", Title: "Forget a fact",
+		Description: `Forget a fact by id, or every fact of a key. mode "retract" (the default) ends its validity and keeps it in history; mode "delete" erases it, history, references and index entries included, and cannot be undone. A reason is required: it is returned and written to the server's audit log (the store keeps no reason).`,
+		Annotations: &mcpsdk.ToolAnnotations{Title: "Forget", DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
+		s.forget)
+}
+
+// RememberInput is the input of the remember tool.
+type RememberInput struct {
+	Caller
+	Text string `json:"text" jsonschema:"What the user said, as plain text (at most 16 KiB), e.g. \"My favorite editors are Helix and Neovim\"."`
+}
+
+// Write is one write that remember made.
+type Write struct {
+	Kind  string `json:"kind" jsonschema:"set (write or place a value) or remove (take a value out of a list)."`
+	Key   string `json:"key" jsonschema:"The key written, e.g. favorites.text_editor."`
+	Value string `json:"value" jsonschema:"The value as said."`
+	Rank  int    `json:"rank,omitempty" jsonschema:"The rank asked for, for ranked lists; absent means append."`
+}
+
+// RememberOutput is what remember did.
+type RememberOutput struct {
+	Reply      string      `json:"reply" jsonschema:"A one-sentence summary for the user."`
+	Route      string      `json:"route" jsonschema:"How the message was read: write, read (a question: nothing written) or none."`
+	Extraction string      `json:"extraction" jsonschema:"How facts were extracted: rules (synchronous, no model)."`
+	Writes     []Write     `json:"writes" jsonschema:"The writes made, in order."`
+	Counts     Counts      `json:"counts" jsonschema:"What the store did."`
+	Duplicates []Duplicate `json:"duplicates" jsonschema:"Values not stored again because they were already present."`
+	Mutations  []Mutation  `json:"mutations" jsonschema:"Rank changes in ranked lists."`
+	Clarify    string      `json:"clarify,omitempty" jsonschema:"A question to ask the user when the message lacked a topic or value."`
+	Skipped    []string    `json:"skipped,omitempty" jsonschema:"Statements not applied, with why."`
+}
+
+func (s *Server) remember(ctx context.Context, user factbase.UserID, in RememberInput) (RememberOutput, error) {
+	if err := checkText("text", in.Text); err != nil {
+		return RememberOutput{}, err
+	}
+	res, err := s.e.Say(ctx, user, in.Text)
+	if err != nil {
+		return RememberOutput{}, err
+	}
+	out := RememberOutput{Reply: res.Reply, Route: string(res.Route), Extraction: "rules", Writes: []Write{},
+		Counts: countsOf(res.Result), Duplicates: duplicatesOut(res.Result.Duplicates),
+		Mutations: mutationsOut(res.Result.Mutations), Clarify: res.Clarify, Skipped: res.Skipped}
+	for _, op := range res.Ops {
+		out.Writes = append(out.Writes, Write{Kind: string(op.Kind), Key: op.Key, Value: op.Value, Rank: op.Rank})
+	}
+	s.afterWrite(ctx, user, res.Result)
+	return out, nil
+}
+
+// AskInput is the input of the ask tool.
+type AskInput struct {
+	Caller
+	Question string `json:"question" jsonschema:"The user's question, as plain text (at most 16 KiB), e.g. \"What is my second favorite editor?\"."`
+}
+
+// AskItem is one value of an answer.
+type AskItem struct {
+	Rank  int    `json:"rank,omitempty" jsonschema:"Its rank, for ranked lists."`
+	Value string `json:"value" jsonschema:"The stored value."`
+	ID    string `json:"id" jsonschema:"The fact's id."`
+}
+
+// Answer is the answer to one part of a question.
+type Answer struct {
+	Key   string    `json:"key" jsonschema:"The key the part asked about."`
+	Items []AskItem `json:"items" jsonschema:"The values found; empty when nothing is stored."`
+	Total int       `json:"total,omitempty" jsonschema:"The list's length, for list answers."`
+	Reply string    `json:"reply" jsonschema:"The answer as a sentence."`
+}
+
+// AskOutput is the answer to a question.
+type AskOutput struct {
+	Reply   string    `json:"reply" jsonschema:"The answer as a sentence; says so when nothing is known."`
+	Route   string    `json:"route" jsonschema:"How the question was read: read, or write/none when it is not a question about the user's facts."`
+	Key     string    `json:"key,omitempty" jsonschema:"The key of the (first) thing asked about."`
+	Items   []AskItem `json:"items" jsonschema:"The values answering the (first) thing asked; empty when unknown."`
+	Answers []Answer  `json:"answers,omitempty" jsonschema:"One answer per thing asked, when the question asks several."`
+}
+
+func askItems(items []memory.AskItem) []AskItem {
+	out := make([]AskItem, len(items))
+	for i, it := range items {
+		out[i] = AskItem{Rank: it.Rank, Value: it.Value, ID: it.ID}
+	}
+	return out
+}
+
+func (s *Server) ask(ctx context.Context, user factbase.UserID, in AskInput) (AskOutput, error) {
+	if err := checkText("question", in.Question); err != nil {
+		return AskOutput{}, err
+	}
+	res, err := s.e.Ask(ctx, user, in.Question)
+	if err != nil {
+		return AskOutput{}, err
+	}
+	out := AskOutput{Reply: res.Reply, Route: string(res.Route), Key: res.Key, Items: askItems(res.Items)}
+	for _, a := range res.Answers {
+		out.Answers = append(out.Answers, Answer{Key: a.Key, Items: askItems(a.Items), Total: a.Total, Reply: a.Reply})
+	}
+	return out, nil
+}
+
+// SearchInput is the input of the search tool.
+type SearchInput struct {
+	Caller
+	Query             string   `json:"query" jsonschema:"What to look for, in words (at most 4096 bytes)."`
+	Kinds             []string `json:"kinds,omitempty" jsonschema:"Which items to search: fact, episode or both (the default)."`
+	KeyPrefix         string   `json:"key_prefix,omitempty" jsonschema:"Only facts whose key starts with this, e.g. favorites."`
+	Type              string   `json:"type,omitempty" jsonschema:"Only facts of this type, e.g. contact or preference."`
+	Category          string   `json:"category,omitempty" jsonschema:"Only facts of this sheet category: core, technical, project or transient."`
+	Subject           string   `json:"subject,omitempty" jsonschema:"Only facts about this subject: user, or entity:<id>."`
+	MinConfidence     float64  `json:"min_confidence,omitempty" jsonschema:"Only facts at least this confident, 0 to 1."`
+	Tags              []string `json:"tags,omitempty" jsonschema:"Only episodes carrying every tag, and facts from such episodes."`
+	From              string   `json:"from,omitempty" jsonschema:"Only items from this time on (RFC 3339, inclusive): a fact's valid-from time, an episode's created time."`
+	To                string   `json:"to,omitempty" jsonschema:"Only items before this time (RFC 3339, exclusive)."`
+	IncludeSuperseded bool     `json:"include_superseded,omitempty" jsonschema:"Also find facts a newer value replaced."`
+	Limit             int      `json:"limit,omitempty" jsonschema:"The most hits to return, 1 to 100 (default 10)."`
+}
+
+// Hit is one search result.
+type Hit struct {
+	Kind    string   `json:"kind" jsonschema:"fact or episode."`
+	ID      string   `json:"id" jsonschema:"The fact's or episode's id."`
+	Text    string   `json:"text" jsonschema:"A fact's text (or key: value), an episode's content."`
+	Score   float64  `json:"score" jsonschema:"The fused relevance score; higher is better."`
+	Fact    *Fact    `json:"fact,omitempty" jsonschema:"The fact, for fact hits."`
+	Episode *Episode `json:"episode,omitempty" jsonschema:"The episode, for episode hits."`
+}
+
+// SearchOutput is what search found.
+type SearchOutput struct {
+	Hits     []Hit    `json:"hits" jsonschema:"The results, best first."`
+	Subjects []string `json:"subjects,omitempty" jsonschema:"Subjects the query was found to name, whose facts were boosted."`
+}
+
+func (s *Server) search(ctx context.Context, user factbase.UserID, in SearchInput) (SearchOutput, error) {
+	from, err := parseTime("from", in.From)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	to, err := parseTime("to", in.To)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	res, err := s.e.Search(ctx, user, in.Query, memory.SearchOptions{Kinds: in.Kinds, KeyPrefix: in.KeyPrefix,
+		Type: in.Type, Category: factbase.Category(in.Category), Subject: in.Subject, MinConfidence: in.MinConfidence,
+		Tags: in.Tags, From: from, To: to, IncludeSuperseded: in.IncludeSuperseded, Limit: in.Limit})
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	out := SearchOutput{Hits: make([]Hit, 0, len(res.Hits)), Subjects: res.Subjects}
+	for _, h := range res.Hits {
+		hit := Hit{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score}
+		if h.Fact != nil {
+			f := factOut(*h.Fact)
+			hit.Fact = &f
+		}
+		if h.Episode != nil {
+			ep := episodeOut(*h.Episode)
+			hit.Episode = &ep
+		}
+		out.Hits = append(out.Hits, hit)
+	}
+	return out, nil
+}
+
+// SetFactInput is the input of the set_fact tool.
+type SetFactInput struct {
+	Caller
+	Key         string  `json:"key" jsonschema:"What the fact is, e.g. contact.email, work.employer, or favorites.movie for a ranked list."`
+	Value       string  `json:"value" jsonschema:"The value, as the user said it (at most 4096 bytes)."`
+	Subject     string  `json:"subject,omitempty" jsonschema:"Whom the fact is about: user (the default) or entity:<id>."`
+	Rank        int     `json:"rank,omitempty" jsonschema:"For a ranked list (favorites.*): the rank to place the value at; leave out to append."`
+	Text        string  `json:"text,omitempty" jsonschema:"The fact as a short sentence (at most 200 characters)."`
+	Type        string  `json:"type,omitempty" jsonschema:"The kind of fact: contact, work, preference, schedule, health, ..."`
+	Category    string  `json:"category,omitempty" jsonschema:"The fact sheet category: core, technical, project or transient (the default)."`
+	Confidence  float64 `json:"confidence,omitempty" jsonschema:"How sure you are, above 0 and at most 1 (default 1)."`
+	Sensitivity string  `json:"sensitivity,omitempty" jsonschema:"How private the fact is: low, medium or high (a privacy mode hides high)."`
+}
+
+// WriteOutput is what a write did.
+type WriteOutput struct {
+	Summary    string      `json:"summary" jsonschema:"What happened, in a sentence."`
+	Counts     Counts      `json:"counts" jsonschema:"What the store did."`
+	Facts      []Fact      `json:"facts" jsonschema:"The facts written or touched."`
+	Duplicates []Duplicate `json:"duplicates" jsonschema:"Values not stored again because they were already present."`
+	Mutations  []Mutation  `json:"mutations" jsonschema:"Rank changes in ranked lists."`
+}
+
+func writeOutput(res factbase.Result) WriteOutput {
+	return WriteOutput{Summary: summarize(res), Counts: countsOf(res), Facts: factsOut(res.Facts),
+		Duplicates: duplicatesOut(res.Duplicates), Mutations: mutationsOut(res.Mutations)}
+}
+
+// summarize says what a write did in a sentence.
+func summarize(res factbase.Result) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d fact%s", what, n, plural(n)))
+		}
+	}
+	add(res.Stored, "stored")
+	add(res.Updated, "superseded")
+	add(res.Retracted, "retracted")
+	add(res.Deleted, "deleted")
+	for _, d := range res.Duplicates {
+		if d.Rank > 0 {
+			parts = append(parts, fmt.Sprintf("%s is already in %s at #%d", d.Value, d.Key, d.Rank))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s is already stored for %s", d.Value, d.Key))
+		}
+	}
+	for _, m := range res.Mutations {
+		switch m.Action {
+		case factbase.Move:
+			parts = append(parts, fmt.Sprintf("moved %s from #%d to #%d in %s", m.Value, m.From, m.To, m.Key))
+		case factbase.Insert, factbase.Append:
+			parts = append(parts, fmt.Sprintf("placed %s at #%d in %s", m.Value, m.To, m.Key))
+		case factbase.Remove:
+			parts = append(parts, fmt.Sprintf("removed %s from %s", m.Value, m.Key))
+		}
+	}
+	if len(parts) == 0 {
+		return "Nothing changed."
+	}
+	s := strings.Join(parts, "; ") + "."
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func checkSensitivity(s string) error {
+	switch factbase.Sensitivity(s) {
+	case "", factbase.Low, factbase.MediumSens, factbase.High:
+		return nil
+	}
+	return factbase.Errorf(factbase.EINVALID, "sensitivity %q is not one of low, medium, high", s)
+}
+
+func (s *Server) setFact(ctx context.Context, user factbase.UserID, in SetFactInput) (WriteOutput, error) {
+	if err := checkSensitivity(in.Sensitivity); err != nil {
+		return WriteOutput{}, err
+	}
+	if in.Rank < 0 {
+		return WriteOutput{}, factbase.Errorf(factbase.EINVALID, "rank must be at least 1, got %d", in.Rank)
+	}
+	op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: in.Subject, Key: in.Key, Value: in.Value,
+		Rank: in.Rank, Text: in.Text, Type: in.Type, Category: factbase.Category(in.Category),
+		Confidence: in.Confidence, Sensitivity: factbase.Sensitivity(in.Sensitivity),
+		Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "mcp", SaidBy: "user"}}
+	res, err := s.e.Apply(ctx, user, []factbase.Op{op})
+	if err != nil {
+		return WriteOutput{}, err
+	}
+	s.afterWrite(ctx, user, res)
+	return writeOutput(res), nil
+}
+
+// ListFactsInput is the input of the list_facts tool.
+type ListFactsInput struct {
+	Caller
+	Key           string  `json:"key,omitempty" jsonschema:"Only this key, e.g. favorites.movie; a ranked list comes in rank order."`
+	KeyPrefix     string  `json:"key_prefix,omitempty" jsonschema:"Only keys starting with this, e.g. favorites."`
+	Subject       string  `json:"subject,omitempty" jsonschema:"Only facts about this subject: user or entity:<id>; default every subject (user with key)."`
+	Category      string  `json:"category,omitempty" jsonschema:"Only this sheet category: core, technical, project or transient."`
+	Type          string  `json:"type,omitempty" jsonschema:"Only facts of this type, e.g. contact."`
+	MinConfidence float64 `json:"min_confidence,omitempty" jsonschema:"Only facts at least this confident, 0 to 1."`
+	History       bool    `json:"history,omitempty" jsonschema:"Include superseded, retracted and removed versions."`
+	AsOf          string  `json:"as_of,omitempty" jsonschema:"Read the facts as they were at this time (RFC 3339)."`
+	Limit         int     `json:"limit,omitempty" jsonschema:"The most facts to return, 1 to 1000 (default 100)."`
+	Offset        int     `json:"offset,omitempty" jsonschema:"How many facts to skip, for paging."`
+}
+
+// ListFactsOutput is a page of facts.
+type ListFactsOutput struct {
+	Facts []Fact `json:"facts" jsonschema:"The facts, oldest first (a ranked list's key: in rank order)."`
+	Count int    `json:"count" jsonschema:"How many facts this page holds."`
+	More  bool   `json:"more" jsonschema:"True when more facts follow: call again with offset + count."`
+}
+
+func (s *Server) listFacts(ctx context.Context, user factbase.UserID, in ListFactsInput) (ListFactsOutput, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = memory.DefaultPageSize
+	}
+	if limit < 0 || limit > memory.MaxPageSize {
+		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, memory.MaxPageSize)
+	}
+	if in.Offset < 0 {
+		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", in.Offset)
+	}
+	if in.Category != "" && !validCategory(in.Category) {
+		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "category %q is not one of core, technical, project, transient", in.Category)
+	}
+	if in.MinConfidence < 0 || in.MinConfidence > 1 {
+		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "min_confidence %v is outside 0..1", in.MinConfidence)
+	}
+	asOf, err := parseTime("as_of", in.AsOf)
+	if err != nil {
+		return ListFactsOutput{}, err
+	}
+	var at *time.Time
+	if !asOf.IsZero() {
+		at = &asOf
+	}
+	var facts []factbase.Fact
+	if in.Key != "" && !in.History && in.KeyPrefix == "" && in.Category == "" && in.Type == "" && in.MinConfidence == 0 {
+		// One key's current facts: the engine's point read, a ranked list in rank order.
+		all, err := s.e.Get(ctx, user, in.Subject, in.Key, at)
+		if err != nil {
+			return ListFactsOutput{}, err
+		}
+		if in.Offset < len(all) {
+			facts = all[in.Offset:min(len(all), in.Offset+limit+1)]
+		}
+	} else {
+		if in.Key != "" {
+			if err := factbase.ValidateKey(in.Key); err != nil {
+				return ListFactsOutput{}, err
+			}
+		}
+		facts, err = s.e.Facts(ctx, user, factbase.FactFilter{Subject: in.Subject, Key: in.Key, KeyPrefix: in.KeyPrefix,
+			Category: factbase.Category(in.Category), Type: in.Type, MinConfidence: in.MinConfidence,
+			History: in.History, AsOf: at, Limit: limit + 1, Offset: in.Offset})
+		if err != nil {
+			return ListFactsOutput{}, err
+		}
+	}
+	out := ListFactsOutput{More: len(facts) > limit}
+	if out.More {
+		facts = facts[:limit]
+	}
+	out.Facts, out.Count = factsOut(facts), len(facts)
+	return out, nil
+}
+
+func validCategory(c string) bool {
+	for _, k := range factbase.Categories {
+		if factbase.Category(c) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// FactHistoryInput is the input of the fact_history tool.
+type FactHistoryInput struct {
+	Caller
+	Key     string `json:"key,omitempty" jsonschema:"The key whose versions to list, e.g. contact.email. Give key or id."`
+	ID      string `json:"id,omitempty" jsonschema:"A fact id: list the versions of that fact's key. Give key or id."`
+	Subject string `json:"subject,omitempty" jsonschema:"Whom the key is about: user (the default) or entity:<id>; ignored with id."`
+}
+
+// FactHistoryOutput is the history of a key.
+type FactHistoryOutput struct {
+	Subject  string `json:"subject" jsonschema:"Whom the key is about."`
+	Key      string `json:"key" jsonschema:"The key."`
+	Versions []Fact `json:"versions" jsonschema:"Every version, newest first; current is true for the ones that hold now. Empty when the key was never set."`
+}
+
+func (s *Server) factHistory(ctx context.Context, user factbase.UserID, in FactHistoryInput) (FactHistoryOutput, error) {
+	subject, key := in.Subject, in.Key
+	switch {
+	case in.ID != "" && in.Key != "":
+		return FactHistoryOutput{}, factbase.Errorf(factbase.EINVALID, "give key or id, not both")
+	case in.ID != "":
+		f, err := s.e.Fact(ctx, user, in.ID)
+		if err != nil {
+			return FactHistoryOutput{}, err
+		}
+		subject, key = f.Subject, f.Key
+	case in.Key == "":
+		return FactHistoryOutput{}, factbase.Errorf(factbase.EINVALID, "key is empty: give the key (or a fact id) whose history to show")
+	}
+	if subject == "" {
+		subject = factbase.SubjectUser
+	}
+	versions, err := s.e.History(ctx, user, subject, key)
+	if err != nil {
+		return FactHistoryOutput{}, err
+	}
+	return FactHistoryOutput{Subject: subject, Key: key, Versions: factsOut(versions)}, nil
+}
+
+// ForgetInput is the input of the forget tool.
+type ForgetInput struct {
+	Caller
+	ID      string `json:"id,omitempty" jsonschema:"The id of the fact to forget. Give id or key."`
+	Key     string `json:"key,omitempty" jsonschema:"Forget every fact of this key instead (the current ones for retract, every version for delete). Give id or key."`
+	Subject string `json:"subject,omitempty" jsonschema:"With key: whom the key is about, user (the default) or entity:<id>."`
+	Mode    string `json:"mode,omitempty" jsonschema:"retract (the default: end its validity, keep history) or delete (erase it, history included; cannot be undone)."`
+	Reason  string `json:"reason" jsonschema:"Why the fact is forgotten, e.g. \"the user asked\" or \"it was wrong\" (required; at most 1000 bytes)."`
+}
+
+// ForgetOutput is what forget did.
+type ForgetOutput struct {
+	Summary string `json:"summary" jsonschema:"What happened, in a sentence."`
+	Mode    string `json:"mode" jsonschema:"retract or delete."`
+	Reason  string `json:"reason" jsonschema:"The reason given, as logged."`
+	Counts  Counts `json:"counts" jsonschema:"What the store did."`
+	Facts   []Fact `json:"facts" jsonschema:"The facts retracted, as they are now (empty for delete: they are gone)."`
+}
+
+func (s *Server) forget(ctx context.Context, user factbase.UserID, in ForgetInput) (ForgetOutput, error) {
+	mode := in.Mode
+	if mode == "" {
+		mode = "retract"
+	}
+	kind := factbase.OpRetract
+	switch mode {
+	case "retract":
+	case "delete":
+		kind = factbase.OpDelete
+	default:
+		return ForgetOutput{}, factbase.Errorf(factbase.EINVALID, "mode %q is not retract or delete", in.Mode)
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		return ForgetOutput{}, factbase.Errorf(factbase.EINVALID, "reason is empty: say why the fact is forgotten")
+	}
+	if len(in.Reason) > 1000 {
+		return ForgetOutput{}, factbase.Errorf(factbase.EINVALID, "reason is %d bytes; the limit is 1000", len(in.Reason))
+	}
+	switch {
+	case in.ID != "" && in.Key != "":
+		return ForgetOutput{}, factbase.Errorf(factbase.EINVALID, "give id or key, not both")
+	case in.ID == "" && in.Key == "":
+		return ForgetOutput{}, factbase.Errorf(factbase.EINVALID, "id is empty: give the id of the fact to forget (or a key)")
+	}
+	op := factbase.Op{Kind: kind, ID: in.ID}
+	if in.ID == "" {
+		op.Fact = factbase.Fact{Subject: in.Subject, Key: in.Key}
+	}
+	res, err := s.e.Apply(ctx, user, []factbase.Op{op})
+	if err != nil {
+		return ForgetOutput{}, err
+	}
+	s.log.InfoContext(ctx, "mcp forget", "user", string(user), "mode", mode, "id", in.ID, "subject", in.Subject,
+		"key", in.Key, "reason", in.Reason, "retracted", res.Retracted, "deleted", res.Deleted)
+	s.afterWrite(ctx, user, res)
+	facts := res.Facts
+	if kind == factbase.OpDelete {
+		facts = nil
+	}
+	return ForgetOutput{Summary: summarize(res), Mode: mode, Reason: in.Reason, Counts: countsOf(res),
+		Facts: factsOut(facts)}, nil
+}
