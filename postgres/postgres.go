@@ -404,7 +404,7 @@ func mapErr(op string, err error) error {
 		return fmt.Errorf("postgres: %s: %w", op, err)
 	}
 	if isConnErr(err) {
-		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store unavailable", Err: err}
+		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store unavailable: the database cannot be reached", Err: err}
 	}
 	return fmt.Errorf("postgres: %s: %w", op, err)
 }

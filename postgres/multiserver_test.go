@@ -1,0 +1,241 @@
+package postgres_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/postgres"
+	"github.com/factbase/factbase/ranked"
+	"github.com/factbase/factbase/server"
+	"github.com/factbase/factbase/storetest"
+)
+
+// factbaseServer is one Factbase HTTP server on its own loopback port, over its own
+// store (its own connection pool) on the shared database.
+type factbaseServer struct {
+	url   string
+	store *postgres.Store
+}
+
+// startServers opens n stores on schema at once (their migrations race under the
+// advisory lock) and serves each on its own loopback port until the test ends.
+func startServers(t *testing.T, schema string, n int) ([]factbaseServer, string) {
+	t.Helper()
+	url := testURL(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	stores := make([]*postgres.Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = postgres.Open(ctx, url, postgres.Options{Schema: schema})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			cancel()
+			t.Fatalf("opening store %d: %v", i, err)
+		}
+	}
+	secret, key, err := factbase.NewKey("", "multi-server test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stores[0].CreateKey(ctx, key); err != nil {
+		t.Fatalf("CreateKey: %v", err)
+	}
+	out := make([]factbaseServer, n)
+	done := make(chan error, n)
+	for i, st := range stores {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := server.New(server.Options{Engine: memory.New(st, memory.Options{}), Keys: st})
+		go func() { done <- srv.Serve(ctx, l) }()
+		out[i] = factbaseServer{url: "http://" + l.Addr().String(), store: st}
+	}
+	t.Cleanup(func() {
+		cancel()
+		for range n {
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		}
+		for _, st := range stores {
+			st.Close()
+		}
+	})
+	return out, secret
+}
+
+// apiClient sends JSON requests with an API key.
+type apiClient struct {
+	http *http.Client
+	key  string
+}
+
+func (c apiClient) do(ctx context.Context, method, url string, body any, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return resp.StatusCode, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
+	}
+	if out != nil {
+		return resp.StatusCode, json.Unmarshal(b, out)
+	}
+	return resp.StatusCode, nil
+}
+
+// TestMultiServer: two Factbase servers on different loopback ports share one
+// PostgreSQL database; 32 clients append to the same two lists through both, each
+// value twice (the second time through the other server). Every value must be stored
+// exactly once and reported as a duplicate exactly once, the lists must hold every
+// value with ranks exactly 1..N, and both servers must serve the same lists.
+func TestMultiServer(t *testing.T) {
+	servers, secret := startServers(t, newSchema(t), 2)
+	const clients, each = 32, 24
+	lists := []string{"favorites.shared", "favorites.other"}
+	u := storetest.NewUser()
+	c := apiClient{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}, key: secret}
+	ctx := context.Background()
+
+	type report struct{ stored, duplicates int }
+	var (
+		mu      sync.Mutex
+		reports = map[string]*report{} // by list and value
+		errs    []error
+		wg      sync.WaitGroup
+	)
+	for w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each * 2 {
+				v := fmt.Sprintf("c%02d-v%02d", w, i%each)
+				list := lists[(i%each)%2]
+				srv := servers[(w+i/each)%2] // the repeat goes through the other server
+				var res factbase.Result
+				_, err := c.do(ctx, http.MethodPost, srv.url+"/v1/users/"+string(u)+"/lists/"+list, map[string]string{"value": v}, &res)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					r := reports[list+" "+v]
+					if r == nil {
+						r = &report{}
+						reports[list+" "+v] = r
+					}
+					r.stored += res.Stored
+					for _, d := range res.Duplicates {
+						if d.Value != v {
+							errs = append(errs, fmt.Errorf("appending %s reported a duplicate of %s", v, d.Value))
+						}
+						r.duplicates++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if i == 5 {
+			t.Errorf("... and %d more errors", len(errs)-5)
+			break
+		}
+		t.Errorf("request failed: %v", err)
+	}
+	if len(reports) != clients*each {
+		t.Errorf("%d distinct values answered, want %d", len(reports), clients*each)
+	}
+	for lv, r := range reports {
+		if r.stored != 1 || r.duplicates != 1 {
+			t.Errorf("%s: stored %d times, reported as a duplicate %d times; want 1 and 1", lv, r.stored, r.duplicates)
+		}
+	}
+
+	// Both servers serve the same lists: every value once, ranks exactly 1..N.
+	for _, list := range lists {
+		var pages [2][]string
+		for si, srv := range servers {
+			var p memory.ListPage
+			if _, err := c.do(ctx, http.MethodGet, srv.url+"/v1/users/"+string(u)+"/lists/"+list+"?limit=1000", nil, &p); err != nil {
+				t.Fatalf("reading %s from server %d: %v", list, si, err)
+			}
+			ranks := make([]int, len(p.Items))
+			for i, f := range p.Items {
+				ranks[i] = f.Rank
+				pages[si] = append(pages[si], f.Value)
+			}
+			if err := ranked.Check(ranks); err != nil || p.Total != clients*each/2 || len(p.Items) != p.Total {
+				t.Errorf("%s on server %d: %d of %d members, ranks check %v; want %d with ranks 1..N", list, si, len(p.Items), p.Total, err, clients*each/2)
+			}
+		}
+		if fmt.Sprint(pages[0]) != fmt.Sprint(pages[1]) {
+			t.Errorf("the servers disagree on %s", list)
+		}
+		got := append([]string(nil), pages[0]...)
+		sort.Strings(got)
+		var want []string
+		for lv := range reports {
+			if l, v, _ := strings.Cut(lv, " "); l == list {
+				want = append(want, v)
+			}
+		}
+		sort.Strings(want)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s holds %d values, want the %d appended (lost or extra writes)", list, len(got), len(want))
+		}
+		// The invariants, as the database counts them.
+		err := servers[0].store.View(ctx, u, func(tx factbase.ReadTx) error {
+			s, err := tx.KeyStats(ctx, factbase.SubjectUser, list, "")
+			if err != nil {
+				return err
+			}
+			if n := clients * each / 2; s.Members != n || s.MinRank != 1 || s.MaxRank != n {
+				t.Errorf("%s: key stats %+v, want %d members ranked 1..%d", list, s, n, n)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
