@@ -17,6 +17,9 @@ const (
 	MaxSearchLimit     = 100
 	// MaxQueryLen is the most bytes a search query may hold.
 	MaxQueryLen = 4096
+	// DefaultMinSimilarity is the least cosine similarity of an item found by vector
+	// alone: below it, a nearest neighbour is not related to the query at all.
+	DefaultMinSimilarity = 0.1
 )
 
 // SearchOptions narrow and tune a search. The zero value searches facts and episodes
@@ -45,7 +48,8 @@ type SearchOptions struct {
 	// about 0.005 to 0.05); 0 keeps every hit.
 	Threshold float64
 	// MinSimilarity drops items found only by vector whose cosine similarity to the
-	// query is below it; 0 keeps them.
+	// query is below it: 0 means DefaultMinSimilarity, a negative value keeps them
+	// all.
 	MinSimilarity float64
 	// Now is the query time recency decay counts from; zero means the wall clock.
 	Now time.Time
@@ -125,7 +129,10 @@ func (o *SearchOptions) normalise() error {
 	if !(o.MinConfidence >= 0 && o.MinConfidence <= 1) {
 		return factbase.Errorf(factbase.EINVALID, "minimum confidence %v is outside 0..1", o.MinConfidence)
 	}
-	if !(o.Threshold >= 0) || !(o.MinSimilarity >= -1 && o.MinSimilarity <= 1) {
+	if o.MinSimilarity == 0 {
+		o.MinSimilarity = DefaultMinSimilarity
+	}
+	if !(o.Threshold >= 0) || !(o.MinSimilarity <= 1) {
 		return factbase.Errorf(factbase.EINVALID, "threshold %v or minimum similarity %v is out of range", o.Threshold, o.MinSimilarity)
 	}
 	if o.Category != "" && !validCategory(o.Category) {

@@ -63,7 +63,13 @@ func (m *Main) commands() []command {
 		{"ingest", "ingest agent session transcripts (JSONL) into facts", (*Main).runIngest},
 		{"serve", "serve the HTTP API (127.0.0.1:7411; OpenAPI at /openapi.json)", (*Main).runServe},
 		{"keys", "create, list and revoke API keys for serve", (*Main).runKeys},
+		{"mcp", "serve MCP (Model Context Protocol) over stdio for one user", (*Main).runMCP},
 		{"bench", "run the synthetic benchmarks beside a raw-SQLite baseline", (*Main).runBench},
+		{"episodes", "add, list, get, delete and backfill episodes (narrative records)", (*Main).runEpisodes},
+		{"search", "hybrid search over facts and episodes (full text + vectors)", (*Main).runSearch},
+		{"query", "answer a question from facts first, else from episodes", (*Main).runQuery},
+		{"lookup", "direct fact look-up by type or key, with tag and date filters", (*Main).runLookup},
+		{"reembed", "give facts and episodes vectors of the configured embedder", (*Main).runReembed},
 		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
 	}
 }
@@ -157,6 +163,7 @@ type common struct {
 	json bool
 	// observer, when set, receives the engine's write-path measurements (serve).
 	observer memory.Observer
+	embedder string // --embedder (embedder.go)
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
@@ -167,6 +174,7 @@ func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
 		fs.StringVar(&c.user, "user", m.Getenv("FACTBASE_USER"), "the user's id, a UUID (default $FACTBASE_USER)")
 	}
 	fs.BoolVar(&c.json, "json", false, "print JSON for programs")
+	fs.StringVar(&c.embedder, "embedder", m.Getenv("FACTBASE_EMBEDDER"), "embedder for search: glove (built-in, offline), openai, none (default $FACTBASE_EMBEDDER, else glove)")
 	return fs
 }
 
@@ -191,11 +199,15 @@ func (c *common) userID() (factbase.UserID, error) {
 
 // openEngine opens the store named by --db and returns an engine over it.
 func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(), error) {
+	emb, err := m.embedder(c)
+	if err != nil {
+		return nil, nil, err
+	}
 	s, err := openStore(ctx, c.db)
 	if err != nil {
 		return nil, nil, err
 	}
-	return memory.New(s, memory.Options{Observer: c.observer}), func() { s.Close() }, nil
+	return memory.New(s, memory.Options{Observer: c.observer, Embedder: emb}), func() { s.Close() }, nil
 }
 
 // isPostgres reports whether db names a PostgreSQL database rather than a SQLite file.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase/memory"
+)
+
+const queryUsage = `Usage:
+  factbase query [flags] QUESTION...
+
+The hybrid query. A question that seeks a fact ("What is the NEXUS version?",
+"What was the test success rate?") is answered from the facts first, and falls
+back to a narrative search over episodes; other questions go to the episodes
+first. --prefer fact or narrative overrides the order. The answer says which
+source gave it.
+
+Flags:
+`
+
+func (m *Main) runQuery(ctx context.Context, args []string) error {
+	var (
+		c common
+		o memory.QueryOptions
+	)
+	fs := m.flags("query", &c, true)
+	fs.Usage = func() { fmt.Fprint(m.Stderr, queryUsage); fs.PrintDefaults() }
+	fs.StringVar(&o.Prefer, "prefer", memory.PreferAuto, "which source to try first: fact, narrative or auto")
+	fs.IntVar(&o.Passages, "passages", 3, "at most this many narrative passages (up to 20)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	question := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(question) == "" {
+		return usagef("query needs a question\n%s", queryUsage)
+	}
+	switch o.Prefer {
+	case memory.PreferAuto, memory.PreferFact, memory.PreferNarrative:
+	default:
+		return usagef("--prefer %q is not fact, narrative or auto", o.Prefer)
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	a, err := e.Query(ctx, user, question, o)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(a)
+	}
+	switch a.Source {
+	case memory.SourceFact:
+		fmt.Fprintln(m.Stdout, a.Value)
+		f := a.Fact
+		from := ""
+		if f.Episode != "" {
+			from = ", episode " + f.Episode
+		}
+		fmt.Fprintf(m.Stdout, "(source: fact %s%s, confidence %.2f, %s)\n", f.Key, from, f.Confidence, f.Timestamp.Local().Format(time.DateTime))
+	case memory.SourceNarrative:
+		for i, p := range a.Passages {
+			fmt.Fprintf(m.Stdout, "%d. %s\n   (episode %s, %s)\n", i+1, p.Text, p.Episode, p.CreatedAt.Local().Format(time.DateTime))
+		}
+		fmt.Fprintln(m.Stdout, "(source: narrative)")
+	default:
+		fmt.Fprintf(m.Stdout, "No answer found (tried %s).\n", strings.Join(a.Tried, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/factbase/factbase/memory"
+)
+
+const lookupUsage = `Usage:
+  factbase lookup [flags]
+
+The direct fact look-up: the current facts of a type (version, metric, latency,
+count, status, date, phase, ...) or a key, newest first, with their value,
+source episode, confidence and time. At least one of --type, --key and --prefix.
+
+  factbase lookup --user $U --type version --tags nexus --limit 1
+
+Flags:
+`
+
+func (m *Main) runLookup(ctx context.Context, args []string) error {
+	var (
+		c                  common
+		o                  memory.LookupOptions
+		tags, since, until string
+	)
+	fs := m.flags("lookup", &c, true)
+	fs.Usage = func() { fmt.Fprint(m.Stderr, lookupUsage); fs.PrintDefaults() }
+	fs.StringVar(&o.Type, "type", "", "fact type")
+	fs.StringVar(&o.Key, "key", "", "exact key")
+	fs.StringVar(&o.KeyPrefix, "prefix", "", "keys starting with this")
+	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject")
+	fs.StringVar(&tags, "tags", "", "only facts whose source episode has every one of these comma-separated tags")
+	fs.StringVar(&since, "since", "", "only facts true from this time on (RFC 3339 or YYYY-MM-DD)")
+	fs.StringVar(&until, "until", "", "only facts true from before this time")
+	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", memory.MaxPageSize))
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if len(fs.Args()) != 0 {
+		return usagef("lookup takes no arguments\n%s", lookupUsage)
+	}
+	if o.Type == "" && o.Key == "" && o.KeyPrefix == "" {
+		return usagef("lookup needs --type, --key or --prefix")
+	}
+	o.Tags = splitList(tags)
+	var err error
+	if o.From, err = parseTime("since", since); err != nil {
+		return err
+	}
+	if o.To, err = parseTime("until", until); err != nil {
+		return err
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	rs, err := e.Lookup(ctx, user, o)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(map[string]any{"facts": rs})
+	}
+	if len(rs) == 0 {
+		fmt.Fprintln(m.Stdout, "No facts.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", r.Key, oneLine(r.Value, 60), r.Confidence, r.Timestamp.Local().Format(time.DateTime), r.Episode)
+	}
+	return tw.Flush()
+}
