@@ -1,0 +1,374 @@
+package people
+
+import "strings"
+
+// Communication preferences: how the user wants the assistant to answer.
+
+var lengthWords = map[string]string{
+	"short": "short", "shorter": "short", "brief": "short", "briefer": "short", "concise": "short",
+	"succinct": "short", "terse": "short", "compact": "short", "to the point": "short",
+	"detailed": "detailed", "longer": "detailed", "thorough": "detailed", "in-depth": "detailed",
+	"comprehensive": "detailed", "more detailed": "detailed", "long": "detailed", "elaborate": "detailed",
+	"less verbose": "short", "more concise": "short", "simple": "simple", "simpler": "simple",
+}
+
+var toneWords = map[string]string{
+	"formal": "formal", "more formal": "formal", "casual": "casual", "more casual": "casual",
+	"informal": "casual", "friendly": "friendly", "professional": "professional", "direct": "direct",
+	"blunt": "direct", "polite": "polite", "funny": "humorous", "playful": "playful", "serious": "serious",
+	"warm": "warm", "gentle": "gentle", "honest": "direct",
+}
+
+var answerNouns = map[string]bool{"answers": true, "answer": true, "responses": true, "response": true,
+	"replies": true, "reply": true, "messages": true, "explanations": true, "it": true, "things": true,
+	"them": true, "your": false, "summaries": true, "output": true}
+
+// formatObjects are what "use ..." can name, with their key and value.
+var formatObjects = map[string][2]string{
+	"bullet points": {KeyFormat, "bullet points"}, "bullets": {KeyFormat, "bullet points"},
+	"lists": {KeyFormat, "lists"}, "markdown": {KeyFormat, "markdown"}, "tables": {KeyFormat, "tables"},
+	"plain text": {KeyFormat, "plain text"}, "numbered lists": {KeyFormat, "numbered lists"},
+	"emojis": {KeyEmoji, "yes"}, "emoji": {KeyEmoji, "yes"}, "metric": {KeyUnits, "metric"},
+	"metric units": {KeyUnits, "metric"}, "the metric system": {KeyUnits, "metric"},
+	"imperial": {KeyUnits, "imperial"}, "imperial units": {KeyUnits, "imperial"},
+	"celsius": {KeyUnits, "celsius"}, "fahrenheit": {KeyUnits, "fahrenheit"},
+	"code examples": {KeyFormat, "code examples"}, "examples": {KeyFormat, "examples"},
+	"headings": {KeyFormat, "headings"}, "headers": {KeyFormat, "headings"},
+}
+
+// emitComm records a communication preference of the user.
+func (p *parser) emitComm(key, value, rule string, corr bool) {
+	v := value
+	text := map[string]func(string) string{
+		KeyLength:   func(s string) string { return s + " prefers " + v + " answers" },
+		KeyLanguage: func(s string) string { return s + " wants answers in " + v },
+		KeyFormat:   func(s string) string { return s + " prefers answers formatted as " + v },
+		KeyTone:     func(s string) string { return s + " prefers a " + v + " tone" },
+		KeyEmoji:    func(s string) string { return s + " emoji preference: " + v },
+		KeyUnits:    func(s string) string { return s + " prefers " + v + " units" },
+	}[key]
+	p.emitFx(subj{refs: []int{User}}, fx{key: key, value: value, rule: rule, text: text, correction: true})
+}
+
+// phrase matches one to three words at i in m.
+func (p *parser) phrase(i int, m map[string]string) (string, int) {
+	for n := 3; n >= 1; n-- {
+		if i+n > len(p.t) {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, p.w(k))
+		}
+		if v, ok := m[strings.Join(ws, " ")]; ok {
+			return v, i + n
+		}
+	}
+	return "", i
+}
+
+func (p *parser) formatAt(i int) ([2]string, int) {
+	for n := 3; n >= 1; n-- {
+		if i+n > len(p.t) {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, p.w(k))
+		}
+		if v, ok := formatObjects[strings.Join(ws, " ")]; ok {
+			return v, i + n
+		}
+	}
+	return [2]string{}, i
+}
+
+// language reads "in German", "German" at i.
+func (p *parser) language(i int) (string, int) {
+	if p.w(i) == "in" {
+		i++
+	}
+	if l, e := p.phrase(i, languages); e > i {
+		return l, e
+	}
+	return "", i
+}
+
+// commPref reads an imperative communication preference at i: "please keep answers
+// short", "answer in German", "no emojis", "be more formal", "use bullet points".
+func (p *parser) commPref(i int) int {
+	j := i
+	for {
+		switch p.w(j) {
+		case "please", "pls", "plz", "kindly", "always", "just", "also", "from", "going", "in":
+			if p.w(j) == "from" {
+				if p.at(j, "from", "now", "on") < 0 {
+					return i
+				}
+				j += 3
+				continue
+			}
+			if p.w(j) == "going" {
+				if p.at(j, "going", "forward") < 0 {
+					return i
+				}
+				j += 2
+				continue
+			}
+			if p.w(j) == "in" {
+				if p.at(j, "in", "the", "future") < 0 {
+					if l, e := p.language(j); e > j && (e >= len(p.t) || p.w(e) == "please" || p.w(e) == "," || p.w(e) == "from") {
+						p.emitComm(KeyLanguage, l, "in <language> please", true)
+						return e
+					}
+					return i
+				}
+				j += 3
+				continue
+			}
+			j++
+			continue
+		case "can", "could", "would", "will":
+			if p.w(j+1) == "you" {
+				j += 2
+				continue
+			}
+		case ",":
+			j++
+			continue
+		}
+		break
+	}
+	neg := false
+	switch {
+	case p.at(j, "do", "not") > 0:
+		neg, j = true, j+2
+	case p.w(j) == "never" || p.w(j) == "no" || p.w(j) == "stop" || p.w(j) == "avoid" || p.w(j) == "without":
+		neg = true
+		if p.w(j) == "stop" && (p.w(j+1) == "using" || p.w(j+1) == "being" || p.w(j+1) == "adding" || p.w(j+1) == "with") {
+			j++
+		}
+		j++
+	}
+	w := p.w(j)
+	switch w {
+	case "keep", "make":
+		k := j + 1
+		for answerNouns[p.w(k)] || p.w(k) == "your" || p.w(k) == "the" || p.w(k) == "my" || p.w(k) == "all" {
+			k++
+		}
+		for adverbs[p.w(k)] || p.w(k) == "nice" || p.w(k) == "and" {
+			k++
+		}
+		if v, e := p.phrase(k, lengthWords); e > k && !neg {
+			p.emitComm(KeyLength, v, "keep answers "+v, true)
+			return e
+		}
+		if v, e := p.phrase(k, toneWords); e > k && !neg {
+			p.emitComm(KeyTone, v, "keep it "+v, true)
+			return e
+		}
+	case "be", "being", "sound":
+		k := j + 1
+		for adverbs[p.w(k)] || p.w(k) == "more" && false || p.w(k) == "a" || p.w(k) == "bit" || p.w(k) == "little" {
+			k++
+		}
+		if neg {
+			// "don't be so verbose"
+			if p.w(k) == "verbose" || p.w(k) == "wordy" || p.w(k) == "long-winded" {
+				p.emitComm(KeyLength, "short", "do not be verbose", true)
+				return k + 1
+			}
+			return i
+		}
+		if v, e := p.phrase(k, lengthWords); e > k {
+			p.emitComm(KeyLength, v, "be "+v, true)
+			return e
+		}
+		if v, e := p.phrase(k, toneWords); e > k {
+			p.emitComm(KeyTone, v, "be "+v, true)
+			return e
+		}
+	case "answer", "reply", "respond", "write", "talk", "speak", "communicate", "chat", "explain":
+		k := j + 1
+		if p.w(k) == "to" && p.w(k+1) == "me" || p.w(k) == "with" && p.w(k+1) == "me" {
+			k += 2
+		}
+		if p.w(k) == "me" {
+			k++
+		}
+		for adverbs[p.w(k)] {
+			k++
+		}
+		if l, e := p.language(k); e > k && !neg {
+			p.emitComm(KeyLanguage, l, w+" in <language>", true)
+			return e
+		}
+		if v, e := p.phrase(k, lengthWords); e > k && !neg {
+			p.emitComm(KeyLength, v, w+" "+v, true)
+			return e
+		}
+		if (p.w(k) == "briefly" || p.w(k) == "shortly" || p.w(k) == "concisely") && !neg {
+			p.emitComm(KeyLength, "short", w+" briefly", true)
+			return k + 1
+		}
+		if (p.w(k) == "in" && (p.w(k+1) == "detail" || p.w(k+1) == "depth")) && !neg {
+			p.emitComm(KeyLength, "detailed", w+" in detail", true)
+			return k + 2
+		}
+		if v, e := p.phrase(k, toneWords); e > k && !neg {
+			p.emitComm(KeyTone, v, w+" "+v, true)
+			return e
+		}
+		if (p.w(k) == "formally" || p.w(k) == "casually") && !neg {
+			p.emitComm(KeyTone, strings.TrimSuffix(p.w(k), "ly"), w+" "+p.w(k), true)
+			return k + 1
+		}
+	case "switch":
+		if p.w(j+1) == "to" {
+			if l, e := p.language(j + 2); e > j+2 {
+				p.emitComm(KeyLanguage, l, "switch to <language>", true)
+				return e
+			}
+		}
+	case "use", "using", "add", "include", "give":
+		k := j + 1
+		if w == "give" {
+			if p.w(k) != "me" {
+				return i
+			}
+			k++
+			if v, e := p.phrase(k, lengthWords); e > k && answerNouns[p.w(e)] && !neg {
+				p.emitComm(KeyLength, v, "give me "+v+" answers", true)
+				return e + 1
+			}
+			return i
+		}
+		for p.w(k) == "any" || p.w(k) == "more" || p.w(k) == "fewer" || p.w(k) == "less" || p.w(k) == "the" {
+			if p.w(k) == "fewer" || p.w(k) == "less" {
+				neg = true
+			}
+			k++
+		}
+		if l, e := p.language(k); e > k && !neg {
+			p.emitComm(KeyLanguage, l, "use <language>", true)
+			return e
+		}
+		if f, e := p.formatAt(k); e > k {
+			p.emitFormat(f, neg)
+			return e
+		}
+	}
+	if neg {
+		if f, e := p.formatAt(j); e > j {
+			p.emitFormat(f, true)
+			return e
+		}
+		if p.w(j) == "more" && p.w(j+1) == "emojis" {
+			p.emitComm(KeyEmoji, "none", "no more emojis", true)
+			return j + 2
+		}
+		return i
+	}
+	// "shorter answers please", "short answers, please"
+	if v, e := p.phrase(j, lengthWords); e > j && answerNouns[p.w(e)] && p.w(e) != "it" {
+		if e+1 >= len(p.t) || p.w(e+1) == "please" || p.w(e+1) == "," || p.w(e+1) == "from" {
+			p.emitComm(KeyLength, v, v+" answers please", true)
+			return e + 1
+		}
+	}
+	if p.w(j) == "less" && (p.w(j+1) == "verbose" || p.w(j+1) == "wordy" || p.w(j+1) == "detail" || p.w(j+1) == "text") {
+		p.emitComm(KeyLength, "short", "less verbose", true)
+		return j + 2
+	}
+	if p.w(j) == "more" && (p.w(j+1) == "detail" || p.w(j+1) == "details") {
+		p.emitComm(KeyLength, "detailed", "more detail", true)
+		return j + 2
+	}
+	if l, e := p.phrase(j, languages); e > j && (p.w(e) == "please" || p.w(e) == "only" && p.w(e+1) == "please") {
+		p.emitComm(KeyLanguage, l, "<language> please", true)
+		return e + 1
+	}
+	return i
+}
+
+func (p *parser) emitFormat(f [2]string, neg bool) {
+	key, val := f[0], f[1]
+	if neg {
+		switch key {
+		case KeyEmoji:
+			val = "none"
+		case KeyUnits:
+			return
+		default:
+			val = "no " + val
+		}
+	}
+	p.emitComm(key, val, "use/avoid "+f[1], true)
+}
+
+// commUser reads "I prefer short answers", "I'd like you to answer in German", "I
+// want answers in French", "I like bullet points" after the user as subject (head at
+// the verb).
+func (p *parser) commUser(head int, st state) int {
+	hw := p.w(head)
+	if !(hw == "prefer" || hw == "like" || hw == "want" || hw == "need" || hw == "love" || hw == "appreciate") {
+		return head
+	}
+	k := head + 1
+	if p.w(k) == "it" && p.w(k+1) == "when" && p.w(k+2) == "you" {
+		k += 3
+		return p.commPref(k)
+	}
+	if p.w(k) == "you" && p.w(k+1) == "to" {
+		if e := p.commPref(k + 2); e > k+2 {
+			return e
+		}
+		return head
+	}
+	if p.w(k) == "to" && p.w(k+1) == "get" {
+		k += 2
+	}
+	if p.w(k) == "that" && p.w(k+1) == "you" {
+		if e := p.commPref(k + 2); e > k+2 {
+			return e
+		}
+	}
+	// "short answers", "answers in German", "bullet points", "no emojis"
+	if v, e := p.phrase(k, lengthWords); e > k && answerNouns[p.w(e)] && p.w(e) != "it" {
+		p.emitComm(KeyLength, v, "prefer "+v+" answers", true)
+		return e + 1
+	}
+	if answerNouns[p.w(k)] && p.w(k) != "it" && p.w(k) != "things" {
+		if l, e := p.language(k + 1); e > k+1 {
+			p.emitComm(KeyLanguage, l, "answers in <language>", true)
+			return e
+		}
+		if v, e := p.phrase(k+1, lengthWords); e > k+1 || p.w(k+1) == "to" && p.w(k+2) == "be" {
+			if e == k+1 {
+				v, e = p.phrase(k+3, lengthWords)
+			}
+			if e > k+1 {
+				p.emitComm(KeyLength, v, "prefer answers "+v, true)
+				return e
+			}
+		}
+	}
+	if f, e := p.formatAt(k); e > k {
+		p.emitFormat(f, st.neg)
+		return e
+	}
+	if p.w(k) == "no" {
+		if f, e := p.formatAt(k + 1); e > k+1 {
+			p.emitFormat(f, true)
+			return e
+		}
+	}
+	if hw == "prefer" {
+		if l, e := p.phrase(k, languages); e > k {
+			p.emitComm(KeyLanguage, l, "prefer <language>", true)
+			return e
+		}
+	}
+	return head
+}

@@ -1,0 +1,404 @@
+package people
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase/when"
+)
+
+// MaxMessage is the longest message Extract reads, in bytes; longer messages are
+// read up to it (a personal fact is a sentence, not a document).
+const MaxMessage = 16 << 10
+
+// Extract finds the personal facts a message states, the people they are about and
+// the statements it recognised but would not store (Skips). It is deterministic and
+// pure; its cost is linear in the length of the message.
+func Extract(msg string, o Options) Extraction {
+	if len(msg) > MaxMessage {
+		msg = msg[:MaxMessage]
+	}
+	msg = strings.ToValidUTF8(msg, "\uFFFD")
+	p := &parser{msg: msg, o: o, ex: &Extraction{Mentions: []Mention{}, Facts: []Fact{}, Skips: []Skip{}}}
+	p.known = map[string]bool{}
+	for _, e := range o.Known {
+		if e.MergedInto != "" {
+			continue
+		}
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if f := strings.Fields(strings.ToLower(n)); len(f) > 0 {
+				p.known[f[0]] = true
+			}
+		}
+	}
+	if !o.Now.IsZero() {
+		p.markers = when.Find(msg, o.Now)
+	}
+	toks := tokenize(msg)
+	if o.Speaker == SpeakerAssistant {
+		toks = swapPerson(toks)
+	}
+	for _, s := range sentences(msg, toks) {
+		p.sentence(s)
+	}
+	return *p.ex
+}
+
+// swapPerson rewrites an assistant's message so that it reads as the user's: "you"
+// becomes "i", "your" becomes "my", and the assistant's own "i" and "my" name nobody.
+func swapPerson(toks []token) []token {
+	out := make([]token, len(toks))
+	copy(out, toks)
+	for i := range out {
+		switch out[i].w {
+		case "you":
+			out[i].w = "i"
+			if i+1 < len(out) && out[i+1].w == "are" {
+				out[i+1].w = "am"
+			}
+		case "your":
+			out[i].w = "my"
+		case "yours":
+			out[i].w = "mine"
+		case "yourself":
+			out[i].w = "myself"
+		case "i", "me", "my", "mine", "myself", "we", "our", "us":
+			out[i].w = "\x00self"
+		}
+	}
+	return out
+}
+
+// parser reads one message.
+type parser struct {
+	msg     string
+	o       Options
+	ex      *Extraction
+	markers []when.Marker
+	known   map[string]bool // first names of known entities, lower case
+
+	// the sentence being read
+	t []token
+	// recent holds mentions in the order the message named them, for pronouns.
+	recent []int
+	// saidBy is who states the clause being read (User: the speaker).
+	saidBy int
+	// dry parses without recording mentions or facts (to look ahead).
+	dry bool
+	// emitted dedupes facts within the message.
+	emitted map[string]bool
+}
+
+func (p *parser) w(i int) string {
+	if i < 0 || i >= len(p.t) {
+		return ""
+	}
+	return p.t[i].w
+}
+
+// at reports whether the words starting at i are ws; it returns the index after them
+// or -1.
+func (p *parser) at(i int, ws ...string) int {
+	for k, x := range ws {
+		if p.w(i+k) != x {
+			return -1
+		}
+	}
+	return i + len(ws)
+}
+
+// span returns the message text of tokens [i, j).
+func (p *parser) span(i, j int) string {
+	if i >= j || i >= len(p.t) {
+		return ""
+	}
+	j = min(j, len(p.t))
+	return p.msg[p.t[i].start:p.t[j-1].end]
+}
+
+// sentenceText is the whole sentence, for skip reports.
+func (p *parser) sentenceText() string {
+	s := p.span(0, len(p.t))
+	if utf8.RuneCountInString(s) > 200 {
+		s = string([]rune(s)[:199]) + "…"
+	}
+	return s
+}
+
+func (p *parser) skip(reason string) {
+	p.ex.Skips = append(p.ex.Skips, Skip{Span: p.sentenceText(), Reason: reason})
+}
+
+// questionStarts open a question when they lead a sentence.
+var questionStarts = map[string]bool{
+	"what": true, "who": true, "whom": true, "whose": true, "where": true, "when": true, "why": true,
+	"how": true, "which": true, "do": true, "does": true, "did": true, "is": true, "are": true, "am": true,
+	"was": true, "were": true, "can": true, "could": true, "would": true, "will": true, "should": true,
+	"have": true, "has": true, "shall": true, "may": false, "any": false, "anything": false,
+}
+
+// conditionStarts open a sentence that states nothing: a condition or a supposition.
+var conditionStarts = map[string]bool{
+	"if": true, "suppose": true, "supposing": true, "imagine": true, "unless": true, "hypothetically": true,
+	"assuming": true, "assume": true, "pretend": true, "when": false, "whenever": true, "say": false,
+	"in case": true, "maybe": true, "perhaps": true, "possibly": true, "probably": true, "hopefully": true,
+}
+
+// leadIns are skipped at the start of a sentence or clause.
+var leadIns = [][]string{
+	{"just", "so", "you", "know"}, {"for", "your", "information"}, {"for", "the", "record"},
+	{"by", "the", "way"}, {"fun", "fact"}, {"quick", "note"}, {"heads", "up"}, {"note", "that"},
+	{"please", "note", "that"}, {"please", "note"}, {"remember", "that"}, {"please", "remember", "that"},
+	{"please", "remember"}, {"keep", "in", "mind", "that"}, {"good", "to", "know"}, {"oh", "and"},
+	{"and", "also"}, {"also"}, {"and"}, {"but"}, {"so"}, {"oh"}, {"well"}, {"btw"}, {"fyi"}, {"ok"},
+	{"okay"}, {"hey"}, {"hi"}, {"hello"}, {"yeah"}, {"yes"}, {"anyway"}, {"anyways"}, {"plus"}, {"ah"},
+	{"um"}, {"hmm"}, {"update"}, {"reminder"}, {"correction"}, {"news"}, {"context"}, {"ps"},
+	{"actually"}, {"now"}, {"then"}, {"lastly"}, {"finally"}, {"firstly"}, {"secondly"}, {"sadly"},
+	{"luckily"}, {"fortunately"}, {"unfortunately"}, {"apparently"}, {"honestly"}, {"basically"},
+	{"as", "you", "know"}, {"you", "know"}, {"you", "should", "know", "that"}, {"important"},
+	{"fyi"}, {"side", "note"}, {"random", "fact"}, {"also", "worth", "knowing"}, {"worth", "knowing"},
+}
+
+// correctionLeads mark a clause as an explicit correction.
+var correctionLeads = map[string]bool{"actually": true, "correction": true, "update": true, "now": true}
+
+// skipLeadIns skips lead-ins and punctuation at i; it reports whether one of them
+// marked a correction.
+func (p *parser) skipLeadIns(i int) (int, bool) {
+	corr := false
+	for {
+		moved := false
+		for i < len(p.t) && p.t[i].kind == kPunct && p.t[i].w != "(" {
+			i++
+			moved = true
+		}
+		for _, li := range leadIns {
+			if j := p.at(i, li...); j > 0 {
+				if len(li) == 1 && correctionLeads[li[0]] {
+					corr = true
+				}
+				// "now" and "then" lead in only when a comma or a subject follows
+				if (li[0] == "now" || li[0] == "then" || li[0] == "so") && len(li) == 1 && p.w(j) != "," {
+					if _, _, ok := p.peekSubject(j); !ok {
+						continue
+					}
+				}
+				i, moved = j, true
+				break
+			}
+		}
+		if !moved {
+			return i, corr
+		}
+	}
+}
+
+// sentence reads one sentence.
+func (p *parser) sentence(t []token) {
+	// trim trailing punctuation, but remember a question mark
+	question := false
+	for len(t) > 0 && t[len(t)-1].kind == kPunct && t[len(t)-1].w != ")" && t[len(t)-1].w != "\"" {
+		if t[len(t)-1].w == "?" {
+			question = true
+		}
+		t = t[:len(t)-1]
+	}
+	if len(t) == 0 {
+		return
+	}
+	p.t = t
+	p.saidBy = User
+	i, corr := p.skipLeadIns(0)
+	if i >= len(t) {
+		return
+	}
+	first := p.w(i)
+	if (first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) == "you" {
+		if k := p.commPref(i); k > i {
+			return
+		}
+	}
+	if question || questionStarts[first] && !(first == "will" || first == "can" || first == "could" || first == "would") && p.isQuestionInversion(i) ||
+		(first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) != "you" && p.isQuestionInversion(i) {
+		if p.looksPersonal() {
+			p.skip("question: nothing is stored from a question")
+		}
+		return
+	}
+	if conditionStarts[first] || p.at(i, "in", "case") > 0 || p.at(i, "what", "if") > 0 {
+		if p.looksPersonal() {
+			p.skip("hypothetical: a condition or supposition states nothing")
+		}
+		return
+	}
+	p.clauses(i, corr)
+}
+
+// isQuestionInversion reports whether the sentence at i opens like a question: a
+// question word, or an auxiliary followed by a subject ("Is Leo ...", "Does she ...").
+func (p *parser) isQuestionInversion(i int) bool {
+	switch p.w(i) {
+	case "what", "who", "whom", "whose", "where", "when", "why", "how", "which":
+		// "When Leo was born, ..." is not a question, but it states nothing we keep
+		return true
+	}
+	_, _, ok := p.peekSubject(i + 1)
+	return ok || p.w(i+1) == "you" || p.w(i+1) == "there" || p.w(i+1) == "it"
+}
+
+// looksPersonal reports whether the sentence talks about someone, so that skipping
+// it is worth reporting (small talk is dropped silently).
+func (p *parser) looksPersonal() bool {
+	for i, t := range p.t {
+		switch t.w {
+		case "my", "our", "i", "he", "she", "his", "her", "we":
+			return true
+		}
+		if relations[t.w].role != "" || p.isName(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundary words end a clause.
+var boundaryWords = map[string]bool{
+	"but": true, "because": true, "since": true, "so": true, "although": true, "though": true,
+	"while": true, "whereas": true, "and": true, "or": true, "plus": true, "also": true, "then": true,
+	"when": true, "if": true, "unless": true, "until": true, "which": true, "who": true, "that": false,
+}
+
+// clauses reads the clauses of a sentence from i.
+func (p *parser) clauses(i int, corr bool) {
+	for i < len(p.t) {
+		start := i
+		var c bool
+		i, c = p.skipLeadIns(i)
+		corr = corr || c
+		if i >= len(p.t) {
+			return
+		}
+		if k := p.commPref(i); k > i {
+			i = p.nextClause(k)
+			continue
+		}
+		// "Next Monday my sister ...": the marker belongs to the clause
+		if m, e := p.markerAt(i); m != nil && e < len(p.t) {
+			if p.w(e) == "," {
+				e++
+			}
+			if _, _, ok := p.peekSubject(e); ok {
+				i = e
+			}
+		}
+		s, j, ok := p.subject(i)
+		if ok && s.skip != "" {
+			p.skip(s.skip)
+			i = p.nextClause(j)
+			continue
+		}
+		if ok {
+			s.correction = corr
+			s.clauseStart = start
+			k := p.predicate(&s, j)
+			for k > j {
+				// continuations with the same subject: "is 8 and loves dinosaurs"
+				c := p.continuation(k)
+				if c < 0 {
+					break
+				}
+				k2 := p.predicate(&s, c)
+				if k2 == c {
+					break
+				}
+				j, k = c, k2
+			}
+			i = p.nextClause(max(k, j))
+			corr = false
+			continue
+		}
+		if k := p.specialClause(i); k > i {
+			i = p.nextClause(k)
+			continue
+		}
+		i = p.nextClause(i + 1)
+	}
+}
+
+// continuation returns where a same-subject predicate continues after k ("..., and
+// loves dinosaurs"), or -1.
+func (p *parser) continuation(k int) int {
+	j := k
+	for p.w(j) == "," || p.w(j) == "and" || p.w(j) == "but" || p.w(j) == "also" || p.w(j) == "plus" || p.w(j) == "-" {
+		j++
+	}
+	if j == k {
+		return -1
+	}
+	if p.startsPredicate(j) {
+		return j
+	}
+	return -1
+}
+
+// nextClause returns the first token after the clause boundary at or after i.
+func (p *parser) nextClause(i int) int {
+	for i < len(p.t) {
+		t := p.t[i]
+		if t.kind == kPunct && (t.w == "," || t.w == ":" || t.w == "(" || t.w == ")" || t.w == "-") {
+			return i + 1
+		}
+		if boundaryWords[t.w] {
+			return i + 1
+		}
+		i++
+	}
+	return i
+}
+
+// specialClause reads clauses that have no ordinary subject: "our anniversary is
+// June 3rd", "today is Sarah's birthday". It returns the index after what it read,
+// or i.
+func (p *parser) specialClause(i int) int {
+	// "my/our (wedding) anniversary is ..."
+	if p.w(i) == "my" || p.w(i) == "our" {
+		j := i + 1
+		if p.w(j) == "wedding" || p.w(j) == "dating" {
+			j++
+		}
+		if p.w(j) == "anniversary" && (p.w(j+1) == "is" || p.w(j+1) == "was") {
+			v := j + 2
+			if p.w(v) == "on" {
+				v++
+			}
+			m, e := p.markerAt(v)
+			if m == nil && p.w(v-1) == "on" {
+				m, e = p.markerAt(v - 1)
+			}
+			if m == nil || m.Grain != when.Day {
+				return i
+			}
+			mm := *m
+			mm.Recur = when.Yearly
+			if !mm.HasYear {
+				mm.Anchor = when.NextYearly(m.Anchor.Month(), m.Anchor.Day(), p.o.Now)
+			}
+			text := strings.TrimPrefix(strings.TrimPrefix(m.Text, "on "), "On ")
+			label := p.span(i+1, j+1)
+			p.emitFx(subj{refs: []int{User}}, fx{key: KeyAnniversary, value: text, rule: "anniversary is", marker: &mm, text: func(x string) string {
+				return x + "'s " + label + " is " + text
+			}})
+			return e
+		}
+	}
+	// "today is Sarah's birthday", "tomorrow is my mom's birthday"
+	if m, e := p.markerAt(i); m != nil && m.Recur == when.Once && m.Grain == when.Day && p.w(e) == "is" {
+		s, j, ok := p.subject(e + 1)
+		if ok && s.skip == "" && s.poss && (p.w(j) == "birthday" || p.w(j) == "bday") {
+			st := state{s: &s, start: e + 1}
+			p.birthday(st, m, "<day> is <x>'s birthday")
+			return j + 1
+		}
+	}
+	return i
+}
