@@ -285,6 +285,10 @@ func (in *ingest) run(r *transcript.Reader) error {
 func (in *ingest) read(ctx context.Context, r *transcript.Reader, batches chan<- batch) error {
 	s := in.sum
 	in.from = in.start
+	defer func() { // what was read, also when reading stops early
+		s.Lines = r.Line() - in.startLine
+		s.Bytes = r.Offset() - in.start
+	}()
 	send := func(final bool) error {
 		cp := r.Checkpoint()
 		if final && len(in.ops) == 0 && len(in.dirty) == 0 && !in.sum.Rewritten && cp.Offset == in.start {
@@ -360,8 +364,6 @@ func (in *ingest) read(ctx context.Context, r *transcript.Reader, batches chan<-
 			}
 		}
 	}
-	s.Lines = r.Line() - in.startLine
-	s.Bytes = r.Offset() - in.start
 	return send(true)
 }
 
