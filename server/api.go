@@ -73,6 +73,7 @@ func (s *Server) register() {
 	s.registerFacts()
 	s.registerLists()
 	s.registerTranscripts() // transcripts.go
+	s.registerEpisodes()    // episodes.go
 }
 
 // exampleUser is the user id the OpenAPI examples use.

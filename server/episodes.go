@@ -1,0 +1,337 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+)
+
+// episodeFactBody is a fact added to an episode by hand.
+type episodeFactBody struct {
+	Key        string  `json:"key" minLength:"1" maxLength:"200" doc:"The fact's key." example:"release.owner"`
+	Value      string  `json:"value" minLength:"1" maxLength:"4096" doc:"The value." example:"Dana"`
+	ValueType  string  `json:"value_type,omitempty" enum:"string,number,bool,date,json" doc:"How to read the value. Default string."`
+	Type       string  `json:"type,omitempty" maxLength:"100" doc:"The fact's type." example:"work"`
+	Category   string  `json:"category,omitempty" enum:"core,technical,project,transient" doc:"The fact-sheet category. Default transient."`
+	Confidence float64 `json:"confidence,omitempty" minimum:"0" maximum:"1" doc:"Confidence 0..1. Default 1."`
+	Text       string  `json:"text,omitempty" maxLength:"200" doc:"The fact as a sentence."`
+	Subject    string  `json:"subject,omitempty" maxLength:"200" doc:"Whose fact: user (the default) or entity:<id>."`
+}
+
+func (b episodeFactBody) fact() factbase.Fact {
+	return factbase.Fact{Key: b.Key, Value: b.Value, ValueType: factbase.ValueType(b.ValueType), Type: b.Type,
+		Category: factbase.Category(b.Category), Confidence: b.Confidence, Text: b.Text, Subject: b.Subject, Extractor: "api"}
+}
+
+type addEpisodeInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body struct {
+		Content    string            `json:"content" minLength:"1" maxLength:"65536" doc:"The narrative." example:"Session 14 complete: NEXUS v2.3.1 deployed, accuracy 94.2% on 500 questions. Phase 3 IN_PROGRESS."`
+		Tags       []string          `json:"tags,omitempty" maxItems:"32" doc:"Tags; lower-cased and deduplicated." example:"[\"nexus\", \"deploy\"]"`
+		Importance *float64          `json:"importance,omitempty" minimum:"0" maximum:"1" doc:"Importance 0..1. Default 0.5."`
+		CreatedAt  *time.Time        `json:"created_at,omitempty" doc:"When it happened, if before now (RFC 3339). Default: now."`
+		Metadata   map[string]string `json:"metadata,omitempty" doc:"Free-form string metadata (at most 64 entries)."`
+		NoExtract  bool              `json:"no_extract,omitempty" doc:"Store without extracting facts; a backfill extracts them later."`
+		Facts      []episodeFactBody `json:"facts,omitempty" maxItems:"1000" doc:"Facts to link to the episode by hand, besides the extracted ones."`
+	}
+}
+
+type episodeResultOutput struct {
+	Body memory.EpisodeResult
+}
+
+type listEpisodesInput struct {
+	User        string    `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Tags        string    `query:"tags" maxLength:"2000" doc:"Only episodes with every one of these comma-separated tags." example:"nexus,deploy"`
+	Since       time.Time `query:"since" doc:"Only episodes created at or after this time (RFC 3339)."`
+	Until       time.Time `query:"until" doc:"Only episodes created before this time (RFC 3339)."`
+	Unextracted bool      `query:"unextracted" doc:"Only episodes waiting for a backfill."`
+	Newest      bool      `query:"newest_first" doc:"Newest first; the default is oldest first."`
+	Limit       int       `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many."`
+	Offset      int       `query:"offset" minimum:"0" doc:"Skip this many."`
+}
+
+type episodePageOutput struct {
+	Body memory.EpisodePage
+}
+
+type episodeInput struct {
+	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID      string `path:"id" maxLength:"100" doc:"The episode's id."`
+	History bool   `query:"history" doc:"Also list the episode's superseded facts."`
+}
+
+type episodeWithFacts struct {
+	Episode factbase.Episode `json:"episode"`
+	Facts   []factbase.Fact  `json:"facts" doc:"The facts whose source is the episode."`
+}
+
+type episodeOutput struct {
+	Body episodeWithFacts
+}
+
+type deleteEpisodeInput struct {
+	User      string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID        string `path:"id" maxLength:"100" doc:"The episode's id."`
+	KeepFacts bool   `query:"keep_facts" doc:"Keep the facts extracted from the episode; by default they are erased with it."`
+}
+
+type deleteEpisodeOutput struct {
+	Body memory.DeleteResult
+}
+
+type addEpisodeFactsInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"100" doc:"The episode's id."`
+	Body struct {
+		Facts []episodeFactBody `json:"facts" minItems:"1" maxItems:"1000" doc:"The facts to link to the episode."`
+	}
+}
+
+type backfillInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+}
+
+type backfillOutput struct {
+	Body memory.BackfillResult
+}
+
+type searchInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body struct {
+		Query             string     `json:"query" minLength:"1" maxLength:"4096" doc:"What to look for, in words." example:"What does Martin eat?"`
+		Kinds             []string   `json:"kinds,omitempty" enum:"fact,episode" doc:"What to search. Default both."`
+		Limit             int        `json:"limit,omitempty" minimum:"0" maximum:"100" doc:"At most this many hits. Default 10."`
+		KeyPrefix         string     `json:"key_prefix,omitempty" maxLength:"200" doc:"Only facts whose key starts with this."`
+		Type              string     `json:"type,omitempty" maxLength:"100" doc:"Only facts of this type."`
+		Category          string     `json:"category,omitempty" enum:"core,technical,project,transient" doc:"Only facts of this sheet category."`
+		Subject           string     `json:"subject,omitempty" maxLength:"200" doc:"Only facts about this subject."`
+		MinConfidence     float64    `json:"min_confidence,omitempty" minimum:"0" maximum:"1" doc:"Only facts with at least this confidence."`
+		Tags              []string   `json:"tags,omitempty" maxItems:"32" doc:"Only episodes with every tag, and facts whose source episode has them."`
+		Since             *time.Time `json:"since,omitempty" doc:"Only items from this time on (a fact's valid-from, an episode's created time)."`
+		Until             *time.Time `json:"until,omitempty" doc:"Only items before this time."`
+		IncludeSuperseded bool       `json:"include_superseded,omitempty" doc:"Also find facts a newer value replaced."`
+		Threshold         float64    `json:"threshold,omitempty" minimum:"0" doc:"The least score a hit must have."`
+	}
+}
+
+type searchOutput struct {
+	Body memory.SearchResult
+}
+
+type queryInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body struct {
+		Question string `json:"question" minLength:"1" maxLength:"4096" doc:"The question." example:"What is the NEXUS version?"`
+		Prefer   string `json:"prefer,omitempty" enum:"auto,fact,narrative" doc:"Which source to try first; auto (the default) lets the question decide."`
+		Passages int    `json:"passages,omitempty" minimum:"0" maximum:"20" doc:"At most this many narrative passages. Default 3."`
+	}
+}
+
+type queryOutput struct {
+	Body memory.QueryAnswer
+}
+
+type lookupInput struct {
+	User   string    `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Type   string    `query:"type" maxLength:"100" doc:"Fact type: version, metric, latency, count, status, date, phase, ..." example:"version"`
+	Key    string    `query:"key" maxLength:"200" doc:"An exact key." example:"nexus.version"`
+	Prefix string    `query:"prefix" maxLength:"200" doc:"Keys starting with this."`
+	Tags   string    `query:"tags" maxLength:"2000" doc:"Only facts whose source episode has every one of these comma-separated tags."`
+	Since  time.Time `query:"since" doc:"Only facts true from this time on (RFC 3339)."`
+	Until  time.Time `query:"until" doc:"Only facts true from before this time (RFC 3339)."`
+	Limit  int       `query:"limit" minimum:"1" maximum:"1000" default:"10" doc:"At most this many."`
+}
+
+type lookupOutput struct {
+	Body struct {
+		Facts []memory.LookupResult `json:"facts"`
+	}
+}
+
+// registerEpisodes adds the episode, search, query and look-up operations.
+func (s *Server) registerEpisodes() {
+	const tag = "Episodes and search"
+	huma.Register(s.api, s.op("addEpisode", http.MethodPost, "/v1/users/{user}/episodes", tag, "Store an episode",
+		`Stores a narrative record. Unless no_extract is set, pattern extraction turns its
+content into facts linked to it (versions, percentages, latencies, counts, statuses,
+phases, dates), each with its confidence, in the same transaction; the answer lists
+them.`), s.addEpisode)
+	huma.Register(s.api, s.op("listEpisodes", http.MethodGet, "/v1/users/{user}/episodes", tag, "List episodes",
+		`Lists the user's episodes, oldest first, filtered by tags and time.`), s.listEpisodes)
+	huma.Register(s.api, s.op("getEpisode", http.MethodGet, "/v1/users/{user}/episodes/{id}", tag, "Get an episode",
+		`Returns an episode and the facts linked to it.`, http.StatusNotFound), s.getEpisode)
+	huma.Register(s.api, s.op("deleteEpisode", http.MethodDelete, "/v1/users/{user}/episodes/{id}", tag, "Delete an episode",
+		`Erases an episode with its search index entries and, unless keep_facts, every
+version of the facts linked to it.`, http.StatusNotFound), s.deleteEpisode)
+	huma.Register(s.api, s.op("addEpisodeFacts", http.MethodPost, "/v1/users/{user}/episodes/{id}/facts", tag, "Add facts to an episode",
+		`Links facts to an episode by hand; each goes through the one write path.`, http.StatusNotFound), s.addEpisodeFacts)
+	huma.Register(s.api, s.op("backfillEpisodes", http.MethodPost, "/v1/users/{user}/episodes/backfill", tag, "Extract facts from stored episodes",
+		`Runs pattern extraction over the episodes stored without it, in batches; an
+interrupted backfill resumes where it stopped.`), s.backfillEpisodes)
+	huma.Register(s.api, s.op("search", http.MethodPost, "/v1/users/{user}/search", tag, "Search facts and episodes",
+		`Hybrid search: full-text (BM25) and vector candidates fused by reciprocal rank,
+damped by recency at query time, boosted for facts about a subject the query names.
+Every hit explains its score.`), s.search)
+	huma.Register(s.api, s.op("query", http.MethodPost, "/v1/users/{user}/query", tag, "Answer a question (hybrid query)",
+		`Decides whether the question seeks a fact ("What is the NEXUS version?"), tries the
+facts first when it does and falls back to a narrative search over episodes, and says
+which source answered: the value of a fact, or passages of episodes.`), s.query)
+	huma.Register(s.api, s.op("lookup", http.MethodGet, "/v1/users/{user}/lookup", tag, "Look up facts directly",
+		`The direct fact look-up: current facts of a type or key, newest first, with value,
+source episode, confidence and time. Needs type, key or prefix.`), s.lookup)
+}
+
+func (s *Server) addEpisode(ctx context.Context, in *addEpisodeInput) (*episodeResultOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	b := in.Body
+	ei := memory.EpisodeInput{Content: b.Content, Tags: b.Tags, Importance: b.Importance, Metadata: b.Metadata, NoExtract: b.NoExtract}
+	if b.CreatedAt != nil {
+		ei.CreatedAt = *b.CreatedAt
+	}
+	for _, f := range b.Facts {
+		ei.Facts = append(ei.Facts, f.fact())
+	}
+	r, err := s.opts.Engine.AddEpisode(ctx, u, ei)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &episodeResultOutput{Body: r}, nil
+}
+
+func (s *Server) listEpisodes(ctx context.Context, in *listEpisodesInput) (*episodePageOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.opts.Engine.Episodes(ctx, u, factbase.EpisodeFilter{Tags: splitTags(in.Tags), From: in.Since, To: in.Until,
+		Unextracted: in.Unextracted, NewestFirst: in.Newest, Limit: in.Limit, Offset: in.Offset})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &episodePageOutput{Body: p}, nil
+}
+
+func (s *Server) getEpisode(ctx context.Context, in *episodeInput) (*episodeOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := s.opts.Engine.Episode(ctx, u, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	facts, err := s.opts.Engine.EpisodeFacts(ctx, u, in.ID, in.History)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &episodeOutput{Body: episodeWithFacts{Episode: ep, Facts: facts}}, nil
+}
+
+func (s *Server) deleteEpisode(ctx context.Context, in *deleteEpisodeInput) (*deleteEpisodeOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.opts.Engine.DeleteEpisode(ctx, u, in.ID, in.KeepFacts)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &deleteEpisodeOutput{Body: d}, nil
+}
+
+func (s *Server) addEpisodeFacts(ctx context.Context, in *addEpisodeFactsInput) (*resultOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	facts := make([]factbase.Fact, len(in.Body.Facts))
+	for i, f := range in.Body.Facts {
+		facts[i] = f.fact()
+	}
+	res, err := s.opts.Engine.AddEpisodeFacts(ctx, u, in.ID, facts)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &resultOutput{Body: res}, nil
+}
+
+func (s *Server) backfillEpisodes(ctx context.Context, in *backfillInput) (*backfillOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.BackfillEpisodes(ctx, u, nil)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &backfillOutput{Body: r}, nil
+}
+
+func (s *Server) search(ctx context.Context, in *searchInput) (*searchOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	b := in.Body
+	o := memory.SearchOptions{Kinds: b.Kinds, Limit: b.Limit, KeyPrefix: b.KeyPrefix, Type: b.Type,
+		Category: factbase.Category(b.Category), Subject: b.Subject, MinConfidence: b.MinConfidence, Tags: b.Tags,
+		IncludeSuperseded: b.IncludeSuperseded, Threshold: b.Threshold}
+	if b.Since != nil {
+		o.From = *b.Since
+	}
+	if b.Until != nil {
+		o.To = *b.Until
+	}
+	res, err := s.opts.Engine.Search(ctx, u, b.Query, o)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &searchOutput{Body: res}, nil
+}
+
+func (s *Server) query(ctx context.Context, in *queryInput) (*queryOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.opts.Engine.Query(ctx, u, in.Body.Question, memory.QueryOptions{Prefer: in.Body.Prefer, Passages: in.Body.Passages})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &queryOutput{Body: a}, nil
+}
+
+func (s *Server) lookup(ctx context.Context, in *lookupInput) (*lookupOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.opts.Engine.Lookup(ctx, u, memory.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
+		Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := &lookupOutput{}
+	out.Body.Facts = rs
+	return out, nil
+}
+
+// splitTags splits a comma-separated tags parameter.
+func splitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
