@@ -100,6 +100,7 @@ type Options struct {
 // Store is the PostgreSQL store. It is safe for concurrent use.
 type Store struct {
 	pool    *pgxpool.Pool
+	vecs    *vecCache
 	schema  string
 	now     func() time.Time
 	retries int
@@ -169,7 +170,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, mapErr("open", err)
 	}
-	s := &Store{pool: pool, schema: o.Schema, now: o.Now, retries: o.Retries}
+	s := &Store{pool: pool, vecs: newVecCache(), schema: o.Schema, now: o.Now, retries: o.Retries}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -325,7 +326,7 @@ func (s *Store) update(ctx context.Context, user factbase.UserID, fn func(factba
 		return err
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{q: pgTx, user: user, now: s.now().UTC()}
+	t := &tx{s: s, q: pgTx, user: user, now: s.now().UTC()}
 	if err := t.lockUser(ctx); err != nil {
 		return err
 	}
@@ -349,7 +350,7 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 		return mapErr("begin", err)
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{q: pgTx, user: user, now: s.now().UTC()}
+	t := &tx{s: s, q: pgTx, user: user, now: s.now().UTC()}
 	if err := fn(t); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 // tx implements factbase.Tx over one PostgreSQL transaction scoped to one user. Every
 // statement names the user's id, so a tx never sees another user's rows.
 type tx struct {
+	s    *Store
 	q    pgx.Tx
 	user factbase.UserID
 	now  time.Time
@@ -28,6 +29,12 @@ func (t *tx) Now() time.Time { return t.now }
 const factColumns = `id, subject, key, cardinality, value, value_type, rank, text, type, category,
 	confidence, scope, durability, sensitivity, said_by, temporal, anchor, source_kind, source_id,
 	extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current`
+
+// factColumnsF is factColumns qualified with the alias f.
+const factColumnsF = `f.id, f.subject, f.key, f.cardinality, f.value, f.value_type, f.rank, f.text, f.type,
+	f.category, f.confidence, f.scope, f.durability, f.sensitivity, f.said_by, f.temporal, f.anchor,
+	f.source_kind, f.source_id, f.extractor, f.recorded_at, f.valid_from, f.valid_to, f.supersedes,
+	f.superseded_by, f.current`
 
 // The static statements; pgx prepares each once per connection and caches it.
 const (
@@ -61,9 +68,9 @@ const (
 		WHERE u = $1 AND subject = $2 AND key = $3 AND at <= $4 ORDER BY at, seq`
 	qInsert = `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
-		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, fts)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26, $27, $28)`
+		$21, $22, $23, $24, $25, $26, $27, $28, ` + factFTS + `)`
 	qEnd = `UPDATE facts SET current = false, valid_to = $1, superseded_by = $2
 		WHERE u = $3 AND id = $4 AND current`
 	qRerankNegate = `UPDATE facts SET rank = -(CASE WHEN id = $1 THEN $2 ELSE rank + $3 END)
@@ -372,7 +379,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
 		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
-		f.Supersedes, f.SupersededBy, f.Current)
+		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value))
 	return mapErr("insert", err)
 }
 

@@ -5,7 +5,9 @@
 -- exact to the nanosecond on both backends and data copies between them unchanged
 -- (timestamptz would round to microseconds). Users are referenced by their UUID, so a
 -- read needs no user lookup; the users row is what a write transaction locks.
--- subject and key sort bytewise (COLLATE "C") so that prefix ranges match the index.
+-- Text that is compared by range or sorted (ids, subjects, keys) sorts bytewise
+-- (COLLATE "C"), as in SQLite, so that prefix ranges match the index and pages come in
+-- the same order whatever the database's locale.
 
 CREATE TABLE users (
 	id         uuid   PRIMARY KEY,
@@ -14,7 +16,7 @@ CREATE TABLE users (
 
 CREATE TABLE facts (
 	seq           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-	id            text   NOT NULL UNIQUE,
+	id            text   COLLATE "C" NOT NULL UNIQUE,
 	u             uuid   NOT NULL REFERENCES users (id),
 	subject       text   COLLATE "C" NOT NULL,
 	key           text   COLLATE "C" NOT NULL,
@@ -67,7 +69,7 @@ CREATE TABLE list_events (
 	key       text   COLLATE "C" NOT NULL,
 	at        bigint NOT NULL,
 	action    text   NOT NULL,
-	fact_id   text   NOT NULL,
+	fact_id   text   COLLATE "C" NOT NULL,
 	value     text   NOT NULL,
 	from_rank integer NOT NULL,
 	to_rank   integer NOT NULL

@@ -1,0 +1,195 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/jackc/pgx/v5"
+)
+
+const episodeColumns = "id, content, tags, importance, created_at, metadata, extracted_at"
+
+// The statements of episodes.
+const (
+	qEpisode = "SELECT " + episodeColumns + " FROM episodes WHERE u = $1 AND id = $2"
+	// The full-text entry: the content weighted A, the tags B (episodeFTS).
+	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at, fts)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+		setweight(to_tsvector('english', $9), 'A') || setweight(to_tsvector('english', $10), 'B'))`
+	qEpisodeDelete    = "DELETE FROM episodes WHERE u = $1 AND id = $2"
+	qEpisodeExtracted = "UPDATE episodes SET extracted_at = $1 WHERE u = $2 AND id = $3"
+	qEpisodeFacts     = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND source_kind = 'episode' AND source_id = $2 AND current ORDER BY recorded_at, seq`
+	qEpisodeFactsAll = "SELECT " + factColumns + ` FROM facts
+		WHERE u = $1 AND source_kind = 'episode' AND source_id = $2 ORDER BY recorded_at, seq`
+)
+
+// InsertEpisode writes a new episode with its tags and full-text entry.
+func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
+	tags := e.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	meta := []byte("{}")
+	if len(e.Metadata) > 0 {
+		var err error
+		if meta, err = json.Marshal(e.Metadata); err != nil {
+			return factbase.Errorf(factbase.EINTERNAL, "postgres: encode metadata: %v", err)
+		}
+	}
+	_, err := t.q.Exec(ctx, qEpisodeInsert, e.ID, string(t.user), e.Content, tags, e.Importance,
+		e.CreatedAt.UnixNano(), string(meta), nullTime(e.ExtractedAt),
+		ftsWords(e.Content), ftsWords(strings.Join(tags, " ")))
+	return mapErr("insert episode", err)
+}
+
+// DeleteEpisode erases an episode; its full-text entry goes with the row and a
+// trigger deletes its vector.
+func (t *tx) DeleteEpisode(ctx context.Context, id string) (int, error) {
+	tag, err := t.q.Exec(ctx, qEpisodeDelete, string(t.user), id)
+	if err != nil {
+		return 0, mapErr("delete episode", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// MarkExtracted records the time pattern extraction ran over an episode.
+func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
+	tag, err := t.q.Exec(ctx, qEpisodeExtracted, at.UnixNano(), string(t.user), id)
+	if err != nil {
+		return mapErr("mark extracted", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
+	}
+	return nil
+}
+
+func (t *tx) scanEpisode(r scanner) (factbase.Episode, error) {
+	var (
+		e         factbase.Episode
+		meta      []byte
+		created   int64
+		extracted *int64
+	)
+	if err := r.Scan(&e.ID, &e.Content, &e.Tags, &e.Importance, &created, &meta, &extracted); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return e, err
+		}
+		return e, mapErr("scan episode", err)
+	}
+	e.User = t.user
+	e.CreatedAt = time.Unix(0, created).UTC()
+	if extracted != nil {
+		x := time.Unix(0, *extracted).UTC()
+		e.ExtractedAt = &x
+	}
+	if e.Tags == nil {
+		e.Tags = []string{}
+	}
+	if string(meta) != "{}" {
+		if err := json.Unmarshal(meta, &e.Metadata); err != nil {
+			return e, factbase.Errorf(factbase.EINTERNAL, "postgres: episode %s: bad metadata: %v", e.ID, err)
+		}
+	}
+	return e, nil
+}
+
+// Episode returns one episode by id.
+func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
+	e, err := t.scanEpisode(t.q.QueryRow(ctx, qEpisode, string(t.user), id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return e, factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
+	}
+	return e, err
+}
+
+// where collects the conditions and arguments of a dynamic statement.
+type where struct {
+	conds []string
+	args  []any
+}
+
+// arg adds an argument and returns its placeholder.
+func (w *where) arg(v any) string {
+	w.args = append(w.args, v)
+	return "$" + strconv.Itoa(len(w.args))
+}
+
+func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
+
+func (w *where) String() string { return strings.Join(w.conds, " AND ") }
+
+// episodeWhere adds the conditions of an episode filter over table alias e.
+func (t *tx) episodeWhere(w *where, f factbase.EpisodeFilter) {
+	w.add("e.u = " + w.arg(string(t.user)))
+	if len(f.Tags) > 0 {
+		w.add("e.tags @> " + w.arg(f.Tags) + "::text[]")
+	}
+	if !f.From.IsZero() {
+		w.add("e.created_at >= " + w.arg(f.From.UnixNano()))
+	}
+	if !f.To.IsZero() {
+		w.add("e.created_at < " + w.arg(f.To.UnixNano()))
+	}
+	if f.Unextracted {
+		w.add("e.extracted_at IS NULL")
+	}
+}
+
+// Episodes returns the episodes matching f.
+func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase.Episode, error) {
+	var w where
+	t.episodeWhere(&w, f)
+	order := " ORDER BY e.created_at, e.id"
+	if f.NewestFirst {
+		order = " ORDER BY e.created_at DESC, e.id DESC"
+	}
+	q := "SELECT " + prefixed("e.", episodeColumns) + " FROM episodes e WHERE " + w.String() + order
+	if f.Limit > 0 {
+		q += " LIMIT " + w.arg(f.Limit)
+	}
+	if f.Offset > 0 {
+		q += " OFFSET " + w.arg(f.Offset)
+	}
+	return t.scanEpisodes(t.q.Query(ctx, q, w.args...))
+}
+
+func (t *tx) scanEpisodes(rows pgx.Rows, err error) ([]factbase.Episode, error) {
+	if err != nil {
+		return nil, mapErr("episodes", err)
+	}
+	defer rows.Close()
+	var out []factbase.Episode
+	for rows.Next() {
+		e, err := t.scanEpisode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, mapErr("episodes", rows.Err())
+}
+
+// CountEpisodes returns how many episodes match f.
+func (t *tx) CountEpisodes(ctx context.Context, f factbase.EpisodeFilter) (int, error) {
+	var w where
+	t.episodeWhere(&w, f)
+	var n int
+	err := t.q.QueryRow(ctx, "SELECT count(*) FROM episodes e WHERE "+w.String(), w.args...).Scan(&n)
+	return n, mapErr("count episodes", err)
+}
+
+// EpisodeFacts returns the facts whose source is the episode.
+func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool) ([]factbase.Fact, error) {
+	q := qEpisodeFacts
+	if history {
+		q = qEpisodeFactsAll
+	}
+	return t.scanFacts(t.q.Query(ctx, q, string(t.user), id))
+}
