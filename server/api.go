@@ -74,6 +74,7 @@ func (s *Server) register() {
 	s.registerLists()
 	s.registerTranscripts() // transcripts.go
 	s.registerEpisodes()    // episodes.go
+	s.registerMe()          // me.go
 }
 
 // exampleUser is the user id the OpenAPI examples use.

@@ -55,7 +55,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	}
 	ri := reqInfoFrom(ctx.Context())
 	if ri != nil {
-		ri.keyID = key.ID
+		ri.keyID, ri.keyUser = key.ID, key.User
 	}
 	if p := ctx.Param("user"); p != "" {
 		// A malformed user id is left to the handler, which answers 422.

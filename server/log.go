@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/factbase/factbase"
 	"log/slog"
 	"net/http"
 )
@@ -11,10 +12,11 @@ import (
 // reqInfo is what the middleware knows about one request; later layers fill in the
 // key that authenticated it. It travels in the request's context.
 type reqInfo struct {
-	id     string
-	log    *slog.Logger
-	keyID  string
-	userID string
+	id      string
+	log     *slog.Logger
+	keyID   string
+	keyUser factbase.UserID // the key's one user; "" for an application key
+	userID  string
 }
 
 type reqInfoKey struct{}

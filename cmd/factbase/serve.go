@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/server"
+	"github.com/factbase/factbase/web"
 )
 
 // runServe implements "factbase serve": the HTTP API on the embedded store.
@@ -75,13 +77,17 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	}()
 	o := server.Options{Engine: e, NoAuth: noAuth, Logger: log, Metrics: metrics, MaxBodyBytes: maxBody,
 		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
-		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL}
+		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL,
+		UI: web.Handler(web.Options{NoAuth: noAuth})}
 	if !noAuth {
 		ks, ok := e.Store().(factbase.KeyStore)
 		if !ok {
 			return factbase.Errorf(factbase.EINVALID, "this store does not keep API keys; use --no-auth on a loopback address")
 		}
 		o.Keys = ks
+	}
+	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: noAuth, Logger: log}); err != nil {
+		return err
 	}
 	srv := server.New(o)
 
@@ -92,6 +98,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	base := "http://" + l.Addr().String()
 	fmt.Fprintf(m.Stdout, "factbase: listening on %s (database %s)\n", base, c.db)
 	fmt.Fprintf(m.Stdout, "factbase: OpenAPI document: curl %s/openapi.json\n", base)
+	fmt.Fprintf(m.Stdout, "factbase: MCP (streamable HTTP, same API keys): %s%s\n", base, mcp.Path)
 	if noAuth {
 		fmt.Fprintf(m.Stdout, "factbase: authentication is OFF (--no-auth): anyone who can reach %s can read and write\n", base)
 	} else {

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's Chromium (headless) against "factbase serve"
+// started through Main on a loopback port. They are skipped when no Chromium is
+// installed, unless FACTBASE_REQUIRE_BROWSER is set (CI sets it and installs one).
+
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := os.Getenv("FACTBASE_CHROMIUM")
+	if path == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		if os.Getenv("FACTBASE_REQUIRE_BROWSER") != "" {
+			t.Fatal("no Chromium found and FACTBASE_REQUIRE_BROWSER is set: install Debian's chromium package")
+		}
+		t.Skip("no Chromium found (apt-get install chromium); browser tests skipped")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1100, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	return ctx
+}
+
+// do runs browser steps and fails the test with what was being done.
+func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		shot(t, ctx, "failed-"+strings.ReplaceAll(what, " ", "-"))
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// until waits for a JavaScript predicate to hold.
+func until(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		shot(t, ctx, "failed-"+strings.ReplaceAll(what, " ", "-"))
+		body, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body.innerText"))
+		t.Fatalf("waiting for %s: %v\npage text:\n%s", what, err, body)
+	}
+}
+
+// shot saves a screenshot of the page into the test's artifact directory.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(t.ArtifactDir(), name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+func TestUIOpenServer(t *testing.T) {
+	ctx := browser(t)
+	env := testEnv(t)
+	s := serve(t, env, "--no-auth")
+	user := testUser
+	say := func(text string) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]string{"text": text})
+		if st, _, b := call(t, "POST", s.base+"/v1/users/"+user+"/messages", "", string(body)); st != 200 {
+			t.Fatalf("say %q: %d %s", text, st, b)
+		}
+	}
+	say("My favorite teas are oolong, sencha and rooibos")
+	say("My email is ada@example.com")
+
+	// The open server asks whose memory to show.
+	do(t, ctx, "open the page", chromedp.Navigate(s.base+"/"), chromedp.WaitVisible("#pick-user"),
+		chromedp.SendKeys("#pick-user", user), chromedp.Click("#pick-form button"))
+	until(t, ctx, "the facts said through the API", `document.querySelector('#facts-list') && document.querySelector('#facts-list').innerText.includes('rooibos') && document.querySelector('#facts-list').innerText.includes('ada@example.com')`)
+	shot(t, ctx, "facts")
+
+	// History of a fact, as a timeline.
+	do(t, ctx, "open history", chromedp.Click(`#facts-list tr button`))
+	until(t, ctx, "the history timeline", `!document.querySelector('#history').hidden && document.querySelector('#history .timeline') !== null`)
+
+	// Lists: rooibos moves from #3 to #1 with the keyboard-reachable buttons.
+	do(t, ctx, "open the lists tab", chromedp.Click("#tab-lists"))
+	until(t, ctx, "three teas", `document.querySelectorAll('#list-items li').length === 3`)
+	do(t, ctx, "move rooibos up", chromedp.Click(`button[aria-label="Move rooibos up"]`))
+	until(t, ctx, "rooibos at #2", `document.querySelector('#list-items li:nth-child(2)').dataset.value === 'rooibos'`)
+	do(t, ctx, "move rooibos up again", chromedp.Click(`button[aria-label="Move rooibos up"]`))
+	until(t, ctx, "rooibos at #1", `document.querySelector('#list-items li:nth-child(1)').dataset.value === 'rooibos'`)
+	shot(t, ctx, "lists")
+	var list struct {
+		Items []struct {
+			Rank  int    `json:"rank"`
+			Value string `json:"value"`
+		} `json:"items"`
+	}
+	st, _, b := call(t, "GET", s.base+"/v1/users/"+user+"/lists/favorites.tea", "", "")
+	if err := json.Unmarshal(b, &list); st != 200 || err != nil || len(list.Items) != 3 || list.Items[0].Value != "rooibos" || list.Items[0].Rank != 1 || list.Items[1].Value != "oolong" {
+		t.Fatalf("the API after the reorder: %d %s", st, b)
+	}
+	// A duplicate is reported as "already at #N".
+	do(t, ctx, "add a duplicate", chromedp.SendKeys("#list-add-value", "Oolong"), chromedp.Click("#list-add button"))
+	until(t, ctx, "the duplicate note", `document.querySelector('#lists-note').innerText.includes('already at #2')`)
+
+	// Fact sheet: the empty state, then a generated sheet with an explanation.
+	if has, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#tab-sheet') !== null`)); has {
+		do(t, ctx, "open the sheet tab", chromedp.Click("#tab-sheet"))
+		until(t, ctx, "the empty sheet state", `document.querySelector('#sheet-empty') !== null`)
+		shot(t, ctx, "sheet-empty")
+		do(t, ctx, "regenerate", chromedp.Click("#sheet-regen"))
+		until(t, ctx, "sheet entries", `document.querySelectorAll('#sheet-body details').length >= 4`)
+		do(t, ctx, "expand an entry", chromedp.Click(`#sheet-body details summary`))
+		until(t, ctx, "the explanation", `document.querySelector('#sheet-body details[open]') && document.querySelector('#sheet-body details[open]').innerText.includes('Weight 10')`)
+		shot(t, ctx, "sheet")
+	} else {
+		t.Log("no fact-sheet routes in this build: sheet tab not tested")
+	}
+
+	// An API error is shown next to the control: retract a fact deleted behind the page's back.
+	do(t, ctx, "back to facts", chromedp.Click("#tab-facts"))
+	until(t, ctx, "facts again", `document.querySelectorAll('#facts-list tr[data-id]').length > 0`)
+	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#facts-list tr[data-id]').dataset.id`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _, b := call(t, "DELETE", s.base+"/v1/users/"+user+"/facts/"+id, "", ""); st != 200 {
+		t.Fatalf("delete behind the page's back: %d %s", st, b)
+	}
+	do(t, ctx, "retract the deleted fact",
+		chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`),
+		chromedp.Click(`#facts-list tr[data-id="`+id+`"] button:nth-of-type(2)`))
+	until(t, ctx, "the error message", `document.querySelector('#facts-error').innerText.includes('not found')`)
+	shot(t, ctx, "error")
+}
+
+func TestUISignIn(t *testing.T) {
+	ctx := browser(t)
+	env := testEnv(t)
+	out, stderr, code := run(t, env, "keys", "create", "--user", testUser, "--name", "ui", "--json")
+	if code != 0 {
+		t.Fatalf("keys create: %d %s", code, stderr)
+	}
+	var k struct {
+		Key string `json:"key"`
+	}
+	if err := json.Unmarshal([]byte(out), &k); err != nil || k.Key == "" {
+		t.Fatalf("keys create printed %q", out)
+	}
+	s := serve(t, env)
+	if st, _, b := call(t, "POST", s.base+"/v1/users/"+testUser+"/messages", k.Key, `{"text": "My favorite editors are Helix and Neovim"}`); st != 200 {
+		t.Fatalf("say: %d %s", st, b)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(s.base+"/"), chromedp.WaitVisible("#key"))
+	// A wrong key is refused with a message next to the form.
+	do(t, ctx, "sign in with a wrong key", chromedp.SendKeys("#key", "fb_wrongwrongwrongwrongwrongwrongwrongwrongwro"), chromedp.Click("#signin-form button"))
+	until(t, ctx, "the sign-in error", `document.querySelector('#signin-error').innerText.length > 0`)
+	shot(t, ctx, "signin-error")
+	do(t, ctx, "sign in with the user key", chromedp.Evaluate[chromedp.Void](`document.querySelector('#key').value = ''`),
+		chromedp.SendKeys("#key", k.Key), chromedp.Click("#signin-form button"))
+	until(t, ctx, "the user's facts", `!document.querySelector('#app').hidden && document.querySelector('#facts-list').innerText.includes('Neovim')`)
+	until(t, ctx, "whose memory", `document.querySelector('#who').innerText.includes('`+testUser+`')`)
+	shot(t, ctx, "signed-in")
+}
