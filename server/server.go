@@ -59,6 +59,9 @@ type Options struct {
 	// KeyCacheTTL is how long a looked-up key is trusted before it is read again, so
 	// a revoked key stops working within this time. Default 2s; negative: no cache.
 	KeyCacheTTL time.Duration
+	// UI, when set, serves the web page at "/" and its assets under "/ui/" (package
+	// web). Nil: no page.
+	UI http.Handler
 	// Version is reported in the OpenAPI document. Default "dev".
 	Version string
 	// MCP, when set, is served at /mcp: the Model Context Protocol endpoint (see
@@ -111,6 +114,10 @@ func New(o Options) *Server {
 	s.mux.Handle("GET /metrics", o.Metrics.Handler())
 	if o.MCP != nil {
 		s.mux.Handle("/mcp", o.MCP)
+	}
+	if o.UI != nil {
+		s.mux.Handle("GET /{$}", o.UI)
+		s.mux.Handle("GET /ui/", o.UI)
 	}
 	s.mux.HandleFunc("/", s.noRoute)
 	s.handler = http.HandlerFunc(s.serveHTTP)

@@ -11,6 +11,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/server"
+	"github.com/factbase/factbase/web"
 )
 
 // runServe implements "factbase serve": the HTTP API on the embedded store.
@@ -76,7 +77,8 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	}()
 	o := server.Options{Engine: e, NoAuth: noAuth, Logger: log, Metrics: metrics, MaxBodyBytes: maxBody,
 		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
-		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL}
+		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL,
+		UI: web.Handler(web.Options{NoAuth: noAuth})}
 	if !noAuth {
 		ks, ok := e.Store().(factbase.KeyStore)
 		if !ok {
