@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -91,7 +92,28 @@ func newSchema(t testing.TB) string {
 	return name
 }
 
+// openEmpty opens a store on this run's schema with every table emptied, as the
+// conformance suite asks (its tests run one after another).
+func openEmpty(t *testing.T) factbase.Store {
+	t.Helper()
+	s := openTest(t, postgres.Options{})
+	ctx := context.Background()
+	rows, err := s.Pool().Query(ctx, `SELECT quote_ident(tablename) FROM pg_tables
+		WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, testSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool().Exec(ctx, "TRUNCATE "+strings.Join(tables, ", ")+" RESTART IDENTITY CASCADE"); err != nil {
+		t.Fatalf("emptying the test schema: %v", err)
+	}
+	return s
+}
+
 func TestConformance(t *testing.T) {
 	testURL(t)
-	storetest.Run(t, func(t *testing.T) factbase.Store { return openTest(t, postgres.Options{}) })
+	storetest.Run(t, openEmpty)
 }
