@@ -12,13 +12,12 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/eval"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/sqlite"
 )
 
-const evalUsage = `Usage: factbase eval locomo --data FILE [--k 5,10,25,50] [--embedder glove|hash|none] [--json]
+const evalUsage = `Usage: factbase eval locomo --data FILE [--k 5,10,25,50] [--embedder glove|openai|none] [--json]
 
 Measures retrieval on LoCoMo conversations (Maharana et al., ACL 2024; the data is
 CC BY-NC 4.0 and is read from FILE, never bundled). Each conversation goes into a
@@ -37,13 +36,11 @@ func (m *Main) runEval(ctx context.Context, args []string) error {
 	var (
 		c        common
 		data, ks string
-		embedder string
 		misses   int
 	)
 	fs := m.flags("eval locomo", &c, false)
 	fs.StringVar(&data, "data", "", "the LoCoMo JSON file (required)")
 	fs.StringVar(&ks, "k", "5,10,25,50", "cut-offs for recall@k, comma-separated")
-	fs.StringVar(&embedder, "embedder", "glove", "embedder: glove (offline default), hash, or none (full text only)")
 	fs.IntVar(&misses, "misses", 0, "print up to N missed questions per category (for error analysis)")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -59,19 +56,9 @@ func (m *Main) runEval(ctx context.Context, args []string) error {
 		}
 		kl = append(kl, k)
 	}
-	var emb memory.Embedder
-	switch embedder {
-	case "glove":
-		g, err := embed.NewGloVe()
-		if err != nil {
-			return err
-		}
-		emb = g
-	case "hash":
-		emb = embed.NewHash(256)
-	case "none":
-	default:
-		return usagef("--embedder %q is not glove, hash or none", embedder)
+	emb, err := m.embedder(&c) // --embedder: glove (default), openai, none
+	if err != nil {
+		return err
 	}
 	f, err := os.Open(data)
 	if err != nil {
