@@ -54,8 +54,13 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 }
 
 func (s *Server) handler(o HandlerOptions) http.Handler {
+	// The SDK refuses requests that reach a loopback address with another Host, against
+	// DNS rebinding. With keys, a rebinding page has no key to send, and a reverse
+	// proxy on the same machine (Host: the public name) must get through; without
+	// keys the protection stays on.
 	h := http.Handler(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk },
-		&mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.log}))
+		&mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.log,
+			DisableLocalhostProtection: !o.NoAuth}))
 	if o.NoAuth {
 		return h
 	}

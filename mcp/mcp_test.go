@@ -640,3 +640,42 @@ func TestSheetResourceAndPrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPHost: behind a reverse proxy on the same machine, requests reach a
+// loopback address with the public Host; with keys they are served, without keys
+// (the SDK's DNS rebinding protection) they are refused.
+func TestHTTPHost(t *testing.T) {
+	f := newFixture(t)
+	secret, _ := f.key(t, alice)
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	cases := []struct {
+		name   string
+		noAuth bool
+		key    string
+		want   int
+	}{
+		{"with keys", false, secret, http.StatusOK},
+		{"without keys", true, "", http.StatusForbidden},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := httpServer(t, f, tc.noAuth)
+			req, _ := http.NewRequest(http.MethodPost, ts.URL+mcp.Path, strings.NewReader(list))
+			req.Host = "memory.example.com"
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.key != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.key)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Errorf("Host memory.example.com: status %d (%s), want %d", resp.StatusCode, body, tc.want)
+			}
+		})
+	}
+}
