@@ -1,0 +1,399 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/llm"
+	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/router"
+	"github.com/factbase/factbase/when"
+)
+
+// Extractor proposes the facts, entities and topics of one message; *llm.Client
+// implements it. Its proposals are never trusted: remember turns them into ops only
+// after the checks described on Workers.
+type Extractor interface {
+	Extract(ctx context.Context, req llm.ExtractRequest) (llm.Extraction, error)
+	Model() string
+}
+
+// The actions a Decision reports for one model proposal.
+const (
+	DecisionApplied   = "applied"   // became an op of the job's write
+	DecisionConfirmed = "confirmed" // the rules proposed the same fact: stored once
+	DecisionSkipped   = "skipped"   // refused by a check; Reason says which
+	DecisionConflict  = "conflict"  // a new value for a one-valued fact, not applied (see Workers)
+)
+
+// Decision is what the engine decided about one fact the model proposed.
+type Decision struct {
+	Action string `json:"action"`
+	Reason string `json:"reason,omitempty"`
+	About  string `json:"about"`
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	// CurrentID and CurrentValue name the current fact a conflict is with.
+	CurrentID    string `json:"current_id,omitempty"`
+	CurrentValue string `json:"current_value,omitempty"`
+}
+
+// RememberResult is what a remember job did; it is the job's Result.
+type RememberResult struct {
+	Route   router.Route `json:"route"`    // the rules' reading of the message
+	RuleOps []OpView     `json:"rule_ops"` // what the rules proposed
+	Notes   []string     `json:"notes"`    // rule notes (a value to remove that is absent, ...)
+	Model   string       `json:"model"`    // "" when no model is configured
+	Prompt  string       `json:"prompt"`   // the prompt version used
+	Topics  []string     `json:"topics"`   // the model's topics
+	// Decisions has one entry per fact the model proposed, in its order.
+	Decisions []Decision `json:"decisions"`
+	// ModelNote says why the model's proposals were not used at all ("" if they were
+	// considered one by one).
+	ModelNote string `json:"model_note,omitempty"`
+	// What the job's write did, counted from the statements.
+	Stored     int                  `json:"stored"`
+	Updated    int                  `json:"updated"`
+	Retracted  int                  `json:"retracted"`
+	Duplicates []factbase.Duplicate `json:"duplicates"`
+	Mutations  []factbase.Mutation  `json:"mutations"`
+	FactIDs    []string             `json:"fact_ids"` // facts written or touched
+	Usage      llm.Usage            `json:"usage"`    // this attempt's model usage
+}
+
+// ExtractorLLM is the Extractor value stored in facts the model proposed.
+const ExtractorLLM = "llm"
+
+// minConfidence is the default least confidence of a model proposal.
+const minConfidence = 0.5
+
+// criticalTypes are fact types whose confidence is raised to at least 0.9: wrongly
+// dropping an allergy costs more than keeping one.
+var criticalTypes = map[string]bool{"allergy": true, "medical": true, "health": true}
+
+// ModelSetKeys are the keys the extraction prompt names for things a user has
+// several of ("hobbies", "likes.food"); a key ending in "*" is a prefix. The engine's
+// cardinality declarations decide every write and read, so an engine that takes
+// model proposals should declare these as sets: DeclareModelSets does.
+var ModelSetKeys = []string{"health.allergies", "health.conditions", "hobbies", "languages", "pets", "skills",
+	"diet.restrictions", "likes.*", "dislikes.*"}
+
+// DeclareModelSets declares ModelSetKeys as sets (factbase.Many) in c, leaving alone
+// any key or prefix c already declares.
+func DeclareModelSets(c *factbase.Cardinalities) {
+	for _, k := range ModelSetKeys {
+		if p, ok := strings.CutSuffix(k, "*"); ok {
+			if _, have := c.Prefix[p]; have {
+				continue
+			}
+		} else if _, have := c.Exact[k]; have {
+			continue
+		}
+		c.Declare(k, factbase.Many) // a valid cardinality: no error
+	}
+}
+
+// validModelKey checks a key the model proposes: lower-case ASCII segments of
+// letters, digits and '_', separated by dots, 1 to 4 segments, at most 64 bytes.
+func validModelKey(key string) bool {
+	if key == "" || len(key) > 64 {
+		return false
+	}
+	segs := strings.Split(key, ".")
+	if len(segs) > 4 {
+		return false
+	}
+	for _, s := range segs {
+		if s == "" || !(s[0] >= 'a' && s[0] <= 'z') {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// words returns the lower-case letter-and-digit runs of s after value normalisation.
+func words(s string) []string {
+	return strings.FieldsFunc(normalize.Value(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// stated reports whether every word of value occurs in the message (a plural 's'
+// or 'es' either side is forgiven): the model may shorten what the user said, never
+// add to it.
+func stated(msgWords map[string]bool, value string) bool {
+	ws := words(value)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, w := range ws {
+		if msgWords[w] || msgWords[w+"s"] || msgWords[w+"es"] ||
+			strings.HasSuffix(w, "s") && msgWords[strings.TrimSuffix(w, "s")] ||
+			strings.HasSuffix(w, "es") && msgWords[strings.TrimSuffix(w, "es")] {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// quoted reports whether evidence occurs in the message, compared after value
+// normalisation (case, white space, quotes, trailing punctuation).
+func quoted(message, evidence string) bool {
+	ev := normalize.Value(evidence)
+	return ev != "" && strings.Contains(normalize.Value(message), ev)
+}
+
+// injectionVerbs and injectionNouns find "ignore previous instructions" and its
+// kin: a verb followed within four words by a noun.
+var (
+	injectionVerbs = map[string]bool{"ignore": true, "disregard": true, "forget": true, "override": true, "bypass": true}
+	injectionNouns = map[string]bool{"instruction": true, "instructions": true, "rules": true, "prompt": true,
+		"prompts": true, "guidelines": true, "directions": true, "above": true}
+)
+
+// injection reports whether a message speaks to the model rather than about the
+// user: "ignore previous instructions", "disregard the rules above", "system
+// prompt", "you are now". It is a heuristic second layer; the checks that every
+// value and quote is in the message are the first.
+func injection(message string) bool {
+	ws := words(message)
+	for i, w := range ws {
+		if injectionVerbs[w] {
+			for j := i + 1; j < len(ws) && j <= i+4; j++ {
+				if injectionNouns[ws[j]] {
+					return true
+				}
+			}
+		}
+		if i+1 < len(ws) && (w == "system" && ws[i+1] == "prompt" || w == "you" && ws[i+1] == "are" && i+2 < len(ws) && ws[i+2] == "now") {
+			return true
+		}
+	}
+	return false
+}
+
+// proposal is a model fact on its way to an op.
+type proposal struct {
+	p   llm.ProposedFact
+	op  factbase.Op
+	dec Decision
+}
+
+// modelOps turns a model's extraction into ops, or into decisions not to. ruleOps
+// are the ops the rules proposed for the same message: a model fact equal to one of
+// them is confirmed (stored once, by the rules' op); a model fact for a one-valued
+// key the rules set is skipped (the rules decide). The checks, in order:
+//
+//   - the persistence test and the least confidence;
+//   - the subject: "user", or an entity; an entity's facts are skipped as orphans
+//     until entity resolution is available to this path (no entity is created);
+//   - the key's form, and the value's: every word of the value must occur in the
+//     message, and the evidence must be a quote of it;
+//   - the same validation as every write (the write path's prepare);
+//   - the conflict policy for a changed one-valued fact (replace false: reported,
+//     not applied).
+func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x llm.Extraction, ruleOps []factbase.Op, replace bool, now time.Time) ([]factbase.Op, []Decision, error) {
+	msgWords := map[string]bool{}
+	for _, w := range words(message) {
+		msgWords[w] = true
+	}
+	entities := map[string]llm.ProposedEntity{}
+	for _, en := range x.Entities {
+		entities[en.Ref] = en
+	}
+	type kv struct{ subject, key, norm string }
+	ruleSet := map[kv]bool{}
+	ruleOne := map[[2]string]bool{}
+	for _, op := range ruleOps {
+		if op.Kind == factbase.OpSet {
+			ruleSet[kv{subjectOf(op.Fact), op.Fact.Key, normalize.Value(op.Fact.Value)}] = true
+			if op.Fact.Cardinality == factbase.One {
+				ruleOne[[2]string{subjectOf(op.Fact), op.Fact.Key}] = true
+			}
+		}
+	}
+	all := make([]*proposal, 0, len(x.Facts))
+	seen := map[kv]bool{}
+	for _, p := range x.Facts {
+		pr := &proposal{p: p, dec: Decision{About: p.About, Key: p.Key, Value: p.Value}}
+		all = append(all, pr)
+		skip := func(format string, args ...any) {
+			pr.dec.Action, pr.dec.Reason = DecisionSkipped, fmt.Sprintf(format, args...)
+		}
+		key := strings.TrimSpace(p.Key)
+		value := strings.TrimSpace(p.Value)
+		switch {
+		case !p.RememberNextWeek:
+			skip("fails the persistence test (not worth remembering next week)")
+		case p.Confidence < minConfidence:
+			skip("confidence %.2f is below %.2f", p.Confidence, minConfidence)
+		case p.About != factbase.SubjectUser:
+			if en, ok := entities[p.About]; ok {
+				skip("about %s: no entity resolution on this path yet, so the fact would be an orphan", entityLabel(en))
+			} else {
+				skip("orphan: about %q names neither the user nor an entity of the answer", clipText(p.About))
+			}
+		case !validModelKey(key):
+			skip("key %q is not a dotted lower-case key", clipText(key))
+		case !stated(msgWords, value):
+			skip("the value is not stated in the message")
+		case !quoted(message, p.Evidence):
+			skip("the evidence is not a quote of the message")
+		}
+		if pr.dec.Action != "" {
+			continue
+		}
+		f := factbase.Fact{Subject: factbase.SubjectUser, Key: key, Value: value, Text: clipText(strings.TrimSpace(p.Text)),
+			Type: p.Type, Confidence: p.Confidence, Durability: factbase.Durability(p.Durability),
+			Sensitivity: sensitivity(p.Sensitivity), SaidBy: "user", Source: factbase.Source{Kind: factbase.SourceMessage, ID: job},
+			Extractor: ExtractorLLM, Category: factbase.Core}
+		if f.Text == "" {
+			f.Text = clipText(key + ": " + value)
+		}
+		if criticalTypes[p.Type] && f.Confidence < 0.9 {
+			f.Confidence = 0.9
+		}
+		if f.Durability == factbase.Short || p.Type == "schedule" || p.Type == "travel" {
+			f.Category = factbase.Transient
+		}
+		if t := strings.TrimSpace(p.Temporal); t != "" && quoted(message, t) {
+			f.Temporal = t
+			if m, ok := when.Parse(t, now); ok {
+				a := m.Anchor
+				f.Anchor = &a
+			}
+		}
+		if strings.HasPrefix(key, FavoritesPrefix) {
+			c, err := e.topicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, FavoritesPrefix), "_", " "))
+			if err != nil {
+				return nil, nil, err
+			}
+			f.Key, f.Cardinality, f.Type = c.Key, factbase.Ranked, "preference"
+		} else {
+			f.Cardinality = e.opts.Cardinalities.Of(key)
+		}
+		pr.dec.Key = f.Key
+		pr.op = factbase.Op{Kind: factbase.OpSet, Fact: f}
+		k := kv{f.Subject, f.Key, normalize.Value(f.Value)}
+		switch {
+		case ruleSet[k]:
+			pr.dec.Action, pr.dec.Reason = DecisionConfirmed, "the rules found the same fact; it is stored once"
+		case ruleOne[[2]string{f.Subject, f.Key}]:
+			skip("the rules set %s from this message", f.Key)
+		case seen[k]:
+			skip("the model proposed this fact twice")
+		}
+		seen[k] = true
+		if pr.dec.Action != "" {
+			continue
+		}
+		if _, err := e.prepare(pr.op); err != nil {
+			skip("invalid: %s", factbase.ErrorMessage(err))
+			continue
+		}
+		pr.dec.Action = DecisionApplied
+	}
+	// What is stored decides the rest: a key already held with another cardinality
+	// keeps it, and a changed one-valued fact follows the conflict policy.
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		for _, pr := range all {
+			if pr.dec.Action != DecisionApplied {
+				continue
+			}
+			f := &pr.op.Fact
+			have, err := tx.Facts(ctx, factbase.FactFilter{Subject: f.Subject, Key: f.Key, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(have) > 0 && have[0].Cardinality != f.Cardinality && f.Cardinality != factbase.Ranked {
+				f.Cardinality = have[0].Cardinality
+			}
+			if f.Cardinality != factbase.One {
+				continue
+			}
+			cur, ok, err := tx.Current(ctx, f.Subject, f.Key)
+			if err != nil {
+				return err
+			}
+			if ok && normalize.Value(cur.Value) != normalize.Value(f.Value) && !replace {
+				pr.dec.Action = DecisionConflict
+				pr.dec.Reason = "a new value for a one-valued fact; the conflict policy keeps the current value"
+				pr.dec.CurrentID, pr.dec.CurrentValue = cur.ID, cur.Value
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var ops []factbase.Op
+	decs := make([]Decision, 0, len(all))
+	for _, pr := range all {
+		if pr.dec.Action == DecisionApplied {
+			ops = append(ops, pr.op)
+		}
+		decs = append(decs, pr.dec)
+	}
+	return ops, decs, nil
+}
+
+func subjectOf(f factbase.Fact) string {
+	if f.Subject == "" {
+		return factbase.SubjectUser
+	}
+	return f.Subject
+}
+
+func entityLabel(en llm.ProposedEntity) string {
+	if en.Name != "" {
+		return fmt.Sprintf("%q (%s)", clipText(en.Name), en.Role)
+	}
+	return "the user's " + en.Role
+}
+
+func sensitivity(s string) factbase.Sensitivity {
+	switch s {
+	case "high":
+		return factbase.High
+	case "medium":
+		return factbase.MediumSens
+	}
+	return factbase.Low
+}
+
+// knownFacts returns the user's current facts for the prompt, newest first, at most
+// llm.MaxPromptFacts.
+func (e *Engine) knownFacts(ctx context.Context, user factbase.UserID) ([]llm.KnownFact, error) {
+	facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, NewestFirst: true, Limit: llm.MaxPromptFacts})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llm.KnownFact, 0, len(facts))
+	for _, f := range facts {
+		out = append(out, llm.KnownFact{About: factbase.SubjectUser, Key: f.Key, Value: f.Value})
+	}
+	return out, nil
+}
+
+// validMessage checks a message for Remember.
+func validMessage(message string) error {
+	switch {
+	case strings.TrimSpace(message) == "":
+		return factbase.Errorf(factbase.EINVALID, "the message is empty")
+	case len(message) > router.MaxMessage:
+		return factbase.Errorf(factbase.EINVALID, "the message is %d bytes, more than the limit of %d", len(message), router.MaxMessage)
+	case !utf8.ValidString(message):
+		return factbase.Errorf(factbase.EINVALID, "the message is not valid UTF-8")
+	}
+	return nil
+}
