@@ -35,6 +35,9 @@ type Options struct {
 	// nil: no vectors, and search ranks by full text alone.
 	Embedder Embedder
 
+	// People configures personal facts, entities and conflicts (people.go).
+	People PeopleOptions
+
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks, so that a test can corrupt a transaction on
 	// purpose and see it refused. Nil in production.

@@ -128,7 +128,11 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 	}
 	out := SayResult{Route: p.Route, Ops: []OpView{}, Clarify: p.Clarify,
 		Result: factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}}
-	if p.Route != router.RouteWrite {
+	pp, err := e.personalPlan(ctx, user, message) // people.go: facts about the user and the people they name
+	if err != nil {
+		return SayResult{}, err
+	}
+	if p.Route != router.RouteWrite && pp.empty() {
 		switch p.Route {
 		case router.RouteRead:
 			out.Reply = "That is a question; ask it and I will answer from what I know."
@@ -141,12 +145,13 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 	if err != nil {
 		return SayResult{}, err
 	}
-	out.Topics, out.Skipped = topics, skipped
+	out.Topics, out.Skipped = topics, append(skipped, pp.Skipped...)
+	ops, notes = append(ops, pp.Ops...), append(notes, pp.Reply...)
 	for _, op := range ops {
 		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
 	}
-	if len(ops) > 0 {
-		res, err := e.Apply(ctx, user, ops)
+	if len(ops) > 0 || pp.With != nil {
+		res, err := e.ApplyWith(ctx, user, ops, pp.With)
 		if err != nil {
 			return SayResult{}, err
 		}

@@ -1686,26 +1686,9 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		return j
 	}
 	if attr[0] == "favorite" || attr[0] == "favourite" || attr[0] == "fave" {
-		topic := strings.Join(attr[1:], " ")
-		if topic == "" {
-			return j
-		}
-		e := p.valueEnd(v, true)
-		if e == v {
-			return j
-		}
-		items := p.listValues(v, e)
-		if p.w(attrEnd) == "is" {
-			items = []string{p.span(v, e)}
-		}
-		key := "favorites." + strings.ReplaceAll(strings.ToLower(topic), " ", "_")
-		for _, it := range items {
-			val := it
-			p.emitFx(*s, fx{key: key, value: val, rule: "favorite is", correction: st.corr, text: func(x string) string {
-				return x + "'s favorite " + topic + " is " + val
-			}})
-		}
-		return e
+		// Another person's favorites are not kept: favorites.* lists are the user's
+		// own ranked lists, and Say replies about them as such.
+		return j
 	}
 	// "Leo's piano lesson is on Tuesdays", "Sarah's flight is tomorrow at 9"
 	if m, e := p.markerAt(v); m != nil || p.w(v) == "at" {

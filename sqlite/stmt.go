@@ -31,6 +31,7 @@ func allStaticQueries() [][]string {
 		transcriptQueries,
 		sheetQueries,
 		jobQueries,
+		peopleQueries,
 	}
 }
 

@@ -1,0 +1,477 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/people"
+)
+
+// PeopleOptions configure personal facts, entities and conflicts. The zero value
+// takes the defaults each field names.
+type PeopleOptions struct {
+	// ConfirmTypes are the fact types whose single-valued facts wait for the user's
+	// confirmation when a message would change their value. Default: contact, work,
+	// home, health. A non-nil empty slice confirms nothing by type.
+	ConfirmTypes []string
+	// PromoteAfter is in how many different sessions a communication preference must
+	// be stated before it is promoted from a session preference to a durable one.
+	// Default 3.
+	PromoteAfter int
+	// Off turns the personal-fact extractor off in Say.
+	Off bool
+}
+
+// DefaultConfirmTypes are the fact types whose changes wait for confirmation.
+var DefaultConfirmTypes = []string{"contact", "work", "home", "health"}
+
+func (o PeopleOptions) confirmTypes() map[string]bool {
+	ts := o.ConfirmTypes
+	if ts == nil {
+		ts = DefaultConfirmTypes
+	}
+	m := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		m[t] = true
+	}
+	return m
+}
+
+func (o PeopleOptions) promoteAfter() int {
+	if o.PromoteAfter <= 0 {
+		return 3
+	}
+	return o.PromoteAfter
+}
+
+// DeclarePeopleKeys declares the cardinality of every key the personal-fact
+// extractor writes (allergies, likes, schedules, ... are sets) in c, leaving alone
+// any key c already declares. The extractor's ops carry their cardinality, so writes
+// are right without it; reads by key (Get) need it.
+func DeclarePeopleKeys(c *factbase.Cardinalities) {
+	for k, card := range people.Cardinalities() {
+		if _, have := c.Exact[k]; have {
+			continue
+		}
+		c.Declare(k, card) // a valid cardinality: no error
+	}
+}
+
+// MessageInfo is what a caller knows about a message beyond its text.
+type MessageInfo struct {
+	// Time is when the message was said; temporal markers ("next Friday") resolve
+	// against it. Zero: the time it is read.
+	Time time.Time
+	// Session identifies the conversation; a communication preference is promoted
+	// once stated in enough different sessions. "": the message's UTC date.
+	Session string
+	// Speaker is who wrote the message: "user" (the default) or "assistant".
+	Speaker string
+}
+
+type messageInfoKey struct{}
+
+// WithMessage returns a context that carries info about the message Say reads (its
+// time, session and speaker), for callers that know them (an HTTP request with a
+// timestamp, a transcript).
+func WithMessage(ctx context.Context, info MessageInfo) context.Context {
+	return context.WithValue(ctx, messageInfoKey{}, info)
+}
+
+func messageInfo(ctx context.Context) MessageInfo {
+	info, _ := ctx.Value(messageInfoKey{}).(MessageInfo)
+	if info.Time.IsZero() {
+		info.Time = time.Now()
+	}
+	if info.Session == "" {
+		info.Session = info.Time.UTC().Format("2006-01-02")
+	}
+	if info.Speaker == "" {
+		info.Speaker = people.SpeakerUser
+	}
+	return info
+}
+
+// PersonalPlan is what the personal facts of one message come to: ops for the write
+// path, and a hook (With) that writes, in the same transaction, the entities the
+// message creates or updates, the conflicts it queues and the sessions of its
+// communication preferences. Reply and Skipped are for the user.
+type PersonalPlan struct {
+	Ops       []factbase.Op                                    `json:"-"`
+	With      func(tx factbase.Tx, res *factbase.Result) error `json:"-"`
+	Reply     []string                                         `json:"reply"`
+	Skipped   []string                                         `json:"skipped"`
+	Created   []factbase.Entity                                `json:"created"`
+	Updated   []factbase.Entity                                `json:"updated"`
+	Conflicts []factbase.Conflict                              `json:"conflicts"`
+	// Facts are the facts planned, with whom they are about.
+	Facts []people.Planned `json:"facts"`
+}
+
+// empty reports whether the plan writes nothing and has nothing to tell.
+func (p PersonalPlan) empty() bool { return len(p.Ops) == 0 && p.With == nil && len(p.Reply) == 0 }
+
+// personalPlan reads the personal facts of a user's message for Say (see
+// PlanPersonal); with the extractor off it plans nothing.
+func (e *Engine) personalPlan(ctx context.Context, user factbase.UserID, message string) (PersonalPlan, error) {
+	if e.opts.People.Off {
+		return PersonalPlan{}, nil
+	}
+	info := messageInfo(ctx)
+	return e.PlanPersonal(ctx, user, message, info, factbase.Source{Kind: factbase.SourceMessage})
+}
+
+// errNoPeople is returned when a store's transactions do not implement
+// factbase.PeopleTx.
+func errNoPeople(tx any) error {
+	return factbase.Errorf(factbase.EUNAVAILABLE, "this store (%T) does not keep people: entities and conflicts are not supported", tx)
+}
+
+func peopleRead(tx factbase.ReadTx) (factbase.PeopleReadTx, error) {
+	pt, ok := tx.(factbase.PeopleReadTx)
+	if !ok {
+		return nil, errNoPeople(tx)
+	}
+	return pt, nil
+}
+
+func peopleWrite(tx factbase.Tx) (factbase.PeopleTx, error) {
+	pt, ok := tx.(factbase.PeopleTx)
+	if !ok {
+		return nil, errNoPeople(tx)
+	}
+	return pt, nil
+}
+
+// trust ranks who said a fact: the user above a person they know above the
+// assistant.
+func personalTrust(saidBy string) int {
+	switch {
+	case saidBy == people.SpeakerUser || saidBy == "":
+		return 3
+	case strings.HasPrefix(saidBy, "entity:"):
+		return 2
+	}
+	return 1
+}
+
+// PlanPersonal extracts the personal facts of a message (people.Extract), resolves
+// the people it names against the user's entities, and plans the writes: facts about
+// the user or an entity, new entities, and conflicts. A single-valued fact that would
+// change value waits for confirmation instead of being applied when its type is one
+// of PeopleOptions.ConfirmTypes or when it comes from a less trusted source than the
+// current value (the assistant, a third party, or lower confidence) — unless the
+// user states it as an explicit correction ("now", "moved to", "turned"). The plan is
+// applied by passing Ops and With to ApplyWith (Say does); nothing is written here.
+// A store without people support (factbase.PeopleTx) gets an empty plan and a note.
+func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+	out := PersonalPlan{Reply: []string{}, Skipped: []string{}, Created: []factbase.Entity{}, Updated: []factbase.Entity{},
+		Conflicts: []factbase.Conflict{}, Facts: []people.Planned{}}
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return out, err
+	}
+	if info.Time.IsZero() {
+		info.Time = time.Now()
+	}
+	if info.Session == "" {
+		info.Session = info.Time.UTC().Format("2006-01-02")
+	}
+	var (
+		known    []factbase.Entity
+		plan     people.Plan
+		current  = map[string]factbase.Fact{} // subject|key -> current fact of a one-valued key
+		pending  = map[string]bool{}          // subject|key|norm of pending conflicts
+		sessions = map[string][]string{}      // key|norm -> sessions
+		noPeople bool
+	)
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, ok := tx.(factbase.PeopleReadTx)
+		if !ok {
+			noPeople = true
+			return nil
+		}
+		var err error
+		if known, err = pt.Entities(ctx); err != nil {
+			return err
+		}
+		ex := people.Extract(message, people.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
+		res := people.Resolve(ex.Mentions, known)
+		plan = people.Attribute(ex, res, known, people.PlanOptions{NewID: e.opts.NewID, Now: info.Time,
+			Speaker: info.Speaker, Source: src})
+		for i, pf := range plan.Facts {
+			f := &plan.Facts[i].Fact
+			if pf.Fact.Cardinality != factbase.One {
+				continue
+			}
+			k := f.Subject + "\x00" + f.Key
+			if _, seen := current[k]; !seen {
+				cur, ok, err := tx.Current(ctx, f.Subject, f.Key)
+				if err != nil {
+					return err
+				}
+				if ok {
+					current[k] = cur
+				}
+				cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
+				if err != nil {
+					return err
+				}
+				for _, c := range cs {
+					pending[k+"\x00"+normalize.Value(c.Proposed.Value)] = true
+				}
+			}
+			if strings.HasPrefix(f.Key, people.CommPrefix) {
+				sk := f.Key + "\x00" + normalize.Value(f.Value)
+				if sessions[sk], err = pt.PreferenceSessions(ctx, f.Key, normalize.Value(f.Value)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	if noPeople {
+		out.Skipped = append(out.Skipped, "people: the store does not keep entities; personal facts were not read")
+		return out, nil
+	}
+	out.Created, out.Updated = plan.Create, plan.Update
+	for _, s := range plan.Skips {
+		out.Skipped = append(out.Skipped, s.Reason)
+		if strings.HasPrefix(s.Reason, "orphan:") {
+			out.Reply = append(out.Reply, "I did not store that: "+strings.TrimSpace(strings.TrimPrefix(s.Reason, "orphan:"))+".")
+		}
+	}
+	confirm := e.opts.People.confirmTypes()
+	type noted struct {
+		key, session, norm string
+	}
+	var notes []noted
+	var retract []string
+	for _, pf := range plan.Facts {
+		f := pf.Fact
+		k := f.Subject + "\x00" + f.Key
+		norm := normalize.Value(f.Value)
+		if strings.HasPrefix(f.Key, people.CommPrefix) {
+			ss := sessions[f.Key+"\x00"+norm]
+			n := len(ss)
+			if !slices.Contains(ss, info.Session) {
+				n++
+				notes = append(notes, noted{f.Key, info.Session, norm})
+			}
+			if n >= e.opts.People.promoteAfter() {
+				f.Durability = factbase.Durable
+				f.Text = clipText(fmt.Sprintf("%s (stated in %d sessions)", f.Text, n))
+				// a promotion replaces the session preference with a durable one
+				if cur, ok := current[k]; ok && normalize.Value(cur.Value) == norm && cur.Durability != factbase.Durable {
+					retract = append(retract, cur.ID)
+				}
+			}
+		}
+		if f.Cardinality == factbase.One {
+			cur, ok := current[k]
+			if ok && normalize.Value(cur.Value) != norm {
+				reason := ""
+				switch {
+				case pf.Correction && f.SaidBy == people.SpeakerUser:
+					// an explicit correction by the user applies directly
+				case confirm[f.Type]:
+					reason = fmt.Sprintf("a change of a %s fact needs your confirmation", f.Type)
+				case personalTrust(f.SaidBy) < personalTrust(cur.SaidBy):
+					reason = fmt.Sprintf("said by %s, less trusted than %s who said the current value", f.SaidBy, personalOr(cur.SaidBy, "the user"))
+				case f.Confidence < cur.Confidence:
+					reason = fmt.Sprintf("confidence %.2f is below the current value's %.2f", f.Confidence, cur.Confidence)
+				}
+				if reason != "" {
+					if !pending[k+"\x00"+norm] {
+						pending[k+"\x00"+norm] = true
+						out.Conflicts = append(out.Conflicts, factbase.Conflict{ID: e.opts.NewID(), User: user, Subject: f.Subject,
+							Key: f.Key, CurrentID: cur.ID, CurrentValue: cur.Value, Proposed: f, Reason: reason,
+							Status: factbase.ConflictPending})
+						out.Reply = append(out.Reply, fmt.Sprintf("%s's %s is %s; you said %s. I kept %s until you confirm the change.",
+							personalAbout(pf.About), personalKeyNoun(f.Key), cur.Value, f.Value, cur.Value))
+					}
+					continue
+				}
+			}
+		}
+		out.Ops = append(out.Ops, factbase.Op{Kind: factbase.OpSet, Fact: f})
+		out.Facts = append(out.Facts, people.Planned{Fact: f, About: pf.About, Correction: pf.Correction, Recur: pf.Recur})
+	}
+	if len(retract) > 0 {
+		ops := make([]factbase.Op, 0, len(retract)+len(out.Ops))
+		for _, id := range retract {
+			ops = append(ops, factbase.Op{Kind: factbase.OpRetract, ID: id})
+		}
+		out.Ops = append(ops, out.Ops...)
+	}
+	out.Reply = append(personalReply(out.Facts), out.Reply...)
+	if len(out.Ops) == 0 && len(out.Conflicts) == 0 && len(out.Created) == 0 && len(out.Updated) == 0 && len(notes) == 0 {
+		return out, nil
+	}
+	snapshot := entityFingerprint(known)
+	created, updated, conflicts := out.Created, out.Updated, out.Conflicts
+	out.With = func(tx factbase.Tx, res *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		now, err := pt.Entities(ctx)
+		if err != nil {
+			return err
+		}
+		if entityFingerprint(now) != snapshot {
+			return factbase.Errorf(factbase.ECONFLICT, "the user's people changed while the message was read; send it again")
+		}
+		for _, en := range append(append([]factbase.Entity{}, created...), updated...) {
+			en.User = user
+			if err := pt.PutEntity(ctx, en); err != nil {
+				return err
+			}
+		}
+		for _, c := range conflicts {
+			c.CreatedAt = tx.Now()
+			if err := pt.PutConflict(ctx, c); err != nil {
+				return err
+			}
+		}
+		for _, n := range notes {
+			if err := pt.NotePreferenceSession(ctx, n.key, n.norm, n.session); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, nil
+}
+
+// entityFingerprint summarises a user's entities so that a write can tell whether
+// they changed since they were read.
+func entityFingerprint(es []factbase.Entity) string {
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%s@%d;", e.ID, e.UpdatedAt.UnixNano())
+	}
+	return b.String()
+}
+
+func personalOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// aboutName renders a plan's About for a reply: "your" for the user.
+func personalAbout(about string) string {
+	if about == "user" {
+		return "Your"
+	}
+	return about
+}
+
+// keyNoun renders a key as words: "work.employer" -> "employer".
+func personalKeyNoun(key string) string {
+	switch key {
+	case people.KeyEmployer:
+		return "employer"
+	case people.KeyRole:
+		return "job"
+	case people.KeyCity:
+		return "home city"
+	case people.KeyOrigin:
+		return "home town"
+	case people.KeyEmail:
+		return "email"
+	case people.KeyPhone:
+		return "phone number"
+	case people.KeyAvoid:
+		return "food to avoid"
+	}
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	return strings.ReplaceAll(key, "_", " ")
+}
+
+// phraseOf renders one fact for a reply: "age 8", "likes dinosaurs".
+func personalPhrase(f factbase.Fact) string {
+	v := f.Value
+	switch f.Key {
+	case people.KeyRelation:
+		return ""
+	case people.KeyAge:
+		return "age " + v
+	case people.KeyAllergy:
+		return "allergic to " + v
+	case people.KeyAvoid:
+		return "avoids " + v
+	case people.KeyMedication:
+		return "takes " + v
+	case people.KeyEmployer:
+		return "works at " + v
+	case people.KeyRole:
+		return "works as " + v
+	case people.KeyCity:
+		return "lives in " + v
+	case people.KeyOrigin:
+		return "from " + v
+	case people.KeyLikes:
+		return "likes " + v
+	case people.KeyDislikes:
+		return "dislikes " + v
+	case people.KeyFears:
+		return "afraid of " + v
+	case people.KeyBirthday:
+		return "birthday " + v
+	case people.KeyLength:
+		return v + " answers"
+	case people.KeyLanguage:
+		return "answers in " + v
+	case people.KeySpeaks:
+		return "speaks " + v
+	}
+	return personalKeyNoun(f.Key) + " " + v
+}
+
+// notedReply renders planned facts as one sentence per subject.
+func personalReply(facts []people.Planned) []string {
+	var order []string
+	by := map[string][]string{}
+	for _, pf := range facts {
+		ph := personalPhrase(pf.Fact)
+		if ph == "" {
+			continue
+		}
+		if _, ok := by[pf.About]; !ok {
+			order = append(order, pf.About)
+		}
+		by[pf.About] = append(by[pf.About], ph)
+	}
+	var out []string
+	for _, a := range order {
+		who := a
+		if a == "user" {
+			who = "you"
+		}
+		out = append(out, fmt.Sprintf("Noted for %s: %s.", who, strings.Join(by[a], ", ")))
+	}
+	return out
+}
+
+// sortEntities orders entities by creation, then id.
+func sortEntities(es []factbase.Entity) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if !es[i].CreatedAt.Equal(es[j].CreatedAt) {
+			return es[i].CreatedAt.Before(es[j].CreatedAt)
+		}
+		return es[i].ID < es[j].ID
+	})
+}

@@ -1,0 +1,126 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/factbase/factbase"
+)
+
+// ConflictResult is what confirming a conflict did.
+type ConflictResult struct {
+	Conflict factbase.Conflict `json:"conflict"`
+	Result   factbase.Result   `json:"result"`
+}
+
+// Conflicts returns the user's conflicts with the given status ("" for every
+// status), oldest first.
+func (e *Engine) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	switch status {
+	case "", factbase.ConflictPending, factbase.ConflictConfirmed, factbase.ConflictRejected:
+	default:
+		return nil, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
+	}
+	out := []factbase.Conflict{}
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: status})
+		out = append(out, cs...)
+		return err
+	})
+	return out, err
+}
+
+// Conflict returns one conflict.
+func (e *Engine) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Conflict{}, err
+	}
+	var c factbase.Conflict
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		c, err = pt.Conflict(ctx, id)
+		return err
+	})
+	return c, err
+}
+
+// pendingConflict reads conflict id in a write transaction; ECONFLICT unless it is
+// pending.
+func pendingConflict(ctx context.Context, tx factbase.Tx, id string) (factbase.PeopleTx, factbase.Conflict, error) {
+	pt, err := peopleWrite(tx)
+	if err != nil {
+		return nil, factbase.Conflict{}, err
+	}
+	c, err := pt.Conflict(ctx, id)
+	if err != nil {
+		return nil, c, err
+	}
+	if c.Status != factbase.ConflictPending {
+		return nil, c, factbase.Errorf(factbase.ECONFLICT, "conflict %s is already %s", id, c.Status)
+	}
+	return pt, c, nil
+}
+
+// ConfirmConflict applies a pending conflict's proposed value through the write path:
+// it supersedes the current fact, which stays in history. The conflict is recorded
+// as confirmed with the fact written. ECONFLICT if it is not pending.
+func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id string) (ConflictResult, error) {
+	c, err := e.Conflict(ctx, user, id)
+	if err != nil {
+		return ConflictResult{}, err
+	}
+	if c.Status != factbase.ConflictPending {
+		return ConflictResult{}, factbase.Errorf(factbase.ECONFLICT, "conflict %s is already %s", id, c.Status)
+	}
+	f := c.Proposed
+	f.ID, f.Subject, f.Key, f.Current = "", c.Subject, c.Key, false
+	f.Supersedes, f.SupersededBy, f.ValidTo = "", "", nil
+	var out factbase.Conflict
+	res, err := e.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(tx factbase.Tx, res *factbase.Result) error {
+		pt, cur, err := pendingConflict(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		cur.Status, cur.ResolvedAt = factbase.ConflictConfirmed, &now
+		if n := len(res.Facts); n > 0 {
+			cur.ResultID = res.Facts[n-1].ID
+		}
+		out = cur
+		return pt.PutConflict(ctx, cur)
+	})
+	if err != nil {
+		return ConflictResult{}, err
+	}
+	res.Facts = nil
+	return ConflictResult{Conflict: out, Result: res}, nil
+}
+
+// RejectConflict records that the user rejected a pending conflict; no fact changes.
+// ECONFLICT if it is not pending.
+func (e *Engine) RejectConflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Conflict{}, err
+	}
+	var out factbase.Conflict
+	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, cur, err := pendingConflict(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		cur.Status, cur.ResolvedAt = factbase.ConflictRejected, &now
+		out = cur
+		return pt.PutConflict(ctx, cur)
+	})
+	return out, err
+}

@@ -1,0 +1,598 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/people"
+)
+
+// EntityView is an entity with its facts.
+type EntityView struct {
+	factbase.Entity
+	// Facts are the entity's current facts, or every version with history (facts of
+	// entities merged into it included).
+	Facts []factbase.Fact `json:"facts"`
+	// Merged are the entities merged into this one.
+	Merged []string `json:"merged,omitempty"`
+}
+
+// EntityResult is what an entity operation did: the entity as it now is, and what the
+// write path did to facts.
+type EntityResult struct {
+	Entity factbase.Entity  `json:"entity"`
+	Result factbase.Result  `json:"result"`
+	Other  *factbase.Entity `json:"other,omitempty"` // merge: the entity merged away; split: the source
+}
+
+// Entities returns the user's entities, oldest first; merged ones only when asked.
+func (e *Engine) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	out := []factbase.Entity{}
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		all, err := pt.Entities(ctx)
+		for _, en := range all {
+			if includeMerged || en.MergedInto == "" {
+				out = append(out, en)
+			}
+		}
+		return err
+	})
+	sortEntities(out)
+	return out, err
+}
+
+// FindEntity returns the entity ref names: its id, or else its name or an alias
+// (ignoring case) if exactly one live entity has it. ENOTFOUND if none; ECONFLICT
+// if several do.
+func (e *Engine) FindEntity(ctx context.Context, user factbase.UserID, ref string) (factbase.Entity, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return factbase.Entity{}, factbase.Errorf(factbase.EINVALID, "no entity named: give an id or a name")
+	}
+	all, err := e.Entities(ctx, user, true)
+	if err != nil {
+		return factbase.Entity{}, err
+	}
+	var byName []factbase.Entity
+	for _, en := range all {
+		if en.ID == ref {
+			return en, nil
+		}
+		if en.MergedInto != "" {
+			continue
+		}
+		for _, n := range append([]string{en.Name}, en.Aliases...) {
+			if n != "" && strings.EqualFold(n, ref) {
+				byName = append(byName, en)
+				break
+			}
+		}
+	}
+	switch len(byName) {
+	case 0:
+		return factbase.Entity{}, factbase.Errorf(factbase.ENOTFOUND, "entity %q not found", ref)
+	case 1:
+		return byName[0], nil
+	}
+	var ids []string
+	for _, en := range byName {
+		ids = append(ids, fmt.Sprintf("%s (%s, %s)", en.ID, people.Label(en), en.Role))
+	}
+	return factbase.Entity{}, factbase.Errorf(factbase.ECONFLICT, "%d entities are named %q: %s; use an id", len(byName), ref, strings.Join(ids, ", "))
+}
+
+// Entity returns an entity with its current facts, or with every version of its facts
+// and of the facts of entities merged into it when history is set.
+func (e *Engine) Entity(ctx context.Context, user factbase.UserID, id string, history bool) (EntityView, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityView{}, err
+	}
+	var v EntityView
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		if v.Entity, err = pt.Entity(ctx, id); err != nil {
+			return err
+		}
+		subjects := []string{v.Subject()}
+		all, err := pt.Entities(ctx)
+		if err != nil {
+			return err
+		}
+		for _, o := range entitiesMergedInto(all, id) {
+			v.Merged = append(v.Merged, o.ID)
+			if history {
+				subjects = append(subjects, o.Subject())
+			}
+		}
+		v.Facts = []factbase.Fact{}
+		for _, s := range subjects {
+			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: s, History: history})
+			if err != nil {
+				return err
+			}
+			v.Facts = append(v.Facts, fs...)
+		}
+		return nil
+	})
+	sort.SliceStable(v.Facts, func(i, j int) bool { return v.Facts[i].RecordedAt.Before(v.Facts[j].RecordedAt) })
+	return v, err
+}
+
+// mergedInto returns the entities merged into id, directly or through others.
+func entitiesMergedInto(all []factbase.Entity, id string) []factbase.Entity {
+	var out []factbase.Entity
+	frontier := map[string]bool{id: true}
+	for len(frontier) > 0 {
+		next := map[string]bool{}
+		for _, en := range all {
+			if frontier[en.MergedInto] && en.ID != id {
+				out = append(out, en)
+				next[en.ID] = true
+			}
+		}
+		frontier = next
+		if len(out) > len(all) {
+			break
+		}
+	}
+	return out
+}
+
+// validName checks a name, alias or relation.
+func entityName(what, s string, required bool) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		if required {
+			return "", factbase.Errorf(factbase.EINVALID, "%s is empty", what)
+		}
+		return "", nil
+	}
+	if len(s) > factbase.MaxEntityName {
+		return "", factbase.Errorf(factbase.EINVALID, "%s is longer than %d bytes", what, factbase.MaxEntityName)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return "", factbase.Errorf(factbase.EINVALID, "%s %q contains a control character", what, s)
+		}
+	}
+	return s, nil
+}
+
+// validEntity checks and tidies an entity given by a caller.
+func checkEntity(in factbase.Entity) (factbase.Entity, error) {
+	var err error
+	if in.Name, err = entityName("entity name", in.Name, false); err != nil {
+		return in, err
+	}
+	if in.Relation, err = entityName("relation", in.Relation, false); err != nil {
+		return in, err
+	}
+	if in.Name == "" && in.Relation == "" {
+		return in, factbase.Errorf(factbase.EINVALID, "an entity needs a name or a relation")
+	}
+	if in.Role, err = factbase.ParseRole(string(in.Role)); err != nil {
+		return in, err
+	}
+	aliases := []string{}
+	for _, a := range in.Aliases {
+		a, err := entityName("alias", a, true)
+		if err != nil {
+			return in, err
+		}
+		if !entityHas(aliases, a) && !strings.EqualFold(a, in.Name) {
+			aliases = append(aliases, a)
+		}
+	}
+	if len(aliases) > factbase.MaxAliases {
+		return in, factbase.Errorf(factbase.EINVALID, "%d aliases; the limit is %d", len(aliases), factbase.MaxAliases)
+	}
+	in.Aliases = aliases
+	return in, nil
+}
+
+func entityHas(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// relationOp records an entity's relation as a fact.
+func entityRelationOp(en factbase.Entity) factbase.Op {
+	typ, card, cat, dur, sens, conf, _ := people.Spec(people.KeyRelation)
+	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: en.Subject(), Key: people.KeyRelation,
+		Value: en.Relation, Cardinality: card, Type: typ, Category: cat, Durability: dur, Sensitivity: sens, Confidence: conf,
+		SaidBy: people.SpeakerUser, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "manual",
+		Text: clipText(people.Label(en) + " is the user's " + en.Relation)}}
+}
+
+// CreateEntity creates an entity from a name and/or relation, a role (default other)
+// and aliases; its relation is recorded as a fact too. It returns the entity.
+func (e *Engine) CreateEntity(ctx context.Context, user factbase.UserID, in factbase.Entity) (EntityResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityResult{}, err
+	}
+	en, err := checkEntity(in)
+	if err != nil {
+		return EntityResult{}, err
+	}
+	en.ID, en.User, en.MergedInto = e.opts.NewID(), user, ""
+	var ops []factbase.Op
+	if en.Relation != "" {
+		ops = append(ops, entityRelationOp(en))
+	}
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
+		return pt.PutEntity(ctx, en)
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	res.Facts = nil
+	return EntityResult{Entity: en, Result: res}, nil
+}
+
+// updateEntity reads entity id in a write transaction, lets change edit it, and
+// stores it; merged entities cannot be changed.
+func (e *Engine) updateEntity(ctx context.Context, user factbase.UserID, id string, change func(en *factbase.Entity) error) (factbase.Entity, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Entity{}, err
+	}
+	var out factbase.Entity
+	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		en, err := pt.Entity(ctx, id)
+		if err != nil {
+			return err
+		}
+		if en.MergedInto != "" {
+			return factbase.Errorf(factbase.ECONFLICT, "entity %s was merged into %s; change that one", id, en.MergedInto)
+		}
+		if err := change(&en); err != nil {
+			return err
+		}
+		if en, err = checkEntity(en); err != nil {
+			return err
+		}
+		en.UpdatedAt = tx.Now()
+		out = en
+		return pt.PutEntity(ctx, en)
+	})
+	return out, err
+}
+
+// RenameEntity gives an entity a new display name; the old one becomes an alias.
+func (e *Engine) RenameEntity(ctx context.Context, user factbase.UserID, id, name string) (factbase.Entity, error) {
+	name, err := entityName("entity name", name, true)
+	if err != nil {
+		return factbase.Entity{}, err
+	}
+	return e.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
+		if en.Name != "" && !strings.EqualFold(en.Name, name) && !entityHas(en.Aliases, en.Name) {
+			en.Aliases = append(en.Aliases, en.Name)
+		}
+		en.Name = name
+		return nil
+	})
+}
+
+// AddAlias adds another name an entity goes by.
+func (e *Engine) AddAlias(ctx context.Context, user factbase.UserID, id, alias string) (factbase.Entity, error) {
+	alias, err := entityName("alias", alias, true)
+	if err != nil {
+		return factbase.Entity{}, err
+	}
+	return e.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
+		if !entityHas(en.Aliases, alias) && !strings.EqualFold(en.Name, alias) {
+			en.Aliases = append(en.Aliases, alias)
+		}
+		return nil
+	})
+}
+
+// moveOps plans moving facts to subject to: each is written under to (a
+// single-valued fact only if it is newer than to's current value) and retracted from
+// where it was, which keeps it in history there.
+func entityMoveOps(facts []factbase.Fact, to string, current map[string]factbase.Fact) []factbase.Op {
+	var ops []factbase.Op
+	sort.SliceStable(facts, func(i, j int) bool { return facts[i].Rank < facts[j].Rank })
+	for _, f := range facts {
+		ops = append(ops, factbase.Op{Kind: factbase.OpRetract, ID: f.ID})
+		if cur, ok := current[f.Key]; ok && f.Cardinality == factbase.One && !f.RecordedAt.After(cur.RecordedAt) {
+			continue // the destination's value is newer: it stays current
+		}
+		nf := f
+		nf.ID, nf.Subject, nf.Current = "", to, false
+		nf.Supersedes, nf.SupersededBy, nf.ValidTo = "", "", nil
+		if nf.Cardinality == factbase.Ranked {
+			nf.Rank = 0 // appended to the destination's list
+		}
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: nf})
+	}
+	return ops
+}
+
+// MergeEntities merges entity from into entity into: from's current facts move to
+// into (a single-valued fact only where it is newer), from's names become aliases of
+// into, its pending conflicts follow, and from is kept, marked merged, with the
+// history of its facts.
+func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, from string) (EntityResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityResult{}, err
+	}
+	if into == from {
+		return EntityResult{}, factbase.Errorf(factbase.EINVALID, "cannot merge an entity into itself")
+	}
+	var (
+		src, dst   factbase.Entity
+		srcFacts   []factbase.Fact
+		dstCurrent = map[string]factbase.Fact{}
+	)
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		if src, err = pt.Entity(ctx, from); err != nil {
+			return err
+		}
+		if dst, err = pt.Entity(ctx, into); err != nil {
+			return err
+		}
+		for _, en := range []factbase.Entity{src, dst} {
+			if en.MergedInto != "" {
+				return factbase.Errorf(factbase.ECONFLICT, "entity %s was already merged into %s", en.ID, en.MergedInto)
+			}
+		}
+		if srcFacts, err = tx.Facts(ctx, factbase.FactFilter{Subject: src.Subject()}); err != nil {
+			return err
+		}
+		dfs, err := tx.Facts(ctx, factbase.FactFilter{Subject: dst.Subject()})
+		for _, f := range dfs {
+			if f.Cardinality == factbase.One {
+				dstCurrent[f.Key] = f
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	ops := entityMoveOps(srcFacts, dst.Subject(), dstCurrent)
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		s2, err := pt.Entity(ctx, from)
+		if err != nil {
+			return err
+		}
+		d2, err := pt.Entity(ctx, into)
+		if err != nil {
+			return err
+		}
+		if !s2.UpdatedAt.Equal(src.UpdatedAt) || !d2.UpdatedAt.Equal(dst.UpdatedAt) {
+			return factbase.Errorf(factbase.ECONFLICT, "the entities changed during the merge; try again")
+		}
+		for _, n := range append([]string{src.Name}, src.Aliases...) {
+			if n != "" && !strings.EqualFold(n, d2.Name) && !entityHas(d2.Aliases, n) {
+				d2.Aliases = append(d2.Aliases, n)
+			}
+		}
+		if d2.Name == "" {
+			d2.Name = src.Name
+		}
+		if d2.Relation == "" {
+			d2.Relation, d2.Role = src.Relation, src.Role
+		}
+		for k, v := range src.Attributes {
+			if _, ok := d2.Attributes[k]; !ok {
+				if d2.Attributes == nil {
+					d2.Attributes = map[string]string{}
+				}
+				d2.Attributes[k] = v
+			}
+		}
+		if len(d2.Aliases) > factbase.MaxAliases {
+			d2.Aliases = d2.Aliases[:factbase.MaxAliases]
+		}
+		s2.MergedInto = d2.ID
+		if err := pt.PutEntity(ctx, d2); err != nil {
+			return err
+		}
+		if err := pt.PutEntity(ctx, s2); err != nil {
+			return err
+		}
+		cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: src.Subject()})
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			c.Subject, c.Proposed.Subject = d2.Subject(), d2.Subject()
+			if err := pt.PutConflict(ctx, c); err != nil {
+				return err
+			}
+		}
+		dst, src = d2, s2
+		dst.UpdatedAt, src.UpdatedAt = tx.Now(), tx.Now()
+		return nil
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	res.Facts = nil
+	return EntityResult{Entity: dst, Result: res, Other: &src}, nil
+}
+
+// SplitEntity moves the chosen current facts of entity id to a new entity (given by
+// name, role, relation, aliases): each is written under the new entity and retracted
+// from the old one, which keeps it in history.
+func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id string, factIDList []string, in factbase.Entity) (EntityResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityResult{}, err
+	}
+	if len(factIDList) == 0 {
+		return EntityResult{}, factbase.Errorf(factbase.EINVALID, "a split needs the ids of the facts to move")
+	}
+	en, err := checkEntity(in)
+	if err != nil {
+		return EntityResult{}, err
+	}
+	en.ID, en.User, en.MergedInto = e.opts.NewID(), user, ""
+	var (
+		src   factbase.Entity
+		moved []factbase.Fact
+	)
+	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		if src, err = pt.Entity(ctx, id); err != nil {
+			return err
+		}
+		if src.MergedInto != "" {
+			return factbase.Errorf(factbase.ECONFLICT, "entity %s was merged into %s; split that one", id, src.MergedInto)
+		}
+		seen := map[string]bool{}
+		for _, fid := range factIDList {
+			if seen[fid] {
+				continue
+			}
+			seen[fid] = true
+			f, err := tx.Fact(ctx, fid)
+			if err != nil {
+				return err
+			}
+			if f.Subject != src.Subject() {
+				return factbase.Errorf(factbase.EINVALID, "fact %s is not about entity %s", fid, id)
+			}
+			if !f.Current {
+				return factbase.Errorf(factbase.ECONFLICT, "fact %s is not current; only current facts move", fid)
+			}
+			moved = append(moved, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	ops := entityMoveOps(moved, en.Subject(), nil)
+	if en.Relation != "" {
+		has := false
+		for _, f := range moved {
+			has = has || f.Key == people.KeyRelation
+		}
+		if !has {
+			ops = append(ops, entityRelationOp(en))
+		}
+	}
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
+		return pt.PutEntity(ctx, en)
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	res.Facts = nil
+	return EntityResult{Entity: en, Result: res, Other: &src}, nil
+}
+
+// DeleteEntity erases an entity completely: every version of its facts (and of the
+// facts of entities merged into it), its conflicts, and the entities themselves.
+func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id string) (EntityResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityResult{}, err
+	}
+	var (
+		target factbase.Entity
+		gone   []factbase.Entity
+		ops    []factbase.Op
+	)
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		pt, err := peopleRead(tx)
+		if err != nil {
+			return err
+		}
+		if target, err = pt.Entity(ctx, id); err != nil {
+			return err
+		}
+		all, err := pt.Entities(ctx)
+		if err != nil {
+			return err
+		}
+		gone = append([]factbase.Entity{target}, entitiesMergedInto(all, id)...)
+		for _, g := range gone {
+			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: g.Subject(), History: true})
+			if err != nil {
+				return err
+			}
+			keys := map[string]bool{}
+			for _, f := range fs {
+				if !keys[f.Key] {
+					keys[f.Key] = true
+					ops = append(ops, factbase.Op{Kind: factbase.OpDelete, Fact: factbase.Fact{Subject: g.Subject(), Key: f.Key}})
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		pt, err := peopleWrite(tx)
+		if err != nil {
+			return err
+		}
+		var facts []factbase.Fact
+		for _, g := range gone {
+			// anything written about them since the read would survive: refuse
+			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: g.Subject(), History: true})
+			if err != nil {
+				return err
+			}
+			facts = append(facts, fs...)
+			if _, err := pt.DeleteEntity(ctx, g.ID); err != nil {
+				return err
+			}
+		}
+		if len(facts) > 0 {
+			return factbase.Errorf(factbase.ECONFLICT, "facts about %s were written during the delete; try again", people.Label(target))
+		}
+		return nil
+	})
+	if err != nil {
+		return EntityResult{}, err
+	}
+	res.Facts = nil
+	return EntityResult{Entity: target, Result: res}, nil
+}
