@@ -350,6 +350,9 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 			out.Hidden++
 			continue
 		}
+		if hasWin && c.when == nil && (f.Anchor != nil || recallRecurrence(f) == when.Yearly) {
+			continue // a dated fact outside the window the question asks about
+		}
 		score := 0.0
 		if len(prefixes) > 0 && recallKeyMatches(f.Key, prefixes) {
 			score += 1

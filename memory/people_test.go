@@ -414,3 +414,116 @@ func peopleContains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestRecallTemporal: facts anchored in the asked-for window are recalled, birthdays
+// recur yearly, weekly schedules weekly, and facts outside the window are not.
+func TestRecallTemporal(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	for _, m := range []string{
+		"I fly to Lisbon next Friday.",              // 2026-03-13: next week
+		"My sister Anna was born on 12 March 1990.", // birthday next week
+		"My son Leo has piano on Tuesdays.",         // weekly
+		"I have a job interview on June 15th.",      // far away
+		"My wife's birthday is on June 2.",          // not upcoming
+	} {
+		peopleSay(t, e, u, m)
+	}
+	rec, err := e.Recall(ctx, u, "What is happening next week?", memory.RecallOptions{Now: peopleNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Window == nil || rec.Window.From.Format("2006-01-02") != "2026-03-09" {
+		t.Fatalf("window = %+v", rec.Window)
+	}
+	got := map[string]string{}
+	for _, h := range rec.Hits {
+		if h.When != nil {
+			got[h.Key+" "+h.Value] = h.When.Format("2006-01-02")
+		}
+	}
+	want := map[string]string{
+		"travel fly to Lisbon next Friday": "2026-03-13",
+		"birthday 12 March 1990":           "2026-03-12",
+		"schedule piano on Tuesdays":       "2026-03-10",
+	}
+	for k, d := range want {
+		if got[k] != d {
+			t.Errorf("next week: %q on %q, want %q (hits %+v)", k, got[k], d, got)
+		}
+	}
+	for _, h := range rec.Hits {
+		if strings.Contains(h.Value, "interview") || strings.Contains(h.Value, "June 2") {
+			t.Errorf("recalled a fact outside the window: %+v", h)
+		}
+	}
+	rec, err = e.Recall(ctx, u, "upcoming birthdays", memory.RecallOptions{Now: peopleNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Hits) == 0 || rec.Hits[0].Key != "birthday" || rec.Hits[0].About != "Anna" {
+		t.Fatalf("upcoming birthdays = %+v", rec.Hits)
+	}
+	for _, h := range rec.Hits {
+		if h.Key == "birthday" && h.About != "Anna" {
+			t.Errorf("a birthday outside 30 days: %+v", h)
+		}
+	}
+	// a year later the same birthday recurs
+	rec, _ = e.Recall(ctx, u, "upcoming birthdays", memory.RecallOptions{Now: peopleNow.AddDate(1, 0, 0)})
+	if len(rec.Hits) == 0 || rec.Hits[0].When == nil || rec.Hits[0].When.Format("2006-01-02") != "2027-03-12" {
+		t.Errorf("next year's birthdays = %+v", rec.Hits)
+	}
+}
+
+// TestRecallPrivacy: high-sensitivity facts are left out unless asked for.
+func TestRecallPrivacy(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	peopleSay(t, e, u, "My dad Joe has diabetes and loves golf.")
+	rec, err := e.Recall(ctx, u, "Tell me about Joe", memory.RecallOptions{Now: peopleNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Hidden != 1 || strings.Contains(rec.Prompt, "diabetes") || !strings.Contains(rec.Prompt, "golf") {
+		t.Errorf("privacy mode: hidden %d, prompt %q", rec.Hidden, rec.Prompt)
+	}
+	if len(rec.FactsByEntity) != 1 || rec.FactsByEntity[0].About != "Joe" || rec.FactsByEntity[0].Role != "dad" {
+		t.Errorf("groups = %+v", rec.FactsByEntity)
+	}
+	rec, _ = e.Recall(ctx, u, "What health conditions does Joe have?", memory.RecallOptions{Now: peopleNow})
+	if len(rec.Hits) == 0 || rec.Hits[0].Value != "diabetes" {
+		t.Errorf("asked about health: %+v", rec.Hits)
+	}
+	rec, _ = e.Recall(ctx, u, "Tell me about Joe", memory.RecallOptions{Now: peopleNow, IncludeSensitive: true})
+	if rec.Hidden != 0 || !strings.Contains(rec.Prompt, "diabetes") {
+		t.Errorf("include sensitive: hidden %d, prompt %q", rec.Hidden, rec.Prompt)
+	}
+	if _, err := e.Recall(ctx, u, " ", memory.RecallOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("empty query: %v", err)
+	}
+	if _, err := e.Recall(ctx, u, "x", memory.RecallOptions{Limit: 1000}); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("limit: %v", err)
+	}
+}
+
+// TestRecallByRelation: "my wife" names the entity with that relation.
+func TestRecallByRelation(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	peopleSay(t, e, u, "My wife Sarah is allergic to shellfish. My brother Tom is allergic to cats.")
+	rec, err := e.Recall(context.Background(), u, "what is my wife allergic to?", memory.RecallOptions{Now: peopleNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Hits) == 0 || rec.Hits[0].Value != "shellfish" || rec.Hits[0].About != "Sarah" {
+		t.Fatalf("hits = %+v", rec.Hits)
+	}
+	for _, h := range rec.Hits {
+		if h.About == "Tom" && h.Score >= rec.Hits[0].Score {
+			t.Errorf("Tom's allergy ranks with Sarah's: %+v", rec.Hits)
+		}
+	}
+}

@@ -47,6 +47,7 @@ func Run(t *testing.T, open Open) {
 		{"Jobs", testJobs},
 		{"Search", testSearch},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
+		{"People", testPeople},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
