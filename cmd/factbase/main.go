@@ -71,6 +71,7 @@ func (m *Main) commands() []command {
 		{"lookup", "direct fact look-up by type or key, with tag and date filters", (*Main).runLookup},
 		{"reembed", "give facts and episodes vectors of the configured embedder", (*Main).runReembed},
 		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
+		{"migrate", "copy users from a SQLite file into PostgreSQL, verified by counts", (*Main).runMigrate},
 	}
 }
 
