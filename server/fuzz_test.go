@@ -1,0 +1,74 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// FuzzRequest sends arbitrary paths, query strings and bodies to every route: bad
+// input must never be a 5xx, and every error must be a problem+json body.
+func FuzzRequest(f *testing.F) {
+	routes := []struct{ method, path string }{
+		{"POST", "/v1/users/{u}/messages"},
+		{"POST", "/v1/users/{u}/questions"},
+		{"POST", "/v1/users/{u}/facts"},
+		{"GET", "/v1/users/{u}/facts"},
+		{"GET", "/v1/users/{u}/facts/{x}"},
+		{"DELETE", "/v1/users/{u}/facts/{x}"},
+		{"POST", "/v1/users/{u}/facts/{x}/retract"},
+		{"GET", "/v1/users/{u}/history/{x}"},
+		{"GET", "/v1/users/{u}/lists/{x}"},
+		{"POST", "/v1/users/{u}/lists/{x}"},
+		{"POST", "/v1/users/{u}/lists/{x}/rank"},
+		{"DELETE", "/v1/users/{u}/lists/{x}/items/{x}"},
+	}
+	f.Add(uint8(0), userA, "x", "", `{"text": "My favorite cryptos are BTC, ETH and XMR."}`)
+	f.Add(uint8(2), userA, "x", "", `{"key": "contact.email", "value": "a@example.com", "rank": 3}`)
+	f.Add(uint8(3), userA, "x", "as_of=2020-01-01T00:00:00Z&limit=-1&min_confidence=2", "")
+	f.Add(uint8(9), userA, "favorites.x", "", `{"values": ["A", "", " ", "a."]}`)
+	f.Add(uint8(10), userA, "favorites.x", "", `{"value": "A", "rank": 99999999999}`)
+	f.Add(uint8(11), userA, "favorites.x", "subject=%00", "")
+	f.Add(uint8(4), "alice", "\x00", "", "")
+	f.Add(uint8(1), userA, "x", "", `{"text": "`+strings.Repeat("what is my ", 2000)+`"}`)
+	f.Add(uint8(8), userA, "favorites.x", "offset=9223372036854775807", "")
+	e := newTestEnv(f, func(o *Options) { o.NoAuth = true; o.Keys = nil })
+	h := e.srv.Handler()
+	f.Fuzz(func(t *testing.T, route uint8, user, x, query, body string) {
+		r := routes[int(route)%len(routes)]
+		path := strings.ReplaceAll(r.path, "{u}", url.PathEscape(user))
+		path = strings.ReplaceAll(path, "{x}", url.PathEscape(x))
+		target := path
+		if query != "" {
+			target += "?" + query
+		}
+		u, err := url.Parse(target)
+		if err != nil || u.Path != path {
+			return // not a request a client could send
+		}
+		req := httptest.NewRequest(r.method, "http://factbase/", strings.NewReader(body))
+		req.URL, req.RequestURI = u, u.RequestURI()
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 300 && rec.Code < 400 && rec.Header().Get("Location") != "" {
+			return // ServeMux redirects an unclean path ("/a/./b") to its clean form
+		}
+		if rec.Code >= 500 {
+			t.Fatalf("%s %s %q = %d %s", r.method, target, body, rec.Code, rec.Body)
+		}
+		ct := rec.Header().Get("Content-Type")
+		if rec.Code >= 400 && ct != problemType {
+			t.Fatalf("%s %s = %d with Content-Type %q, want %s", r.method, target, rec.Code, ct, problemType)
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("%s %s = %d with a body that is not JSON: %q", r.method, target, rec.Code, rec.Body)
+		}
+		if rec.Code == http.StatusOK && ct != "application/json" {
+			t.Fatalf("%s %s = 200 with Content-Type %q", r.method, target, ct)
+		}
+	})
+}
