@@ -72,8 +72,11 @@ type Recollection struct {
 	Entities []string     `json:"entities"`
 	Window   *when.Window `json:"window,omitempty"`
 	// Hidden counts the high-sensitivity facts the privacy mode left out.
-	Hidden int    `json:"hidden"`
-	Prompt string `json:"prompt"`
+	Hidden int `json:"hidden"`
+	// Degraded says which source of hits failed (search), when one did; the hits
+	// come from the others.
+	Degraded string `json:"degraded,omitempty"`
+	Prompt   string `json:"prompt"`
 }
 
 // recallIntents map question words to the key prefixes they ask about.
@@ -234,8 +237,15 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 				searchScore[h.ID] = 0.4 * h.Score / top
 			}
 		}
-	} else if factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
+	} else if ctx.Err() != nil {
 		return out, err
+	} else {
+		// Search is one signal of several: without it recall still has the named
+		// people, the intents and the time window. The failure is reported, not hidden.
+		out.Degraded = "search failed: " + factbase.ErrorMessage(err)
+		if factbase.ErrorCode(err) == factbase.EINTERNAL {
+			out.Degraded = "search failed: " + err.Error()
+		}
 	}
 
 	entities := map[string]factbase.Entity{} // subject -> entity (live ones, and merged ones by their own subject)

@@ -60,6 +60,7 @@ func (m *Main) commands() []command {
 		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
 		{"say", "remember what a user's message states (rules, no model)", (*Main).runSay},
 		{"ask", "answer a question from the user's facts (no model)", (*Main).runAsk},
+		{"sheet", "generate and show the fact sheet (--explain, --prompt)", (*Main).runSheet},
 		{"ingest", "ingest agent session transcripts (JSONL) into facts", (*Main).runIngest},
 		{"serve", "serve the HTTP API (127.0.0.1:7411; OpenAPI at /openapi.json)", (*Main).runServe},
 		{"keys", "create, list and revoke API keys for serve", (*Main).runKeys},
@@ -71,7 +72,10 @@ func (m *Main) commands() []command {
 		{"lookup", "direct fact look-up by type or key, with tag and date filters", (*Main).runLookup},
 		{"reembed", "give facts and episodes vectors of the configured embedder", (*Main).runReembed},
 		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
+		{"remember", "enqueue a message for background extraction (rules, and a model if configured)", (*Main).runRemember},
+		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},
 		{"migrate", "copy users from a SQLite file into PostgreSQL, verified by counts", (*Main).runMigrate},
+		{"entities", "list, show, create, rename, merge, split and delete people", (*Main).runEntities}, {"conflicts", "list, confirm and reject changes waiting for the user", (*Main).runConflicts}, {"recall", "recall the facts that bear on a question, grouped by person", (*Main).runRecall},
 	}
 }
 
@@ -164,7 +168,8 @@ type common struct {
 	json bool
 	// observer, when set, receives the engine's write-path measurements (serve).
 	observer memory.Observer
-	embedder string // --embedder (embedder.go)
+	embedder string     // --embedder (embedder.go)
+	llm      *llmConfig // model flags (remember.go); nil: no model
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
@@ -204,11 +209,15 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
+	o := memory.Options{Observer: c.observer, Embedder: emb}
+	if err := m.modelEngineOptions(c, &o); err != nil { // remember.go
+		return nil, nil, err
+	}
 	s, err := openStore(ctx, c.db)
 	if err != nil {
 		return nil, nil, err
 	}
-	return memory.New(s, memory.Options{Observer: c.observer, Embedder: emb}), func() { s.Close() }, nil
+	return memory.New(s, o), func() { s.Close() }, nil
 }
 
 // isPostgres reports whether db names a PostgreSQL database rather than a SQLite file.

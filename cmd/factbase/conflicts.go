@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+const conflictsUsage = `Usage:
+  factbase conflicts list    [flags]
+  factbase conflicts confirm [flags] ID
+  factbase conflicts reject  [flags] ID
+
+A conflict is a change to a single-valued fact that waits for the user: a new
+employer, city or email for someone, a health fact, or a value from a less
+trusted source (the assistant, lower confidence). confirm applies the proposed
+value through the write path (the old one stays in history); reject records the
+decision and changes nothing.
+`
+
+// conflictJSON is a conflict in JSON output.
+type conflictJSON struct {
+	ID            string     `json:"id"`
+	Subject       string     `json:"subject"`
+	About         string     `json:"about"`
+	Key           string     `json:"key"`
+	CurrentID     string     `json:"current_id"`
+	CurrentValue  string     `json:"current_value"`
+	ProposedValue string     `json:"proposed_value"`
+	SaidBy        string     `json:"said_by"`
+	Confidence    float64    `json:"confidence"`
+	Source        string     `json:"source"`
+	Reason        string     `json:"reason"`
+	Status        string     `json:"status"`
+	CreatedAt     time.Time  `json:"created_at"`
+	ResolvedAt    *time.Time `json:"resolved_at,omitempty"`
+	ResultID      string     `json:"result_id,omitempty"`
+}
+
+func conflictOut(c factbase.Conflict, names map[string]string) conflictJSON {
+	about := names[c.Subject]
+	if about == "" {
+		about = c.Subject
+	}
+	return conflictJSON{ID: c.ID, Subject: c.Subject, About: about, Key: c.Key, CurrentID: c.CurrentID,
+		CurrentValue: c.CurrentValue, ProposedValue: c.Proposed.Value, SaidBy: c.Proposed.SaidBy,
+		Confidence: c.Proposed.Confidence, Source: c.Proposed.Source.Kind, Reason: c.Reason, Status: string(c.Status),
+		CreatedAt: c.CreatedAt, ResolvedAt: c.ResolvedAt, ResultID: c.ResultID}
+}
+
+func (m *Main) runConflicts(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, conflictsUsage)
+		if len(args) == 0 {
+			return usagef("conflicts needs a subcommand: list, confirm or reject")
+		}
+		return nil
+	}
+	sub := args[0]
+	want, known := map[string]int{"list": 0, "confirm": 1, "reject": 1}[sub]
+	if !known {
+		return usagef("unknown conflicts subcommand %q (list, confirm, reject)", sub)
+	}
+	var (
+		c      common
+		status string
+	)
+	fs := m.flags("conflicts "+sub, &c, true)
+	if sub == "list" {
+		fs.StringVar(&status, "status", "pending", "pending, confirmed, rejected or all")
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != want {
+		return usagef("conflicts %s: wrong number of arguments\n\n%s", sub, conflictsUsage)
+	}
+	st := factbase.ConflictStatus(status)
+	if status == "all" {
+		st = ""
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	names := map[string]string{factbase.SubjectUser: "user"}
+	es, err := e.Entities(ctx, user, true)
+	if err != nil {
+		return err
+	}
+	for _, en := range es {
+		names[en.Subject()] = en.Label()
+	}
+	switch sub {
+	case "list":
+		cs, err := e.Conflicts(ctx, user, st)
+		if err != nil {
+			return err
+		}
+		if c.json {
+			out := struct {
+				Conflicts []conflictJSON `json:"conflicts"`
+			}{Conflicts: []conflictJSON{}}
+			for _, x := range cs {
+				out.Conflicts = append(out.Conflicts, conflictOut(x, names))
+			}
+			return m.printJSON(out)
+		}
+		if len(cs) == 0 {
+			fmt.Fprintln(m.Stdout, "No conflicts.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS")
+		for _, x := range cs {
+			o := conflictOut(x, names)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.ID, o.About, o.Key, o.CurrentValue, o.ProposedValue, o.SaidBy, o.Status)
+		}
+		return tw.Flush()
+	case "confirm":
+		r, err := e.ConfirmConflict(ctx, user, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(struct {
+				Conflict conflictJSON    `json:"conflict"`
+				Result   factbase.Result `json:"result"`
+			}{conflictOut(r.Conflict, names), r.Result})
+		}
+		fmt.Fprintf(m.Stdout, "Confirmed: %s's %s is now %s (was %s, kept in history).\n", names[r.Conflict.Subject],
+			r.Conflict.Key, r.Conflict.Proposed.Value, r.Conflict.CurrentValue)
+		return nil
+	default:
+		r, err := e.RejectConflict(ctx, user, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(struct {
+				Conflict conflictJSON `json:"conflict"`
+			}{conflictOut(r, names)})
+		}
+		fmt.Fprintf(m.Stdout, "Rejected: %s's %s stays %s.\n", names[r.Subject], r.Key, r.CurrentValue)
+		return nil
+	}
+}

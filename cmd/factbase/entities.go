@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/people"
+)
+
+const entitiesUsage = `Usage:
+  factbase entities list   [flags]
+  factbase entities get    [flags] ENTITY
+  factbase entities create [flags] NAME
+  factbase entities rename [flags] ENTITY NEW-NAME
+  factbase entities alias  [flags] ENTITY ALIAS
+  factbase entities merge  [flags] INTO FROM
+  factbase entities split  [flags] ENTITY FACT-ID... --name NAME
+  factbase entities delete [flags] ENTITY
+
+Entities are the people (and pets) a user talks about; "factbase say" creates
+them from messages ("my son Leo is 8"). ENTITY is an id, or a name or alias
+that exactly one entity has. get shows the entity with its facts (--history:
+every version, merged entities' included). merge moves FROM's facts to INTO
+(history kept, FROM's names become aliases); split moves the chosen facts to a
+new entity; delete erases the entity and every version of its facts.
+`
+
+// entityJSON is an entity in JSON output.
+type entityJSON struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	Role       string            `json:"role"`
+	Relation   string            `json:"relation,omitempty"`
+	Aliases    []string          `json:"aliases"`
+	Attributes map[string]string `json:"attributes,omitempty"`
+	MergedInto string            `json:"merged_into,omitempty"`
+}
+
+func entityOut(e factbase.Entity) entityJSON {
+	aliases := e.Aliases
+	if aliases == nil {
+		aliases = []string{}
+	}
+	return entityJSON{ID: e.ID, Name: e.Name, Role: string(e.Role), Relation: e.Relation, Aliases: aliases,
+		Attributes: e.Attributes, MergedInto: e.MergedInto}
+}
+
+func (m *Main) runEntities(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, entitiesUsage)
+		if len(args) == 0 {
+			return usagef("entities needs a subcommand: list, get, create, rename, alias, merge, split or delete")
+		}
+		return nil
+	}
+	sub := args[0]
+	nargs := map[string]int{"list": 0, "get": 1, "create": 1, "rename": 2, "alias": 2, "merge": 2, "split": -2, "delete": 1}
+	want, known := nargs[sub]
+	if !known {
+		return usagef("unknown entities subcommand %q (list, get, create, rename, alias, merge, split, delete)", sub)
+	}
+	var (
+		c                       common
+		all, history            bool
+		role, relation, aliases string
+		name                    string
+	)
+	fs := m.flags("entities "+sub, &c, true)
+	switch sub {
+	case "list":
+		fs.BoolVar(&all, "all", false, "include entities merged into others")
+	case "get":
+		fs.BoolVar(&history, "history", false, "every version of the facts, merged entities' included")
+	case "create", "split":
+		fs.StringVar(&role, "role", "other", "partner, child, parent, sibling, friend, colleague, pet, service_provider or other")
+		fs.StringVar(&relation, "relation", "", "the relation in words (son, wife, accountant)")
+		fs.StringVar(&aliases, "aliases", "", "comma-separated other names")
+		if sub == "split" {
+			fs.StringVar(&name, "name", "", "the new entity's name")
+		}
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if want >= 0 && fs.NArg() != want || want < 0 && fs.NArg() < -want {
+		return usagef("entities %s: wrong number of arguments\n\n%s", sub, entitiesUsage)
+	}
+	user, err := c.userID()
+	if err != nil {
+		return err
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	find := func(ref string) (factbase.Entity, error) { return e.FindEntity(ctx, user, ref) }
+	a := fs.Args()
+	switch sub {
+	case "list":
+		es, err := e.Entities(ctx, user, all)
+		if err != nil {
+			return err
+		}
+		if c.json {
+			out := struct {
+				Entities []entityJSON `json:"entities"`
+			}{Entities: []entityJSON{}}
+			for _, en := range es {
+				out.Entities = append(out.Entities, entityOut(en))
+			}
+			return m.printJSON(out)
+		}
+		if len(es) == 0 {
+			fmt.Fprintln(m.Stdout, "No entities.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tROLE\tRELATION\tALIASES")
+		for _, en := range es {
+			n := en.Name
+			if en.MergedInto != "" {
+				n += " (merged into " + en.MergedInto + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.ID, n, en.Role, en.Relation, strings.Join(en.Aliases, ", "))
+		}
+		return tw.Flush()
+	case "get":
+		en, err := find(a[0])
+		if err != nil {
+			return err
+		}
+		v, err := e.Entity(ctx, user, en.ID, history)
+		if err != nil {
+			return err
+		}
+		if c.json {
+			return m.printJSON(struct {
+				entityJSON
+				Facts  []factJSON `json:"facts"`
+				Merged []string   `json:"merged,omitempty"`
+			}{entityOut(v.Entity), toJSONs(v.Facts), v.Merged})
+		}
+		fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, people.Label(v.Entity), v.Role)
+		if len(v.Aliases) > 0 {
+			fmt.Fprintf(m.Stdout, "; also %s", strings.Join(v.Aliases, ", "))
+		}
+		fmt.Fprintln(m.Stdout, ")")
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		for _, f := range v.Facts {
+			cur := ""
+			if !f.Current {
+				cur = "(past)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", f.Key, f.Value, cur, f.ID)
+		}
+		return tw.Flush()
+	case "create":
+		r, err := e.CreateEntity(ctx, user, factbase.Entity{Name: a[0], Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
+		if err != nil {
+			return err
+		}
+		return m.entityDone(c, r, "Created")
+	case "rename", "alias":
+		en, err := find(a[0])
+		if err != nil {
+			return err
+		}
+		var out factbase.Entity
+		if sub == "rename" {
+			out, err = e.RenameEntity(ctx, user, en.ID, a[1])
+		} else {
+			out, err = e.AddAlias(ctx, user, en.ID, a[1])
+		}
+		if err != nil {
+			return err
+		}
+		return m.entityDone(c, memory.EntityResult{Entity: out}, map[string]string{"rename": "Renamed", "alias": "Updated"}[sub])
+	case "merge":
+		into, err := find(a[0])
+		if err != nil {
+			return err
+		}
+		from, err := find(a[1])
+		if err != nil {
+			return err
+		}
+		r, err := e.MergeEntities(ctx, user, into.ID, from.ID)
+		if err != nil {
+			return err
+		}
+		return m.entityDone(c, r, fmt.Sprintf("Merged %s into", people.Label(from)))
+	case "split":
+		en, err := find(a[0])
+		if err != nil {
+			return err
+		}
+		r, err := e.SplitEntity(ctx, user, en.ID, a[1:], factbase.Entity{Name: name, Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
+		if err != nil {
+			return err
+		}
+		return m.entityDone(c, r, fmt.Sprintf("Split %d facts from %s to", len(a)-1, people.Label(en)))
+	case "delete":
+		en, err := find(a[0])
+		if err != nil {
+			return err
+		}
+		r, err := e.DeleteEntity(ctx, user, en.ID)
+		if err != nil {
+			return err
+		}
+		return m.entityDone(c, r, fmt.Sprintf("Deleted (%d fact rows erased)", r.Result.Deleted))
+	}
+	return nil
+}
+
+// entityDone prints the outcome of an entity change.
+func (m *Main) entityDone(c common, r memory.EntityResult, verb string) error {
+	if c.json {
+		out := struct {
+			Entity entityJSON      `json:"entity"`
+			Result factbase.Result `json:"result"`
+		}{entityOut(r.Entity), r.Result}
+		return m.printJSON(out)
+	}
+	fmt.Fprintf(m.Stdout, "%s %s (%s, %s).\n", verb, people.Label(r.Entity), r.Entity.Role, r.Entity.ID)
+	return nil
+}
