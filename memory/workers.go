@@ -122,18 +122,36 @@ func NewWorkers(e *Engine, o WorkerOptions) (*Workers, error) {
 	return &Workers{e: e, js: js, o: o, wake: make(chan struct{}, 1), ended: make(chan struct{})}, nil
 }
 
+// DefaultMaxAttempts is how many times a job Engine.Remember enqueues is tried.
+const DefaultMaxAttempts = 5
+
 // Remember enqueues message as a remember job for user and returns the job (state
-// queued) at once; a running pool is woken. EINVALID for a bad user or an empty,
-// oversized or non-UTF-8 message.
-func (w *Workers) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+// queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
+// or another one sharing the store, process it (see Workers). EINVALID for a bad
+// user or an empty, oversized or non-UTF-8 message; EUNAVAILABLE if the store keeps
+// no jobs.
+func (e *Engine) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+	return e.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
+}
+
+func (e *Engine) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Job{}, err
 	}
 	if err := validMessage(message); err != nil {
 		return factbase.Job{}, err
 	}
-	j, err := w.js.EnqueueJob(ctx, factbase.Job{ID: w.e.opts.NewID(), User: user, Kind: factbase.JobRemember,
-		Input: message, MaxAttempts: w.o.MaxAttempts})
+	js, ok := e.store.(factbase.JobStore)
+	if !ok {
+		return factbase.Job{}, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
+	}
+	return js.EnqueueJob(ctx, factbase.Job{ID: e.opts.NewID(), User: user, Kind: factbase.JobRemember,
+		Input: message, MaxAttempts: attempts})
+}
+
+// Remember is Engine.Remember with the pool's MaxAttempts; it wakes the pool.
+func (w *Workers) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+	j, err := w.e.enqueueRemember(ctx, user, message, w.o.MaxAttempts)
 	if err != nil {
 		return factbase.Job{}, err
 	}

@@ -25,6 +25,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		shutdownTimeout, keyCacheTTL           time.Duration
 	)
 	fs := m.flags("serve", &c, false)
+	m.llmFlags(fs, &c) // remember.go: background extraction
 	fs.StringVar(&addr, "addr", server.DefaultAddr, "listen address, host:port")
 	fs.BoolVar(&noAuth, "no-auth", false, "serve /v1 without API keys (only on a loopback address)")
 	fs.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "request body limit in bytes")
@@ -75,6 +76,11 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		closeStore()
 		log.Info("store closed", "db", c.db)
 	}()
+	_, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // remember.go: background jobs
+	if err != nil {
+		return err
+	}
+	defer stopWorkers()
 	o := server.Options{Engine: e, NoAuth: noAuth, Logger: log, Metrics: metrics, MaxBodyBytes: maxBody,
 		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
 		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL,

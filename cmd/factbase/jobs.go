@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/factbase/factbase"
+)
+
+// runJobs implements "factbase jobs": the background job queue.
+func (m *Main) runJobs(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return usagef("jobs needs a subcommand: list, show, retry, work or usage")
+	}
+	switch args[0] {
+	case "list":
+		return m.jobsList(ctx, args[1:])
+	case "show":
+		return m.jobsShow(ctx, args[1:])
+	case "retry":
+		return m.jobsRetry(ctx, args[1:])
+	case "work":
+		return m.jobsWork(ctx, args[1:])
+	case "usage":
+		return m.jobsUsage(ctx, args[1:])
+	}
+	return usagef("jobs: unknown subcommand %q (list, show, retry, work, usage)", args[0])
+}
+
+// jobStore opens the store of --db as a job store.
+func (m *Main) jobStore(ctx context.Context, c *common) (factbase.JobStore, func(), error) {
+	s, err := openStore(ctx, c.db)
+	if err != nil {
+		return nil, nil, err
+	}
+	js, ok := s.(factbase.JobStore)
+	if !ok {
+		s.Close()
+		return nil, nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
+	}
+	return js, func() { s.Close() }, nil
+}
+
+func (m *Main) jobsList(ctx context.Context, args []string) error {
+	var (
+		c           common
+		state, kind string
+		limit       int
+		before      string
+	)
+	fs := m.flags("jobs list", &c, true)
+	fs.StringVar(&state, "state", "", "only jobs in this state: queued, running, done or dead")
+	fs.StringVar(&kind, "kind", "", "only jobs of this kind (remember)")
+	fs.IntVar(&limit, "limit", 20, "at most this many (1..1000)")
+	fs.StringVar(&before, "before", "", "only jobs created before the job with this id (the next page)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase jobs list [flags]\n\nList background jobs, newest first (every user's unless --user or $FACTBASE_USER is set).\n\n")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("jobs list takes no arguments, got %q", fs.Args())
+	}
+	var user factbase.UserID
+	if c.user != "" {
+		u, err := c.userID()
+		if err != nil {
+			return err
+		}
+		user = u
+	}
+	if limit < 1 || limit > 1000 {
+		return usagef("--limit must be in 1..1000, got %d", limit)
+	}
+	js, closeFn, err := m.jobStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	jobs, err := js.Jobs(ctx, factbase.JobFilter{User: user, State: factbase.JobState(state), Kind: kind, Limit: limit, Before: before})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(struct {
+			Jobs []factbase.Job `json:"jobs"`
+		}{jobs})
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintln(m.Stdout, "no jobs")
+		return nil
+	}
+	for _, j := range jobs {
+		line := fmt.Sprintf("%s  %-7s  %d/%d  %s  %s", j.ID, j.State, j.Attempts, j.MaxAttempts,
+			j.CreatedAt.Format(time.RFC3339), clipLine(j.Input, 50))
+		if j.State == factbase.JobDead || j.State == factbase.JobQueued && j.Error != "" {
+			line += "  [" + clipLine(j.Error, 80) + "]"
+		}
+		fmt.Fprintln(m.Stdout, line)
+	}
+	return nil
+}
+
+// oneJob parses the flags of a subcommand that takes one job id.
+func (m *Main) oneJob(name, summary string, args []string) (*common, string, error) {
+	var c common
+	fs := m.flags("jobs "+name, &c, false)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase jobs %s [flags] JOB_ID\n\n%s\n\n", name, summary)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return nil, "", err
+	}
+	if fs.NArg() != 1 {
+		return nil, "", usagef("jobs %s needs one job id", name)
+	}
+	return &c, fs.Arg(0), nil
+}
+
+func (m *Main) jobsShow(ctx context.Context, args []string) error {
+	c, id, err := m.oneJob("show", "Show a job: its state, attempts, last error, tokens and what it did.", args)
+	if err != nil {
+		return err
+	}
+	js, closeFn, err := m.jobStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	j, err := js.Job(ctx, id)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(j)
+	}
+	m.printJob(j)
+	return nil
+}
+
+func (m *Main) jobsRetry(ctx context.Context, args []string) error {
+	c, id, err := m.oneJob("retry", "Queue a dead job again, with its attempts reset.", args)
+	if err != nil {
+		return err
+	}
+	js, closeFn, err := m.jobStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	j, err := js.RetryJob(ctx, id)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(j)
+	}
+	fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID)
+	return nil
+}
+
+// jobsWork processes jobs in this process: until the queue is empty (--drain), or
+// until interrupted.
+func (m *Main) jobsWork(ctx context.Context, args []string) error {
+	var (
+		c     common
+		drain bool
+	)
+	fs := m.flags("jobs work", &c, false)
+	m.llmFlags(fs, &c)
+	fs.BoolVar(&drain, "drain", false, "stop once no job is runnable (jobs waiting for a retry are left queued)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase jobs work [flags]\n\nProcess background jobs here until interrupted (or, with --drain, until none is runnable).\n\n")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("jobs work takes no arguments, got %q", fs.Args())
+	}
+	e, closeFn, err := m.openEngine(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	w, err := m.newWorkers(e, &c, log)
+	if err != nil {
+		return err
+	}
+	if drain {
+		n := 0
+		for {
+			ok, err := w.RunOne(ctx)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+		st := w.Stats()
+		fmt.Fprintf(m.Stdout, "processed %d jobs: %d done, %d to retry, %d dead\n", n, st.Done, st.Retried, st.Dead)
+		return nil
+	}
+	if err := w.Start(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	w.Stop()
+	st := w.Stats()
+	fmt.Fprintf(m.Stdout, "stopped: %d done, %d to retry, %d dead, %d given back\n", st.Done, st.Retried, st.Dead, st.Released)
+	return nil
+}
+
+func (m *Main) jobsUsage(ctx context.Context, args []string) error {
+	var c common
+	fs := m.flags("jobs usage", &c, true)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: factbase jobs usage [flags]\n\nJobs by state and model tokens and cost, for one user (--user) or every user.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var user factbase.UserID
+	if c.user != "" {
+		u, err := c.userID()
+		if err != nil {
+			return err
+		}
+		user = u
+	}
+	js, closeFn, err := m.jobStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	u, err := js.JobUsage(ctx, user)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return m.printJSON(u)
+	}
+	fmt.Fprintf(m.Stdout, "jobs: %d queued, %d running, %d done, %d dead\n", u.Jobs[factbase.JobQueued], u.Jobs[factbase.JobRunning],
+		u.Jobs[factbase.JobDone], u.Jobs[factbase.JobDead])
+	fmt.Fprintf(m.Stdout, "model tokens: %d prompt + %d completion, $%.6f\n", u.PromptTokens, u.CompletionTokens, u.Cost)
+	return nil
+}

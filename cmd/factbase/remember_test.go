@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/factbase/factbase"
+)
+
+// fakeModel is an OpenAI-compatible server answering every chat completion with
+// content (or with status, when not 200).
+func fakeModel(t *testing.T, status int, content string) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		if status != http.StatusOK {
+			w.WriteHeader(status)
+			w.Write([]byte(`{"error":{"message":"no"}}`))
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": content}}},
+			"usage": map[string]any{"prompt_tokens": 50, "completion_tokens": 10}})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestRememberWithoutModel(t *testing.T) {
+	env := testEnv(t)
+	out, stderr, code := run(t, env, "remember", "--user", testUser, "My email is ann@example.com.")
+	id, ok := strings.CutPrefix(strings.TrimSpace(out), "queued job ")
+	if code != 0 || !ok || id == "" {
+		t.Fatalf("remember: exit %d, out %q, err %q; want \"queued job ID\"", code, out, stderr)
+	}
+	out, _, _ = run(t, env, "jobs", "list", "--state", "queued")
+	if !strings.Contains(out, id) || !strings.Contains(out, "queued") {
+		t.Errorf("jobs list = %q, want the queued job", out)
+	}
+	out, stderr, code = run(t, env, "jobs", "work", "--drain")
+	if code != 0 || !strings.Contains(out, "processed 1 jobs: 1 done") {
+		t.Fatalf("jobs work --drain: exit %d, out %q, err %q", code, out, stderr)
+	}
+	out, _, code = run(t, env, "jobs", "show", id)
+	if code != 0 || !strings.Contains(out, "done") || !strings.Contains(out, "stored 1") ||
+		!strings.Contains(out, "rules: set contact.email = ann@example.com") {
+		t.Errorf("jobs show: exit %d, out %q", code, out)
+	}
+	out, _, _ = run(t, env, "facts", "get", "--user", testUser, "contact.email")
+	if strings.TrimSpace(out) != "ann@example.com" {
+		t.Errorf("facts get contact.email = %q", out)
+	}
+	// --wait processes the job here.
+	out, stderr, code = run(t, env, "remember", "--user", testUser, "--wait", "--json", "My favorite teas are oolong and chai.")
+	var j factbase.Job
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 || j.State != factbase.JobDone {
+		t.Fatalf("remember --wait --json: exit %d, out %q, err %q", code, out, stderr)
+	}
+	out, _, _ = run(t, env, "list", "show", "--user", testUser, "favorites.tea")
+	if !strings.Contains(out, "oolong") || !strings.Contains(out, "chai") {
+		t.Errorf("list show favorites.tea = %q", out)
+	}
+}
+
+func TestRememberWithModel(t *testing.T) {
+	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
+"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
+"entities":[],"topics":["games"]}`
+	srv, calls := fakeModel(t, http.StatusOK, answer)
+	env := testEnv(t)
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
+	env["FACTBASE_LLM_PROMPT_PRICE"] = "1000000" // a dollar a token, to see the cost
+	out, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play chess on Sundays.")
+	if code != 0 || !strings.Contains(out, "model: applied hobbies = chess") ||
+		!strings.Contains(out, "model tokens: 50 prompt + 10 completion, $50") {
+		t.Fatalf("remember --wait: exit %d, out %q, err %q", code, out, stderr)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("%d model calls, want 1", calls.Load())
+	}
+	out, _, _ = run(t, env, "facts", "get", "--user", testUser, "hobbies")
+	if strings.TrimSpace(out) != "chess" {
+		t.Errorf("facts get hobbies = %q, want chess (a set the model proposed)", out)
+	}
+	out, _, code = run(t, env, "jobs", "usage", "--user", testUser)
+	if code != 0 || !strings.Contains(out, "1 done") || !strings.Contains(out, "50 prompt + 10 completion") {
+		t.Errorf("jobs usage = %q", out)
+	}
+}
+
+func TestRememberDeadAndRetry(t *testing.T) {
+	srv, calls := fakeModel(t, http.StatusBadRequest, "")
+	env := testEnv(t)
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
+	out, _, code := run(t, env, "remember", "--user", testUser, "--wait", "--json", "I play chess.")
+	var j factbase.Job
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.State != factbase.JobDead || code != 0 {
+		t.Fatalf("remember --wait --json against a refusing model: exit %d, out %q", code, out)
+	}
+	if !strings.HasPrefix(j.Error, "rejected: ") || calls.Load() != 1 {
+		t.Errorf("dead job error %q after %d calls, want a rejected request, not retried", j.Error, calls.Load())
+	}
+	_, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play go.")
+	if code != 1 || !strings.Contains(stderr, "is dead") {
+		t.Errorf("remember --wait of a dying job: exit %d, stderr %q; want exit 1 naming the dead job", code, stderr)
+	}
+	out, _, _ = run(t, env, "jobs", "list", "--state", "dead", "--user", testUser)
+	if !strings.Contains(out, j.ID) || !strings.Contains(out, "rejected") {
+		t.Errorf("jobs list --state dead = %q", out)
+	}
+	out, stderr, code = run(t, env, "jobs", "retry", j.ID)
+	if code != 0 || !strings.Contains(out, "queued again") {
+		t.Fatalf("jobs retry: exit %d, out %q, err %q", code, out, stderr)
+	}
+	_, stderr, code = run(t, env, "jobs", "retry", j.ID)
+	if code != 1 || !strings.Contains(stderr, "only a dead job can be retried") {
+		t.Errorf("retrying a queued job: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestRememberErrors(t *testing.T) {
+	env := testEnv(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no message", []string{"remember", "--user", testUser}, 2, "needs the message"},
+		{"no user", []string{"remember", "hello"}, 2, "--user is required"},
+		{"url without model", []string{"remember", "--user", testUser, "--llm-url", "http://127.0.0.1:1", "hi"}, 2, "--llm-model"},
+		{"bad url", []string{"remember", "--user", testUser, "--llm-url", "ftp://x", "--llm-model", "m", "hi"}, 1, "http or https"},
+		{"no subcommand", []string{"jobs"}, 2, "needs a subcommand"},
+		{"unknown subcommand", []string{"jobs", "frob"}, 2, "unknown subcommand"},
+		{"show without id", []string{"jobs", "show"}, 2, "needs one job id"},
+		{"show unknown", []string{"jobs", "show", "nope"}, 1, `job "nope" not found`},
+		{"bad state", []string{"jobs", "list", "--state", "lost"}, 1, "not one of queued"},
+		{"bad limit", []string{"jobs", "list", "--limit", "0"}, 2, "--limit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := run(t, env, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}

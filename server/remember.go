@@ -1,0 +1,138 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
+)
+
+type rememberInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body messageBody
+}
+
+type jobOutput struct {
+	Body factbase.Job
+}
+
+type jobInput struct {
+	ID string `path:"id" maxLength:"64" doc:"The job's id."`
+}
+
+type listJobsInput struct {
+	User   string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	State  string `query:"state" enum:"queued,running,done,dead," doc:"Only jobs in this state."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many."`
+	Before string `query:"before" maxLength:"64" doc:"Only jobs created before the job with this id (the next page)."`
+}
+
+type jobList struct {
+	Jobs []factbase.Job `json:"jobs" doc:"Newest first."`
+}
+
+type jobListOutput struct {
+	Body jobList
+}
+
+func (s *Server) registerRemember() {
+	op := s.op("remember", http.MethodPost, "/v1/users/{user}/memories", "Jobs",
+		"Remember a message in the background",
+		`Enqueues the message as a durable background job and returns it at once (202), without
+waiting for any model. A worker runs the rule-based extractors and, when "factbase serve"
+has a model configured (--llm-url, --llm-model), asks it for facts, entities and topics;
+every proposal is checked (persistence test, subject, a value stated in the message, the
+write path's validation and the conflict policy) before it is written. The job's facts
+and its completion commit together, so it is applied exactly once. Poll GET
+/v1/jobs/{id} for the outcome. The synchronous /messages endpoint needs no model.`)
+	op.DefaultStatus = http.StatusAccepted
+	huma.Register(s.api, op, s.remember)
+	huma.Register(s.api, s.op("get-job", http.MethodGet, "/v1/jobs/{id}", "Jobs", "Get a background job",
+		`A job's state (queued, running, done, dead), attempts, last error, model tokens and
+cost, and, once done, what it did: the rules' ops, each model proposal's decision with
+its reason, and what the write stored. A key for one user sees only that user's jobs.`, http.StatusNotFound), s.getJob)
+	huma.Register(s.api, s.op("list-jobs", http.MethodGet, "/v1/users/{user}/jobs", "Jobs", "List a user's background jobs",
+		`The user's jobs, newest first, optionally in one state (dead jobs carry their reason).`), s.listJobs)
+	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", "Jobs", "Retry a dead job",
+		`Queues a dead job again with its attempts reset. 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
+}
+
+func (s *Server) jobStore(ctx context.Context) (factbase.JobStore, error) {
+	js, ok := s.opts.Engine.Store().(factbase.JobStore)
+	if !ok {
+		return nil, fail(ctx, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs"))
+	}
+	return js, nil
+}
+
+// visibleJob returns job id if the request's key may see it; a job of another user is
+// not found, so that job ids do not reveal other users' activity.
+func (s *Server) visibleJob(ctx context.Context, js factbase.JobStore, id string) (factbase.Job, error) {
+	j, err := js.Job(ctx, id)
+	if err != nil {
+		return j, fail(ctx, err)
+	}
+	if ri := reqInfoFrom(ctx); ri != nil {
+		if ri.keyUser != "" && ri.keyUser != j.User {
+			return factbase.Job{}, fail(ctx, factbase.Errorf(factbase.ENOTFOUND, "job %q not found", id))
+		}
+		ri.userID = string(j.User)
+	}
+	return j, nil
+}
+
+func (s *Server) remember(ctx context.Context, in *rememberInput) (*jobOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	j, err := s.opts.Engine.Remember(ctx, u, in.Body.Text)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &jobOutput{Body: j}, nil
+}
+
+func (s *Server) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
+	js, err := s.jobStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	j, err := s.visibleJob(ctx, js, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &jobOutput{Body: j}, nil
+}
+
+func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*jobListOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	js, err := s.jobStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := js.Jobs(ctx, factbase.JobFilter{User: u, State: factbase.JobState(in.State), Limit: in.Limit, Before: in.Before})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &jobListOutput{Body: jobList{Jobs: jobs}}, nil
+}
+
+func (s *Server) retryJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
+	js, err := s.jobStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.visibleJob(ctx, js, in.ID); err != nil {
+		return nil, err
+	}
+	j, err := js.RetryJob(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &jobOutput{Body: j}, nil
+}
