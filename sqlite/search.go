@@ -163,25 +163,54 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
 	}
+	// The full-text index ranks its matches alone (over every user: it holds no user
+	// column), and only the best window of them are joined to their rows and
+	// filtered, so a common word costs a ranking of its postings, not a row read
+	// each. When too few of the window pass the filter, the window grows, until it
+	// covers every match.
+	window := max(4*q.Limit, 100)
+	for {
+		out, err := t.textWindow(ctx, q, match, window)
+		if err != nil || len(out) >= q.Limit {
+			return out, err
+		}
+		var n int
+		if err := t.queryRow(ctx, qMatchCount[q.Kind], match, window+1).Scan(&n); err != nil {
+			return nil, mapErr("text search", err)
+		}
+		if n <= window {
+			return out, nil
+		}
+		window *= 8
+	}
+}
+
+// qMatchCount counts an FTS query's matches, up to a limit.
+var qMatchCount = map[string]string{
+	factbase.KindFact:    "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
+	factbase.KindEpisode: "SELECT count(*) FROM (SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ? LIMIT ?)",
+}
+
+// textWindow ranks the best window matches of the FTS query and returns those of
+// them that pass q's filter, best first, at most q.Limit.
+func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string, window int) ([]factbase.Candidate, error) {
 	var (
 		sqlText string
-		args    = []any{match}
+		args    = []any{match, window}
 	)
-	// CROSS JOIN keeps the full-text index as the outer loop: the planner must not
-	// walk the user's rows and probe the index for each.
 	if q.Kind == factbase.KindFact {
 		where, wargs := t.factWhere(q.Filter)
-		sqlText = "SELECT f.id, -" + factsBM25 + ", f.valid_from, f.subject, f.confidence " +
-			"FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid " +
-			"WHERE facts_fts MATCH ? AND " + strings.Join(where, " AND ") +
-			" ORDER BY " + factsBM25 + " LIMIT ?"
+		sqlText = "SELECT f.id, x.score, f.valid_from, f.subject, f.confidence FROM " +
+			"(SELECT rowid AS seq, -" + factsBM25 + " AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) x " +
+			"CROSS JOIN facts f ON f.seq = x.seq WHERE " + strings.Join(where, " AND ") +
+			" ORDER BY x.score DESC LIMIT ?"
 		args = append(args, wargs...)
 	} else {
 		where, wargs := t.episodeSearchWhere(q.Filter)
-		sqlText = "SELECT e.id, -" + episodesBM25 + ", e.created_at, '', e.importance " +
-			"FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid " +
-			"WHERE episodes_fts MATCH ? AND " + where +
-			" ORDER BY " + episodesBM25 + " LIMIT ?"
+		sqlText = "SELECT e.id, x.score, e.created_at, '', e.importance FROM " +
+			"(SELECT rowid AS seq, -" + episodesBM25 + " AS score FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY score DESC LIMIT ?) x " +
+			"CROSS JOIN episodes e ON e.seq = x.seq WHERE " + where +
+			" ORDER BY x.score DESC LIMIT ?"
 		args = append(args, wargs...)
 	}
 	args = append(args, q.Limit)

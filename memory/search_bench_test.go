@@ -1,0 +1,172 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/storetest"
+)
+
+// Word lists for synthetic facts: a user's memory of people, places, projects and
+// habits. Names and topics repeat across facts, as they do in real memories, so that
+// query words have long posting lists.
+var (
+	benchNames  = strings.Fields("Martin Sarah Dana Eli Priya Tom Anna Lukas Mei Omar Grace Ivan Nora Raj Lea Hugo Ines Sam Kofi Yara")
+	benchVerbs  = strings.Fields("likes avoids prefers cooks reads plays visits studies builds fixes plans books orders recommends collects")
+	benchAdjs   = strings.Fields("spicy quiet old new italian vegan cheap fast small green early late weekly favourite local")
+	benchNouns  = strings.Fields("pasta tea coffee jazz chess tennis museum library bicycle garden curry novel podcast camera guitar sushi bakery hiking yoga marathon violin pottery laptop tyres budget report dentist flight hotel conference")
+	benchPlaces = strings.Fields("Lisbon Berlin Kyoto Austin Oslo Lagos Lima Porto Seoul Denver")
+	benchTypes  = strings.Fields("preference health travel work hobby schedule contact")
+)
+
+// benchFact returns the i-th synthetic fact.
+func benchFact(r *rand.Rand, i int) factbase.Fact {
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	name, verb, adj, noun, place := pick(benchNames), pick(benchVerbs), pick(benchAdjs), pick(benchNouns), pick(benchPlaces)
+	return factbase.Fact{
+		Subject: "entity:" + strings.ToLower(name),
+		Key:     fmt.Sprintf("%s.%s.%d", strings.ToLower(name), noun, i),
+		Value:   adj + " " + noun,
+		Text:    fmt.Sprintf("%s %s %s %s in %s", name, verb, adj, noun, place),
+		Type:    pick(benchTypes),
+	}
+}
+
+// benchQuestions are questions over the synthetic facts.
+func benchQuestions(r *rand.Rand, n int) []string {
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	forms := []func() string{
+		func() string { return fmt.Sprintf("What does %s like to eat?", pick(benchNames)) },
+		func() string { return fmt.Sprintf("Which %s does %s recommend?", pick(benchNouns), pick(benchNames)) },
+		func() string { return fmt.Sprintf("%s %s in %s", pick(benchAdjs), pick(benchNouns), pick(benchPlaces)) },
+		func() string { return fmt.Sprintf("Who %s %s?", pick(benchVerbs), pick(benchNouns)) },
+		func() string { return "What music do they enjoy?" },
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = forms[i%len(forms)]()
+	}
+	return out
+}
+
+// fill100k gives one user 100,000 facts, with GloVe vectors, in batches of 1,000.
+func fill100k(b *testing.B) (*memory.Engine, factbase.UserID) {
+	b.Helper()
+	e, _ := newSearchEngine(b, glove(b))
+	u := storetest.NewUser()
+	r := rand.New(rand.NewPCG(1, 2))
+	start := time.Now()
+	for off := 0; off < 100000; off += 1000 {
+		ops := make([]factbase.Op, 0, 1000)
+		for i := off; i < off+1000; i++ {
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: benchFact(r, i)})
+		}
+		if _, err := e.Apply(context.Background(), u, ops); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("100,000 facts written with vectors in %v", time.Since(start).Round(time.Millisecond))
+	return e, u
+}
+
+// percentiles reports the p50 and p95 of ds in milliseconds, named prefix+"p50-ms".
+func percentiles(b *testing.B, prefix string, ds []time.Duration) {
+	if len(ds) == 0 || ds[0] < 0 {
+		return
+	}
+	slices.Sort(ds)
+	at := func(p float64) float64 { return float64(ds[int(p*float64(len(ds)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.50), prefix+"p50-ms")
+	b.ReportMetric(at(0.95), prefix+"p95-ms")
+}
+
+// timed runs fn, recording its wall and thread CPU time.
+func timed(wall, cpu *[]time.Duration, fn func()) {
+	c, t := threadCPU(), time.Now()
+	fn()
+	*wall = append(*wall, time.Since(t))
+	if c >= 0 {
+		*cpu = append(*cpu, threadCPU()-c)
+	}
+}
+
+// BenchmarkSearch100k is hybrid search (BM25 + GloVe vectors, fused, decayed,
+// boosted, top 10 with their rows) over 100,000 facts of one user. The first search
+// loads the user's vectors into memory; it runs before the timer starts.
+func BenchmarkSearch100k(b *testing.B) {
+	e, u := fill100k(b)
+	ctx := context.Background()
+	qs := benchQuestions(rand.New(rand.NewPCG(3, 4)), 200)
+	cold := time.Now()
+	if _, err := e.Search(ctx, u, qs[0], memory.SearchOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("first search (loads the vectors): %v", time.Since(cold).Round(time.Millisecond))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu []time.Duration
+	i := 0
+	for b.Loop() {
+		var (
+			res memory.SearchResult
+			err error
+		)
+		timed(&wall, &cpu, func() { res, err = e.Search(ctx, u, qs[i%len(qs)], memory.SearchOptions{}) })
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatalf("Search(%q) = %d hits, %v", qs[i%len(qs)], len(res.Hits), err)
+		}
+		i++
+	}
+	percentiles(b, "", wall)
+	percentiles(b, "cpu-", cpu)
+}
+
+// BenchmarkLookup is the direct fact look-up by type (newest 10) among 100,000 facts
+// of one user.
+func BenchmarkLookup(b *testing.B) {
+	e, u := fill100k(b)
+	ctx := context.Background()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu []time.Duration
+	i := 0
+	for b.Loop() {
+		var (
+			rs  []memory.LookupResult
+			err error
+		)
+		timed(&wall, &cpu, func() {
+			rs, err = e.Lookup(ctx, u, memory.LookupOptions{Type: benchTypes[i%len(benchTypes)], Limit: 10})
+		})
+		if err != nil || len(rs) != 10 {
+			b.Fatalf("Lookup = %d results, %v", len(rs), err)
+		}
+		i++
+	}
+	percentiles(b, "", wall)
+	percentiles(b, "cpu-", cpu)
+}
+
+// BenchmarkAddEpisode stores a 300-byte episode with extraction and its vectors.
+func BenchmarkAddEpisode(b *testing.B) {
+	e, _ := newSearchEngine(b, glove(b))
+	u := storetest.NewUser()
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		_, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: fmt.Sprintf(
+			"Session %d complete: NEXUS v2.3.%d deployed to staging. Test success rate 97%%, p95 latency 120 ms. Phase 3 IN_PROGRESS; the team reviewed the retrieval failures.", i, i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
