@@ -30,7 +30,8 @@ type SheetFact struct {
 	References  int       // all of the fact's references
 	Last        time.Time // the most recent reference; zero when References is 0
 	// Newer[i] is the number of references strictly after cuts[i], the instants
-	// passed to SheetFacts.
+	// passed to SheetFacts. The slice is reused from one call of fn to the next: fn
+	// must copy it to keep it.
 	Newer []int
 }
 

@@ -80,7 +80,7 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 		return factbase.FactSheet{}, err
 	}
 	var (
-		cands []sheet.Candidate
+		cands candidates
 		now   time.Time
 	)
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
@@ -88,19 +88,21 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 		if now.IsZero() {
 			now = tx.Now()
 		}
-		return tx.SheetFacts(ctx, sheet.Cutoffs(now, o.Config.Buckets), func(f factbase.SheetFact) error {
-			cands = append(cands, sheet.Candidate{
+		cuts := sheet.Cutoffs(now, o.Config.Buckets)
+		return tx.SheetFacts(ctx, cuts, func(f factbase.SheetFact) error {
+			c := cands.next(len(cuts) + 1)
+			*c = sheet.Candidate{
 				FactID: f.ID, Category: f.Category, Text: f.Text, Key: f.Key, Value: f.Value,
 				Sensitivity: f.Sensitivity, Current: true, RecordedAt: f.RecordedAt,
-				Counts: sheet.BucketCounts(f.Newer, f.References), Last: f.Last,
-			})
+				Counts: sheet.BucketCounts(append(c.Counts, f.Newer...), f.References), Last: f.Last,
+			}
 			return nil
 		})
 	})
 	if err != nil {
 		return factbase.FactSheet{}, err
 	}
-	sh, err := sheet.Assemble(cands, now, o.Config)
+	sh, err := sheet.Assemble(cands.all(), now, o.Config)
 	if err != nil {
 		return factbase.FactSheet{}, err
 	}
@@ -110,6 +112,45 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 		return factbase.FactSheet{}, err
 	}
 	return fs, nil
+}
+
+// candidates collects a user's candidates in blocks, so that 100,000 of them are not
+// copied again and again as one slice grows, and carves their bucket counts out of
+// shared arrays instead of one allocation each.
+type candidates struct {
+	blocks [][]sheet.Candidate
+	n      int
+	ints   []int
+}
+
+const candidateBlock = 4096
+
+// next returns a new zero candidate whose Counts is an empty slice with room for k
+// counts.
+func (cs *candidates) next(k int) *sheet.Candidate {
+	if len(cs.blocks) == 0 || len(cs.blocks[len(cs.blocks)-1]) == candidateBlock {
+		cs.blocks = append(cs.blocks, make([]sheet.Candidate, 0, candidateBlock))
+	}
+	if len(cs.ints) < k {
+		cs.ints = make([]int, k*candidateBlock)
+	}
+	b := &cs.blocks[len(cs.blocks)-1]
+	*b = append(*b, sheet.Candidate{Counts: cs.ints[:0:k]})
+	cs.ints = cs.ints[k:]
+	cs.n++
+	return &(*b)[len(*b)-1]
+}
+
+// all returns the candidates as one slice.
+func (cs *candidates) all() []sheet.Candidate {
+	if len(cs.blocks) == 1 {
+		return cs.blocks[0]
+	}
+	out := make([]sheet.Candidate, 0, cs.n)
+	for _, b := range cs.blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // RegenerateSheet generates and saves the user's sheet with the engine's options.
@@ -142,6 +183,19 @@ func (e *Engine) LatestSheet(ctx context.Context, user factbase.UserID) (factbas
 		return e.GenerateSheet(ctx, user, SheetOptions{})
 	}
 	return fs, err
+}
+
+// SavedSheet returns the user's most recently saved sheet, or ENOTFOUND if none has
+// been saved yet (unlike LatestSheet, it never generates one).
+func (e *Engine) SavedSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.FactSheet{}, err
+	}
+	ss, err := e.sheetStore()
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	return ss.LatestSheet(ctx, user)
 }
 
 // SheetPrompt is the prompt rendering of a saved sheet.

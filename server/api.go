@@ -75,6 +75,7 @@ func (s *Server) register() {
 	s.registerTranscripts() // transcripts.go
 	s.registerEpisodes()    // episodes.go
 	s.registerMe()          // me.go
+	s.registerSheet()       // sheet.go
 	s.registerRemember()    // remember.go
 }
 

@@ -140,3 +140,20 @@ func TestAssembleCountsMatchesReferences(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkAssembleCounted100kFacts is BenchmarkAssemble100kFacts1MRefs with the
+// references counted per bucket beforehand, as a store passes them.
+func BenchmarkAssembleCounted100kFacts(b *testing.B) {
+	cands := benchCandidates(rand.New(rand.NewPCG(1, 1)), 100_000, 10)
+	cfg := DefaultConfig()
+	for i, c := range cands {
+		cands[i] = counted(c, now, cfg.Buckets)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Assemble(cands, now, cfg)
+		if err != nil || s.Count != 100 {
+			b.Fatalf("Assemble: count %d, error %v", s.Count, err)
+		}
+	}
+}

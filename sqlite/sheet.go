@@ -3,10 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -14,61 +14,66 @@ import (
 
 var _ factbase.SheetStore = (*Store)(nil)
 
-// defaultCuts is the number of cut-offs of the default decay table (eight buckets);
-// its SheetFacts statement is prepared at open, other sizes on the transaction.
-const defaultCuts = 7
-
 // The static statements of references and sheets (see allStaticQueries).
 var (
 	qRefInsert = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)
-		SELECT u, seq, ?, ?, ? FROM facts WHERE u = ? AND id = ?`
+		SELECT f.u, f.seq, j.value ->> 0, j.value ->> 1, j.value ->> 2
+		FROM json_each(?1) j CROSS JOIN facts f ON f.id = j.value ->> 3 AND f.u = ?2
+		ORDER BY j.key`
 	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
 		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
-	qSheetInsert = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
-	qSheetFacts  = `INSERT OR IGNORE INTO sheet_facts (fact, sheet)
-		SELECT f.seq, ?1 FROM json_each(?2) j JOIN facts f ON f.id = j.value AND f.u = ?3`
+	// qSheetFacts reads each current fact with the packed times of its references
+	// (fact_reference_times, 8 bytes each), so that a million references cost one
+	// blob per fact, not a million rows.
+	qSheetFacts = `SELECT f.id, f.category, f.text, f.key, f.value, f.sensitivity, f.recorded_at, t.times
+		FROM facts f LEFT JOIN fact_reference_times t ON t.fact = f.seq
+		WHERE f.u = ? AND f.current = 1`
+	qSheetInsert    = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
+	qSheetFactLinks = `INSERT OR IGNORE INTO sheet_facts (fact, sheet)
+		SELECT f.seq, ?1 FROM json_each(?2) j CROSS JOIN facts f ON f.id = j.value AND f.u = ?3`
 	qSheetPrune  = `DELETE FROM sheets WHERE u = ? AND created_at < ? AND seq <> ?`
 	qSheetLatest = `SELECT id, created_at, count, entries, dedup FROM sheets
 		WHERE u = ? ORDER BY created_at DESC, seq DESC LIMIT 1`
 
-	sheetQueries = []string{qRefInsert, qRefs, qSheetInsert, qSheetFacts, qSheetPrune, qSheetLatest,
-		sheetFactsQuery(defaultCuts)}
+	sheetQueries = []string{qRefInsert, qRefs, qSheetFacts, qSheetInsert, qSheetFactLinks, qSheetPrune, qSheetLatest}
 )
 
-// sheetFactsQuery returns the statement of SheetFacts for n cut-offs: the user's
-// current facts, each with its references counted in the database (all of them, the
-// newest, and for every cut-off ?2.. those strictly after it), so that a million
-// references cost a million index entries read in SQLite, not a million rows in Go.
-func sheetFactsQuery(n int) string {
-	var b strings.Builder
-	b.WriteString(`SELECT f.id, f.category, f.text, f.key, f.value, f.sensitivity, f.recorded_at,
-		count(r.at), max(r.at)`)
-	for i := range n {
-		fmt.Fprintf(&b, ", sum(r.at > ?%d)", i+2)
-	}
-	b.WriteString(` FROM facts f LEFT JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
-		WHERE f.u = ?1 AND f.current = 1 GROUP BY f.seq`)
-	return b.String()
-}
-
-// AddReferences records references to the user's facts; unknown ids are skipped.
+// AddReferences records references to the user's facts; unknown ids are skipped. One
+// statement per batch of refs (a JSON array bound as a parameter), not one per
+// reference.
 func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int, error) {
 	stored := 0
-	for _, r := range refs {
-		at := r.At
-		if at.IsZero() {
-			at = t.now
+	for len(refs) > 0 {
+		n := min(len(refs), refBatch)
+		batch := make([]refRow, n)
+		for i, r := range refs[:n] {
+			at := r.At
+			if at.IsZero() {
+				at = t.now
+			}
+			batch[i] = refRow{at.UnixNano(), r.Source.Kind, r.Source.ID, r.FactID}
 		}
-		res, err := t.exec(ctx, qRefInsert, at.UnixNano(), r.Source.Kind, r.Source.ID, t.u, r.FactID)
+		js, err := json.Marshal(batch)
 		if err != nil {
-			return stored, mapErr("add reference", err)
+			return stored, fmt.Errorf("sqlite: add references: %w", err)
 		}
-		n, _ := res.RowsAffected()
-		stored += int(n)
+		res, err := t.exec(ctx, qRefInsert, string(js), t.u)
+		if err != nil {
+			return stored, mapErr("add references", err)
+		}
+		k, _ := res.RowsAffected()
+		stored += int(k)
+		refs = refs[n:]
 	}
 	return stored, nil
 }
+
+// refBatch is the most references one statement inserts.
+const refBatch = 10000
+
+// refRow is one reference as the insert statement reads it: [at, kind, id, fact].
+type refRow [4]any
 
 // References returns a fact's references, oldest first.
 func (t *tx) References(ctx context.Context, factID string) ([]factbase.Reference, error) {
@@ -90,52 +95,77 @@ func (t *tx) References(ctx context.Context, factID string) ([]factbase.Referenc
 	return out, mapErr("references", rows.Err())
 }
 
-// SheetFacts walks the user's current facts with their references counted against
-// cuts, in one statement.
+// SheetFacts walks the user's current facts, counting each one's references against
+// cuts from their packed times, in one statement.
 func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.SheetFact) error) error {
-	args := make([]any, 0, len(cuts)+1)
-	args = append(args, t.u)
-	for _, c := range cuts {
-		args = append(args, c.UnixNano())
+	cut := make([]int64, len(cuts))
+	for i, c := range cuts {
+		cut[i] = c.UnixNano()
 	}
-	rows, err := t.query(ctx, sheetFactsQuery(len(cuts)), args...)
+	rows, err := t.query(ctx, qSheetFacts, t.u)
 	if err != nil {
 		return mapErr("sheet facts", err)
 	}
 	defer rows.Close()
 	var (
-		cat, sens    string
-		recorded     int64
-		last         sql.NullInt64
-		newer        = make([]sql.NullInt64, len(cuts))
-		dest         = make([]any, 0, 9+len(cuts))
-		f            factbase.SheetFact
-		text, key, v string
+		f         = factbase.SheetFact{Newer: make([]int, len(cut))}
+		cat, sens sql.RawBytes
+		recorded  int64
+		times     sql.RawBytes
 	)
-	dest = append(dest, &f.ID, &cat, &text, &key, &v, &sens, &recorded, &f.References, &last)
-	for i := range newer {
-		dest = append(dest, &newer[i])
-	}
 	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
+		if err := rows.Scan(&f.ID, &cat, &f.Text, &f.Key, &f.Value, &sens, &recorded, &times); err != nil {
 			return mapErr("sheet facts", err)
 		}
-		f.Category, f.Sensitivity = factbase.Category(cat), factbase.Sensitivity(sens)
-		f.Text, f.Key, f.Value = text, key, v
-		f.RecordedAt = time.Unix(0, recorded).UTC()
-		f.Last = time.Time{}
-		if last.Valid {
-			f.Last = time.Unix(0, last.Int64).UTC()
+		if len(times)%8 != 0 {
+			return factbase.Errorf(factbase.EINTERNAL, "sqlite: reference times of fact %s are %d bytes, not a multiple of 8", f.ID, len(times))
 		}
-		f.Newer = make([]int, len(cuts))
-		for i, n := range newer {
-			f.Newer[i] = int(n.Int64) // NULL (no reference) reads as 0
+		f.Category, f.Sensitivity = category(cat), sensitivity(sens)
+		f.RecordedAt = time.Unix(0, recorded).UTC()
+		f.References = len(times) / 8
+		clear(f.Newer)
+		var last int64
+		for i := 0; i < len(times); i += 8 {
+			at := int64(binary.BigEndian.Uint64(times[i:]))
+			if i == 0 || at > last {
+				last = at
+			}
+			for j, c := range cut {
+				if at > c {
+					f.Newer[j]++
+				}
+			}
+		}
+		f.Last = time.Time{}
+		if f.References > 0 {
+			f.Last = time.Unix(0, last).UTC()
 		}
 		if err := fn(f); err != nil {
 			return err
 		}
 	}
 	return mapErr("sheet facts", rows.Err())
+}
+
+// category returns the category stored as b without allocating for the known ones.
+func category(b []byte) factbase.Category {
+	for _, c := range factbase.Categories {
+		if string(b) == string(c) {
+			return c
+		}
+	}
+	return factbase.Category(b)
+}
+
+// sensitivity returns the sensitivity stored as b without allocating for the known
+// ones.
+func sensitivity(b []byte) factbase.Sensitivity {
+	for _, s := range []factbase.Sensitivity{"", factbase.Low, factbase.MediumSens, factbase.High} {
+		if string(b) == string(s) {
+			return s
+		}
+	}
+	return factbase.Sensitivity(b)
 }
 
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before
@@ -188,7 +218,7 @@ func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention 
 		if err != nil {
 			return mapErr("save sheet", err)
 		}
-		if _, err := t.exec(ctx, qSheetFacts, seq, string(ij), t.u); err != nil {
+		if _, err := t.exec(ctx, qSheetFactLinks, seq, string(ij), t.u); err != nil {
 			return mapErr("save sheet", err)
 		}
 		res, err = t.exec(ctx, qSheetPrune, t.u, sh.CreatedAt.Add(-retention).UnixNano(), seq)

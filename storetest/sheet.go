@@ -140,6 +140,21 @@ func testReferences(t *testing.T, s factbase.Store) {
 		t.Errorf("references = %+v, want the one at %v first", got, at)
 	}
 
+	// Many references in one call, unknown ids among them, keep their order.
+	many := make([]factbase.Reference, 25_000)
+	for i := range many {
+		many[i] = factbase.Reference{FactID: tea, At: at.Add(time.Duration(i%7) * time.Second), Source: factbase.Source{Kind: "bulk", ID: fmt.Sprint(i)}}
+		if i%5 == 0 {
+			many[i].FactID = "unknown"
+		}
+	}
+	if n := addRefs(t, e, u, many...); n != 20_000 {
+		t.Errorf("AddReferences(25,000, a fifth unknown) stored %d, want 20,000", n)
+	}
+	if got := refs(t, s, u, tea); len(got) != 20_002 || got[0].Source.ID != "7" || got[1].Source.ID != "14" || !got[0].At.Equal(at) {
+		t.Errorf("bulk references: %d, first %+v %+v; want 20,002, oldest first, recorded order among equal times", len(got), got[0], got[1])
+	}
+
 	// Erasing a fact erases its references.
 	apply(t, e, u, factbase.Op{Kind: factbase.OpDelete, ID: lima})
 	if got := refs(t, s, u, lima); len(got) != 0 {
@@ -168,6 +183,7 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 		factbase.Reference{FactID: a, At: base.Add(-48 * time.Hour)},
 		factbase.Reference{FactID: a, At: base.Add(time.Hour)}, // in the future of the cuts
 		factbase.Reference{FactID: b, At: base},
+		factbase.Reference{FactID: c, At: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}, // before 1970
 	)
 	got := map[string]factbase.SheetFact{}
 	err := s.View(ctx, u, func(tx factbase.ReadTx) error {
@@ -175,6 +191,7 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 			if _, dup := got[f.ID]; dup {
 				return fmt.Errorf("fact %s walked twice", f.ID)
 			}
+			f.Newer = append([]int(nil), f.Newer...) // fn must copy it to keep it
 			got[f.ID] = f
 			return nil
 		})
@@ -201,24 +218,30 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 	if fa.Last.Before(base.Add(time.Hour)) {
 		t.Errorf("a.Last = %v, want at least %v", fa.Last, base.Add(time.Hour))
 	}
-	if fc := got[c]; fc.Sensitivity != factbase.High || fc.Category != factbase.Transient || fc.References != 1 {
-		t.Errorf("c = %+v, want sensitivity high, transient, 1 reference", fc)
+	if fc := got[c]; fc.Sensitivity != factbase.High || fc.Category != factbase.Transient || fc.References != 2 ||
+		!reflect.DeepEqual(fc.Newer, []int{1, 1}) {
+		t.Errorf("c = %+v, want sensitivity high, transient, 2 references, 1 after each cut-off", fc)
 	}
 	if fb := got[b2]; fb.References != 2 || fb.Category != factbase.Project {
 		t.Errorf("b's current version = %+v, want 2 references (stored, restated), project", fb)
 	}
 
-	// No cut-offs: counts only.
-	err = s.View(ctx, u, func(tx factbase.ReadTx) error {
-		return tx.SheetFacts(ctx, nil, func(f factbase.SheetFact) error {
-			if len(f.Newer) != 0 {
-				return fmt.Errorf("Newer = %v with no cut-offs", f.Newer)
-			}
-			return nil
+	// No cut-offs: counts only. A cut-off before 1970 counts the 1960 reference on
+	// the right side.
+	for _, cs := range [][]time.Time{nil, {time.Date(1959, 12, 31, 0, 0, 0, 0, time.UTC), time.Date(1960, 1, 1, 0, 0, 0, 1, time.UTC)}} {
+		var fc factbase.SheetFact
+		err = s.View(ctx, u, func(tx factbase.ReadTx) error {
+			return tx.SheetFacts(ctx, cs, func(f factbase.SheetFact) error {
+				if f.ID == c {
+					fc = f
+					fc.Newer = append([]int{}, f.Newer...)
+				}
+				return nil
+			})
 		})
-	})
-	if err != nil {
-		t.Errorf("SheetFacts(no cuts): %v", err)
+		if want := map[int][]int{0: {}, 2: {2, 1}}[len(cs)]; err != nil || fc.References != 2 || !reflect.DeepEqual(fc.Newer, want) {
+			t.Errorf("SheetFacts(%v): c = %+v, %v; want 2 references, Newer %v", cs, fc, err, want)
+		}
 	}
 	// An error from fn stops the walk and is returned.
 	stop := fmt.Errorf("stop")

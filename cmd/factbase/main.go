@@ -60,6 +60,7 @@ func (m *Main) commands() []command {
 		{"list", "show and edit ranked lists (favorites)", (*Main).runList},
 		{"say", "remember what a user's message states (rules, no model)", (*Main).runSay},
 		{"ask", "answer a question from the user's facts (no model)", (*Main).runAsk},
+		{"sheet", "generate and show the fact sheet (--explain, --prompt)", (*Main).runSheet},
 		{"ingest", "ingest agent session transcripts (JSONL) into facts", (*Main).runIngest},
 		{"serve", "serve the HTTP API (127.0.0.1:7411; OpenAPI at /openapi.json)", (*Main).runServe},
 		{"keys", "create, list and revoke API keys for serve", (*Main).runKeys},

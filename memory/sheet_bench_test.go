@@ -1,0 +1,98 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
+	"github.com/factbase/factbase/storetest"
+)
+
+// sheetBenchStore fills a SQLite file with n facts of one user (a quarter in each
+// category) and refs references in all: each fact's own reference from the write
+// path, the rest spread at random over the 60 days before the store's fixed clock,
+// recorded through the write path in batches.
+func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, factbase.UserID) {
+	b.Helper()
+	ctx := context.Background()
+	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	s, err := sqlite.Open(ctx, path, sqlite.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	start := time.Now()
+	var ids []string
+	for lo := 0; lo < n; lo += memory.MaxOps {
+		var ops []factbase.Op
+		for i := lo; i < min(n, lo+memory.MaxOps); i++ {
+			cat := factbase.Categories[i%4]
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%07d", i),
+				Value: fmt.Sprintf("value %d", i), Category: cat, Cardinality: factbase.One,
+				Text: fmt.Sprintf("The user's %s fact number %d", cat, i)}})
+		}
+		res, err := e.Apply(ctx, u, ops)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range res.Facts {
+			ids = append(ids, f.ID)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const batch = 100_000
+	for left := refs - n; left > 0; left -= batch {
+		rs := make([]factbase.Reference, min(batch, left))
+		for i := range rs {
+			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
+				Source: factbase.Source{Kind: factbase.SourceMessage}}
+		}
+		if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+			_, err := tx.AddReferences(ctx, rs)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("setup: %d facts, %d references in %v", n, refs, time.Since(start).Round(time.Millisecond))
+	return e, u
+}
+
+func benchmarkGenerateSheet(b *testing.B, n, refs int) {
+	e, u := sheetBenchStore(b, filepath.Join(b.TempDir(), "f.db"), n, refs)
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu0, ops := sheetCPUNanos(), 0
+	for b.Loop() {
+		sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sh.Count != 100 {
+			b.Fatalf("sheet has %d entries, want 100", sh.Count)
+		}
+		ops++
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64(sheetCPUNanos()-cpu0)/1e6/float64(ops), "cpu-ms/op")
+	}
+}
+
+// BenchmarkGenerateSheet100k: the figure, end to end (read and count in one
+// snapshot, assemble, save): 100,000 facts and 1,000,000 references.
+func BenchmarkGenerateSheet100k(b *testing.B) { benchmarkGenerateSheet(b, 100_000, 1_000_000) }
+
+// BenchmarkGenerateSheet is the series for the growth: 10 references per fact.
+func BenchmarkGenerateSheet(b *testing.B) {
+	for _, n := range []int{10_000, 50_000, 100_000} {
+		b.Run(fmt.Sprintf("facts=%d/refs=%d", n, 10*n), func(b *testing.B) { benchmarkGenerateSheet(b, n, 10*n) })
+	}
+}

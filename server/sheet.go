@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sheet"
+)
+
+type sheetInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+}
+
+type sheetOutput struct {
+	Body factbase.FactSheet
+}
+
+type sheetPromptInput struct {
+	User      string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	MaxTokens int    `query:"max_tokens" minimum:"0" doc:"The most tokens the block may take, estimated as characters / 4. Default: no limit."`
+	MaxChars  int    `query:"max_chars" minimum:"0" doc:"The most characters the block may take. Default: no limit."`
+}
+
+type sheetPromptOutput struct {
+	Body memory.SheetPrompt
+}
+
+func (s *Server) registerSheet() {
+	const tag = "Fact sheet"
+	huma.Register(s.api, s.op("getFactSheet", http.MethodGet, "/v1/users/{user}/fact-sheet", tag, "The latest fact sheet",
+		`The user's most recently saved fact sheet: the scored selection of their most
+important facts (at most 100; by category, then score), with its count and created time,
+each entry's explanation (category weight × the decay points of its references, per age
+bucket, and the assembly step that took it) and the log of duplicates left off. Sheets
+are regenerated after writes that change the user's facts and on demand (POST). 404 if
+none has been saved yet.`, http.StatusNotFound), s.getSheet)
+	huma.Register(s.api, s.op("generateFactSheet", http.MethodPost, "/v1/users/{user}/fact-sheet", tag, "Generate the fact sheet now",
+		`Scores the user's current facts by their references, assembles and saves a new
+sheet (deleting the user's sheets older than the retention, 7 days by default) and
+returns it.`), s.generateSheet)
+	huma.Register(s.api, s.op("getFactSheetPrompt", http.MethodGet, "/v1/users/{user}/fact-sheet/prompt", tag, "The fact sheet as a prompt block",
+		`The latest sheet rendered for a prompt: "# Fact sheet", then per category a
+"## <category>" heading and one "- <text>" line per entry. With max_tokens or max_chars,
+the lowest-ranked entries are dropped until it fits ("dropped" counts them). A user
+without a saved sheet gets one generated first.`), s.sheetPrompt)
+}
+
+func (s *Server) getSheet(ctx context.Context, in *sheetInput) (*sheetOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := s.opts.Engine.SavedSheet(ctx, u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &sheetOutput{Body: sh}, nil
+}
+
+func (s *Server) generateSheet(ctx context.Context, in *sheetInput) (*sheetOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := s.opts.Engine.GenerateSheet(ctx, u, memory.SheetOptions{})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &sheetOutput{Body: sh}, nil
+}
+
+func (s *Server) sheetPrompt(ctx context.Context, in *sheetPromptInput) (*sheetPromptOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.opts.Engine.SheetPrompt(ctx, u, sheet.RenderOptions{MaxTokens: in.MaxTokens, MaxChars: in.MaxChars})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &sheetPromptOutput{Body: p}, nil
+}
