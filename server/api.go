@@ -75,8 +75,9 @@ func (s *Server) register() {
 	s.registerTranscripts() // transcripts.go
 	s.registerEpisodes()    // episodes.go
 	s.registerMe()          // me.go
-	s.registerSheet()       // sheet.go
 	s.registerRemember()    // remember.go
+	s.registerSheet()       // sheet.go
+	s.registerPeople()      // people.go
 }
 
 // exampleUser is the user id the OpenAPI examples use.

@@ -1,0 +1,338 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+)
+
+type entitiesInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	All  bool   `query:"all" doc:"Include entities merged into others."`
+}
+
+type entitiesOutput struct {
+	Body struct {
+		Entities []factbase.Entity `json:"entities"`
+	}
+}
+
+type entityBody struct {
+	Name     string   `json:"name,omitempty" maxLength:"200" doc:"The display name." example:"Martin"`
+	Role     string   `json:"role,omitempty" enum:"partner,child,parent,sibling,friend,colleague,pet,service_provider,other" doc:"The role to the user. Default other."`
+	Relation string   `json:"relation,omitempty" maxLength:"200" doc:"The relation in words." example:"colleague"`
+	Aliases  []string `json:"aliases,omitempty" maxItems:"32" doc:"Other names."`
+}
+
+func (b entityBody) entity() factbase.Entity {
+	return factbase.Entity{Name: b.Name, Role: factbase.Role(b.Role), Relation: b.Relation, Aliases: b.Aliases}
+}
+
+type createEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body entityBody
+}
+
+type entityResultOutput struct {
+	Body memory.EntityResult
+}
+
+type entityInput struct {
+	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID      string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
+	History bool   `query:"history" doc:"Every version of the facts, those of merged entities included."`
+}
+
+type entityViewOutput struct {
+	Body memory.EntityView
+}
+
+type renameEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
+	Body struct {
+		Name string `json:"name" minLength:"1" maxLength:"200" doc:"The new name; the old one becomes an alias."`
+	}
+}
+
+type aliasEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
+	Body struct {
+		Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"Another name the entity goes by."`
+	}
+}
+
+type entityOutput struct {
+	Body factbase.Entity
+}
+
+type mergeEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"200" doc:"The entity to merge into."`
+	Body struct {
+		From string `json:"from" minLength:"1" maxLength:"200" doc:"The entity merged away: its facts move, its names become aliases."`
+	}
+}
+
+type splitEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"200" doc:"The entity to split."`
+	Body struct {
+		FactIDs []string `json:"fact_ids" minItems:"1" maxItems:"1000" doc:"The current facts to move to the new entity."`
+		entityBody
+	}
+}
+
+type conflictsInput struct {
+	User   string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Status string `query:"status" enum:"pending,confirmed,rejected,all" default:"pending" doc:"Which conflicts."`
+}
+
+type conflictsOutput struct {
+	Body struct {
+		Conflicts []factbase.Conflict `json:"conflicts"`
+	}
+}
+
+type conflictInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"100" doc:"The conflict's id."`
+}
+
+type confirmOutput struct {
+	Body memory.ConflictResult
+}
+
+type conflictOutput struct {
+	Body factbase.Conflict
+}
+
+type recallInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Body struct {
+		Query            string     `json:"query" minLength:"1" maxLength:"4096" doc:"The question." example:"What does Martin eat?"`
+		Limit            int        `json:"limit,omitempty" minimum:"0" maximum:"100" doc:"At most this many facts. Default 10."`
+		IncludeSensitive bool       `json:"include_sensitive,omitempty" doc:"Include high-sensitivity facts (health, medical) even when the query does not ask about them."`
+		Now              *time.Time `json:"now,omitempty" doc:"The time temporal questions count from (RFC 3339). Default: now."`
+	}
+}
+
+type recallOutput struct {
+	Body memory.Recollection
+}
+
+// registerPeople adds the entity, conflict and recall operations.
+func (s *Server) registerPeople() {
+	const tag = "People"
+	huma.Register(s.api, s.op("listEntities", http.MethodGet, "/v1/users/{user}/entities", tag, "List entities",
+		`Lists the people (and pets) the user talks about, oldest first: id, name, role,
+relation, aliases. Messages create them ("my son Leo is 8").`), s.listEntities)
+	huma.Register(s.api, s.op("createEntity", http.MethodPost, "/v1/users/{user}/entities", tag, "Create an entity",
+		`Creates an entity from a name and/or relation; the relation is recorded as a fact.`), s.createEntity)
+	huma.Register(s.api, s.op("getEntity", http.MethodGet, "/v1/users/{user}/entities/{id}", tag, "Get an entity with its facts",
+		`Returns the entity and its current facts, or every version with history.`, http.StatusNotFound, http.StatusConflict), s.getEntity)
+	huma.Register(s.api, s.op("renameEntity", http.MethodPost, "/v1/users/{user}/entities/{id}/rename", tag, "Rename an entity",
+		`Gives the entity a new display name; the old one becomes an alias.`, http.StatusNotFound, http.StatusConflict), s.renameEntity)
+	huma.Register(s.api, s.op("addEntityAlias", http.MethodPost, "/v1/users/{user}/entities/{id}/aliases", tag, "Add an alias",
+		`Adds another name the entity goes by; messages naming it resolve to the entity.`, http.StatusNotFound, http.StatusConflict), s.addAlias)
+	huma.Register(s.api, s.op("mergeEntities", http.MethodPost, "/v1/users/{user}/entities/{id}/merge", tag, "Merge another entity into this one",
+		`Moves the other entity's current facts to this one (a single-valued fact only where
+it is newer), makes its names aliases, moves its pending conflicts, and keeps it, marked
+merged, with the history of its facts.`, http.StatusNotFound, http.StatusConflict), s.mergeEntities)
+	huma.Register(s.api, s.op("splitEntity", http.MethodPost, "/v1/users/{user}/entities/{id}/split", tag, "Split facts off to a new entity",
+		`Moves the chosen current facts to a new entity; the old entity keeps them in history.`, http.StatusNotFound, http.StatusConflict), s.splitEntity)
+	huma.Register(s.api, s.op("deleteEntity", http.MethodDelete, "/v1/users/{user}/entities/{id}", tag, "Delete an entity",
+		`Erases the entity, every version of its facts and its conflicts (entities merged
+into it too).`, http.StatusNotFound, http.StatusConflict), s.deleteEntity)
+	huma.Register(s.api, s.op("listConflicts", http.MethodGet, "/v1/users/{user}/conflicts", tag, "List conflicts",
+		`Lists changes to single-valued facts that wait for the user: the current fact, the
+proposed value with its source and time, and why it waits.`), s.listConflicts)
+	huma.Register(s.api, s.op("confirmConflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/confirm", tag, "Confirm a conflict",
+		`Applies the proposed value through the write path; the old value stays in history.`,
+		http.StatusNotFound, http.StatusConflict), s.confirmConflict)
+	huma.Register(s.api, s.op("rejectConflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/reject", tag, "Reject a conflict",
+		`Records the rejection; no fact changes.`, http.StatusNotFound, http.StatusConflict), s.rejectConflict)
+	huma.Register(s.api, s.op("recall", http.MethodPost, "/v1/users/{user}/recall", tag, "Recall what bears on a question",
+		`Merges hybrid search, the facts of the people the query names (boosted), the facts
+its words ask about and the facts in the time window it names ("next week", "upcoming
+birthdays"; birthdays recur yearly). High-sensitivity facts are left out unless asked for.
+Hits are grouped by entity (facts_by_entity) and rendered as a prompt block.`), s.recall)
+}
+
+func (s *Server) listEntities(ctx context.Context, in *entitiesInput) (*entitiesOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	es, err := s.opts.Engine.Entities(ctx, u, in.All)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := &entitiesOutput{}
+	out.Body.Entities = es
+	return out, nil
+}
+
+func (s *Server) createEntity(ctx context.Context, in *createEntityInput) (*entityResultOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.CreateEntity(ctx, u, in.Body.entity())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityResultOutput{Body: r}, nil
+}
+
+// findEntity resolves an id or unique name.
+func (s *Server) findEntity(ctx context.Context, user, ref string) (factbase.UserID, factbase.Entity, error) {
+	u, err := parseUser(ctx, user)
+	if err != nil {
+		return "", factbase.Entity{}, err
+	}
+	en, err := s.opts.Engine.FindEntity(ctx, u, ref)
+	if err != nil {
+		return "", factbase.Entity{}, fail(ctx, err)
+	}
+	return u, en, nil
+}
+
+func (s *Server) getEntity(ctx context.Context, in *entityInput) (*entityViewOutput, error) {
+	u, en, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.opts.Engine.Entity(ctx, u, en.ID, in.History)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityViewOutput{Body: v}, nil
+}
+
+func (s *Server) renameEntity(ctx context.Context, in *renameEntityInput) (*entityOutput, error) {
+	u, en, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.RenameEntity(ctx, u, en.ID, in.Body.Name)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityOutput{Body: r}, nil
+}
+
+func (s *Server) addAlias(ctx context.Context, in *aliasEntityInput) (*entityOutput, error) {
+	u, en, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.AddAlias(ctx, u, en.ID, in.Body.Alias)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityOutput{Body: r}, nil
+}
+
+func (s *Server) mergeEntities(ctx context.Context, in *mergeEntityInput) (*entityResultOutput, error) {
+	u, into, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	from, err := s.opts.Engine.FindEntity(ctx, u, in.Body.From)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	r, err := s.opts.Engine.MergeEntities(ctx, u, into.ID, from.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityResultOutput{Body: r}, nil
+}
+
+func (s *Server) splitEntity(ctx context.Context, in *splitEntityInput) (*entityResultOutput, error) {
+	u, en, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.SplitEntity(ctx, u, en.ID, in.Body.FactIDs, in.Body.entity())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityResultOutput{Body: r}, nil
+}
+
+func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*entityResultOutput, error) {
+	u, en, err := s.findEntity(ctx, in.User, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.DeleteEntity(ctx, u, en.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &entityResultOutput{Body: r}, nil
+}
+
+func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*conflictsOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	st := factbase.ConflictStatus(in.Status)
+	if in.Status == "all" {
+		st = ""
+	}
+	cs, err := s.opts.Engine.Conflicts(ctx, u, st)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := &conflictsOutput{}
+	out.Body.Conflicts = cs
+	return out, nil
+}
+
+func (s *Server) confirmConflict(ctx context.Context, in *conflictInput) (*confirmOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.ConfirmConflict(ctx, u, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &confirmOutput{Body: r}, nil
+}
+
+func (s *Server) rejectConflict(ctx context.Context, in *conflictInput) (*conflictOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.opts.Engine.RejectConflict(ctx, u, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &conflictOutput{Body: r}, nil
+}
+
+func (s *Server) recall(ctx context.Context, in *recallInput) (*recallOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	o := memory.RecallOptions{Limit: in.Body.Limit, IncludeSensitive: in.Body.IncludeSensitive}
+	if in.Body.Now != nil {
+		o.Now = *in.Body.Now
+	}
+	r, err := s.opts.Engine.Recall(ctx, u, in.Body.Query, o)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &recallOutput{Body: r}, nil
+}
