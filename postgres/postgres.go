@@ -321,19 +321,42 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 }
 
 func (s *Store) update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	pgTx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	cn, err := s.begin(ctx, "ISOLATION LEVEL READ COMMITTED")
 	if err != nil {
 		return err
 	}
-	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{s: s, q: pgTx, user: user, now: s.now().UTC()}
+	defer cn.release()
+	done := false
+	defer func() {
+		if !done {
+			cn.rollback(ctx)
+		}
+	}()
+	t := &tx{s: s, q: cn, user: user, now: s.now().UTC()}
 	if err := t.lockUser(ctx); err != nil {
 		return err
 	}
 	if err := fn(t); err != nil {
 		return err
 	}
-	return pgTx.Commit(ctx)
+	if err := commit(ctx, cn); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+// commit sends the queued statements and COMMIT. A transaction that PostgreSQL
+// rolled back instead (an earlier statement failed) is an error.
+func commit(ctx context.Context, cn *conn) error {
+	tag, err := cn.Exec(ctx, "COMMIT")
+	if err != nil {
+		return err
+	}
+	if tag.String() != "COMMIT" {
+		return factbase.Errorf(factbase.EINTERNAL, "store: the transaction was rolled back (%s)", tag.String())
+	}
+	return nil
 }
 
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
@@ -345,16 +368,26 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 	if s.isClosed() {
 		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
 	}
-	pgTx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	cn, err := s.begin(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY")
 	if err != nil {
 		return mapErr("begin", err)
 	}
-	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{s: s, q: pgTx, user: user, now: s.now().UTC()}
+	defer cn.release()
+	done := false
+	defer func() {
+		if !done {
+			cn.rollback(ctx)
+		}
+	}()
+	t := &tx{s: s, q: cn, user: user, now: s.now().UTC()}
 	if err := fn(t); err != nil {
 		return err
 	}
-	return mapErr("commit", pgTx.Commit(ctx))
+	if err := commit(ctx, cn); err != nil {
+		return mapErr("commit", err)
+	}
+	done = true
+	return nil
 }
 
 // retryable reports whether a failed write transaction may simply be run again.

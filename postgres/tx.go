@@ -10,13 +10,14 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // tx implements factbase.Tx over one PostgreSQL transaction scoped to one user. Every
 // statement names the user's id, so a tx never sees another user's rows.
 type tx struct {
 	s    *Store
-	q    pgx.Tx
+	q    *conn
 	user factbase.UserID
 	now  time.Time
 }
@@ -374,24 +375,26 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 		r := int32(f.Rank)
 		rank = &r
 	}
-	_, err := t.q.Exec(ctx, qInsert,
+	// Queued: sent with the next statement (see pipeline.go).
+	t.q.queue(queued{op: "insert", sql: qInsert, args: []any{
 		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
 		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
-		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value))
-	return mapErr("insert", err)
+		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value)}})
+	return nil
 }
 
 // End marks a current fact no longer current.
 func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error {
-	tag, err := t.q.Exec(ctx, qEnd, at.UnixNano(), by, string(t.user), id)
-	if err != nil {
-		return mapErr("end", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "no current fact %q", id)
-	}
+	// Queued: sent with the next statement, which reports a fact that was not current.
+	t.q.queue(queued{op: "end", sql: qEnd, args: []any{at.UnixNano(), by, string(t.user), id},
+		check: func(tag pgconn.CommandTag) error {
+			if tag.RowsAffected() != 1 {
+				return factbase.Errorf(factbase.ENOTFOUND, "no current fact %q", id)
+			}
+			return nil
+		}})
 	return nil
 }
 
@@ -404,14 +407,13 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 	if lo > hi {
 		return 0, nil
 	}
-	tag, err := t.q.Exec(ctx, qRerankNegate, pin, pinRank, delta, string(t.user), subject, key, lo, hi)
+	tags, err := t.q.ExecAll(ctx,
+		queued{sql: qRerankNegate, args: []any{pin, pinRank, delta, string(t.user), subject, key, lo, hi}},
+		queued{sql: qRerankFlip, args: []any{string(t.user), subject, key}})
 	if err != nil {
 		return 0, mapErr("rerank", err)
 	}
-	if _, err := t.q.Exec(ctx, qRerankFlip, string(t.user), subject, key); err != nil {
-		return 0, mapErr("rerank", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return int(tags[0].RowsAffected()), nil
 }
 
 // Erase deletes a fact row and its list events; rows of other features that refer
@@ -429,6 +431,7 @@ func (t *tx) Erase(ctx context.Context, id string) (int, error) {
 
 // AddListEvent records a list change.
 func (t *tx) AddListEvent(ctx context.Context, e factbase.ListEvent) error {
-	_, err := t.q.Exec(ctx, qAddEvent, string(t.user), e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To)
-	return mapErr("list event", err)
+	t.q.queue(queued{op: "list event", sql: qAddEvent,
+		args: []any{string(t.user), e.Subject, e.Key, e.At.UnixNano(), string(e.Action), e.FactID, e.Value, e.From, e.To}})
+	return nil
 }
