@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPostgresDB: with FACTBASE_DB (or --db) a postgres:// URL, the commands and the
+// server run on the PostgreSQL store.
+func TestPostgresDB(t *testing.T) {
+	env := map[string]string{"FACTBASE_DB": pgTestURL(t), "HOME": t.TempDir()}
+	for _, v := range []string{"BTC", "ETH", "XMR"} {
+		if _, stderr, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", v); code != 0 {
+			t.Fatalf("list add %s: exit %d: %s", v, code, stderr)
+		}
+	}
+	out, stderr, code := run(t, env, "list", "rank", "--user", testUser, "favorites.crypto", "XMR", "1")
+	if code != 0 || !strings.Contains(out, "Moved XMR from #3 to #1") {
+		t.Fatalf("list rank: exit %d, out %q, err %q", code, out, stderr)
+	}
+	key := createKey(t, env, "--name", "backend")
+	s := serve(t, env)
+	if status, _, body := call(t, "GET", s.base+"/readyz", "", ""); status != 200 {
+		t.Fatalf("GET /readyz = %d %s", status, body)
+	}
+	list := s.base + "/v1/users/" + testUser + "/lists/favorites.crypto"
+	if status, _, body := call(t, "POST", list, key, `{"value": "btc."}`); status != 200 || !strings.Contains(string(body), `"rank":2`) {
+		t.Fatalf("POST a duplicate = %d %s; want it reported at #2", status, body)
+	}
+	status, _, body := call(t, "GET", list, key, "")
+	if status != 200 || !strings.Contains(string(body), `"total":3`) || strings.Index(string(body), "XMR") > strings.Index(string(body), "BTC") {
+		t.Fatalf("GET list = %d %s; want XMR, BTC, ETH", status, body)
+	}
+	if code := s.stop(); code != 0 {
+		t.Errorf("serve exited with %d: %s", code, s.stderr.String())
+	}
+	// An unreachable database is "unavailable", not a crash.
+	_, stderr, code = run(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"},
+		"list", "show", "--user", testUser, "favorites.crypto")
+	if code != 1 || !strings.Contains(stderr, "unavailable") {
+		t.Errorf("an unreachable database: exit %d, %q; want 1 and unavailable", code, stderr)
+	}
+}
