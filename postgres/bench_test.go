@@ -77,21 +77,38 @@ func fillList(b *testing.B, e *memory.Engine, u factbase.UserID, key string, n i
 }
 
 func benchEngine(b *testing.B) (*memory.Engine, factbase.UserID) {
-	s := openTest(b, postgres.Options{})
+	return benchEngineWith(b, postgres.Options{})
+}
+
+func benchEngineWith(b *testing.B, o postgres.Options) (*memory.Engine, factbase.UserID) {
+	s := openTest(b, o)
 	return memory.New(s, memory.Options{}), storetest.NewUser()
+}
+
+// commitModes runs a write benchmark with synchronous_commit on (the default: every
+// commit waits for its WAL flush) and off (the flush follows; closest to the SQLite
+// store's default synchronous=normal).
+func commitModes(b *testing.B, fn func(b *testing.B, e *memory.Engine, u factbase.UserID)) {
+	for _, mode := range []string{"on", "off"} {
+		b.Run("sync_"+mode, func(b *testing.B) {
+			e, u := benchEngineWith(b, postgres.Options{SynchronousCommit: mode})
+			fn(b, e, u)
+		})
+	}
 }
 
 // BenchmarkApplyRankedAppend appends to a list of 10,000 members.
 func BenchmarkApplyRankedAppend(b *testing.B) {
-	e, u := benchEngine(b)
-	fillList(b, e, u, "favorites.big", 10000)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
-			b.Fatal(err)
+	commitModes(b, func(b *testing.B, e *memory.Engine, u factbase.UserID) {
+		fillList(b, e, u, "favorites.big", 10000)
+		ctx := context.Background()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkApplyRankedMove moves a member between #5000 and #1 of a 10,000-member
@@ -118,14 +135,15 @@ func BenchmarkApplyRankedMove(b *testing.B) {
 
 // BenchmarkApplyOneSet sets a single-valued key to a new value each time (supersession).
 func BenchmarkApplyOneSet(b *testing.B) {
-	e, u := benchEngine(b)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}}); err != nil {
-			b.Fatal(err)
+	commitModes(b, func(b *testing.B, e *memory.Engine, u factbase.UserID) {
+		ctx := context.Background()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkPointRead reads the current value of one key among 10,000.

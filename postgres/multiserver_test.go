@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ type factbaseServer struct {
 
 // startServers opens n stores on schema at once (their migrations race under the
 // advisory lock) and serves each on its own loopback port until the test ends.
-func startServers(t *testing.T, schema string, n int) ([]factbaseServer, string) {
+func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string) {
 	t.Helper()
 	url := testURL(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -238,4 +239,70 @@ func TestMultiServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkServers measures the throughput of one and of two Factbase servers over
+// the same database: 32 clients append over HTTP (each request one write
+// transaction), spread evenly over the servers, either each to its own user's list
+// (writers do not wait for each other) or all to one list (one user's writes are
+// serialised by its lock, whichever server they reach). It reports requests per
+// second.
+func BenchmarkServers(b *testing.B) {
+	for _, servers := range []int{1, 2} {
+		for _, shared := range []bool{false, true} {
+			name := fmt.Sprintf("servers_%d/own_lists", servers)
+			if shared {
+				name = fmt.Sprintf("servers_%d/one_list", servers)
+			}
+			b.Run(name, func(b *testing.B) { benchServers(b, servers, shared) })
+		}
+	}
+}
+
+func benchServers(b *testing.B, n int, shared bool) {
+	schema := newSchema(b)
+	srvs, secret := startServers(b, schema, n)
+	const clients = 32
+	c := apiClient{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}, key: secret}
+	users := make([]factbase.UserID, clients)
+	one := storetest.NewUser()
+	for i := range users {
+		users[i] = storetest.NewUser()
+		if shared {
+			users[i] = one
+		}
+	}
+	ctx := context.Background()
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+		fail atomic.Value
+	)
+	b.ResetTimer()
+	start := time.Now()
+	for w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				srv := srvs[int(i)%n]
+				url := srv.url + "/v1/users/" + string(users[w]) + "/lists/favorites.bench"
+				if _, err := c.do(ctx, http.MethodPost, url, map[string]string{"value": fmt.Sprintf("w%02d-%d", w, i)}, nil); err != nil {
+					fail.Store(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if err, _ := fail.Load().(error); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
 }

@@ -89,6 +89,13 @@ type Options struct {
 	// so a stuck client cannot hold a user's write lock for ever. Default 60s;
 	// negative: none.
 	IdleInTransactionTimeout time.Duration
+	// SynchronousCommit is PostgreSQL's synchronous_commit for the store's sessions.
+	// Default: the server's (normally "on": a commit returns once its WAL is flushed,
+	// so an acknowledged write survives a crash of the server or the machine). "off"
+	// returns before the flush: a crash may lose the last few hundred milliseconds of
+	// acknowledged writes, never consistency (like the SQLite store's default
+	// synchronous=normal after a power loss).
+	SynchronousCommit string
 	// Retries is how many times a write transaction is retried after a serialization
 	// failure, a deadlock, or a connection that failed before anything was sent.
 	// Default 4.
@@ -162,6 +169,13 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	if o.Schema != "" {
 		rp["search_path"] = o.Schema
+	}
+	switch o.SynchronousCommit {
+	case "":
+	case "on", "off", "local", "remote_write", "remote_apply":
+		rp["synchronous_commit"] = o.SynchronousCommit
+	default:
+		return nil, factbase.Errorf(factbase.EINVALID, "postgres: synchronous_commit %q is not on, off, local, remote_write or remote_apply", o.SynchronousCommit)
 	}
 	if rp["application_name"] == "" {
 		rp["application_name"] = "factbase"

@@ -73,6 +73,7 @@ func TestOpenRefusesBadInput(t *testing.T) {
 		{name: "unparsable URL", url: "postgres://user:secret@[::1/db"},
 		{name: "schema with a quote", url: "postgres://127.0.0.1/x", o: postgres.Options{Schema: `a"b`}},
 		{name: "upper-case schema", url: "postgres://127.0.0.1/x", o: postgres.Options{Schema: "Fb"}},
+		{name: "unknown synchronous_commit", url: "postgres://127.0.0.1/x", o: postgres.Options{SynchronousCommit: "sometimes"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
