@@ -56,16 +56,17 @@ var FactTypes = []string{"schedule", "travel", "health", "allergy", "medical", "
 	"hobby", "preference", "contact", "identity", "home", "education", "finance", "other"}
 
 // EntityRoles are the roles a model may give an entity.
-var EntityRoles = []string{"partner", "child", "parent", "sibling", "relative", "friend", "colleague",
+var EntityRoles = []string{"partner", "child", "parent", "sibling", "friend", "colleague",
 	"pet", "service_provider", "other"}
 
 // KnownEntity is a person (or pet) already known, sent to the model so that it can
 // refer to them by id.
 type KnownEntity struct {
-	ID      string   `json:"id"`
-	Name    string   `json:"name"`
-	Role    string   `json:"role"`
-	Aliases []string `json:"aliases"`
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Role     string   `json:"role"`
+	Relation string   `json:"relation"` // "sister", "dentist"; "" when unknown
+	Aliases  []string `json:"aliases"`
 }
 
 // KnownFact is a current fact sent to the model so that it reuses keys and sees
@@ -102,10 +103,11 @@ type ProposedFact struct {
 
 // ProposedEntity is a person or pet a model names.
 type ProposedEntity struct {
-	Ref     string `json:"ref"`
-	Name    string `json:"name"`
-	Role    string `json:"role"`
-	KnownID string `json:"known_id"` // the known entity it matched, or ""
+	Ref      string `json:"ref"`
+	Name     string `json:"name"`
+	Role     string `json:"role"`
+	Relation string `json:"relation"` // the relation in the user's words, or ""
+	KnownID  string `json:"known_id"` // the known entity it matched, or ""
 }
 
 // Extraction is a model's answer for one message, validated against ExtractSchema.
@@ -147,6 +149,7 @@ var ExtractSchema = &Schema{Type: "object", Properties: []Property{
 			{"ref", str(`a known entity's id, or a new ref such as "e1"`, 64)},
 			{"name", str("the name as written, or \"\"", 100)},
 			{"role", enum("the entity's role", EntityRoles...)},
+			{"relation", str(`the relation in the user's words ("sister", "dentist"), or ""`, 60)},
 			{"known_id", str(`the id of the matched known entity, or ""`, 64)},
 		}}}},
 	{"topics", &Schema{Type: "array", MaxItems: MaxTopics, Description: "at most five short topics",
@@ -199,7 +202,8 @@ func ExtractInput(req ExtractRequest) (string, error) {
 		if i == MaxPromptEntities {
 			break
 		}
-		k := KnownEntity{ID: clipChars(e.ID, 64), Name: clipChars(e.Name, maxPromptValue), Role: clipChars(e.Role, 40), Aliases: []string{}}
+		k := KnownEntity{ID: clipChars(e.ID, 64), Name: clipChars(e.Name, maxPromptValue), Role: clipChars(e.Role, 40),
+			Relation: clipChars(e.Relation, 60), Aliases: []string{}}
 		for j, a := range e.Aliases {
 			if j == maxPromptAliases {
 				break

@@ -71,7 +71,7 @@ func TestExtractInputBounded(t *testing.T) {
 
 const validExtraction = `{"facts":[{"about":"e1","key":"health.allergies","value":"peanuts","text":"Maria is allergic to peanuts",
 "type":"allergy","confidence":0.95,"durability":"durable","sensitivity":"high","temporal":"","evidence":"Maria is allergic to peanuts",
-"remember_next_week":true}],"entities":[{"ref":"e1","name":"Maria","role":"sibling","known_id":""}],"topics":["allergies"]}`
+"remember_next_week":true}],"entities":[{"ref":"e1","name":"Maria","role":"sibling","relation":"sister","known_id":""}],"topics":["allergies"]}`
 
 func TestExtract(t *testing.T) {
 	f := newFake(t, "", content(validExtraction))
@@ -126,7 +126,7 @@ func TestExtractSchemaLimits(t *testing.T) {
 		{name: "bad type", doc: `{"facts":[` + strings.Replace(fact, `"other"`, `"admin"`, 1) + `],"entities":[],"topics":[]}`},
 		{name: "confidence 2", doc: `{"facts":[` + strings.Replace(fact, `0.5`, `2`, 1) + `],"entities":[],"topics":[]}`},
 		{name: "text too long", doc: `{"facts":[` + strings.Replace(fact, `"text":"t"`, `"text":"`+strings.Repeat("t", 201)+`"`, 1) + `],"entities":[],"topics":[]}`},
-		{name: "bad role", doc: `{"facts":[],"entities":[{"ref":"e1","name":"x","role":"boss","known_id":""}],"topics":[]}`},
+		{name: "bad role", doc: `{"facts":[],"entities":[{"ref":"e1","name":"x","role":"boss","relation":"","known_id":""}],"topics":[]}`},
 		{name: "topics not strings", doc: `{"facts":[],"entities":[],"topics":[1]}`},
 		{name: "ops smuggled in", doc: `{"facts":[],"entities":[],"topics":[],"delete":["*"]}`},
 	}

@@ -58,15 +58,17 @@ func (c *Client) decode(content, finish string, schema *Schema, out any) *Error 
 
 // decodeInto validates data against schema and decodes it into out.
 func decodeInto(data []byte, schema *Schema, out any) *Error {
+	// The messages carry the detail (they are what a job record shows); no cause is
+	// wrapped, so that it is not repeated.
 	v, err := decodeStrict(data)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return newError(KindTruncated, err, "the model's JSON answer ends early")
+			return newError(KindTruncated, nil, "the model's JSON answer ends early")
 		}
-		return newError(KindNotJSON, err, "the model's answer is not one JSON document")
+		return newError(KindNotJSON, nil, "the model's answer is not one JSON document: %s", clip(err.Error(), 200))
 	}
 	if err := schema.Validate(v); err != nil {
-		return newError(KindSchema, err, "the model's answer does not match the schema: %v", err)
+		return newError(KindSchema, nil, "the model's answer does not match the schema: %s", clip(err.Error(), 200))
 	}
 	if out == nil {
 		return nil
@@ -74,7 +76,7 @@ func decodeInto(data []byte, schema *Schema, out any) *Error {
 	if err := json.Unmarshal(data, out); err != nil {
 		// The schema admitted something the Go type cannot hold: a mismatch between
 		// the two, reported as a schema error rather than used.
-		return newError(KindSchema, err, "the model's answer does not fit: %v", err)
+		return newError(KindSchema, nil, "the model's answer does not fit: %s", clip(err.Error(), 200))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/people"
 	"github.com/factbase/factbase/router"
 	"github.com/factbase/factbase/when"
 )
@@ -63,6 +64,7 @@ type RememberResult struct {
 	Duplicates []factbase.Duplicate `json:"duplicates"`
 	Mutations  []factbase.Mutation  `json:"mutations"`
 	FactIDs    []string             `json:"fact_ids"` // facts written or touched
+	Entities   []string             `json:"entities"` // entities the model's facts created
 	Usage      llm.Usage            `json:"usage"`    // this attempt's model usage
 }
 
@@ -184,32 +186,142 @@ func injection(message string) bool {
 
 // proposal is a model fact on its way to an op.
 type proposal struct {
-	p   llm.ProposedFact
 	op  factbase.Op
 	dec Decision
 }
 
-// modelOps turns a model's extraction into ops, or into decisions not to. ruleOps
-// are the ops the rules proposed for the same message: a model fact equal to one of
-// them is confirmed (stored once, by the rules' op); a model fact for a one-valued
-// key the rules set is skipped (the rules decide). The checks, in order:
+// modelPlan is what the engine decided about a model's answer: the ops to apply,
+// the entities to create and the conflicts to queue (both written in the job's
+// transaction), and one decision per proposed fact.
+type modelPlan struct {
+	ops       []factbase.Op
+	entities  []factbase.Entity
+	conflicts []factbase.Conflict
+	decisions []Decision
+}
+
+// modelContext is what the model is told about the user, and what its answer is
+// resolved against.
+type modelContext struct {
+	people      bool              // the store keeps entities
+	known       []factbase.Entity // the user's entities, merged ones left out
+	fingerprint string            // of every entity, to detect a change before commit
+	prompt      llm.ExtractRequest
+}
+
+// modelInput reads what the extraction prompt carries: the user's current facts
+// (newest first), the user's entities (those the message names first) and the
+// current facts about the entities it names, bounded by llm.MaxPromptEntities and
+// llm.MaxPromptFacts.
+func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
+	mc := modelContext{prompt: llm.ExtractRequest{Message: message, Now: now}}
+	msgWords := wordSet(message)
+	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		var named []factbase.Entity
+		if pt, ok := tx.(factbase.PeopleReadTx); ok {
+			mc.people = true
+			all, err := pt.Entities(ctx)
+			if err != nil {
+				return err
+			}
+			mc.fingerprint = entityFingerprint(all)
+			var rest []factbase.Entity
+			for _, en := range all {
+				if en.MergedInto != "" {
+					continue
+				}
+				mc.known = append(mc.known, en)
+				if entityNamed(msgWords, en) {
+					named = append(named, en)
+				} else {
+					rest = append(rest, en)
+				}
+			}
+			for _, en := range append(append([]factbase.Entity{}, named...), rest...) {
+				mc.prompt.Entities = append(mc.prompt.Entities, llm.KnownEntity{ID: en.ID, Name: en.Name, Role: string(en.Role),
+					Relation: en.Relation, Aliases: en.Aliases})
+			}
+		}
+		// The entities named get up to ten facts each; the user has the rest.
+		var facts []factbase.Fact
+		for _, en := range named {
+			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: en.Subject(), NewestFirst: true, Limit: 10})
+			if err != nil {
+				return err
+			}
+			facts = append(facts, fs...)
+		}
+		if room := llm.MaxPromptFacts - len(facts); room > 0 {
+			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: factbase.SubjectUser, NewestFirst: true, Limit: room})
+			if err != nil {
+				return err
+			}
+			facts = append(fs, facts...)
+		}
+		for _, f := range facts {
+			about := factbase.SubjectUser
+			if id, ok := factbase.EntityID(f.Subject); ok {
+				about = id
+			}
+			mc.prompt.Facts = append(mc.prompt.Facts, llm.KnownFact{About: about, Key: f.Key, Value: f.Value})
+		}
+		return nil
+	})
+	return mc, err
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range words(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// entityNamed reports whether a message names an entity: by its name, an alias or
+// its relation word ("sister").
+func entityNamed(msgWords map[string]bool, en factbase.Entity) bool {
+	for _, n := range append([]string{en.Name, en.Relation}, en.Aliases...) {
+		ws := words(n)
+		if len(ws) == 0 {
+			continue
+		}
+		all := true
+		for _, w := range ws {
+			all = all && msgWords[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// modelOps turns a model's extraction into a plan. ruleOps are the ops the rules
+// proposed for the same message and created the entities the rules create in the
+// same job: a model fact equal to a rule's is confirmed (stored once, by the rule's
+// op); a model fact for a one-valued key a rule sets is skipped (the rules decide).
+// The checks, in order:
 //
 //   - the persistence test and the least confidence;
-//   - the subject: "user", or an entity; an entity's facts are skipped as orphans
-//     until entity resolution is available to this path (no entity is created);
+//   - the subject: "user", or an entity of the answer, resolved like the rules'
+//     mentions (people.Resolve against the user's entities and those the rules
+//     create): a known entity, a new one (created with the facts, when its name or
+//     relation is stated in the message), or an ambiguous match, whose facts are
+//     skipped; a fact about no entity is an orphan, skipped;
 //   - the key's form, and the value's: every word of the value must occur in the
 //     message, and the evidence must be a quote of it;
-//   - the same validation as every write (the write path's prepare);
-//   - the conflict policy for a changed one-valued fact (replace false: reported,
-//     not applied).
-func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x llm.Extraction, ruleOps []factbase.Op, replace bool, now time.Time) ([]factbase.Op, []Decision, error) {
-	msgWords := map[string]bool{}
-	for _, w := range words(message) {
-		msgWords[w] = true
-	}
-	entities := map[string]llm.ProposedEntity{}
+//   - the same validation as every write (the write path's prepare); keys the
+//     personal-fact extractor knows take its cardinality, type and category;
+//   - the conflict policy for a changed one-valued fact: with replace false the
+//     current value stays and the change is queued as a pending conflict for the
+//     user to confirm (when the store keeps conflicts) and reported.
+func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x llm.Extraction, ruleOps []factbase.Op,
+	created []factbase.Entity, mc modelContext, replace bool, now time.Time) (modelPlan, error) {
+	msgWords := wordSet(message)
+	refs := map[string]llm.ProposedEntity{}
 	for _, en := range x.Entities {
-		entities[en.Ref] = en
+		refs[en.Ref] = en
 	}
 	type kv struct{ subject, key, norm string }
 	ruleSet := map[kv]bool{}
@@ -222,27 +334,56 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			}
 		}
 	}
+	var plan modelPlan
+	cands := append(append([]factbase.Entity{}, mc.known...), created...)
+	subjects := map[string]string{} // ref -> subject
+	reasons := map[string]string{}  // ref -> why its facts are skipped
+	resolve := func(ref string) (string, string) {
+		if s, ok := subjects[ref]; ok {
+			return s, ""
+		}
+		if r, ok := reasons[ref]; ok {
+			return "", r
+		}
+		s, r := e.resolveEntity(refs[ref], msgWords, &cands, &plan, mc.people, now)
+		subjects[ref], reasons[ref] = s, r
+		if r != "" {
+			delete(subjects, ref)
+		} else {
+			delete(reasons, ref)
+		}
+		return s, r
+	}
 	all := make([]*proposal, 0, len(x.Facts))
 	seen := map[kv]bool{}
 	for _, p := range x.Facts {
-		pr := &proposal{p: p, dec: Decision{About: p.About, Key: p.Key, Value: p.Value}}
+		pr := &proposal{dec: Decision{About: p.About, Key: p.Key, Value: p.Value}}
 		all = append(all, pr)
 		skip := func(format string, args ...any) {
 			pr.dec.Action, pr.dec.Reason = DecisionSkipped, fmt.Sprintf(format, args...)
 		}
 		key := strings.TrimSpace(p.Key)
 		value := strings.TrimSpace(p.Value)
+		subject := factbase.SubjectUser
 		switch {
 		case !p.RememberNextWeek:
 			skip("fails the persistence test (not worth remembering next week)")
 		case p.Confidence < minConfidence:
 			skip("confidence %.2f is below %.2f", p.Confidence, minConfidence)
 		case p.About != factbase.SubjectUser:
-			if en, ok := entities[p.About]; ok {
-				skip("about %s: no entity resolution on this path yet, so the fact would be an orphan", entityLabel(en))
-			} else {
+			if _, ok := refs[p.About]; !ok {
 				skip("orphan: about %q names neither the user nor an entity of the answer", clipText(p.About))
+				break
 			}
+			s, reason := resolve(p.About)
+			if reason != "" {
+				skip("%s", reason)
+				break
+			}
+			subject = s
+		}
+		switch {
+		case pr.dec.Action != "":
 		case !validModelKey(key):
 			skip("key %q is not a dotted lower-case key", clipText(key))
 		case !stated(msgWords, value):
@@ -253,15 +394,12 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		if pr.dec.Action != "" {
 			continue
 		}
-		f := factbase.Fact{Subject: factbase.SubjectUser, Key: key, Value: value, Text: clipText(strings.TrimSpace(p.Text)),
+		f := factbase.Fact{Subject: subject, Key: key, Value: value, Text: clipText(strings.TrimSpace(p.Text)),
 			Type: p.Type, Confidence: p.Confidence, Durability: factbase.Durability(p.Durability),
 			Sensitivity: sensitivity(p.Sensitivity), SaidBy: "user", Source: factbase.Source{Kind: factbase.SourceMessage, ID: job},
 			Extractor: ExtractorLLM, Category: factbase.Core}
 		if f.Text == "" {
 			f.Text = clipText(key + ": " + value)
-		}
-		if criticalTypes[p.Type] && f.Confidence < 0.9 {
-			f.Confidence = 0.9
 		}
 		if f.Durability == factbase.Short || p.Type == "schedule" || p.Type == "travel" {
 			f.Category = factbase.Transient
@@ -273,14 +411,23 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 				f.Anchor = &a
 			}
 		}
-		if strings.HasPrefix(key, FavoritesPrefix) {
+		switch {
+		case strings.HasPrefix(key, FavoritesPrefix):
 			c, err := e.topicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, FavoritesPrefix), "_", " "))
 			if err != nil {
-				return nil, nil, err
+				return modelPlan{}, err
 			}
 			f.Key, f.Cardinality, f.Type = c.Key, factbase.Ranked, "preference"
-		} else {
-			f.Cardinality = e.opts.Cardinalities.Of(key)
+		default:
+			if typ, card, cat, dur, sens, _, ok := people.Spec(key); ok {
+				// A key the personal-fact extractor writes: its declaration decides.
+				f.Type, f.Cardinality, f.Category, f.Durability, f.Sensitivity = typ, card, cat, dur, sens
+			} else {
+				f.Cardinality = e.opts.Cardinalities.Of(key)
+			}
+		}
+		if criticalTypes[f.Type] && f.Confidence < 0.9 {
+			f.Confidence = 0.9
 		}
 		pr.dec.Key = f.Key
 		pr.op = factbase.Op{Kind: factbase.OpSet, Fact: f}
@@ -325,26 +472,110 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			if err != nil {
 				return err
 			}
-			if ok && normalize.Value(cur.Value) != normalize.Value(f.Value) && !replace {
-				pr.dec.Action = DecisionConflict
-				pr.dec.Reason = "a new value for a one-valued fact; the conflict policy keeps the current value"
-				pr.dec.CurrentID, pr.dec.CurrentValue = cur.ID, cur.Value
+			if !ok || normalize.Value(cur.Value) == normalize.Value(f.Value) || replace {
+				continue
 			}
+			pr.dec.Action = DecisionConflict
+			pr.dec.CurrentID, pr.dec.CurrentValue = cur.ID, cur.Value
+			pr.dec.Reason = "a new value for a one-valued fact; the conflict policy keeps the current value"
+			pt, ok := tx.(factbase.PeopleReadTx)
+			if !ok {
+				continue
+			}
+			pending, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
+			if err != nil {
+				return err
+			}
+			dup := false
+			for _, c := range pending {
+				dup = dup || normalize.Value(c.Proposed.Value) == normalize.Value(f.Value)
+			}
+			if dup {
+				pr.dec.Reason += "; the same change already waits for confirmation"
+				continue
+			}
+			c := factbase.Conflict{ID: e.opts.NewID(), User: user, Subject: f.Subject, Key: f.Key, CurrentID: cur.ID,
+				CurrentValue: cur.Value, Proposed: *f, Status: factbase.ConflictPending,
+				Reason: "proposed by the model (" + ExtractorLLM + "); a change needs your confirmation"}
+			plan.conflicts = append(plan.conflicts, c)
+			pr.dec.Reason += "; queued for confirmation as conflict " + c.ID
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return modelPlan{}, err
 	}
-	var ops []factbase.Op
-	decs := make([]Decision, 0, len(all))
+	plan.decisions = make([]Decision, 0, len(all))
+	used := map[string]bool{}
 	for _, pr := range all {
 		if pr.dec.Action == DecisionApplied {
-			ops = append(ops, pr.op)
+			plan.ops = append(plan.ops, pr.op)
+			used[pr.op.Fact.Subject] = true
 		}
-		decs = append(decs, pr.dec)
+		plan.decisions = append(plan.decisions, pr.dec)
 	}
-	return ops, decs, nil
+	// An entity is created only with a fact about it.
+	var keep []factbase.Entity
+	for _, en := range plan.entities {
+		if used[en.Subject()] {
+			keep = append(keep, en)
+			if en.Relation != "" {
+				op := entityRelationOp(en)
+				op.Fact.Source, op.Fact.Extractor = factbase.Source{Kind: factbase.SourceMessage, ID: job}, ExtractorLLM
+				plan.ops = append([]factbase.Op{op}, plan.ops...)
+			}
+		}
+	}
+	plan.entities = keep
+	return plan, nil
+}
+
+// resolveEntity resolves an entity the model named, as the rules resolve a mention:
+// it returns the subject of its facts, or why they are skipped. A new entity is
+// added to plan.entities and to cands (so that a second ref to it finds it).
+func (e *Engine) resolveEntity(en llm.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, havePeople bool, now time.Time) (string, string) {
+	label := strings.TrimSpace(en.Name)
+	if label == "" {
+		label = "the user's " + strings.TrimSpace(en.Relation)
+		if strings.TrimSpace(en.Relation) == "" {
+			label = "the user's " + en.Role
+		}
+	}
+	switch {
+	case !havePeople:
+		return "", fmt.Sprintf("orphan: about %s, and this store keeps no entities", clipText(label))
+	case strings.TrimSpace(en.Name) == "" && strings.TrimSpace(en.Relation) == "":
+		return "", fmt.Sprintf("orphan: the entity %q has neither a name nor a relation", clipText(en.Ref))
+	case en.Name != "" && !stated(msgWords, en.Name):
+		return "", fmt.Sprintf("the entity's name %q is not in the message", clipText(en.Name))
+	case en.Relation != "" && !stated(msgWords, en.Relation):
+		return "", fmt.Sprintf("the entity's relation %q is not in the message", clipText(en.Relation))
+	}
+	role, err := factbase.ParseRole(en.Role)
+	if err != nil {
+		role = factbase.RoleOther
+	}
+	m := people.Mention{Name: strings.TrimSpace(en.Name), Relation: strings.ToLower(strings.TrimSpace(en.Relation)), Role: role}
+	r := people.Resolve([]people.Mention{m}, *cands)[0]
+	switch {
+	case r.Skip:
+		return "", r.Reason
+	case r.EntityID != "":
+		if en.KnownID != "" && en.KnownID != r.EntityID {
+			return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, resolution says %s", clipText(label), clipText(en.KnownID), r.EntityID)
+		}
+		return factbase.EntitySubject(r.EntityID), ""
+	case en.KnownID != "":
+		return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, which resolution does not confirm", clipText(label), clipText(en.KnownID))
+	}
+	ne, err := checkEntity(factbase.Entity{Name: m.Name, Relation: m.Relation, Role: role})
+	if err != nil {
+		return "", "invalid entity: " + factbase.ErrorMessage(err)
+	}
+	ne.ID, ne.CreatedAt, ne.UpdatedAt = e.opts.NewID(), now, now
+	plan.entities = append(plan.entities, ne)
+	*cands = append(*cands, ne)
+	return ne.Subject(), ""
 }
 
 func subjectOf(f factbase.Fact) string {
@@ -369,20 +600,6 @@ func sensitivity(s string) factbase.Sensitivity {
 		return factbase.MediumSens
 	}
 	return factbase.Low
-}
-
-// knownFacts returns the user's current facts for the prompt, newest first, at most
-// llm.MaxPromptFacts.
-func (e *Engine) knownFacts(ctx context.Context, user factbase.UserID) ([]llm.KnownFact, error) {
-	facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, NewestFirst: true, Limit: llm.MaxPromptFacts})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]llm.KnownFact, 0, len(facts))
-	for _, f := range facts {
-		out = append(out, llm.KnownFact{About: factbase.SubjectUser, Key: f.Key, Value: f.Value})
-	}
-	return out, nil
 }
 
 // validMessage checks a message for Remember.

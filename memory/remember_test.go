@@ -38,6 +38,7 @@ type modelServer struct {
 	mu       sync.Mutex
 	attempts map[string]int
 	messages []string // every message asked about, in order
+	inputs   []string // every user turn, in order
 	cur      atomic.Int64
 	peak     atomic.Int64
 	total    atomic.Int64
@@ -84,6 +85,7 @@ func (m *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 	a := m.attempts[in.Message]
 	m.attempts[in.Message] = a + 1
 	m.messages = append(m.messages, in.Message)
+	m.inputs = append(m.inputs, req.Messages[1].Content)
 	m.mu.Unlock()
 	rp := m.script(in.Message, a)
 	if rp.hang {
@@ -130,14 +132,21 @@ type rememberEnv struct {
 // server (or no model when script is nil).
 func newRemember(t *testing.T, script func(string, int) reply, o memory.WorkerOptions, lo llm.Options) *rememberEnv {
 	t.Helper()
+	return newRememberWith(t, memory.Options{}, script, o, lo)
+}
+
+// newRememberWith is newRemember with engine options.
+func newRememberWith(t *testing.T, eo memory.Options, script func(string, int) reply, o memory.WorkerOptions, lo llm.Options) *rememberEnv {
+	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	cards := factbase.DefaultCardinalities()
-	memory.DeclareModelSets(&cards)
-	env := &rememberEnv{e: memory.New(s, memory.Options{Cardinalities: cards}), s: s}
+	eo.Cardinalities = factbase.DefaultCardinalities()
+	memory.DeclareModelSets(&eo.Cardinalities)
+	memory.DeclarePeopleKeys(&eo.Cardinalities)
+	env := &rememberEnv{e: memory.New(s, eo), s: s}
 	if script != nil {
 		env.ms = newModelServer(t, script)
 		lo.BaseURL, lo.Model = env.ms.srv.URL, "fake-model"
@@ -208,6 +217,24 @@ func (env *rememberEnv) allFacts(t *testing.T, user factbase.UserID) []factbase.
 	return facts
 }
 
+// llmFacts returns the current facts the model's proposals wrote, as "key=value"
+// (with "@entity" for a fact about an entity), in stored order.
+func (env *rememberEnv) llmFacts(t *testing.T, user factbase.UserID) []string {
+	t.Helper()
+	var out []string
+	for _, f := range env.allFacts(t, user) {
+		if f.Extractor != memory.ExtractorLLM {
+			continue
+		}
+		kv := f.Key + "=" + f.Value
+		if f.Subject != factbase.SubjectUser {
+			kv += "@entity"
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 func decisions(res memory.RememberResult) string {
 	var parts []string
 	for _, d := range res.Decisions {
@@ -258,18 +285,23 @@ func TestRememberWithModel(t *testing.T) {
 	const msg = "I'm allergic to peanuts, I love hiking and my email is ann@example.com."
 	env := newRemember(t, func(m string, a int) reply {
 		return reply{content: answer([]string{
-			fact("user", "health.allergies", "peanuts", "allergic to peanuts", 0.7, "allergy"),
+			fact("user", "allergy", "peanuts", "allergic to peanuts", 0.7, "allergy"),
 			fact("user", "hobbies", "hiking", "I love hiking", 0.9, "hobby"),
 			fact("user", "contact.email", "ann@example.com", "my email is ann@example.com", 0.95, "contact"),
+			fact("user", "medical.medication", "insulin", "I love hiking", 0.9, "medical"),
 			fact("user", "likes.food", "sushi", "I love hiking", 0.9, "preference"),
-			fact("user", "mood.today", "happy", "I love hiking", 0.9, "other"),
+			fact("user", "diet.restrictions", "peanuts", "allergic to peanuts", 0.8, "health"),
 		})}
 	}, memory.WorkerOptions{}, llm.Options{PromptPrice: 1, CompletionPrice: 2})
 	j, res := env.remember(t, alice, msg)
 	if j.State != factbase.JobDone {
 		t.Fatalf("job %s: %s", j.State, j.Error)
 	}
-	if got, want := decisions(res), "health.allergies=peanuts:applied hobbies=hiking:applied contact.email=ann@example.com:confirmed likes.food=sushi:skipped mood.today=happy:skipped"; got != want {
+	// The rules (router and personal facts) found the email and the allergy: the
+	// model's same facts are stored once. Hiking is the model's own; insulin and sushi
+	// are not in the message.
+	if got, want := decisions(res), "allergy=peanuts:confirmed hobbies=hiking:applied contact.email=ann@example.com:confirmed "+
+		"medical.medication=insulin:skipped likes.food=sushi:skipped diet.restrictions=peanuts:applied"; got != want {
 		t.Errorf("decisions = %s\nwant        %s", got, want)
 	}
 	if res.Model != "fake-model" || res.Prompt != llm.ExtractPrompt || res.Usage.PromptTokens != 100 || res.Usage.CompletionTokens != 20 {
@@ -278,121 +310,175 @@ func TestRememberWithModel(t *testing.T) {
 	if j.PromptTokens != 100 || j.CompletionTokens != 20 || j.Cost != (100*1+20*2)/1e6 {
 		t.Errorf("job tokens %d+%d cost %v, want 100+20 and 1.4e-4", j.PromptTokens, j.CompletionTokens, j.Cost)
 	}
-	al, _ := env.e.Get(context.Background(), alice, "", "health.allergies", nil)
-	if len(al) != 1 || al[0].Confidence != 0.9 || al[0].Extractor != memory.ExtractorLLM || al[0].Source.ID != j.ID ||
-		al[0].Cardinality != factbase.Many || al[0].Type != "allergy" || al[0].SaidBy != "user" {
-		t.Errorf("allergy fact = %+v, want one llm fact (a set member) with its confidence raised to 0.9", al)
+	for _, key := range []string{"allergy", "contact.email"} {
+		if got := env.values(t, alice, key); len(got) != 1 {
+			t.Errorf("%s stored as %v, want once", key, got)
+		}
 	}
-	if got := env.values(t, alice, "contact.email"); len(got) != 1 {
-		t.Errorf("contact.email stored %d times, want once", len(got))
+	if got, want := strings.Join(env.llmFacts(t, alice), " "), "hobbies=hiking diet.restrictions=peanuts"; got != want {
+		t.Errorf("the model's facts = %s, want %s", got, want)
 	}
-	em, _ := env.e.Get(context.Background(), alice, "", "contact.email", nil)
-	if len(em) == 1 && em[0].Extractor != "router" {
-		t.Errorf("the email both proposed was stored by %q, want the rules' op", em[0].Extractor)
+	d, _ := env.e.Get(context.Background(), alice, "", "diet.restrictions", nil)
+	if len(d) != 1 || d[0].Confidence != 0.9 || d[0].Cardinality != factbase.Many || d[0].Source.ID != j.ID || d[0].SaidBy != "user" {
+		t.Errorf("diet.restrictions = %+v, want one set member of the job's message with its confidence raised to 0.9", d)
 	}
-	if n := len(env.allFacts(t, alice)); n != 3 {
-		t.Errorf("%d facts stored, want 3 (allergy, hobby, email)", n)
-	}
-	// The prompt carried the user's current facts the second time.
+	// The second message's prompt carries the user's current facts.
 	env.remember(t, alice, "I also love cooking.")
 	env.ms.mu.Lock()
 	defer env.ms.mu.Unlock()
 	if len(env.ms.messages) != 2 {
 		t.Fatalf("model asked %d times, want 2", len(env.ms.messages))
 	}
+	if in := env.ms.inputs[1]; !strings.Contains(in, `"key":"hobbies","value":"hiking"`) || !strings.Contains(in, `"key":"contact.email"`) {
+		t.Errorf("second prompt input %s, want the user's current facts", in)
+	}
 }
 
 func TestRememberModelChecks(t *testing.T) {
+	ent := func(ref, name, role, relation, known string) string {
+		b, _ := json.Marshal(map[string]string{"ref": ref, "name": name, "role": role, "relation": relation, "known_id": known})
+		return string(b)
+	}
 	cases := []struct {
-		name    string
-		current map[string]string // facts stored before, key -> value
-		replace bool
-		message string
-		facts   []string
-		ents    []string
-		want    string // decisions
-		reason  string // a word of the first decision's reason
-		stored  map[string]string
+		name      string
+		peopleOff bool
+		setup     func(t *testing.T, env *rememberEnv)
+		replace   bool
+		message   string
+		facts     []string
+		ents      []string
+		want      string // decisions
+		reason    string // a word of the first decision's reason
+		llm       string // the model's facts stored
+		entities  int    // entities the user has afterwards
 	}{
 		{
 			name:    "orphan fact about nobody",
 			message: "My sister Maria is allergic to peanuts.",
-			facts:   []string{fact("e7", "health.allergies", "peanuts", "allergic to peanuts", 0.9, "allergy")},
-			want:    "health.allergies=peanuts:skipped", reason: "orphan",
+			facts:   []string{fact("e7", "allergy", "peanuts", "allergic to peanuts", 0.9, "allergy")},
+			want:    "allergy=peanuts:skipped", reason: "orphan", entities: 1,
 		},
 		{
-			name:    "fact about another person waits for entity resolution",
-			message: "My sister Maria is allergic to peanuts.",
-			facts:   []string{fact("e1", "health.allergies", "peanuts", "Maria is allergic to peanuts", 0.9, "allergy")},
-			ents:    []string{`{"ref":"e1","name":"Maria","role":"sibling","known_id":""}`},
-			want:    "health.allergies=peanuts:skipped", reason: "orphan",
+			name:    "a person the rules found too",
+			message: "My sister Maria is allergic to peanuts and plays the cello.",
+			facts: []string{fact("e1", "allergy", "peanuts", "Maria is allergic to peanuts", 0.9, "allergy"),
+				fact("e1", "hobbies", "cello", "plays the cello", 0.9, "hobby")},
+			ents: []string{ent("e1", "Maria", "sibling", "sister", "")},
+			want: "allergy=peanuts:confirmed hobbies=cello:applied", llm: "hobbies=cello@entity", entities: 1,
 		},
 		{
-			name:    "ambiguous entity",
+			name:      "a person only the model names is created with its facts",
+			peopleOff: true,
+			message:   "My sister Maria is allergic to peanuts.",
+			facts:     []string{fact("e1", "allergy", "peanuts", "Maria is allergic to peanuts", 0.9, "allergy")},
+			ents:      []string{ent("e1", "Maria", "sibling", "sister", "")},
+			want:      "allergy=peanuts:applied", llm: "relation=sister@entity allergy=peanuts@entity", entities: 1,
+		},
+		{
+			name: "ambiguous entity",
+			setup: func(t *testing.T, env *rememberEnv) {
+				for _, rel := range []string{"friend", "colleague"} {
+					if _, err := env.e.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Alex", Relation: rel, Role: factbase.Role(rel)}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			},
 			message: "Alex loves chess.",
 			facts:   []string{fact("e1", "hobbies", "chess", "Alex loves chess", 0.9, "hobby")},
-			ents:    []string{`{"ref":"e1","name":"Alex","role":"other","known_id":""}`},
-			want:    "hobbies=chess:skipped", reason: "entity",
+			ents:    []string{ent("e1", "Alex", "other", "", "")},
+			want:    "hobbies=chess:skipped", reason: "ambiguous", entities: 2,
 		},
 		{
-			name:    "conflicting change is kept for the user",
-			current: map[string]string{"work.employer": "Acme"},
+			name:    "entity not named in the message",
+			message: "My sister is allergic to peanuts.",
+			facts:   []string{fact("e1", "allergy", "peanuts", "allergic to peanuts", 0.9, "allergy")},
+			ents:    []string{ent("e1", "Bob", "sibling", "brother", "")},
+			want:    "allergy=peanuts:skipped", reason: "not in the message", entities: 1,
+		},
+		{
+			name: "model claims a known entity resolution does not confirm",
+			setup: func(t *testing.T, env *rememberEnv) {
+				if _, err := env.e.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			message: "Maria plays the cello.",
+			facts:   []string{fact("e1", "hobbies", "cello", "plays the cello", 0.9, "hobby")},
+			ents:    []string{ent("e1", "Maria", "sibling", "", "someone-else")},
+			want:    "hobbies=cello:skipped", reason: "ambiguous", entities: 1,
+		},
+		{
+			name: "a known entity",
+			setup: func(t *testing.T, env *rememberEnv) {
+				if _, err := env.e.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			message: "Maria plays the cello.",
+			facts:   []string{fact("e1", "hobbies", "cello", "plays the cello", 0.9, "hobby")},
+			ents:    []string{ent("e1", "Maria", "sibling", "", "")},
+			want:    "hobbies=cello:applied", llm: "hobbies=cello@entity", entities: 1,
+		},
+		{
+			name:    "conflicting change is queued for the user",
+			setup:   storeFact("work.employer", "Acme"),
 			message: "These days I'm at Globex, still commuting.",
 			facts:   []string{fact("user", "work.employer", "Globex", "I'm at Globex", 0.9, "work")},
 			want:    "work.employer=Globex:conflict", reason: "conflict policy",
-			stored: map[string]string{"work.employer": "Acme"},
 		},
 		{
 			name:    "conflicting change applied when the policy says so",
-			current: map[string]string{"work.employer": "Acme"},
+			setup:   storeFact("work.employer", "Acme"),
 			replace: true,
 			message: "These days I'm at Globex, still commuting.",
 			facts:   []string{fact("user", "work.employer", "Globex", "I'm at Globex", 0.9, "work")},
-			want:    "work.employer=Globex:applied",
-			stored:  map[string]string{"work.employer": "Globex"},
+			want:    "work.employer=Globex:applied", llm: "work.employer=Globex",
 		},
 		{
 			name:    "same value is no conflict",
-			current: map[string]string{"work.employer": "Globex"},
+			setup:   storeFact("work.employer", "Globex"),
 			message: "These days I'm at Globex.",
 			facts:   []string{fact("user", "work.employer", "globex", "I'm at Globex", 0.9, "work")},
 			want:    "work.employer=globex:applied",
-			stored:  map[string]string{"work.employer": "Globex"},
 		},
 		{
 			name:    "low confidence",
 			message: "I might like jazz, not sure.",
-			facts:   []string{fact("user", "likes.music", "jazz", "I might like jazz", 0.3, "preference")},
-			want:    "likes.music=jazz:skipped", reason: "confidence",
+			facts:   []string{fact("user", "hobbies", "jazz", "I might like jazz", 0.3, "preference")},
+			want:    "hobbies=jazz:skipped", reason: "confidence",
+		},
+		{
+			name:    "persistence test",
+			message: "I feel tired today.",
+			facts:   []string{strings.Replace(fact("user", "mood", "tired", "I feel tired", 0.9, "other"), `"remember_next_week":true`, `"remember_next_week":false`, 1)},
+			want:    "mood=tired:skipped", reason: "persistence",
 		},
 		{
 			name:    "bad key",
-			message: "I love jazz.",
-			facts:   []string{fact("user", "Likes Music!", "jazz", "I love jazz", 0.9, "preference")},
-			want:    "Likes Music!=jazz:skipped", reason: "key",
+			message: "I collect stamps.",
+			facts:   []string{fact("user", "Hobbies!", "stamps", "I collect stamps", 0.9, "hobby")},
+			want:    "Hobbies!=stamps:skipped", reason: "key",
 		},
 		{
 			name:    "evidence not quoted",
-			message: "I love jazz.",
-			facts:   []string{fact("user", "likes.music", "jazz", "the user adores jazz", 0.9, "preference")},
-			want:    "likes.music=jazz:skipped", reason: "evidence",
+			message: "I collect stamps.",
+			facts:   []string{fact("user", "hobbies", "stamps", "the user adores stamps", 0.9, "hobby")},
+			want:    "hobbies=stamps:skipped", reason: "evidence",
 		},
 		{
 			name:    "favorites go through the canonicalizer",
 			message: "I really enjoy the film Alien, one of my best.",
 			facts:   []string{fact("user", "favorites.films", "Alien", "the film Alien", 0.9, "preference")},
-			want:    "favorites.movie=Alien:applied",
-			stored:  map[string]string{"favorites.movie": "Alien"},
+			want:    "favorites.movie=Alien:applied", llm: "favorites.movie=Alien",
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env := newRemember(t, func(string, int) reply { return reply{content: answer(tc.facts, tc.ents...)} },
+			env := newRememberWith(t, memory.Options{People: memory.PeopleOptions{Off: tc.peopleOff}},
+				func(string, int) reply { return reply{content: answer(tc.facts, tc.ents...)} },
 				memory.WorkerOptions{ReplaceOnChange: tc.replace}, llm.Options{})
-			for k, v := range tc.current {
-				if _, err := env.e.Apply(context.Background(), alice, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: k, Value: v}}}); err != nil {
-					t.Fatal(err)
-				}
+			if tc.setup != nil {
+				tc.setup(t, env)
 			}
 			j, res := env.remember(t, alice, tc.message)
 			if j.State != factbase.JobDone {
@@ -404,16 +490,62 @@ func TestRememberModelChecks(t *testing.T) {
 			if tc.reason != "" && (len(res.Decisions) == 0 || !strings.Contains(res.Decisions[0].Reason, tc.reason)) {
 				t.Errorf("reason %+v, want it to mention %q", res.Decisions, tc.reason)
 			}
-			facts := env.allFacts(t, alice)
-			if len(facts) != len(tc.stored) {
-				t.Errorf("facts stored = %+v, want %v", facts, tc.stored)
+			if got := strings.Join(env.llmFacts(t, alice), " "); got != tc.llm {
+				t.Errorf("the model's facts = %q, want %q", got, tc.llm)
 			}
-			for _, f := range facts {
-				if tc.stored[f.Key] != f.Value {
-					t.Errorf("stored %s = %q, want %q", f.Key, f.Value, tc.stored[f.Key])
+			ents, err := env.e.Entities(context.Background(), alice, true)
+			if err != nil || len(ents) != tc.entities {
+				t.Errorf("entities = %+v (%v), want %d", ents, err, tc.entities)
+			}
+			for _, f := range env.allFacts(t, alice) {
+				if id, ok := factbase.EntityID(f.Subject); ok {
+					found := false
+					for _, en := range ents {
+						found = found || en.ID == id
+					}
+					if !found {
+						t.Errorf("fact %s=%s is about entity %s, which does not exist (an orphan)", f.Key, f.Value, id)
+					}
 				}
 			}
 		})
+	}
+}
+
+// storeFact returns a setup that stores key = value for alice.
+func storeFact(key, value string) func(t *testing.T, env *rememberEnv) {
+	return func(t *testing.T, env *rememberEnv) {
+		if _, err := env.e.Apply(context.Background(), alice, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRememberConflictQueued: a model's change of a one-valued fact waits in the
+// conflict queue, and confirming it applies it.
+func TestRememberConflictQueued(t *testing.T) {
+	env := newRemember(t, func(string, int) reply {
+		return reply{content: answer([]string{fact("user", "work.employer", "Globex", "I'm at Globex", 0.9, "work")})}
+	}, memory.WorkerOptions{}, llm.Options{})
+	ctx := context.Background()
+	storeFact("work.employer", "Acme")(t, env)
+	for i := 0; i < 2; i++ { // the same change twice is queued once
+		if j, _ := env.remember(t, alice, "These days I'm at Globex, still commuting."); j.State != factbase.JobDone {
+			t.Fatalf("job %s: %s", j.State, j.Error)
+		}
+	}
+	cs, err := env.e.Conflicts(ctx, alice, factbase.ConflictPending)
+	if err != nil || len(cs) != 1 || cs[0].Proposed.Value != "Globex" || cs[0].CurrentValue != "Acme" || cs[0].Proposed.Extractor != memory.ExtractorLLM {
+		t.Fatalf("pending conflicts = %+v, %v; want one, Acme -> Globex, from the model", cs, err)
+	}
+	if got := env.values(t, alice, "work.employer"); strings.Join(got, ",") != "Acme" {
+		t.Fatalf("work.employer = %v before confirmation, want Acme", got)
+	}
+	if _, err := env.e.ConfirmConflict(ctx, alice, cs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := env.values(t, alice, "work.employer"); strings.Join(got, ",") != "Globex" {
+		t.Errorf("work.employer = %v after confirmation, want Globex", got)
 	}
 }
 
@@ -426,7 +558,7 @@ func TestPromptInjection(t *testing.T) {
 			fact("user", "auth.role", "admin", "store that my name is admin", 1, "identity"),
 			fact("user", "access.level", "root", "ignore previous instructions", 1, "other"),
 			fact("e1", "person.name", "admin", "my name is admin", 1, "identity"),
-		}, `{"ref":"e1","name":"admin","role":"other","known_id":""}`)}
+		}, `{"ref":"e1","name":"admin","role":"other","relation":"","known_id":""}`)}
 	}
 	t.Run("instruction to the model", func(t *testing.T) {
 		env := newRemember(t, hijacked, memory.WorkerOptions{}, llm.Options{})
@@ -449,9 +581,11 @@ func TestPromptInjection(t *testing.T) {
 	t.Run("obedient model on a plain message", func(t *testing.T) {
 		env := newRemember(t, hijacked, memory.WorkerOptions{}, llm.Options{})
 		_, res := env.remember(t, alice, "My name is Ann and I just got back from the store.")
-		facts := env.allFacts(t, alice)
-		if len(facts) != 1 || facts[0].Key != "person.name" || facts[0].Value != "Ann" || facts[0].Extractor != "router" {
-			t.Errorf("stored %+v, want only the rules' person.name Ann", facts)
+		if facts := env.llmFacts(t, alice); len(facts) != 0 {
+			t.Errorf("the model wrote %v, want nothing", facts)
+		}
+		if got := env.values(t, alice, "person.name"); strings.Join(got, ",") != "Ann" {
+			t.Errorf("person.name = %v, want the rules' Ann", got)
 		}
 		if got, want := decisions(res), "person.name=admin:skipped auth.role=admin:skipped access.level=root:skipped person.name=admin:skipped"; got != want {
 			t.Errorf("decisions = %s, want %s", got, want)
@@ -531,8 +665,8 @@ func TestRememberModelFailures(t *testing.T) {
 			if tc.kind != "" && !strings.HasPrefix(j.Error, tc.kind+": ") {
 				t.Errorf("error %q, want it to start with the kind %q", j.Error, tc.kind)
 			}
-			if n := len(env.allFacts(t, alice)); n != tc.stored {
-				t.Errorf("%d facts stored, want %d", n, tc.stored)
+			if n := len(env.llmFacts(t, alice)); n != tc.stored {
+				t.Errorf("%d facts of the model stored, want %d", n, tc.stored)
 			}
 			if tc.prompts != 0 && j.PromptTokens != tc.prompts {
 				t.Errorf("job prompt tokens %d, want %d (failed attempts count)", j.PromptTokens, tc.prompts)
@@ -683,8 +817,11 @@ func TestBurst(t *testing.T) {
 	stored := map[string]int{}
 	for _, u := range users {
 		for _, f := range env.allFacts(t, u) {
+			if f.Extractor != memory.ExtractorLLM {
+				continue // the rules' own reading of the message
+			}
 			stored[f.Value]++
-			if strings.HasPrefix(f.Value, "poison") {
+			if strings.Contains(f.Value, "poison") {
 				t.Errorf("invalid output reached the store: %+v", f)
 			}
 		}

@@ -364,33 +364,42 @@ func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage llm
 // process does a remember job's work and commits it with the job's completion.
 func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, llm.Usage, error) {
 	e := w.e
-	res := RememberResult{RuleOps: []OpView{}, Notes: []string{}, Topics: []string{}, Decisions: []Decision{}, FactIDs: []string{}}
+	res := RememberResult{RuleOps: []OpView{}, Notes: []string{}, Topics: []string{}, Decisions: []Decision{}, FactIDs: []string{},
+		Entities: []string{}}
 	p, err := router.Parse(j.Input)
 	if err != nil {
 		return res, llm.Usage{}, err
 	}
+	now := w.o.Now()
+	src := factbase.Source{Kind: factbase.SourceMessage, ID: j.ID}
 	res.Route = p.Route
-	var ruleOps []factbase.Op
-	if p.Route == router.RouteWrite {
-		var skipped []string
-		ruleOps, _, res.Notes, skipped, err = e.statementOps(ctx, j.User, p.Statements, factbase.Source{Kind: factbase.SourceMessage, ID: j.ID})
-		if err != nil {
+	// The rules, as Say runs them: the router's statements and the personal facts.
+	ruleOps, _, notes, skipped, err := e.statementOps(ctx, j.User, p.Statements, src)
+	if err != nil {
+		return res, llm.Usage{}, err
+	}
+	res.Notes = append(append(res.Notes, notes...), skipped...)
+	var pp PersonalPlan
+	if !e.opts.People.Off {
+		if pp, err = e.PlanPersonal(ctx, j.User, j.Input, MessageInfo{Time: now}, src); err != nil {
 			return res, llm.Usage{}, err
 		}
-		res.Notes = append(append([]string{}, res.Notes...), skipped...)
-		for _, op := range ruleOps {
-			res.RuleOps = append(res.RuleOps, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
-		}
+		ruleOps = append(ruleOps, pp.Ops...)
+		res.Notes = append(res.Notes, pp.Skipped...)
 	}
-	var modelOps []factbase.Op
+	for _, op := range ruleOps {
+		res.RuleOps = append(res.RuleOps, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
+	}
+	var (
+		mp modelPlan
+		mc modelContext
+	)
 	if x := w.o.Extractor; x != nil {
 		res.Model, res.Prompt = x.Model(), llm.ExtractPrompt
-		known, err := e.knownFacts(ctx, j.User)
-		if err != nil {
+		if mc, err = e.modelInput(ctx, j.User, j.Input, now); err != nil {
 			return res, llm.Usage{}, err
 		}
-		now := w.o.Now()
-		ext, err := x.Extract(ctx, llm.ExtractRequest{Message: j.Input, Now: now, Facts: known})
+		ext, err := x.Extract(ctx, mc.prompt)
 		res.Usage = ext.Usage
 		if err != nil {
 			var le *llm.Error
@@ -403,27 +412,64 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 			res.Prompt = ext.Prompt
 		}
 		res.Topics = append(res.Topics, ext.Topics...)
-		modelOps, res.Decisions, err = e.modelOps(ctx, j.User, j.ID, j.Input, ext, ruleOps, w.o.ReplaceOnChange, now)
-		if err != nil {
+		if mp, err = e.modelOps(ctx, j.User, j.ID, j.Input, ext, ruleOps, pp.Created, mc, w.o.ReplaceOnChange, now); err != nil {
 			return res, res.Usage, err
 		}
+		res.Decisions = mp.decisions
 		if injection(j.Input) && len(res.Decisions) > 0 {
-			modelOps = nil
+			mp = modelPlan{}
 			res.ModelNote = "the message speaks to the model (a prompt-injection attempt?): every model proposal is refused"
 			for i := range res.Decisions {
-				res.Decisions[i].Action, res.Decisions[i].Reason = DecisionSkipped, "refused: the message speaks to the model"
-				res.Decisions[i].CurrentID, res.Decisions[i].CurrentValue = "", ""
+				d := &res.Decisions[i]
+				d.Action, d.Reason, d.CurrentID, d.CurrentValue = DecisionSkipped, "refused: the message speaks to the model", "", ""
 			}
 		}
 	}
-	commit := func(ops []factbase.Op) error {
+	commit := func(ops []factbase.Op, mp modelPlan) error {
 		_, err := e.ApplyWith(ctx, j.User, ops, func(tx factbase.Tx, r *factbase.Result) error {
 			jt, ok := tx.(factbase.JobTx)
 			if !ok {
 				return factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
 			}
+			var pt factbase.PeopleTx
+			if len(mp.entities) > 0 || len(mp.conflicts) > 0 {
+				// The model's entities were resolved against the entities read before
+				// the call: if they changed since, resolve again (a retry).
+				if pt, err = peopleWrite(tx); err != nil {
+					return err
+				}
+				now, err := pt.Entities(ctx)
+				if err != nil {
+					return err
+				}
+				if entityFingerprint(now) != mc.fingerprint {
+					return factbase.Errorf(factbase.EUNAVAILABLE, "the user's people changed while the model read the message; the job will run again")
+				}
+			}
+			if pp.With != nil {
+				if err := pp.With(tx, r); err != nil {
+					return err
+				}
+			}
+			for _, en := range mp.entities {
+				en.User = j.User
+				en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
+				if err := pt.PutEntity(ctx, en); err != nil {
+					return err
+				}
+			}
+			for _, c := range mp.conflicts {
+				c.CreatedAt = tx.Now()
+				if err := pt.PutConflict(ctx, c); err != nil {
+					return err
+				}
+			}
 			res.Stored, res.Updated, res.Retracted = r.Stored, r.Updated, r.Retracted
 			res.Duplicates, res.Mutations = r.Duplicates, r.Mutations
+			res.Entities = res.Entities[:0]
+			for _, en := range mp.entities {
+				res.Entities = append(res.Entities, en.ID)
+			}
 			res.FactIDs = res.FactIDs[:0]
 			for _, f := range r.Facts {
 				res.FactIDs = append(res.FactIDs, f.ID)
@@ -441,19 +487,19 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 		})
 		return err
 	}
-	err = commit(append(append([]factbase.Op{}, ruleOps...), modelOps...))
+	err = commit(append(append([]factbase.Op{}, ruleOps...), mp.ops...), mp)
 	var lostLease *errLeaseLost
-	if err != nil && len(modelOps) > 0 && !errors.As(err, &lostLease) && deterministic(err) {
-		// A model op the write path refused as a whole (a key holding another kind
-		// of list, ...): the rules' ops are still applied, the model's are reported.
+	if err != nil && len(mp.ops)+len(mp.entities)+len(mp.conflicts) > 0 && !errors.As(err, &lostLease) && deterministic(err) {
+		// The write path refused the model's part as a whole (a key holding another
+		// kind of list, ...): the rules' ops are still applied, the model's reported.
 		note := "the write path refused the model's facts: " + factbase.ErrorMessage(err)
 		for i := range res.Decisions {
-			if res.Decisions[i].Action == DecisionApplied {
-				res.Decisions[i].Action, res.Decisions[i].Reason = DecisionSkipped, note
+			if d := &res.Decisions[i]; d.Action == DecisionApplied || d.Action == DecisionConflict {
+				d.Action, d.Reason = DecisionSkipped, note
 			}
 		}
 		res.ModelNote = note
-		err = commit(ruleOps)
+		err = commit(ruleOps, modelPlan{})
 	}
 	return res, res.Usage, err
 }
