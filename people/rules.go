@@ -471,6 +471,13 @@ func (p *parser) listValues(i, j int) []string {
 	return out
 }
 
+// clauseWords open a clause, not a thing one likes.
+var clauseWords = map[string]bool{"when": true, "if": true, "that": true, "how": true, "what": true,
+	"because": true, "whenever": true, "where": true, "why": true, "who": true}
+
+// possessives are possessive determiners.
+var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
+
 // objectPronouns are objects that name nothing on their own.
 var objectPronouns = map[string]bool{"it": true, "that": true, "this": true, "you": true, "him": true,
 	"her": true, "them": true, "me": true, "us": true, "those": true, "these": true, "everything": true,
@@ -482,8 +489,13 @@ func (p *parser) likeObject(st state, i int, key, verb string) int {
 	if p.w(i) == "to" {
 		i++
 	}
-	if objectPronouns[p.w(i)] {
-		return i
+	if objectPronouns[p.w(i)] || clauseWords[p.w(i)] {
+		return i // "loves it", "hates when people are late"
+	}
+	if possessives[p.w(i)] {
+		if _, _, _, ok := p.relationAt(i + 1); ok {
+			return i // "I love my wife": a relation, not a taste
+		}
 	}
 	e := p.valueEnd(i, true, "with", "for", "in", "at")
 	if e == i {
@@ -582,12 +594,32 @@ func (p *parser) birthday(st state, m *when.Marker, rule string) {
 	mm := *m
 	mm.Recur = when.Yearly
 	text := strings.TrimPrefix(strings.TrimPrefix(m.Text, "on "), "On ")
+	if !isDateText(text) {
+		// "next Tuesday", "today": keep the date it names, not the relative words
+		text = m.Anchor.Format("January 2")
+	}
 	if !mm.HasYear && !p.o.Now.IsZero() {
 		mm.Anchor = when.NextYearly(m.Anchor.Month(), m.Anchor.Day(), p.o.Now)
 	}
 	p.emitFx(*st.s, fx{key: KeyBirthday, value: text, rule: rule, marker: &mm, correction: st.corr, text: func(s string) string {
 		return s + "'s birthday is " + text
 	}})
+}
+
+// isDateText reports whether a marker names a calendar date (a month or an ISO
+// date), not a day relative to the message.
+func isDateText(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		if months[strings.Trim(w, ".,")] || len(w) == 10 && w[4] == '-' {
+			return true
+		}
+	}
+	for m := range months {
+		if len(m) >= 3 && strings.Contains(strings.ToLower(s), m[:3]) {
+			return true
+		}
+	}
+	return false
 }
 
 // copulaRule reads "is/are ..." predicates.
@@ -605,6 +637,8 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.allergy(st, i)
 	case hw == "a" || hw == "an":
 		return p.copulaArticle(head+1, st)
+	case hw == "on" && (p.w(head+1) == "vacation" || p.w(head+1) == "holiday" || p.w(head+1) == "leave" || p.w(head+1) == "a" && (p.w(head+2) == "trip" || p.w(head+2) == "business")):
+		return p.plan(head, st)
 	case hw == "on":
 		return p.onRule(head+1, st)
 	case hw == "from" && p.isPlace(head+1):
