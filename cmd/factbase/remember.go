@@ -67,15 +67,17 @@ func (lc *llmConfig) client() (*llm.Client, error) {
 		PromptPrice: lc.promptPrice, CompletionPrice: lc.completionPrice})
 }
 
-// modelEngineOptions completes the engine options every command uses: the keys a
-// model proposes several values for are sets (so reads agree with the writes of
-// background extraction, model or not), and with a model configured, canon's teacher
-// hook asks it about topics the other steps are unsure of.
+// modelEngineOptions completes the engine options every command uses: the keys the
+// model and the personal-fact extractor write several values under are sets (so
+// reads by key agree with the writes of background extraction), and with a model
+// configured, canon's teacher hook asks it about topics the other steps are unsure
+// of.
 func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 	if o.Cardinalities.Exact == nil && o.Cardinalities.Prefix == nil {
 		o.Cardinalities = factbase.DefaultCardinalities()
 	}
 	memory.DeclareModelSets(&o.Cardinalities)
+	memory.DeclarePeopleKeys(&o.Cardinalities)
 	client, err := c.llm.client()
 	if err != nil || client == nil {
 		return err
