@@ -80,9 +80,6 @@ func (s *Server) register() {
 	s.registerPeople()      // people.go
 }
 
-// exampleUser is the user id the OpenAPI examples use.
-const exampleUser = "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"
-
 // parseUser validates the user path parameter: 422 naming path.user if it is not a
 // UUID.
 func parseUser(ctx context.Context, p string) (factbase.UserID, error) {
