@@ -34,6 +34,8 @@ type HandlerOptions struct {
 	Logger *slog.Logger
 	// Version is reported in the MCP handshake. Default "dev".
 	Version string
+	// Background is Options.Background: the background model for remember, if any.
+	Background func(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error)
 }
 
 // NewHandler returns the streamable HTTP handler of the MCP endpoint, to be mounted
@@ -46,7 +48,8 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	if o.Keys == nil && !o.NoAuth {
 		return nil, factbase.Errorf(factbase.EINVALID, "mcp: a key store is required unless NoAuth is set")
 	}
-	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, requireKey: !o.NoAuth})
+	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, Background: o.Background,
+		requireKey: !o.NoAuth})
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in the MCP handshake. Default "dev".
 	Version string
+	// Background, when set, also hands every message remember receives to the
+	// background model: it enqueues a remember job (memory.Workers.Remember) and
+	// returns it. Set it only when a model is configured. Default nil: rules only.
+	Background func(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error)
 
 	// requireKey makes every call without an API key fail (set by NewHandler unless
 	// its NoAuth is set).
@@ -86,6 +90,7 @@ func New(o Options) (*Server, error) {
 		})
 	s.registerTools()
 	s.registerSheet()
+	s.registerPeople()
 	sort.Strings(s.tools)
 	return s, nil
 }
@@ -93,8 +98,10 @@ func New(o Options) (*Server, error) {
 // instructions tell a connected client what the server is for.
 const instructions = `Factbase is the user's long-term memory. Call "remember" with what the user says ` +
 	`about themself (favorites, email, name, city, work, birthday) and "ask" for questions about it; ` +
-	`"search" finds facts and episodes by meaning; "list_facts", "fact_history" and "set_fact" read ` +
-	`and write facts directly; "forget" retracts or deletes with a reason. Leave the "user" argument ` +
+	`"recall" gathers what bears on a question, grouped by person; "search" finds facts and episodes; ` +
+	`"list_facts", "fact_history" and "set_fact" read and write facts directly; "forget" retracts or ` +
+	`deletes with a reason; "list_people", "list_conflicts" and "resolve_conflict" handle the people ` +
+	`the user mentions and the changes that wait for their confirmation. Leave the "user" argument ` +
 	`out unless you were told to name a user.`
 
 // SDK returns the underlying SDK server, e.g. to connect it over another transport.

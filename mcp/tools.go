@@ -27,7 +27,7 @@ func checkText(name, s string) error {
 
 func (s *Server) registerTools() {
 	addTool(s, &mcpsdk.Tool{Name: "remember", Title: "Remember what the user said",
-		Description: `Remember what a user's message states about themself: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien"), email, phone, name, home city, employer, job and birthday, and removals ("Remove X from my favorite Y"). Extraction is by rules only (the engine's Say), synchronously, without a model: statements about other people, negations and questions write nothing, and a statement missing its topic or value returns a clarification question. Returns what was written: the writes, counters from the store, duplicates (with their rank) and rank changes, and a one-sentence reply.`,
+		Description: `Remember what a user's message states. The rules run now, synchronously and without a model: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien", "Remove X from my favorite Y"), email, phone, name, home city, employer, job, birthday, and facts about the people the user names ("My wife Anna is allergic to peanuts"); a change to such a fact that needs the user's confirmation is queued as a conflict (see list_conflicts). Negations, hypotheticals and questions write nothing; a statement missing its topic or value returns a clarification question. When the server has a model configured, the message is also queued for it as a background job (the job's id is returned; its facts are checked before they are written). Returns what the rules wrote: the writes, counters from the store, duplicates (with their rank), rank changes and a one-sentence reply.`,
 		Annotations: &mcpsdk.ToolAnnotations{Title: "Remember", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
 		s.remember)
 	addTool(s, &mcpsdk.Tool{Name: "ask", Title: "Ask about the user's facts",
@@ -74,13 +74,21 @@ type Write struct {
 type RememberOutput struct {
 	Reply      string      `json:"reply" jsonschema:"A one-sentence summary for the user."`
 	Route      string      `json:"route" jsonschema:"How the message was read: write, read (a question: nothing written) or none."`
-	Extraction string      `json:"extraction" jsonschema:"How facts were extracted: rules (synchronous, no model)."`
+	Extraction string      `json:"extraction" jsonschema:"How facts were extracted: rules (synchronous, no model), or rules+model (the rules now, the model in the background job)."`
 	Writes     []Write     `json:"writes" jsonschema:"The writes made, in order."`
 	Counts     Counts      `json:"counts" jsonschema:"What the store did."`
 	Duplicates []Duplicate `json:"duplicates" jsonschema:"Values not stored again because they were already present."`
 	Mutations  []Mutation  `json:"mutations" jsonschema:"Rank changes in ranked lists."`
 	Clarify    string      `json:"clarify,omitempty" jsonschema:"A question to ask the user when the message lacked a topic or value."`
 	Skipped    []string    `json:"skipped,omitempty" jsonschema:"Statements not applied, with why."`
+	Job        *JobRef     `json:"job,omitempty" jsonschema:"The background job that asks the model about the message, when a model is configured."`
+	ModelNote  string      `json:"model_note,omitempty" jsonschema:"Why the message was not queued for the model, when that failed (the rules' writes stand)."`
+}
+
+// JobRef names a background job.
+type JobRef struct {
+	ID    string `json:"id" jsonschema:"The job's id."`
+	State string `json:"state" jsonschema:"queued, running, done or dead."`
 }
 
 func (s *Server) remember(ctx context.Context, user factbase.UserID, in RememberInput) (RememberOutput, error) {
@@ -98,6 +106,16 @@ func (s *Server) remember(ctx context.Context, user factbase.UserID, in Remember
 		out.Writes = append(out.Writes, Write{Kind: string(op.Kind), Key: op.Key, Value: op.Value, Rank: op.Rank})
 	}
 	s.afterWrite(ctx, user, res.Result)
+	if s.opts.Background != nil {
+		out.Extraction = "rules+model"
+		j, err := s.opts.Background(ctx, user, in.Text)
+		if err != nil {
+			s.log.WarnContext(ctx, "mcp: remember: message not queued for the model", "user", string(user), "error", err.Error())
+			out.ModelNote = "not queued for the model: " + factbase.ErrorMessage(err)
+		} else {
+			out.Job = &JobRef{ID: j.ID, State: string(j.State)}
+		}
+	}
 	return out, nil
 }
 

@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
+	"github.com/factbase/factbase/memory"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,15 +19,19 @@ func (m *Main) runMCP(ctx context.Context, args []string) error {
 		logLevel string
 	)
 	fs := m.flags("mcp", &c, true)
+	m.llmFlags(fs, &c)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level on stderr: debug, info (adds one line per forget, with its reason), warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: factbase mcp --user UUID [flags]
 
 Serve the Model Context Protocol over stdio (newline-delimited JSON-RPC on stdin and
 stdout) for one user, so that an agent can remember and recall through tools:
-remember, ask, search, set_fact, list_facts, fact_history, forget, fact_sheet, and
-the fact sheet as a resource (%s) and a prompt (%s).
-Logs are JSON lines on stderr. "factbase serve" offers the same over HTTP at %s.
+remember, ask, recall, search, set_fact, list_facts, fact_history, forget,
+fact_sheet, list_people, list_conflicts and resolve_conflict; the fact sheet is also
+a resource (%s) and a prompt (%s). With a model (--llm-url and
+--llm-model), remember also queues each message for it, and this process runs the
+background workers. Logs are JSON lines on stderr. "factbase serve" offers the same
+over HTTP at %s.
 
 `, mcp.SheetURITemplate, mcp.PromptName, mcp.Path)
 		fs.PrintDefaults()
@@ -50,12 +56,30 @@ Logs are JSON lines on stderr. "factbase serve" offers the same over HTTP at %s.
 		return err
 	}
 	defer closeStore()
-	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log})
+	var workers *memory.Workers
+	if c.llm.c != nil { // a model is configured: run its background jobs here
+		w, stop, err := m.startWorkers(ctx, e, &c, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		workers = w
+	}
+	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log, Background: m.mcpBackground(&c, workers)})
 	if err != nil {
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", string(user), "db", c.db)
 	return srv.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
+}
+
+// mcpBackground returns the background model for remember: the pool's Remember when
+// a model is configured and the pool runs, else nil (rules only).
+func (m *Main) mcpBackground(c *common, w *memory.Workers) func(context.Context, factbase.UserID, string) (factbase.Job, error) {
+	if w == nil || c.llm == nil || c.llm.c == nil {
+		return nil
+	}
+	return w.Remember
 }
 
 // nopWriteCloser makes a writer an io.WriteCloser; closing it leaves the stream open.

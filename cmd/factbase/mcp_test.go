@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/factbase/factbase/mcp"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -198,5 +199,58 @@ func TestMCPServe(t *testing.T) {
 	}
 	if !strings.Contains(s.stderr.String(), `"route":"/mcp"`) {
 		t.Errorf("the request log has no /mcp route: %s", s.stderr.String())
+	}
+}
+
+// TestMCPStdioWithModel: with a model configured, "factbase mcp" runs the rules at
+// once, queues the message for the model and runs the job in its own worker pool;
+// the model's fact appears in a later read.
+func TestMCPStdioWithModel(t *testing.T) {
+	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
+"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
+"entities":[],"topics":["games"]}`
+	model, calls := fakeModel(t, http.StatusOK, answer)
+	env := testEnv(t)
+	env["FACTBASE_USER"] = testUser
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = model.URL, "fake", "sk-test"
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	stderr := &lockedBuffer{}
+	m := &Main{Stdin: sr, Stdout: sw, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
+	exit := make(chan int, 1)
+	go func() { exit <- m.Run(context.Background(), []string{"mcp"}) }()
+	cs, err := mcpClient().Connect(context.Background(), &mcpsdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mcpCall(t, cs, "remember", map[string]any{"text": "I play chess on Sundays. My email is ann@example.com"})
+	var rem mcp.RememberOutput
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &rem); err != nil || res.IsError {
+		t.Fatalf("remember: %s (%v)", mcpText(res), err)
+	}
+	if rem.Extraction != "rules+model" || rem.Job == nil || len(rem.Writes) == 0 || rem.Writes[0].Key != "contact.email" {
+		t.Fatalf("remember = %+v, want the rules' email now and a queued job", rem)
+	}
+	// The job runs in the background; poll the fact it writes.
+	var got string
+	for i := 0; i < 200 && got != "chess"; i++ {
+		res := mcpCall(t, cs, "list_facts", map[string]any{"key": "hobbies"})
+		var list mcp.ListFactsOutput
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &list)
+		if len(list.Facts) > 0 {
+			got = list.Facts[0].Value
+		} else {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if got != "chess" || calls.Load() != 1 {
+		t.Errorf("hobbies = %q after the background job (%d model calls), want chess from one call; stderr %s", got, calls.Load(), stderr.String())
+	}
+	cs.Close()
+	cw.Close()
+	if code := <-exit; code != 0 {
+		t.Errorf("factbase mcp exited with %d: %s", code, stderr.String())
 	}
 }

@@ -76,7 +76,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		closeStore()
 		log.Info("store closed", "db", c.db)
 	}()
-	_, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // remember.go: background jobs
+	workers, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // remember.go: background jobs
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,8 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		}
 		o.Keys = ks
 	}
-	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: noAuth, Logger: log}); err != nil {
+	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: noAuth, Logger: log,
+		Background: m.mcpBackground(&c, workers)}); err != nil {
 		return err
 	}
 	srv := server.New(o)
