@@ -37,6 +37,10 @@ type Options struct {
 
 	// People configures personal facts, entities and conflicts (people.go).
 	People PeopleOptions
+	// Planner, when set, is Ask's fallback for a question no rule understood: it names
+	// the key asked about, and Ask answers from it (plan.go). nil (the default): such
+	// a question gets the usual reply, and no model is called.
+	Planner Planner
 
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks, so that a test can corrupt a transaction on

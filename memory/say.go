@@ -64,6 +64,9 @@ type AskResult struct {
 	Items   []AskItem    `json:"items"`
 	Reply   string       `json:"reply"`
 	Answers []Answer     `json:"answers,omitempty"`
+	// Planned names the model that said what the question asks for, when no rule
+	// understood it (Options.Planner); "" when the rules did.
+	Planned string `json:"planned,omitempty"`
 }
 
 // personal describes the single-valued personal keys the router knows.
@@ -352,6 +355,9 @@ func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string)
 	}
 	out := AskResult{Route: p.Route, Items: []AskItem{}}
 	if p.Route != router.RouteRead || len(p.Queries) == 0 {
+		if a, ok, err := e.askPlanner(ctx, user, question, p); err != nil || ok { // plan.go: the model's fallback
+			return a, err
+		}
 		out.Reply = "I can only answer questions about your own facts and favorites, such as \"What are my favorite movies?\"."
 		if p.Clarify != "" {
 			out.Reply = p.Clarify

@@ -71,7 +71,7 @@ func (lc *llmConfig) client() (*llm.Client, error) {
 // model and the personal-fact extractor write several values under are sets (so
 // reads by key agree with the writes of background extraction), and with a model
 // configured, canon's teacher hook asks it about topics the other steps are unsure
-// of.
+// of and Ask's planner about questions no rule understood.
 func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 	if o.Cardinalities.Exact == nil && o.Cardinalities.Prefix == nil {
 		o.Cardinalities = factbase.DefaultCardinalities()
@@ -86,6 +86,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 	if o.Canon == nil {
 		o.Canon = canon.New(canon.Options{Teach: client.Teach})
 	}
+	o.Planner = client
 	return nil
 }
 
