@@ -16,8 +16,10 @@ CREATE INDEX fact_references_fact ON fact_references (u, fact, at);
 -- The times of each fact's references, packed: 8 bytes (big-endian Unix nanoseconds)
 -- per reference, in the order recorded. Kept by the trigger below, it lets the sheet
 -- read a fact's references with its row: one join per fact instead of one row (or one
--- aggregate step per bucket) per reference, measured 4x faster than streaming the
--- references and 10x faster than counting them per bucket in SQL.
+-- aggregate step per bucket) per reference. Measured for 100,000 facts and 1,000,000
+-- references: about 60 ms of CPU on top of the fact scan, against about 260 ms to
+-- stream the references as rows and 720 ms to count them per bucket with SUM(CASE).
+-- Appending rewrites the blob, so a fact's write cost grows with its references.
 CREATE TABLE fact_reference_times (
 	fact  INTEGER PRIMARY KEY, -- facts.seq
 	times BLOB    NOT NULL
