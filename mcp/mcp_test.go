@@ -32,7 +32,7 @@ type fixture struct {
 	engine *memory.Engine
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	open := func(name string) *sqlite.Store {
