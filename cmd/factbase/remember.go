@@ -14,6 +14,7 @@ import (
 	"github.com/factbase/factbase/canon"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // llmConfig is the model configuration of the commands that can use one: flags, with
@@ -104,6 +105,17 @@ func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, lo
 	}
 	if err := w.Start(ctx); err != nil {
 		return nil, nil, err
+	}
+	// serve's metrics (the engine's observer) export the model's and the pool's counters.
+	if r, ok := c.observer.(interface{ Registry() *prometheus.Registry }); ok {
+		var client *llm.Client
+		if c.llm != nil {
+			client = c.llm.c
+		}
+		if err := r.Registry().Register(newModelCollector(client, w)); err != nil {
+			w.Stop()
+			return nil, nil, fmt.Errorf("register the model metrics: %w", err)
+		}
 	}
 	return w, w.Stop, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/factbase/factbase"
 )
@@ -153,5 +154,46 @@ func TestRememberErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
 			}
 		})
+	}
+}
+
+// TestServeRemember: "factbase serve" with a model runs the workers: a message POSTed
+// to /memories is extracted in the background, its job is visible over HTTP, and the
+// model's counters are on /metrics.
+func TestServeRemember(t *testing.T) {
+	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
+"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
+"entities":[],"topics":[]}`
+	model, calls := fakeModel(t, http.StatusOK, answer)
+	env := testEnv(t)
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = model.URL, "fake", "sk-test"
+	s := serve(t, env, "--no-auth")
+	status, _, body := call(t, "POST", s.base+"/v1/users/"+testUser+"/memories", "", `{"text":"I play chess on Sundays."}`)
+	var j factbase.Job
+	if err := json.Unmarshal(body, &j); err != nil || status != http.StatusAccepted {
+		t.Fatalf("POST memories = %d %s", status, body)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for j.State != factbase.JobDone && j.State != factbase.JobDead {
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s", j.State)
+		}
+		time.Sleep(20 * time.Millisecond)
+		_, _, body = call(t, "GET", s.base+"/v1/jobs/"+j.ID, "", "")
+		if err := json.Unmarshal(body, &j); err != nil {
+			t.Fatalf("GET job: %s", body)
+		}
+	}
+	if j.State != factbase.JobDone || !strings.Contains(string(j.Result), `"action":"applied"`) || calls.Load() != 1 {
+		t.Fatalf("job %s (%s), result %s, %d model calls", j.State, j.Error, j.Result, calls.Load())
+	}
+	_, _, metrics := call(t, "GET", s.base+"/metrics", "", "")
+	for _, want := range []string{`factbase_llm_calls_total 1`, `factbase_jobs_total{outcome="done"} 1`, `factbase_llm_tokens_total{type="prompt"} 50`} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if code := s.stop(); code != 0 {
+		t.Errorf("serve exited %d: %s", code, s.stderr.String())
 	}
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"github.com/factbase/factbase/llm"
+	"github.com/factbase/factbase/memory"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// modelCollector exports the model client's and the job pool's counters to
+// Prometheus, read at each scrape.
+type modelCollector struct {
+	client  *llm.Client // nil: no model
+	workers *memory.Workers
+
+	calls, requests, retries, fallbacks, think, errors, tokens, cost, inFlight *prometheus.Desc
+	jobs, jobsInFlight, jobTokens, jobCost                                     *prometheus.Desc
+}
+
+func newModelCollector(c *llm.Client, w *memory.Workers) *modelCollector {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(name, help, labels, nil)
+	}
+	return &modelCollector{client: c, workers: w,
+		calls:        d("factbase_llm_calls_total", "Model calls (one per extraction, teacher or planner question), retries not counted."),
+		requests:     d("factbase_llm_requests_total", "HTTP requests sent to the model server, retries included."),
+		retries:      d("factbase_llm_retries_total", "Requests retried after a 429, a 5xx or a failed connection."),
+		fallbacks:    d("factbase_llm_json_mode_fallbacks_total", "Switches from a JSON schema to JSON mode because the server refused the schema."),
+		think:        d("factbase_llm_think_stripped_total", "Answers whose leading <think> block was stripped (--llm-allow-think)."),
+		errors:       d("factbase_llm_errors_total", "Failed model calls by kind (timeout, connection, server_error, rate_limited, not_json, schema, think, truncated, ...).", "kind", "code"),
+		tokens:       d("factbase_llm_tokens_total", "Tokens the model server reported, by type (prompt, completion).", "type"),
+		cost:         d("factbase_llm_cost_usd_total", "Cost of the model calls at the configured prices, in US dollars."),
+		inFlight:     d("factbase_llm_requests_in_flight", "Requests to the model server in flight."),
+		jobs:         d("factbase_jobs_total", "Background jobs of this process by outcome (enqueued, done, retried, dead, lost, released).", "outcome"),
+		jobsInFlight: d("factbase_jobs_in_flight", "Background jobs being processed by this process."),
+		jobTokens:    d("factbase_jobs_tokens_total", "Model tokens used by this process's background jobs, failed attempts included, by type.", "type"),
+		jobCost:      d("factbase_jobs_cost_usd_total", "Model cost of this process's background jobs, in US dollars."),
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (m *modelCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{m.calls, m.requests, m.retries, m.fallbacks, m.think, m.errors, m.tokens, m.cost,
+		m.inFlight, m.jobs, m.jobsInFlight, m.jobTokens, m.jobCost} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (m *modelCollector) Collect(ch chan<- prometheus.Metric) {
+	counter := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+	}
+	if c := m.client; c != nil {
+		s := c.Stats()
+		counter(m.calls, float64(s.Calls))
+		counter(m.requests, float64(s.Requests))
+		counter(m.retries, float64(s.Retries))
+		counter(m.fallbacks, float64(s.Fallbacks))
+		counter(m.think, float64(s.Think))
+		for _, k := range llm.Kinds {
+			counter(m.errors, float64(s.Errors[k]), string(k), k.Code())
+		}
+		counter(m.tokens, float64(s.Usage.PromptTokens), "prompt")
+		counter(m.tokens, float64(s.Usage.CompletionTokens), "completion")
+		counter(m.cost, s.Usage.Cost)
+		ch <- prometheus.MustNewConstMetric(m.inFlight, prometheus.GaugeValue, float64(s.InFlight))
+	}
+	if w := m.workers; w != nil {
+		s := w.Stats()
+		for _, o := range []struct {
+			name string
+			v    int64
+		}{{"enqueued", s.Enqueued}, {"done", s.Done}, {"retried", s.Retried}, {"dead", s.Dead}, {"lost", s.Lost}, {"released", s.Released}} {
+			counter(m.jobs, float64(o.v), o.name)
+		}
+		ch <- prometheus.MustNewConstMetric(m.jobsInFlight, prometheus.GaugeValue, float64(s.InFlight))
+		counter(m.jobTokens, float64(s.Usage.PromptTokens), "prompt")
+		counter(m.jobTokens, float64(s.Usage.CompletionTokens), "completion")
+		counter(m.jobCost, s.Usage.Cost)
+	}
+}
