@@ -115,14 +115,14 @@ const maxResponse = 4 << 20
 // Client calls one model on one OpenAI-compatible server. It is safe for concurrent
 // use; MaxConcurrent and Rate apply across all callers.
 type Client struct {
-	url     string
-	o       Options
-	client  *http.Client
-	sem     semaphore
-	bucket  *bucket
-	noSchma atomic.Bool // the server refused json_schema: use JSON mode
-	stats   counters
-	sleep   func(ctx context.Context, d time.Duration) error // tests replace it
+	url      string
+	o        Options
+	client   *http.Client
+	sem      semaphore
+	bucket   *bucket
+	noSchema atomic.Bool // the server refused json_schema: use JSON mode
+	stats    counters
+	sleep    func(ctx context.Context, d time.Duration) error // tests replace it
 }
 
 // New returns a client for the server and model in o, with o's defaults filled in. It
@@ -242,7 +242,7 @@ func (c *Client) callJSON(ctx context.Context, req JSONRequest, out any) (Usage,
 	}
 	fellBack := false
 	for retry := 0; ; {
-		schemaMode := c.o.Format == FormatSchema || c.o.Format == FormatAuto && !c.noSchma.Load()
+		schemaMode := c.o.Format == FormatSchema || c.o.Format == FormatAuto && !c.noSchema.Load()
 		body, err := c.body(req, schemaMode)
 		if err != nil {
 			return usage, &Error{Kind: KindRejected, err: &factbase.Error{Code: factbase.EINTERNAL, Message: "llm: encode request", Err: err}}
@@ -259,7 +259,7 @@ func (c *Client) callJSON(ctx context.Context, req JSONRequest, out any) (Usage,
 		// A server that does not know json_schema: JSON mode from now on. This is not
 		// a retry: the request itself changes.
 		if aerr.schemaRefused && schemaMode && c.o.Format == FormatAuto && !fellBack {
-			c.noSchma.Store(true)
+			c.noSchema.Store(true)
 			c.stats.fallbacks.Add(1)
 			fellBack = true
 			continue

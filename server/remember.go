@@ -36,6 +36,14 @@ type jobListOutput struct {
 	Body jobList
 }
 
+type jobUsageInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+}
+
+type jobUsageOutput struct {
+	Body factbase.JobUsage
+}
+
 func (s *Server) registerRemember() {
 	op := s.op("remember", http.MethodPost, "/v1/users/{user}/memories", "Jobs",
 		"Remember a message in the background",
@@ -54,6 +62,9 @@ cost, and, once done, what it did: the rules' ops, each model proposal's decisio
 its reason, and what the write stored. A key for one user sees only that user's jobs.`, http.StatusNotFound), s.getJob)
 	huma.Register(s.api, s.op("list-jobs", http.MethodGet, "/v1/users/{user}/jobs", "Jobs", "List a user's background jobs",
 		`The user's jobs, newest first, optionally in one state (dead jobs carry their reason).`), s.listJobs)
+	huma.Register(s.api, s.op("job-usage", http.MethodGet, "/v1/users/{user}/jobs/usage", "Jobs", "A user's background jobs and model usage",
+		`The user's jobs by state, and the prompt and completion tokens and cost (at the
+configured prices) of every model call they made, failed attempts included.`), s.jobUsage)
 	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", "Jobs", "Retry a dead job",
 		`Queues a dead job again with its attempts reset. 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
 }
@@ -120,6 +131,22 @@ func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*jobListOutpu
 		return nil, fail(ctx, err)
 	}
 	return &jobListOutput{Body: jobList{Jobs: jobs}}, nil
+}
+
+func (s *Server) jobUsage(ctx context.Context, in *jobUsageInput) (*jobUsageOutput, error) {
+	u, err := parseUser(ctx, in.User)
+	if err != nil {
+		return nil, err
+	}
+	js, err := s.jobStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	usage, err := js.JobUsage(ctx, u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &jobUsageOutput{Body: usage}, nil
 }
 
 func (s *Server) retryJob(ctx context.Context, in *jobInput) (*jobOutput, error) {

@@ -59,6 +59,14 @@ func TestRememberJobs(t *testing.T) {
 	if r := env.do("GET", "/v1/users/"+userA+"/jobs", env.keyB, ""); r.status != http.StatusForbidden {
 		t.Errorf("user B listing A's jobs = %d, want 403", r.status)
 	}
+	var usage factbase.JobUsage
+	env.ok("GET", "/v1/users/"+userA+"/jobs/usage", env.keyA, "", &usage)
+	if usage.Jobs[factbase.JobDone] != 1 || usage.PromptTokens != 0 {
+		t.Errorf("usage = %+v, want one done job and no model tokens", usage)
+	}
+	if r := env.do("GET", "/v1/users/"+userA+"/jobs/usage", env.keyB, ""); r.status != http.StatusForbidden {
+		t.Errorf("user B reading A's usage = %d, want 403", r.status)
+	}
 	if r := env.do("POST", "/v1/jobs/"+j.ID+"/retry", env.keyA, ""); r.status != http.StatusConflict {
 		t.Errorf("retrying a done job = %d, want 409", r.status)
 	}
