@@ -256,9 +256,9 @@ func (e *Engine) passages(ctx context.Context, user factbase.UserID, question st
 	return out, nil
 }
 
-// bestSentences returns the sentence of content holding most of the wanted stems,
-// with its neighbours while they fit in max bytes; the first sentence when none
-// holds any.
+// bestSentences returns the sentence of content holding most of the wanted stems
+// (the first sentence when none holds any), with its neighbours while the passage
+// stays within max bytes; a longer single sentence is cut to max runes and "…".
 func bestSentences(content string, want []string, max int) string {
 	sents := sentences(content)
 	if len(sents) == 0 {
