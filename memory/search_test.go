@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -192,4 +193,68 @@ func hasText(hits []memory.Hit, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestSearchConcurrent searches from several goroutines while episodes are written
+// and deleted: the in-memory vector copies must stay safe and never return a
+// deleted episode (run with -race).
+func TestSearchConcurrent(t *testing.T) {
+	e, _ := newSearchEngine(t, glove(t))
+	ctx := context.Background()
+	u := storetest.NewUser()
+	for _, c := range twentyEpisodes {
+		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 5)
+	go func() {
+		for i := range 30 {
+			r, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Martin cooked a vegetarian curry, batch " + strings.Repeat("x", i)})
+			if err == nil && i%2 == 0 {
+				_, err = e.DeleteEpisode(ctx, u, r.Episode.ID, false)
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for range 4 {
+		go func() {
+			for range 20 {
+				res, err := e.Search(ctx, u, "What does Martin eat?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}})
+				if err != nil {
+					done <- err
+					return
+				}
+				for _, h := range res.Hits {
+					if h.Episode == nil || h.Episode.ID != h.ID {
+						done <- fmt.Errorf("hit %s without its episode", h.ID)
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 5 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := e.Search(ctx, u, "vegetarian curry batch", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, h := range res.Hits {
+		if strings.HasPrefix(h.Text, "Martin cooked") {
+			n++
+		}
+	}
+	if n != 15 {
+		t.Errorf("found %d curry episodes after the writes, want the 15 not deleted", n)
+	}
 }
