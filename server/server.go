@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -81,6 +82,10 @@ type Server struct {
 
 	mu  sync.Mutex
 	srv *http.Server
+
+	// active counts connections that have started a request: a request in the
+	// kernel's accept queue is not in flight yet; one counted here is.
+	active atomic.Int64
 }
 
 // New returns a server over the engine and key store in o.
@@ -150,6 +155,11 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		IdleTimeout:       s.opts.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateActive {
+				s.active.Add(1)
+			}
+		},
 	}
 	s.mu.Lock()
 	if s.srv != nil {

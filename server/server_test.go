@@ -769,11 +769,12 @@ func TestGracefulShutdown(t *testing.T) {
 		res.Body.Close()
 		done <- result{status: res.StatusCode}
 	}()
-	// Half the body: the request is now in flight, its handler reading.
+	// Half the body: once the server has read the request's headers (its connection
+	// is active, not waiting in the accept queue), the request is in flight.
 	if _, err := pw.Write([]byte(body[:10])); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return strings.Contains(e.logs.String(), `"msg":"listening"`) })
+	waitFor(t, func() bool { return e.srv.active.Load() > 0 })
 	cancel()
 	waitFor(t, func() bool { return strings.Contains(e.logs.String(), "shutting down") })
 	if _, err := pw.Write([]byte(body[10:])); err != nil {
