@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const otherUser = "9a1d3c5e-7f2b-4d6a-8c0e-1f3a5b7c9d2e"
@@ -322,6 +323,10 @@ func TestServeFlags(t *testing.T) {
 func TestServeNoAuthOnLoopback(t *testing.T) {
 	env := testEnv(t)
 	s := serve(t, env, "--no-auth")
+	// The server logs its warning once it serves, just after it reports the address.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(s.stderr.String(), "authentication is off"); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if !strings.Contains(s.stdout.String(), "authentication is OFF") || !strings.Contains(s.stderr.String(), "authentication is off") {
 		t.Errorf("--no-auth was not announced: stdout %q, stderr %q", s.stdout.String(), s.stderr.String())
 	}
