@@ -15,7 +15,8 @@ import (
 // Options configure an Engine. The zero value is usable.
 type Options struct {
 	// Cardinalities declares each key's write semantics. Default:
-	// factbase.DefaultCardinalities (favorites.* ranked, everything else one).
+	// factbase.DefaultCardinalities (favorites.* ranked) plus the people and model
+	// sets (DeclarePeopleKeys, DeclareModelSets); everything else one.
 	Cardinalities factbase.Cardinalities
 	// NewID returns a new time-sortable fact id. Default: a UUIDv7.
 	NewID func() string
@@ -68,7 +69,11 @@ type Engine struct {
 // New returns an engine over store.
 func New(store factbase.Store, o Options) *Engine {
 	if o.Cardinalities.Exact == nil && o.Cardinalities.Prefix == nil {
+		// The product's own keys: favorites.* ranked, the people extractor's and the
+		// model's sets (likes, allergies, ...) many, everything else one.
 		o.Cardinalities = factbase.DefaultCardinalities()
+		DeclareModelSets(&o.Cardinalities)
+		DeclarePeopleKeys(&o.Cardinalities)
 	}
 	if o.NewID == nil {
 		o.NewID = newID
