@@ -25,6 +25,10 @@ type Options struct {
 	// Canon canonicalises favorites topics. Default: canon.New with the built-in
 	// aliases and no model hooks.
 	Canon *canon.Canonicalizer
+	// NoSheetRegen turns off regenerating the fact sheet after each extraction cycle
+	// (Say, AddEpisode, transcript ingest) that changed the user's facts; sheets are
+	// then made only on demand. Bulk loads that never read a sheet set it.
+	NoSheetRegen bool
 	// KnownTopics passes the user's existing list topics to the canonicalizer, which
 	// needs them only for its similarity and teacher steps. Default false.
 	KnownTopics bool

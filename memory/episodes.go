@@ -210,6 +210,7 @@ func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in Episod
 	if err != nil {
 		return EpisodeResult{}, err
 	}
+	e.sheetAfter(ctx, user, SheetChanged(res))
 	ep.User = user
 	facts := res.Facts
 	if facts == nil {

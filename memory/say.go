@@ -160,6 +160,7 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 		}
 		res.Facts = nil
 		out.Result = res
+		e.sheetAfter(ctx, user, SheetChanged(res))
 	}
 	out.Reply = strings.Join(append(replyFor(out.Result, ops), notes...), " ")
 	if out.Reply == "" {

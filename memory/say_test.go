@@ -113,3 +113,34 @@ func TestSayAskErrors(t *testing.T) {
 		t.Errorf("Ask with a 1 MB question: %v, want invalid", err)
 	}
 }
+
+// TestSayRegeneratesSheet: a message that changes the user's facts leaves a saved
+// fact sheet that holds them; one that changes nothing leaves the sheet as it was.
+func TestSayRegeneratesSheet(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	u := storetest.NewUser()
+	if _, err := e.Say(ctx, u, "My favorite teas are oolong and sencha"); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := e.SavedSheet(ctx, u)
+	if err != nil {
+		t.Fatalf("no sheet saved after a message that stored facts: %v", err)
+	}
+	if sh.Count != 2 {
+		t.Errorf("sheet after the first message has %d entries, want 2", sh.Count)
+	}
+	if _, err := e.Say(ctx, u, "Hello there"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.SavedSheet(ctx, u)
+	if err != nil || again.ID != sh.ID {
+		t.Errorf("a message that changed nothing replaced the sheet: %v, %v", again.ID, err)
+	}
+	if _, err := e.Say(ctx, u, "My email is ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if third, err := e.SavedSheet(ctx, u); err != nil || third.Count != 3 {
+		t.Errorf("sheet after a third fact: %d entries, %v; want 3", third.Count, err)
+	}
+}

@@ -160,6 +160,17 @@ func (e *Engine) RegenerateSheet(ctx context.Context, user factbase.UserID) erro
 	return err
 }
 
+// sheetAfter regenerates the user's fact sheet after a committed extraction cycle
+// (a message, an episode, an ingest) that changed the user's facts, unless
+// Options.NoSheetRegen. It is best effort: the write has committed, and a failed
+// regeneration leaves the previous sheet in place until the next one.
+func (e *Engine) sheetAfter(ctx context.Context, user factbase.UserID, changed bool) {
+	if e.opts.NoSheetRegen || !changed {
+		return
+	}
+	_ = e.RegenerateSheet(ctx, user)
+}
+
 // SheetChanged reports whether a write result can change the user's fact sheet: it
 // stored, superseded, retracted or erased facts, changed a ranked list, or restated a
 // fact (a duplicate or a ranked NOOP adds a reference, so the fact gains weight).

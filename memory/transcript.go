@@ -180,7 +180,10 @@ func (e *Engine) IngestTranscript(ctx context.Context, user factbase.UserID, f i
 	in.start, in.startLine = cp.Offset, cp.Line
 	in.expect = expected{ok: had, cp: stored}
 	sum.Offset, sum.Line = cp.Offset, cp.Line
-	return sum, in.run(r)
+	// run fills sum through in.sum; call it before sum is read for the return.
+	err = in.run(r)
+	e.sheetAfter(ctx, user, sum.Stored+sum.Duplicate > 0)
+	return sum, err
 }
 
 func validateTranscriptName(name string) error {

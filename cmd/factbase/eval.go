@@ -163,7 +163,7 @@ func newEvalSystem(ctx context.Context, path string, emb memory.Embedder, c eval
 	if err != nil {
 		return nil, err
 	}
-	return &evalSystem{store: s, e: memory.New(s, memory.Options{Embedder: emb}), byEp: map[string]string{}, speaker: c.Speakers}, nil
+	return &evalSystem{store: s, e: memory.New(s, memory.Options{Embedder: emb, NoSheetRegen: true}), byEp: map[string]string{}, speaker: c.Speakers}, nil
 }
 
 // Ingest stores a turn the way a user's data is stored: as an episode through the
