@@ -92,6 +92,9 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		"journal_mode(WAL)",
 		"synchronous(" + o.Synchronous + ")",
 		"foreign_keys(1)",
+		// Statement journals and sorts in memory, not in temporary files: a set-based
+		// re-rank or a batch insert otherwise writes a temp file per statement.
+		"temp_store(MEMORY)",
 	}
 	q := url.Values{}
 	for _, p := range pragmas {
