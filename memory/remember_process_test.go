@@ -115,13 +115,13 @@ func TestRememberCrash(t *testing.T) {
 			killed.Add(1)
 		}
 	}
-	ms := newModelServer(t, func(m string, a int) reply {
+	script := func(m string, a int) reply {
 		var i int
 		fmt.Sscanf(m, "I collect stamp%d", &i)
 		stamp := fmt.Sprintf("stamp%d", i)
 		return reply{content: answer([]string{fact("user", "hobbies", stamp, stamp, 0.9, "hobby")})}
-	})
-	ms.onReq = func(k int64) {
+	}
+	onReq := func(k int64) {
 		request.Store(k)
 		mu.Lock()
 		at, aft := killAt, after
@@ -138,6 +138,7 @@ func TestRememberCrash(t *testing.T) {
 			kill()
 		}()
 	}
+	ms := newHookedModelServer(t, script, onReq)
 	r := rand.New(rand.NewPCG(11, 11))
 	for round := 0; ; round++ {
 		if round > 40 {

@@ -47,7 +47,13 @@ type modelServer struct {
 
 func newModelServer(t *testing.T, script func(message string, attempt int) reply) *modelServer {
 	t.Helper()
-	m := &modelServer{script: script, attempts: map[string]int{}}
+	return newHookedModelServer(t, script, nil)
+}
+
+// newHookedModelServer is newModelServer with onReq set before the server starts.
+func newHookedModelServer(t *testing.T, script func(message string, attempt int) reply, onReq func(n int64)) *modelServer {
+	t.Helper()
+	m := &modelServer{script: script, attempts: map[string]int{}, onReq: onReq}
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(m.srv.Close)
 	return m
