@@ -197,3 +197,46 @@ func TestServeRemember(t *testing.T) {
 		t.Errorf("serve exited %d: %s", code, s.stderr.String())
 	}
 }
+
+// TestRememberTeacher: with a model configured, canon's teacher hook asks the same
+// client about a topic the alias table does not know, and the list takes its answer.
+func TestRememberTeacher(t *testing.T) {
+	var teach atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ResponseFormat struct {
+				JSONSchema struct {
+					Name string `json:"name"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		content := `{"facts":[],"entities":[],"topics":[]}`
+		if req.ResponseFormat.JSONSchema.Name == "topic" {
+			teach.Add(1)
+			content = `{"topic":"board game","confidence":0.9}`
+		}
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": content}}}})
+	}))
+	defer srv.Close()
+	env := testEnv(t)
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"] = srv.URL, "fake"
+	out, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "My favorite tabletop pastimes are chess and go.")
+	if code != 0 {
+		t.Fatalf("remember: exit %d, out %q, err %q", code, out, stderr)
+	}
+	if teach.Load() == 0 {
+		t.Fatalf("the teacher was not asked")
+	}
+	out, _, _ = run(t, env, "list", "show", "--user", testUser, "favorites.board_game")
+	if !strings.Contains(out, "chess") || !strings.Contains(out, "go") {
+		t.Errorf("list favorites.board_game = %q, want the teacher's topic to hold chess and go", out)
+	}
+	// Without a model no teacher is asked: the topic falls back to its normal form.
+	delete(env, "FACTBASE_LLM_URL")
+	n := teach.Load()
+	if _, _, code := run(t, env, "remember", "--user", testUser, "--wait", "My favorite tabletop pastimes are checkers."); code != 0 || teach.Load() != n {
+		t.Errorf("without a model: exit %d, teacher asked %d more times", code, teach.Load()-n)
+	}
+}
