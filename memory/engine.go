@@ -22,8 +22,12 @@ type Options struct {
 	NewID func() string
 	// Observer receives write-path measurements; nil: none.
 	Observer Observer
+	// TopicTeacher is the canonicalizer's teacher (a model) for topics no cheaper
+	// step settles; nil: no teacher. Used only when Canon is nil.
+	TopicTeacher canon.TeachFunc
 	// Canon canonicalises favorites topics. Default: canon.New with the built-in
-	// aliases and no model hooks.
+	// aliases, the Embedder's similarity step when an Embedder is set, and the
+	// TopicTeacher; any of these hooks also turns KnownTopics on.
 	Canon *canon.Canonicalizer
 	// NoSheetRegen turns off regenerating the fact sheet after each extraction cycle
 	// (Say, AddEpisode, transcript ingest) that changed the user's facts; sheets are
@@ -83,7 +87,19 @@ func New(store factbase.Store, o Options) *Engine {
 		o.NewID = newID
 	}
 	if o.Canon == nil {
-		o.Canon = canon.New(canon.Options{})
+		co := canon.Options{Teach: o.TopicTeacher}
+		if emb := o.Embedder; emb != nil {
+			co.Embed = func(ctx context.Context, text string) ([]float32, error) {
+				v, err := emb.Embed(ctx, []string{text})
+				if err != nil {
+					return nil, err
+				}
+				return v[0], nil
+			}
+		}
+		o.Canon = canon.New(co)
+		// The similarity and teacher steps compare with the user's own topics.
+		o.KnownTopics = o.KnownTopics || co.Embed != nil || co.Teach != nil
 	}
 	return &Engine{store: store, opts: o, metrics: metrics{o.Observer}, canon: o.Canon}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
@@ -31,14 +32,31 @@ type sayAskCase struct {
 	Want []string `json:"want"`
 }
 
-// TestSayAskCorpus runs every case of testdata/sayask.jsonl against a real store.
+// TestSayAskCorpus runs every case of testdata/sayask.jsonl against a real store,
+// with the rules alone and with the offline embedder's topic similarity on (as the
+// binary runs by default), which must not merge different topics.
 func TestSayAskCorpus(t *testing.T) {
+	t.Run("rules", func(t *testing.T) { runSayAsk(t, newEngine(t)) })
+	t.Run("glove", func(t *testing.T) {
+		g, err := embed.NewGloVe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		runSayAsk(t, memory.New(s, memory.Options{Embedder: g}))
+	})
+}
+
+func runSayAsk(t *testing.T, e *memory.Engine) {
 	f, err := os.Open("testdata/sayask.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	e := newEngine(t)
 	ctx := context.Background()
 	sc := bufio.NewScanner(f)
 	n, pass := 0, 0
@@ -143,4 +161,53 @@ func TestSayRegeneratesSheet(t *testing.T) {
 	if third, err := e.SavedSheet(ctx, u); err != nil || third.Count != 3 {
 		t.Errorf("sheet after a third fact: %d entries, %v; want 3", third.Count, err)
 	}
+}
+
+// TestTopicSimilarity: with an embedder configured, a topic phrase close enough to
+// one of the user's existing lists (by the embedder's similarity, >= 0.92) lands in
+// that list; without one, it stays its own list.
+func TestTopicSimilarity(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	u := storetest.NewUser()
+	// A fixed embedder over made-up topics (no alias knows them): "zorblax" and
+	// "quuxle" point almost the same way (cosine 0.99); "tool" does not.
+	emb := fixedEmbedder{"zorblax": {1, 0}, "quuxle": {0.99, 0.14}, "tool": {0, 1}}
+	e := memory.New(s, memory.Options{Embedder: emb})
+	if _, err := e.Say(ctx, u, "My favorite zorblaxes are tea and coffee"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Say(ctx, u, "My favorite quuxle is water")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Topics) != 1 || res.Topics[0].Key != "favorites.zorblax" || res.Topics[0].Method != "embedding" {
+		t.Fatalf("topics %+v, want favorites.zorblax by embedding", res.Topics)
+	}
+	plain := memory.New(s, memory.Options{})
+	res, err = plain.Say(ctx, storetest.NewUser(), "My favorite tool is a hammer")
+	if err != nil || len(res.Topics) != 1 || res.Topics[0].Method != "fallback" {
+		t.Fatalf("without an embedder: %+v, %v; want the fallback", res.Topics, err)
+	}
+}
+
+// fixedEmbedder maps whole texts to fixed vectors (unknown texts to zero).
+type fixedEmbedder map[string][]float32
+
+func (f fixedEmbedder) Model() string { return "fixed-test" }
+func (f fixedEmbedder) Dim() int      { return 2 }
+func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if v, ok := f[t]; ok {
+			out[i] = v
+		} else {
+			out[i] = []float32{0, 0}
+		}
+	}
+	return out, nil
 }

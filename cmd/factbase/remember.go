@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/canon"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
 	"github.com/prometheus/client_golang/prometheus"
@@ -84,9 +83,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 		return err
 	}
 	c.llm.c = client
-	if o.Canon == nil {
-		o.Canon = canon.New(canon.Options{Teach: client.Teach})
-	}
+	o.TopicTeacher = client.Teach
 	o.Planner = client
 	return nil
 }
@@ -199,9 +196,12 @@ written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 		return factbase.Errorf(factbase.ETIMEOUT, "job %s is still %s after %v; it stays queued (see factbase jobs show %s)", j.ID, j.State, timeout, j.ID)
 	}
 	if c.json {
-		return m.printJSON(j)
+		if err := m.printJSON(j); err != nil {
+			return err
+		}
+	} else {
+		m.printJob(j)
 	}
-	m.printJob(j)
 	if j.State == factbase.JobDead {
 		return factbase.Errorf(factbase.EUNAVAILABLE, "job %s is dead: %s", j.ID, j.Error)
 	}
