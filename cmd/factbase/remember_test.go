@@ -104,7 +104,7 @@ func TestRememberDeadAndRetry(t *testing.T) {
 	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
 	out, _, code := run(t, env, "remember", "--user", testUser, "--wait", "--json", "I play chess.")
 	var j factbase.Job
-	if err := json.Unmarshal([]byte(out), &j); err != nil || j.State != factbase.JobDead || code != 0 {
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.State != factbase.JobDead || code != 1 {
 		t.Fatalf("remember --wait --json against a refusing model: exit %d, out %q", code, out)
 	}
 	if !strings.HasPrefix(j.Error, "rejected: ") || calls.Load() != 1 {
