@@ -130,12 +130,25 @@ func TestUIOpenServer(t *testing.T) {
 
 	// Fact sheet: the empty state, then a generated sheet with an explanation.
 	if has, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#tab-sheet') !== null`)); has {
-		do(t, ctx, "open the sheet tab", chromedp.Click("#tab-sheet"))
+		// A user who has said nothing has no sheet: the page says so.
+		const other = "9d3e6f1a-5b2c-4d7e-8f90-a1b2c3d4e5f6"
+		do(t, ctx, "switch to a user with no data",
+			chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('fb_user', '`+other+`')`),
+			chromedp.Navigate(s.base+"/?u=other#sheet"))
 		until(t, ctx, "the empty sheet state", `document.querySelector('#sheet-empty') !== null`)
 		shot(t, ctx, "sheet-empty")
-		do(t, ctx, "regenerate", chromedp.Click("#sheet-regen"))
-		until(t, ctx, "sheet entries", `document.querySelectorAll('#sheet-body details').length >= 4`)
-		do(t, ctx, "expand an entry", chromedp.Click(`#sheet-body details summary`))
+		do(t, ctx, "switch back",
+			chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('fb_user', '`+user+`')`),
+			chromedp.Navigate(s.base+"/?u=back#sheet"))
+		// Saying facts regenerated this user's sheet; regenerate on demand too.
+		until(t, ctx, "the sheet said facts made", `document.querySelectorAll('#sheet-body details').length >= 4`)
+		// A marker in the rendered sheet goes when the page renders the new one.
+		do(t, ctx, "regenerate",
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('#sheet-body').append(Object.assign(document.createElement('span'), {id: 'stale'}))`),
+			chromedp.Click("#sheet-regen"))
+		until(t, ctx, "a new sheet", `document.querySelector('#stale') === null && document.querySelectorAll('#sheet-body details').length >= 4`)
+		// Click on a fresh look-up: the list was just rendered anew.
+		do(t, ctx, "expand an entry", chromedp.Evaluate[chromedp.Void](`document.querySelector('#sheet-body details summary').click()`))
 		until(t, ctx, "the explanation", `document.querySelector('#sheet-body details[open]') && document.querySelector('#sheet-body details[open]').innerText.includes('Weight 10')`)
 		shot(t, ctx, "sheet")
 	} else {
