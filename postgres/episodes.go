@@ -42,6 +42,7 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 			return factbase.Errorf(factbase.EINTERNAL, "postgres: encode metadata: %v", err)
 		}
 	}
+	t.writes++
 	_, err := t.q.Exec(ctx, qEpisodeInsert, e.ID, string(t.user), e.Content, tags, e.Importance,
 		e.CreatedAt.UnixNano(), string(meta), nullTime(e.ExtractedAt),
 		ftsWords(e.Content), ftsWords(strings.Join(tags, " ")))

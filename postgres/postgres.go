@@ -108,6 +108,7 @@ type Options struct {
 type Store struct {
 	pool    *pgxpool.Pool
 	vecs    *vecCache
+	analyze *analyzer
 	schema  string
 	now     func() time.Time
 	retries int
@@ -189,7 +190,24 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	var autovacuum bool
+	if err := pool.QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {
+		pool.Close()
+		return nil, mapErr("open", err)
+	}
+	s.analyze = newAnalyzer(!autovacuum, s.analyzeTables)
 	return s, nil
+}
+
+// analyzeTables updates the statistics of the store's busiest tables and returns the
+// facts table's estimated row count (see analyze.go).
+func (s *Store) analyzeTables(ctx context.Context) (float64, error) {
+	if _, err := s.pool.Exec(ctx, "ANALYZE "+analyzeTables); err != nil {
+		return 0, err
+	}
+	var rows float64
+	err := s.pool.QueryRow(ctx, "SELECT reltuples FROM pg_class WHERE oid = 'facts'::regclass").Scan(&rows)
+	return rows, err
 }
 
 // Schema returns the schema the store's tables live in ("" for the server default).
@@ -207,6 +225,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.analyze.close()
 	s.pool.Close()
 	return nil
 }
@@ -357,6 +376,7 @@ func (s *Store) update(ctx context.Context, user factbase.UserID, fn func(factba
 		return err
 	}
 	done = true
+	s.analyze.wrote(t.writes)
 	return nil
 }
 

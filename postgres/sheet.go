@@ -70,6 +70,7 @@ func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int,
 	if err != nil {
 		return 0, mapErr("add reference", err)
 	}
+	t.writes += int(tag.RowsAffected())
 	return int(tag.RowsAffected()), nil
 }
 

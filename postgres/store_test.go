@@ -338,3 +338,42 @@ func TestOutageAndRecovery(t *testing.T) {
 		t.Errorf("list after recovery: %d members, %v; want 7 (before, after, after-0..4)", page.Total, err)
 	}
 }
+
+// TestAnalyzeWithoutAutovacuum: on a server whose autovacuum is off, the store keeps
+// the statistics of its tables itself once enough rows are written.
+func TestAnalyzeWithoutAutovacuum(t *testing.T) {
+	s := openTest(t, postgres.Options{Schema: newSchema(t)})
+	ctx := context.Background()
+	var autovacuum bool
+	if err := s.Pool().QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {
+		t.Fatal(err)
+	}
+	if autovacuum {
+		t.Skip("the server's autovacuum is on: it keeps the statistics")
+	}
+	analyzed := func() bool {
+		var ok bool
+		if err := s.Pool().QueryRow(ctx, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relid = 'facts'::regclass").Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if analyzed() {
+		t.Fatal("a new schema's facts table was analyzed before any write")
+	}
+	e := memory.New(s, memory.Options{})
+	var ops []factbase.Op
+	for i := range 60 {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: fmt.Sprint(i)}})
+	}
+	if _, err := e.Apply(ctx, storetest.NewUser(), ops); err != nil {
+		t.Fatal(err)
+	}
+	// The ANALYZE runs in the background: wait for it (bounded, not timed).
+	for i := 0; i < 300 && !analyzed(); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !analyzed() {
+		t.Error("60 facts written and the facts table is still not analyzed")
+	}
+}

@@ -16,10 +16,11 @@ import (
 // tx implements factbase.Tx over one PostgreSQL transaction scoped to one user. Every
 // statement names the user's id, so a tx never sees another user's rows.
 type tx struct {
-	s    *Store
-	q    *conn
-	user factbase.UserID
-	now  time.Time
+	s      *Store
+	q      *conn
+	user   factbase.UserID
+	now    time.Time
+	writes int // rows inserted, for the statistics (analyze.go)
 }
 
 var _ factbase.Tx = (*tx)(nil)
@@ -375,6 +376,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 		r := int32(f.Rank)
 		rank = &r
 	}
+	t.writes++
 	// Queued: sent with the next statement (see pipeline.go).
 	t.q.queue(queued{op: "insert", sql: qInsert, args: []any{
 		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),

@@ -99,6 +99,7 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if _, err := t.q.Exec(ctx, qVecInsert, string(t.user), v.Kind, item, v.Model, len(v.Vec), v.Vec); err != nil {
 			return mapErr("put vector", err)
 		}
+		t.writes++
 	}
 	return nil
 }
