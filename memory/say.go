@@ -291,16 +291,24 @@ func replyFor(res factbase.Result, ops []factbase.Op) []string {
 		}
 		out = append([]string{fmt.Sprintf("Added %s to your favorite %s (%s).", joinAnd(g.values), plural(topicNoun(g.key)), span)}, out...)
 	}
+	// Only the user's own personal facts are "your ..."; the same keys about someone
+	// else are reported by the people extractor's notes.
+	userKeys := map[string]bool{}
+	for _, op := range ops {
+		if op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser {
+			userKeys[op.Fact.Key] = true
+		}
+	}
 	for _, d := range res.Duplicates {
 		if strings.HasPrefix(d.Key, FavoritesPrefix) {
 			out = append(out, fmt.Sprintf("%s is already in your favorite %s at #%d.", d.Value, plural(topicNoun(d.Key)), d.Rank))
-		} else if info, ok := personal[d.Key]; ok {
+		} else if info, ok := personal[d.Key]; ok && userKeys[d.Key] {
 			out = append(out, fmt.Sprintf("I already have your %s as %s.", info.noun, d.Value))
 		}
 	}
 	for _, op := range ops {
 		info, ok := personal[op.Fact.Key]
-		if !ok || op.Kind != factbase.OpSet {
+		if !ok || op.Kind != factbase.OpSet || !(op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
 			continue
 		}
 		dup := false

@@ -105,6 +105,8 @@ func TestSayReplies(t *testing.T) {
 		{"My email is a@example.com", "Noted: your email is a@example.com."},
 		{"My email is a@example.com", "I already have your email as a@example.com."},
 		{"Anna's favorite color is blue", "Nothing to remember in that message."},
+		// A fact about someone else is not announced as the user's own.
+		{"My colleague Martin works at Acme.", "Noted for Martin (colleague): works at Acme."},
 	}
 	for _, tc := range cases {
 		res, err := e.Say(ctx, u, tc.msg)

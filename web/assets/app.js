@@ -331,7 +331,7 @@ async function loadMemory() {
   try { p = await api("GET", u() + "/episodes?limit=50"); } catch (e) { fail("memory-error", e); return; }
   const box = $("episodes");
   box.textContent = "";
-  const eps = (p && (p.episodes || p.items)) || [];
+  const eps = (p && p.episodes) || [];
   if (!eps.length) box.append(el("p", { class: "empty" }, "No episodes yet."));
   for (const ep of eps) {
     box.append(el("div", { class: "episode" }, el("div", {}, ep.content), el("div", { class: "hint" }, fmtTime(ep.created_at || ep.created) + " · importance " + (ep.importance ?? "") + ((ep.tags || []).length ? " · " + ep.tags.join(", ") : ""))));
@@ -351,19 +351,19 @@ $("search-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   clear("memory-error");
   const q = $("search-q").value.trim();
-  let r;
-  try { r = await api("POST", u() + "/query", { question: q, prefer: "auto" }); } catch (e) {
-    try { r = await api("GET", u() + "/search?q=" + encodeURIComponent(q)); } catch (e2) { fail("memory-error", e2); return; }
-  }
+  let ans, res;
+  try {
+    [ans, res] = await Promise.all([api("POST", u() + "/query", { question: q, prefer: "auto" }), api("POST", u() + "/search", { query: q, limit: 10 })]);
+  } catch (e) { fail("memory-error", e); return; }
   const box = $("search-results");
   box.textContent = "";
-  if (r.source) box.append(el("p", { class: "note" }, "Answered from " + r.source + (r.answer ? ": " + r.answer : "")));
-  for (const h of r.hits || r.passages || []) {
+  if (ans && ans.source) box.append(el("p", { class: "note", id: "answer" }, "Answered from the " + ans.source + (ans.value ? ": " + ans.value : (ans.passages && ans.passages[0] ? ": " + ans.passages[0].text : ""))));
+  else box.append(el("p", { class: "note", id: "answer" }, "No answer from facts or episodes."));
+  for (const h of (res && res.hits) || []) {
     const x = h.explain || {};
-    box.append(el("details", {}, el("summary", {}, el("span", { class: "badge" }, h.kind || ""), " ", h.text || h.content || "", " ", el("span", { class: "hint" }, "score " + Number(h.score || 0).toFixed(4))),
-      el("p", { class: "hint" }, `text rank ${x.bm25_rank || "–"}, vector rank ${x.vector_rank || "–"} (similarity ${Number(x.similarity || 0).toFixed(2)}), decay ${Number(x.decay || 1).toFixed(2)}, subject boost ${x.subject_boost || 1}`)));
+    box.append(el("details", { class: "hit" }, el("summary", {}, el("span", { class: "badge" }, h.kind), " ", h.text, " ", el("span", { class: "hint" }, "score " + Number(h.score || 0).toFixed(4))),
+      el("p", { class: "hint" }, `text rank ${x.bm25_rank || "–"}, vector rank ${x.vector_rank || "–"} (similarity ${Number(x.similarity || 0).toFixed(2)}), decay ${Number(x.decay || 1).toFixed(2)}, subject boost ${x.subject_boost || 1}, importance boost ${Number(x.importance_boost || 1).toFixed(2)}`)));
   }
-  if (!(r.hits || r.passages || []).length && !r.answer) box.append(el("p", { class: "empty" }, "Nothing found."));
 });
 
 // ---- people, conflicts, transcripts ----
@@ -377,9 +377,52 @@ async function loadPeople() {
   const ents = (p && p.entities) || [];
   if (!ents.length) box.append(el("p", { class: "empty" }, "No people yet."));
   for (const en of ents) {
-    box.append(el("details", {}, el("summary", {}, el("strong", {}, en.name), " ", el("span", { class: "badge" }, en.role || "other"), (en.aliases || []).length ? el("span", { class: "hint" }, " also " + en.aliases.join(", ")) : ""),
-      el("div", { class: "hint" }, "id " + en.id)));
+    const facts = el("div", { class: "entity-facts" });
+    const d = el("details", { class: "entity", "data-id": en.id, "data-name": en.name },
+      el("summary", {}, el("strong", {}, en.name), " ", el("span", { class: "badge" }, en.role || "other"), (en.aliases || []).length ? el("span", { class: "hint" }, " also " + en.aliases.join(", ")) : ""),
+      el("div", { class: "row" },
+        el("button", { type: "button", onclick: () => renameEntity(en) }, "Rename"),
+        el("button", { type: "button", onclick: () => aliasEntity(en) }, "Add alias"),
+        ents.length > 1 ? el("button", { type: "button", onclick: () => mergeEntity(en, ents) }, "Merge another into this") : null,
+        el("button", { type: "button", onclick: () => splitEntity(en, facts) }, "Split checked facts off")),
+      facts);
+    d.addEventListener("toggle", () => { if (d.open) loadEntityFacts(en, facts); });
+    box.append(d);
   }
+}
+
+async function loadEntityFacts(en, box) {
+  let v;
+  try { v = await api("GET", u() + "/entities/" + encodeURIComponent(en.id)); } catch (e) { fail("people-error", e); return; }
+  box.textContent = "";
+  const fs = v.facts || [];
+  if (!fs.length) { box.append(el("p", { class: "hint" }, "No facts about " + en.name + ".")); return; }
+  for (const f of fs) {
+    const id = "sf-" + f.id;
+    box.append(el("div", {}, el("input", { type: "checkbox", id, value: f.id }), " ", el("label", { for: id }, f.key + ": " + f.value)));
+  }
+}
+
+async function peopleCall(path, body) {
+  clear("people-error");
+  try { await api("POST", u() + "/entities/" + path, body); } catch (e) { fail("people-error", e); return; }
+  loadPeople();
+}
+
+function renameEntity(en) { const n = window.prompt("New name for " + en.name + " (the old name becomes an alias):", en.name); if (n && n.trim() && n !== en.name) peopleCall(encodeURIComponent(en.id) + "/rename", { name: n.trim() }); }
+function aliasEntity(en) { const a = window.prompt("Another name for " + en.name + ":"); if (a && a.trim()) peopleCall(encodeURIComponent(en.id) + "/aliases", { alias: a.trim() }); }
+function mergeEntity(en, ents) {
+  const others = ents.filter((x) => x.id !== en.id).map((x) => x.name).join(", ");
+  const from = window.prompt(`Merge which person into ${en.name}? (${others})`);
+  const other = ents.find((x) => x.id !== en.id && from && x.name.toLowerCase() === from.trim().toLowerCase());
+  if (from && !other) { fail("people-error", new Error(`No other person is called ${from}.`)); return; }
+  if (other && window.confirm(`Merge ${other.name} into ${en.name}? Their facts move; history is kept.`)) peopleCall(encodeURIComponent(en.id) + "/merge", { from: other.id });
+}
+function splitEntity(en, box) {
+  const ids = [...box.querySelectorAll("input[type=checkbox]:checked")].map((c) => c.value);
+  if (!ids.length) { fail("people-error", new Error("Open the person, check the facts to move, then split.")); return; }
+  const name = window.prompt("Name of the new person for the " + ids.length + " checked fact(s):");
+  if (name && name.trim()) peopleCall(encodeURIComponent(en.id) + "/split", { fact_ids: ids, name: name.trim() });
 }
 
 async function loadConflicts() {
@@ -391,9 +434,10 @@ async function loadConflicts() {
   const cs = (p && p.conflicts) || [];
   if (!cs.length) box.append(el("p", { class: "empty" }, "Nothing to confirm."));
   for (const c of cs) {
-    const cur = c.current || {};
+    const pr = c.proposed || {};
     box.append(el("div", { class: "conflict", "data-id": c.id },
-      el("p", {}, el("strong", {}, c.key || cur.key || ""), ": ", cur.value ?? "(none)", " → ", el("strong", {}, c.proposed || c.value || ""), el("span", { class: "hint" }, " · " + ((c.source && c.source.kind) || "") + " · " + fmtTime(c.created_at))),
+      el("p", {}, el("strong", {}, c.key), c.subject && c.subject !== "user" ? " (" + c.subject + ")" : "", ": ", c.current_value || "(none)", " → ", el("strong", { class: "proposed" }, pr.value || ""),
+        el("div", { class: "hint" }, (c.reason || "") + " · from " + ((pr.source && pr.source.kind) || "?") + (pr.said_by ? ", said by " + pr.said_by : "") + " · " + fmtTime(c.created_at))),
       el("button", { type: "button", class: "primary", onclick: () => resolve(c.id, "confirm") }, "Confirm"), " ",
       el("button", { type: "button", onclick: () => resolve(c.id, "reject") }, "Reject")));
   }
