@@ -200,3 +200,63 @@ func TestUISignIn(t *testing.T) {
 	until(t, ctx, "whose memory", `document.querySelector('#who').innerText.includes('`+testUser+`')`)
 	shot(t, ctx, "signed-in")
 }
+
+// TestUIPeopleConflictsMemory: a queued change is confirmed from the Conflicts tab and
+// the API then shows the new value; a person is renamed from the People tab; a search
+// on the Memory tab shows which source answered.
+func TestUIPeopleConflictsMemory(t *testing.T) {
+	ctx := browser(t)
+	env := testEnv(t)
+	s := serve(t, env, "--no-auth")
+	user := testUser
+	base := s.base + "/v1/users/" + user
+	for _, text := range []string{"My colleague Martin works at Acme.", "Martin works at Globex."} {
+		body, _ := json.Marshal(map[string]string{"text": text})
+		if st, _, b := call(t, "POST", base+"/messages", "", string(body)); st != 200 {
+			t.Fatalf("say %q: %d %s", text, st, b)
+		}
+	}
+	if st, _, b := call(t, "POST", base+"/episodes", "", `{"content": "Martin is vegetarian and cooks lentil curry on Fridays."}`); st != 200 {
+		t.Fatalf("episode: %d %s", st, b)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(s.base+"/"), chromedp.WaitVisible("#pick-user"),
+		chromedp.SendKeys("#pick-user", user), chromedp.Click("#pick-form button"))
+	until(t, ctx, "the app", `document.querySelector('#tab-conflicts') !== null`)
+
+	do(t, ctx, "open conflicts", chromedp.Click("#tab-conflicts"))
+	until(t, ctx, "the pending change", `document.querySelector('#conflicts').innerText.includes('Acme') && document.querySelector('#conflicts .proposed') && document.querySelector('#conflicts .proposed').innerText === 'Globex'`)
+	shot(t, ctx, "conflicts")
+	do(t, ctx, "confirm it", chromedp.Click(`#conflicts button.primary`))
+	until(t, ctx, "nothing left to confirm", `document.querySelector('#conflicts').innerText.includes('Nothing to confirm')`)
+	var ents struct {
+		Entities []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"entities"`
+	}
+	st, _, b := call(t, "GET", base+"/entities", "", "")
+	if err := json.Unmarshal(b, &ents); st != 200 || err != nil || len(ents.Entities) != 1 {
+		t.Fatalf("entities: %d %s", st, b)
+	}
+	st, _, b = call(t, "GET", base+"/facts?key=work.employer&subject=entity:"+ents.Entities[0].ID, "", "")
+	if st != 200 || !strings.Contains(string(b), `"value":"Globex"`) || strings.Contains(string(b), `"value":"Acme"`) {
+		t.Fatalf("after confirming, the current employer: %d %s", st, b)
+	}
+
+	do(t, ctx, "open people", chromedp.Click("#tab-people"),
+		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'Martin Ruiz'`))
+	until(t, ctx, "Martin", `document.querySelector('#people details.entity') !== null`)
+	do(t, ctx, "rename", chromedp.Evaluate[chromedp.Void](`document.querySelector('#people details.entity').open = true; document.querySelector('#people details.entity button').click()`))
+	until(t, ctx, "the new name", `document.querySelector('#people').innerText.includes('Martin Ruiz')`)
+	shot(t, ctx, "people")
+	st, _, b = call(t, "GET", base+"/entities", "", "")
+	if st != 200 || !strings.Contains(string(b), `"name":"Martin Ruiz"`) {
+		t.Fatalf("after renaming: %d %s", st, b)
+	}
+
+	do(t, ctx, "open memory", chromedp.Click("#tab-memory"))
+	until(t, ctx, "the episode", `document.querySelector('#episodes').innerText.includes('lentil curry')`)
+	do(t, ctx, "search", chromedp.SendKeys("#search-q", "What does Martin eat?"), chromedp.Click("#search-form button"))
+	until(t, ctx, "the answer and hits", `document.querySelector('#answer') !== null && document.querySelectorAll('#search-results details.hit').length > 0 && document.querySelector('#search-results').innerText.includes('vegetarian')`)
+	shot(t, ctx, "memory")
+}
