@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase/memory"
@@ -11,6 +12,10 @@ import (
 // messageBody is the body of a message.
 type messageBody struct {
 	Text string `json:"text" minLength:"1" maxLength:"16384" doc:"What the user said, as plain text (at most 16 KiB)." example:"My favorite cryptos are BTC, ETH and XMR."`
+	// Time, Session and Speaker describe the message; they are optional.
+	Time    *time.Time `json:"time,omitempty" doc:"When the message was said (RFC 3339); temporal markers such as \"next Friday\" resolve against it. Default: now."`
+	Session string     `json:"session,omitempty" maxLength:"200" doc:"The conversation the message belongs to; a communication preference stated in enough different sessions becomes durable. Default: the message's UTC date."`
+	Speaker string     `json:"speaker,omitempty" enum:"user,assistant" doc:"Who wrote the message. Default user."`
 }
 
 // questionBody is the body of a question.
@@ -56,7 +61,11 @@ func (s *Server) say(ctx context.Context, in *messageInput) (*sayOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.opts.Engine.Say(ctx, u, in.Body.Text)
+	info := memory.MessageInfo{Session: in.Body.Session, Speaker: in.Body.Speaker}
+	if in.Body.Time != nil {
+		info.Time = *in.Body.Time
+	}
+	res, err := s.opts.Engine.Say(memory.WithMessage(ctx, info), u, in.Body.Text)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

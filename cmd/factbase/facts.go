@@ -39,12 +39,17 @@ type factJSON struct {
 	ValidTo    *time.Time      `json:"valid_to,omitempty"`
 	Supersedes string          `json:"supersedes,omitempty"`
 	Source     factbase.Source `json:"source"`
+	Text       string          `json:"text,omitempty"`
+	SaidBy     string          `json:"said_by,omitempty"`
+	Temporal   string          `json:"temporal,omitempty"`
+	Anchor     *time.Time      `json:"anchor,omitempty"`
 }
 
 func toJSON(f factbase.Fact) factJSON {
 	return factJSON{ID: f.ID, Subject: f.Subject, Key: f.Key, Value: f.Value, Rank: f.Rank, Type: f.Type,
 		Category: string(f.Category), Confidence: f.Confidence, Current: f.Current, RecordedAt: f.RecordedAt,
-		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, Supersedes: f.Supersedes, Source: f.Source}
+		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, Supersedes: f.Supersedes, Source: f.Source,
+		Text: f.Text, SaidBy: f.SaidBy, Temporal: f.Temporal, Anchor: f.Anchor}
 }
 
 func toJSONs(facts []factbase.Fact) []factJSON {

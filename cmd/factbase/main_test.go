@@ -127,3 +127,27 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSayMessageTime: a message's own time anchors its temporal markers, on the CLI
+// and over HTTP.
+func TestSayMessageTime(t *testing.T) {
+	env := testEnv(t)
+	if _, stderr, code := run(t, env, "say", "--user", testUser, "--time", "2026-01-05T10:00:00Z", "I fly to Lisbon next Friday"); code != 0 {
+		t.Fatalf("say --time: %d %s", code, stderr)
+	}
+	out, _, _ := run(t, env, "facts", "list", "--user", testUser, "--json")
+	if !strings.Contains(out, `"anchor": "2026-01-16T00:00:00Z"`) {
+		t.Errorf("the anchor of \"next Friday\" said on Monday 5 January 2026 is not 16 January: %s", out)
+	}
+	if _, stderr, code := run(t, env, "say", "--user", testUser, "--time", "yesterday", "hi"); code != 1 || !strings.Contains(stderr, "not an RFC 3339 time") {
+		t.Errorf("a bad --time: exit %d, %q", code, stderr)
+	}
+	s := serve(t, testEnv(t), "--no-auth")
+	if st, _, b := call(t, "POST", s.base+"/v1/users/"+testUser+"/messages", "", `{"text": "I fly to Oslo tomorrow", "time": "2026-03-01T09:00:00Z"}`); st != 200 {
+		t.Fatalf("POST messages with a time: %d %s", st, b)
+	}
+	st, _, b := call(t, "GET", s.base+"/v1/users/"+testUser+"/facts", "", "")
+	if st != 200 || !strings.Contains(string(b), `"anchor":"2026-03-02T`) {
+		t.Errorf("the anchor of \"tomorrow\" said on 1 March 2026: %d %s", st, b)
+	}
+}

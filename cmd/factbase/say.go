@@ -4,13 +4,23 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
 )
 
 // runSay implements "factbase say": a user's message through the rule router and
 // the write path.
 func (m *Main) runSay(ctx context.Context, args []string) error {
-	var c common
+	var (
+		c                    common
+		at, session, speaker string
+	)
 	fs := m.flags("say", &c, true)
+	fs.StringVar(&at, "time", "", "when the message was said (RFC 3339); \"next Friday\" resolves against it (default now)")
+	fs.StringVar(&session, "session", "", "the conversation the message belongs to (default: the message's UTC date)")
+	fs.StringVar(&speaker, "speaker", "user", "who wrote the message: user or assistant")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: factbase say [flags] \"MESSAGE\"\n\nRemember what a user's message states (favorites, email, name, city, work, birthday).\n\n")
 		fs.PrintDefaults()
@@ -30,7 +40,18 @@ func (m *Main) runSay(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	res, err := e.Say(ctx, user, strings.Join(fs.Args(), " "))
+	info := memory.MessageInfo{Session: session, Speaker: speaker}
+	if speaker != "user" && speaker != "assistant" {
+		return usagef("--speaker %q is not user or assistant", speaker)
+	}
+	if at != "" {
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return factbase.Errorf(factbase.EINVALID, "--time %q is not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)", at)
+		}
+		info.Time = t
+	}
+	res, err := e.Say(memory.WithMessage(ctx, info), user, strings.Join(fs.Args(), " "))
 	if err != nil {
 		return err
 	}
