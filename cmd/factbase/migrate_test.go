@@ -256,7 +256,7 @@ func TestMigrate(t *testing.T) {
 	if len(res.Users) != 1 || res.Users[0].User != alice {
 		t.Fatalf("migrate --user reported %+v, want alice only", res)
 	}
-	for table, want := range map[string]int{"facts": 9, "list_events": 7, "episodes": 1, "sheets": 1, "transcript_sessions": 1,
+	for table, want := range map[string]int{"facts": 9, "list_events": 7, "episodes": 1, "transcript_sessions": 1,
 		"transcript_checkpoints": 1, "transcript_subjects": 1} {
 		if got := res.Users[0].Counts[table]; got != want {
 			t.Errorf("copied %d rows of %s, want %d", got, table, want)
@@ -269,7 +269,7 @@ func TestMigrate(t *testing.T) {
 			}
 		}
 	}
-	for _, table := range []string{"embeddings", "fact_references"} {
+	for _, table := range []string{"embeddings", "fact_references", "sheets"} {
 		if res.Users[0].Counts[table] == 0 {
 			t.Errorf("copied no %s", table)
 		}
