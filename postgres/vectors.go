@@ -170,6 +170,15 @@ func (c *vecCache) set(k vecKey) *vecSet {
 	return s
 }
 
+// drop forgets the copy s of k, unless another has replaced it meanwhile.
+func (c *vecCache) drop(k vecKey, s *vecSet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sets[k] == s {
+		delete(c.sets, k)
+	}
+}
+
 // evict drops least recently used copies other than keep until the cache fits its
 // budget. It reports whether keep itself fits. It takes no set's lock (sizes are
 // atomic), so it may be called while holding one.
@@ -254,6 +263,13 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	if err := t.refresh(ctx, s, k); err != nil {
 		s.mu.Unlock()
 		return nil, err
+	}
+	if len(s.seqs) == 0 && s.maxSeq == 0 {
+		// The user has no vectors at all: keep no copy, so that such users cost
+		// the cache nothing.
+		s.mu.Unlock()
+		c.drop(k, s)
+		return nil, nil
 	}
 	fits := c.evict(s)
 	s.mu.Unlock()
