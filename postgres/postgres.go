@@ -29,6 +29,18 @@
 // length (or a list's members and its events, for an as-of read) come from one
 // snapshot.
 //
+// Statements that need no answer (BEGIN, a fact's insert, a list event, ending a fact)
+// are pipelined with the next one that does, so that the user's lock is held for as
+// few round trips as possible (pipeline.go). Jobs are claimed with FOR UPDATE SKIP
+// LOCKED, so workers on several servers never wait for one another.
+//
+// # Search
+//
+// Full text uses tsvector columns (English configuration) in GIN indexes. Vectors are
+// real[] rows ranked in Go over a per-user in-memory copy that each server keeps up to
+// date from the rows any server wrote (vectors.go); the pgvector extension is not
+// used.
+//
 // # Errors
 //
 // Driver errors are translated by SQLSTATE code, never by message text: unique and
@@ -42,7 +54,8 @@
 // Migrations are embedded and applied at Open, one transaction each, recorded in
 // schema_migrations, under a PostgreSQL advisory lock so that several servers can
 // start at once against a fresh database. Options.Schema places the tables in their
-// own schema (created if needed); tests use a schema per run.
+// own schema (created if needed); tests use a schema per run. On a server whose
+// autovacuum is off the store keeps its tables' statistics itself (analyze.go).
 package postgres
 
 import (
