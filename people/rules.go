@@ -453,6 +453,12 @@ func (p *parser) listValues(i, j int) []string {
 		}
 	}
 	for k := i; k < j; k++ {
+		if w := p.w(k); (w == "," || w == "and" || w == "or" || w == "but") && p.clauseAt(k+1, j) {
+			// "I love hiking and my email is ...": the list ends where a new clause
+			// starts; that clause is not a liked thing.
+			flush(k)
+			return out
+		}
 		switch w := p.w(k); {
 		case w == "," || w == "&" || w == "/":
 			flush(k)
@@ -469,6 +475,33 @@ func (p *parser) listValues(i, j int) []string {
 	}
 	flush(j)
 	return out
+}
+
+// subjectPronouns start a clause of their own.
+var subjectPronouns = map[string]bool{"i": true, "he": true, "she": true, "we": true, "they": true, "it's": true, "i'm": true}
+
+// copulas and common verbs that make a possessive phrase a clause ("my email is").
+var clauseVerbs = map[string]bool{"is": true, "are": true, "was": true, "were": true, "has": true, "have": true,
+	"lives": true, "works": true, "loves": true, "likes": true, "hates": true}
+
+// clauseAt reports whether tokens [k, j) start a clause: a subject pronoun, or a
+// possessive phrase whose verb follows within a few words ("my email is ...").
+func (p *parser) clauseAt(k, j int) bool {
+	if k >= j {
+		return false
+	}
+	if subjectPronouns[p.w(k)] {
+		return true
+	}
+	if !possessives[p.w(k)] {
+		return false
+	}
+	for n := k + 1; n < j && n <= k+4; n++ {
+		if clauseVerbs[p.w(n)] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseWords open a clause, not a thing one likes.
