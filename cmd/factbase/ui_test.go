@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -259,4 +260,24 @@ func TestUIPeopleConflictsMemory(t *testing.T) {
 	do(t, ctx, "search", chromedp.SendKeys("#search-q", "What does Martin eat?"), chromedp.Click("#search-form button"))
 	until(t, ctx, "the answer and hits", `document.querySelector('#answer') !== null && document.querySelectorAll('#search-results details.hit').length > 0 && document.querySelector('#search-results').innerText.includes('vegetarian')`)
 	shot(t, ctx, "memory")
+}
+
+// TestUIPaging: a long list is shown a page at a time.
+func TestUIPaging(t *testing.T) {
+	ctx := browser(t)
+	s := serve(t, testEnv(t), "--no-auth")
+	vals := make([]string, 150)
+	for i := range vals {
+		vals[i] = "item" + strconv.Itoa(i+1)
+	}
+	body, _ := json.Marshal(map[string][]string{"values": vals})
+	if st, _, b := call(t, "POST", s.base+"/v1/users/"+testUser+"/lists/favorites.long", "", string(body)); st != 200 {
+		t.Fatalf("add 150: %d %s", st, b)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(s.base+"/#lists"), chromedp.WaitVisible("#pick-user"),
+		chromedp.SendKeys("#pick-user", testUser), chromedp.Click("#pick-form button"))
+	until(t, ctx, "the first page", `document.querySelectorAll('#list-items li').length === 100 && document.querySelector('#list-page').innerText.includes('of 150')`)
+	do(t, ctx, "next page", chromedp.Click("#list-next"))
+	until(t, ctx, "the second page", `document.querySelectorAll('#list-items li').length === 50 && document.querySelector('#list-items li').dataset.value === 'item101' && document.querySelector('#list-next').disabled`)
+	shot(t, ctx, "list-page-2")
 }

@@ -3,8 +3,9 @@
 
 const $ = (id) => document.getElementById(id);
 const S = window.sessionStorage;
-const state = { key: S.getItem("fb_key") || "", user: S.getItem("fb_user") || "", noauth: document.body.dataset.noauth === "true", paths: [], factsOffset: 0 };
+const state = { key: S.getItem("fb_key") || "", user: S.getItem("fb_user") || "", noauth: document.body.dataset.noauth === "true", paths: [], factsOffset: 0, listOffset: 0, epOffset: 0 };
 const PAGE = 50;
+const LIST_PAGE = 100;
 
 // el builds an element: el("td", {class: "x"}, "text", child...).
 function el(tag, attrs, ...kids) {
@@ -232,7 +233,11 @@ async function loadList() {
   const key = $("lists-key").value;
   if (!key) return;
   let p;
-  try { p = await api("GET", u() + "/lists/" + encodeURIComponent(key) + "?limit=1000"); } catch (e) { fail("lists-error", e); return; }
+  try { p = await api("GET", u() + "/lists/" + encodeURIComponent(key) + "?limit=" + LIST_PAGE + "&offset=" + state.listOffset); } catch (e) { fail("lists-error", e); return; }
+  const n = (p.items || []).length;
+  $("list-page").textContent = n ? `#${state.listOffset + 1}–#${state.listOffset + n} of ${p.total}` : "";
+  $("list-prev").disabled = state.listOffset === 0;
+  $("list-next").disabled = state.listOffset + n >= (p.total || 0);
   const ol = $("list-items");
   ol.textContent = "";
   for (const it of p.items || []) {
@@ -277,7 +282,9 @@ async function removeItem(value) {
   loadLists();
 }
 
-$("lists-key").addEventListener("change", loadList);
+$("lists-key").addEventListener("change", () => { state.listOffset = 0; loadList(); });
+$("list-prev").addEventListener("click", () => { state.listOffset = Math.max(0, state.listOffset - LIST_PAGE); loadList(); });
+$("list-next").addEventListener("click", () => { state.listOffset += LIST_PAGE; loadList(); });
 $("list-add").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   clear("lists-error"); clear("lists-note");
@@ -328,7 +335,11 @@ $("sheet-regen").addEventListener("click", async () => {
 async function loadMemory() {
   clear("memory-error");
   let p;
-  try { p = await api("GET", u() + "/episodes?limit=50"); } catch (e) { fail("memory-error", e); return; }
+  try { p = await api("GET", u() + "/episodes?limit=" + PAGE + "&offset=" + state.epOffset); } catch (e) { fail("memory-error", e); return; }
+  const got = ((p && p.episodes) || []).length;
+  $("ep-page").textContent = got ? `${state.epOffset + 1}–${state.epOffset + got} of ${p.total}` : "";
+  $("ep-prev").disabled = state.epOffset === 0;
+  $("ep-next").disabled = state.epOffset + got >= (p.total || 0);
   const box = $("episodes");
   box.textContent = "";
   const eps = (p && p.episodes) || [];
@@ -337,6 +348,9 @@ async function loadMemory() {
     box.append(el("div", { class: "episode" }, el("div", {}, ep.content), el("div", { class: "hint" }, fmtTime(ep.created_at || ep.created) + " · importance " + (ep.importance ?? "") + ((ep.tags || []).length ? " · " + ep.tags.join(", ") : ""))));
   }
 }
+
+$("ep-prev").addEventListener("click", () => { state.epOffset = Math.max(0, state.epOffset - PAGE); loadMemory(); });
+$("ep-next").addEventListener("click", () => { state.epOffset += PAGE; loadMemory(); });
 
 $("episode-add").addEventListener("submit", async (ev) => {
   ev.preventDefault();
