@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"container/heap"
 	"context"
 	"math"
 	"sync"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/search"
 )
 
 // Vector search ranks in Go over the user's vectors, as the SQLite store does: the
@@ -310,13 +310,13 @@ func (t *tx) rankVectors(ctx context.Context, q factbase.VectorQuery, seqs []int
 			scores[i] = float32NaN
 			continue
 		}
-		scores[i] = dot(q.Vector, vecs[i*dim:(i+1)*dim])
+		scores[i] = search.Dot(q.Vector, vecs[i*dim:(i+1)*dim])
 		n++
 	}
 	var out []factbase.Candidate
 	window, done := max(2*q.Limit, 64), 0
 	for done < n && len(out) < q.Limit {
-		top := topK(scores, done+window)
+		top := search.TopK(scores, done+window)
 		batch := top[done:]
 		done = len(top)
 		found, err := t.resolveVectors(ctx, q, seqs, scores, batch)
@@ -337,68 +337,6 @@ func (t *tx) rankVectors(ctx context.Context, q factbase.VectorQuery, seqs []int
 
 // float32NaN marks an entry that is not of the kind asked for.
 var float32NaN = float32(math.NaN())
-
-// dot returns the dot product of a and b (the cosine, both being L2-normalised).
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a) && i+4 <= len(b); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a) && i < len(b); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-// topK returns the indexes of the k highest scores, best first (ties by index); NaN
-// scores are skipped.
-func topK(scores []float32, k int) []int {
-	h := &minHeap{s: scores}
-	for i, v := range scores {
-		if v != v {
-			continue
-		}
-		if len(h.idx) < k {
-			heap.Push(h, i)
-		} else if h.less(h.idx[0], i) {
-			h.idx[0] = i
-			heap.Fix(h, 0)
-		}
-	}
-	out := make([]int, len(h.idx))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(int)
-	}
-	return out
-}
-
-// minHeap keeps the k best indexes with the worst on top.
-type minHeap struct {
-	s   []float32
-	idx []int
-}
-
-// less reports whether index a ranks below index b.
-func (h *minHeap) less(a, b int) bool {
-	if h.s[a] != h.s[b] {
-		return h.s[a] < h.s[b]
-	}
-	return a > b
-}
-
-func (h *minHeap) Len() int           { return len(h.idx) }
-func (h *minHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
-func (h *minHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *minHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
-func (h *minHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
-}
 
 // resolveVectors joins the entries at batch (indexes into seqs, best first) to their
 // embeddings rows and items in the snapshot, keeping those q.Filter passes, in the

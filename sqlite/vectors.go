@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"container/heap"
 	"context"
 	"encoding/json"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/search"
 )
 
 // Vector search ranks in Go, not in sqlite-vec.
@@ -247,14 +247,14 @@ func (t *tx) rankVectors(ctx context.Context, q factbase.VectorQuery, s *vecSet)
 	scoreAll := func() {
 		for i, k := range s.kinds {
 			if k == want && !scored[i] {
-				scores[i], scored[i] = dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
+				scores[i], scored[i] = search.Dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
 			}
 		}
 	}
 	approx := n > exactBelow
 	if approx {
 		for _, i := range nearestSigns(s.signs, s.kinds, want, signsOf(q.Vector), signWords(dim), max(prefilterMin, prefilterEach*q.Limit)) {
-			scores[i], scored[i] = dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
+			scores[i], scored[i] = search.Dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
 		}
 	} else {
 		scoreAll()
@@ -262,7 +262,7 @@ func (t *tx) rankVectors(ctx context.Context, q factbase.VectorQuery, s *vecSet)
 	var out []factbase.Candidate
 	window := max(2*q.Limit, 64)
 	for len(out) < q.Limit {
-		batch := topK(scores, window)
+		batch := search.TopK(scores, window)
 		if len(batch) == 0 {
 			if !approx {
 				break
@@ -351,71 +351,6 @@ func nearestSigns(signs []uint64, kinds []byte, want byte, q []uint64, words, k 
 
 // float32NaN marks an entry that is not of the kind asked for.
 var float32NaN = float32(math.NaN())
-
-// dot returns the dot product of a and b (the cosine, both being L2-normalised).
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a) && i+4 <= len(b); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a) && i < len(b); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-// topK returns the indexes of the k highest scores, best first (ties by index); NaN
-// scores are skipped.
-func topK(scores []float32, k int) []int {
-	if k <= 0 {
-		return []int{}
-	}
-	h := &minHeap{s: scores}
-	for i, v := range scores {
-		if v != v {
-			continue
-		}
-		if len(h.idx) < k {
-			heap.Push(h, i)
-		} else if h.less(h.idx[0], i) {
-			h.idx[0] = i
-			heap.Fix(h, 0)
-		}
-	}
-	out := make([]int, len(h.idx))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(int)
-	}
-	return out
-}
-
-// minHeap keeps the k best indexes with the worst on top.
-type minHeap struct {
-	s   []float32
-	idx []int
-}
-
-// less reports whether index a ranks below index b.
-func (h *minHeap) less(a, b int) bool {
-	if h.s[a] != h.s[b] {
-		return h.s[a] < h.s[b]
-	}
-	return a > b
-}
-
-func (h *minHeap) Len() int           { return len(h.idx) }
-func (h *minHeap) Less(i, j int) bool { return h.less(h.idx[i], h.idx[j]) }
-func (h *minHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *minHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
-func (h *minHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
-}
 
 // resolveVectors joins the entries at batch (indexes into seqs, best first) to their
 // embeddings rows and items in the snapshot, keeping those q.Filter passes, in the

@@ -8,35 +8,10 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase/embed"
+	"github.com/factbase/factbase/search"
 )
 
-func TestTopK(t *testing.T) {
-	nan := float32NaN
-	cases := []struct {
-		name   string
-		scores []float32
-		k      int
-		want   []int
-	}{
-		{"best first", []float32{0.1, 0.9, 0.5}, 2, []int{1, 2}},
-		{"ties by index", []float32{0.5, 0.5, 0.5}, 2, []int{0, 1}},
-		{"NaN skipped", []float32{nan, 0.2, nan, 0.1}, 5, []int{1, 3}},
-		{"k zero", []float32{0.3}, 0, []int{}},
-		{"negative", []float32{-0.5, -0.1}, 1, []int{1}},
-	}
-	for _, tc := range cases {
-		if got := topK(tc.scores, tc.k); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: topK(%v, %d) = %v, want %v", tc.name, tc.scores, tc.k, got, tc.want)
-		}
-	}
-}
-
-func TestDotAndSigns(t *testing.T) {
-	a := []float32{1, 2, 3, 4, 5, 6, 7}
-	b := []float32{7, 6, 5, 4, 3, 2, 1}
-	if got, want := dot(a, b), float32(84); got != want {
-		t.Errorf("dot = %v, want %v", got, want)
-	}
+func TestSigns(t *testing.T) {
 	v := make([]float32, 70)
 	v[0], v[63], v[64], v[69] = 1, 0.5, -1, 2
 	if got, want := signsOf(v), []uint64{1 | 1<<63, 1 << 5}; !slices.Equal(got, want) {
@@ -91,7 +66,7 @@ func TestSignPrefilterRecall(t *testing.T) {
 		q := qv[0]
 		exact := make([]float32, len(vecs))
 		for i := range vecs {
-			exact[i] = dot(q, flat[i*dim:(i+1)*dim])
+			exact[i] = search.Dot(q, flat[i*dim:(i+1)*dim])
 		}
 		approx := make([]float32, len(vecs))
 		for i := range approx {
@@ -100,7 +75,7 @@ func TestSignPrefilterRecall(t *testing.T) {
 		for _, i := range nearestSigns(signs, kinds, 'f', signsOf(q), signWords(dim), prefilterMin) {
 			approx[i] = exact[i]
 		}
-		want, got := topK(exact, 10), topK(approx, 10)
+		want, got := search.TopK(exact, 10), search.TopK(approx, 10)
 		for _, i := range want {
 			total++
 			if slices.Contains(got, i) || approx[got[len(got)-1]] == exact[i] {
