@@ -20,6 +20,11 @@ import (
 
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	return browserSized(t, 1100, 900)
+}
+
+func browserSized(t *testing.T, width, height int) context.Context {
+	t.Helper()
 	path := os.Getenv("FACTBASE_CHROMIUM")
 	if path == "" {
 		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -39,7 +44,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1100, 900))
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, height))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
@@ -280,4 +285,23 @@ func TestUIPaging(t *testing.T) {
 	do(t, ctx, "next page", chromedp.Click("#list-next"))
 	until(t, ctx, "the second page", `document.querySelectorAll('#list-items li').length === 50 && document.querySelector('#list-items li').dataset.value === 'item101' && document.querySelector('#list-next').disabled`)
 	shot(t, ctx, "list-page-2")
+}
+
+// TestUIPhoneWidth: at a phone's width (390 px) the facts and lists fit the screen:
+// nothing scrolls sideways.
+func TestUIPhoneWidth(t *testing.T) {
+	ctx := browserSized(t, 390, 844)
+	s := serve(t, testEnv(t), "--no-auth")
+	if st, _, b := call(t, "POST", s.base+"/v1/users/"+testUser+"/messages", "", `{"text": "My favorite teas are oolong, sencha and rooibos. My email is ada.lovelace@example.com"}`); st != 200 {
+		t.Fatalf("say: %d %s", st, b)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(s.base+"/"), chromedp.WaitVisible("#pick-user"),
+		chromedp.SendKeys("#pick-user", testUser), chromedp.Click("#pick-form button"))
+	until(t, ctx, "the facts", `document.querySelector('#facts-list').innerText.includes('rooibos')`)
+	until(t, ctx, "no sideways scrolling on facts", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	shot(t, ctx, "phone-facts")
+	do(t, ctx, "open lists", chromedp.Click("#tab-lists"))
+	until(t, ctx, "the teas", `document.querySelectorAll('#list-items li').length === 3`)
+	until(t, ctx, "no sideways scrolling on lists", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	shot(t, ctx, "phone-lists")
 }
