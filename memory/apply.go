@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -448,11 +450,7 @@ func (w *writer) retract(op factbase.Op) error {
 }
 
 func sortByRankDesc(facts []factbase.Fact) {
-	for i := 1; i < len(facts); i++ {
-		for j := i; j > 0 && facts[j].Rank > facts[j-1].Rank; j-- {
-			facts[j], facts[j-1] = facts[j-1], facts[j]
-		}
-	}
+	slices.SortStableFunc(facts, func(a, b factbase.Fact) int { return cmp.Compare(b.Rank, a.Rank) })
 }
 
 // erase deletes one fact by id, or every version of a key, history included.
