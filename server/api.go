@@ -78,6 +78,7 @@ func (s *Server) register() {
 	s.registerRemember()    // remember.go
 	s.registerSheet()       // sheet.go
 	s.registerPeople()      // people.go
+	s.registerUsers()       // users.go
 }
 
 // parseUser validates the user path parameter: 422 naming path.user if it is not a

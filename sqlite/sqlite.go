@@ -105,6 +105,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		wq[k] = v
 	}
 	wq.Set("_txlock", "immediate")
+	wq.Add("_pragma", "secure_delete(1)")
 	writer, err := sql.Open("sqlite", "file:"+path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)

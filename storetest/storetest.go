@@ -48,6 +48,7 @@ func Run(t *testing.T, open Open) {
 		{"Search", testSearch},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 		{"People", testPeople},
+		{"EraseUser", testEraseUser},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -64,6 +64,7 @@ func (m *Main) commands() []command {
 		{"ingest", "ingest agent session transcripts (JSONL) into facts", (*Main).runIngest},
 		{"serve", "serve the HTTP API (127.0.0.1:7411; OpenAPI at /openapi.json)", (*Main).runServe},
 		{"keys", "create, list and revoke API keys for serve", (*Main).runKeys},
+		{"users", "erase everything a user owns (facts, history, episodes, indexes, ...)", (*Main).runUsers},
 		{"mcp", "serve MCP (Model Context Protocol) over stdio for one user", (*Main).runMCP},
 		{"bench", "run the synthetic benchmarks beside a raw-SQLite baseline", (*Main).runBench},
 		{"episodes", "add, list, get, delete and backfill episodes (narrative records)", (*Main).runEpisodes},

@@ -1,0 +1,54 @@
+package sqlite_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/storetest"
+)
+
+// fileHas reports whether the database file or its write-ahead log holds s.
+func fileHas(t *testing.T, path, s string) bool {
+	t.Helper()
+	for _, p := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(bytes.ToLower(b), []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEraseUserLeavesNoBytes: after a user is erased, the user's marker is nowhere in
+// the database file or its log (not in a freed page, a full-text segment or an old
+// log frame), while another user's marker still is.
+func TestEraseUserLeavesNoBytes(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	e := memory.New(s, memory.Options{})
+	a, b := storetest.NewUser(), storetest.NewUser()
+	storetest.PopulateUser(t, s, e, a, "zorblat")
+	storetest.PopulateUser(t, s, e, b, "quintex")
+	if !fileHas(t, s.Path(), "zorblat") {
+		t.Fatal("before erasure the marker is not in the files: the scan cannot tell")
+	}
+	res, err := e.EraseUser(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Purged {
+		t.Errorf("erasure not purged: %+v", res)
+	}
+	if fileHas(t, s.Path(), "zorblat") {
+		t.Error("after erasure the erased user's marker is still in the database files")
+	}
+	if !fileHas(t, s.Path(), "quintex") {
+		t.Error("after erasure the other user's marker is gone from the files")
+	}
+}
