@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/search"
@@ -68,7 +69,7 @@ type Hit struct {
 }
 
 // Explain says how a hit's score was made:
-// score = (rrf_text + rrf_vector) * decay * subject_boost * importance_boost.
+// score = ((rrf_text + rrf_vector) * decay * subject_boost * importance_boost + context) * speaker_boost.
 type Explain struct {
 	BM25Rank        int     `json:"bm25_rank"`   // rank among full-text candidates, 0 = not found by text
 	BM25            float64 `json:"bm25"`        // the BM25 score (higher is better)
@@ -81,13 +82,18 @@ type Explain struct {
 	SubjectBoost    float64 `json:"subject_boost"` // > 1 for facts about a subject the query names
 	Importance      float64 `json:"importance"`    // a fact's confidence, an episode's importance
 	ImportanceBoost float64 `json:"importance_boost"`
-	Score           float64 `json:"score"`
+	// Context is the score an episode inherits from the turns next to it in its
+	// conversation; SpeakerBoost is > 1 for an episode said by someone the query names.
+	Context      float64 `json:"context"`
+	SpeakerBoost float64 `json:"speaker_boost"`
+	Score        float64 `json:"score"`
 }
 
 func explainOf(x search.Explain) Explain {
 	return Explain{BM25Rank: x.BM25Rank, BM25: x.BM25, VectorRank: x.VecRank, Similarity: x.Similarity,
 		RRFText: x.RRFText, RRFVector: x.RRFVec, Decay: x.Decay, AgeDays: x.AgeDays, SubjectBoost: x.SubjectBoost,
-		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, Score: x.Score}
+		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, Context: x.Context, SpeakerBoost: x.SpeakerBoost,
+		Score: x.Score}
 }
 
 // SearchResult is what Search found.
@@ -244,8 +250,18 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		}
 		fo := fusion
 		fo.BoostSubjects = out.Subjects
-		fo.Threshold, fo.MinSimilarity, fo.Limit = o.Threshold, o.MinSimilarity, o.Limit
-		for _, h := range search.Fuse(text, vecs, o.Now, fo) {
+		fo.MinSimilarity = o.MinSimilarity // threshold and limit apply after context
+		hits := search.Fuse(text, vecs, o.Now, fo)
+		if hits, err = e.conversationContext(ctx, st, hits, terms, o); err != nil {
+			return err
+		}
+		for _, h := range hits {
+			if len(out.Hits) == o.Limit {
+				break
+			}
+			if h.Score < o.Threshold {
+				continue
+			}
 			hit := Hit{Kind: h.Kind, ID: h.ID, Score: h.Score, Explain: explainOf(h.Explain)}
 			if h.Kind == factbase.KindFact {
 				f, err := tx.Fact(ctx, h.ID)
@@ -387,4 +403,179 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// contextOptions are the conversation-context parameters of Search (the defaults of
+// search.WithContext, measured on the LoCoMo development split).
+var contextOptions = search.ContextOptions{}
+
+// contextGap is the longest pause between two turns of one conversation: episodes
+// further apart in time are not each other's context.
+const contextGap = 30 * time.Minute
+
+// SpeakerKey is the episode metadata key naming who said an episode. Without it, a
+// "Name: " at the start of the content names the speaker.
+const SpeakerKey = "speaker"
+
+// episodeSpeaker returns who said ep: its speaker metadata, else the one to three
+// capitalised words before a colon that open its content ("Caroline: ..."), else "".
+func episodeSpeaker(ep factbase.Episode) string {
+	if s := strings.TrimSpace(ep.Metadata[SpeakerKey]); s != "" {
+		return s
+	}
+	head, _, ok := strings.Cut(ep.Content, ":")
+	if !ok || len(head) > 64 {
+		return ""
+	}
+	words := strings.Fields(head)
+	if len(words) == 0 || len(words) > 3 {
+		return ""
+	}
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '.' && r != '\'' }) >= 0 {
+			return ""
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// speakerNamed reports whether the query's terms name speaker: any word of the
+// speaker's name that is not a stop word is one of the terms.
+func speakerNamed(speaker string, terms map[string]bool) bool {
+	for _, w := range search.Terms(speaker) {
+		if terms[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// conversationContext applies conversation context (search.WithContext) to hits,
+// ranked best first by Fuse, for a search returning o.Limit hits. Turns of a
+// conversation are episodes with a speaker. The best of them pass context to the
+// turns just before and after them (the nearest episodes within contextGap, inside
+// the search's tag and time filters); every turn the query names the speaker of is
+// boosted. Episodes are read only where it can change the first o.Limit hits.
+func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, terms []string, o SearchOptions) ([]search.Hit, error) {
+	termSet := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		termSet[t] = true
+	}
+	turns := map[string]search.Turn{}
+	seen := map[string]bool{} // episodes read, turns or not
+	// read reads episode id and records it as a turn if it has a speaker.
+	read := func(id string, ep *factbase.Episode) (bool, error) {
+		if ep == nil {
+			x, err := st.Episode(ctx, id)
+			if err != nil {
+				return false, err
+			}
+			ep = &x
+		}
+		seen[id] = true
+		sp := episodeSpeaker(*ep)
+		if sp == "" {
+			return false, nil
+		}
+		if _, ok := turns[id]; !ok {
+			turns[id] = search.Turn{Kind: factbase.KindEpisode, ID: id, Named: speakerNamed(sp, termSet)}
+		}
+		return true, nil
+	}
+	spread := contextOptions.Spread
+	if spread == 0 {
+		spread = search.DefaultContextSpread
+	}
+	for i := 0; i < len(hits) && i < spread; i++ {
+		h := hits[i]
+		if h.Kind != factbase.KindEpisode {
+			continue
+		}
+		ep, err := st.Episode(ctx, h.ID)
+		if err != nil {
+			return nil, err
+		}
+		if ok, err := read(h.ID, &ep); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		t := turns[h.ID]
+		for _, next := range []bool{false, true} {
+			nb, found, err := neighbour(ctx, st, ep, next, o)
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				continue
+			}
+			if ok, err := read(nb.ID, &nb); err != nil {
+				return nil, err
+			} else if !ok {
+				continue
+			}
+			if next {
+				t.Next = nb.ID
+			} else {
+				t.Prev = nb.ID
+			}
+		}
+		turns[h.ID] = t
+	}
+	if len(turns) == 0 {
+		return hits, nil
+	}
+	out := search.WithContext(hits, turns, contextOptions)
+	// The other episodes matter only if the speaker boost could lift them into the
+	// first o.Limit hits: scores only grow, so the o.Limit-th score is a floor.
+	var floor float64
+	if len(out) > o.Limit {
+		floor = out[o.Limit-1].Score
+	}
+	boost := contextOptions.SpeakerBoost
+	if boost == 0 {
+		boost = search.DefaultSpeakerBoost
+	}
+	more := false
+	for _, h := range out {
+		if h.Kind != factbase.KindEpisode || seen[h.ID] || h.Score*boost < floor {
+			continue
+		}
+		ok, err := read(h.ID, nil)
+		if err != nil {
+			return nil, err
+		}
+		more = more || ok && turns[h.ID].Named
+	}
+	if more {
+		out = search.WithContext(hits, turns, contextOptions)
+	}
+	return out, nil
+}
+
+// neighbour returns the episode just before (or after, with next) ep within
+// contextGap and the search's tag and time filters.
+func neighbour(ctx context.Context, st factbase.SearchReadTx, ep factbase.Episode, next bool, o SearchOptions) (factbase.Episode, bool, error) {
+	f := factbase.EpisodeFilter{Tags: o.Tags, Limit: 1}
+	if next {
+		f.From, f.To = ep.CreatedAt.Add(time.Nanosecond), ep.CreatedAt.Add(contextGap+time.Nanosecond)
+	} else {
+		f.From, f.To, f.NewestFirst = ep.CreatedAt.Add(-contextGap), ep.CreatedAt, true
+	}
+	if !o.From.IsZero() && o.From.After(f.From) {
+		f.From = o.From
+	}
+	if !o.To.IsZero() && o.To.Before(f.To) {
+		f.To = o.To
+	}
+	if !f.From.Before(f.To) {
+		return factbase.Episode{}, false, nil
+	}
+	eps, err := st.Episodes(ctx, f)
+	if err != nil || len(eps) == 0 {
+		return factbase.Episode{}, false, err
+	}
+	return eps[0], true, nil
 }

@@ -67,8 +67,9 @@ func (s *episodeSystem) Close() error { return s.s.Close() }
 
 // locomoFloor is the overall recall@10 (categories 1-4) below which
 // TestLoCoMoRecall fails: a guard against regressions, set just under the figure
-// measured when the ranking last changed. The goal is 0.70; see the README.
-const locomoFloor = 0.64
+// measured when the ranking last changed (0.731 with conversation context). The goal
+// is 0.70; see the README.
+const locomoFloor = 0.72
 
 // TestLoCoMoRecall runs the LoCoMo retrieval evaluation over episode search with the
 // built-in embedder, on the development split when it is present, and logs recall@k

@@ -12,10 +12,13 @@
 //	RRFText = WText / (K + r_t)                     0 when absent from the text list
 //	RRFVec  = WVec  / (K + r_v)                     0 when absent from the vector list
 //	Decay   = max(Floor, 0.5^(age / HalfLife))      1 for future or unknown times
-//	Score   = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost
+//	Own     = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost
 //	ImportanceBoost = 1 + ImportanceWeight * Importance
+//	Score   = (Own + Context) * SpeakerBoost
 //
-// Every Hit carries these terms in its Explain, and Score is computed from them by
+// Context and SpeakerBoost come from WithContext (conversation turns: a turn inherits
+// a share of its neighbours' Own scores, and a turn said by someone the query names is
+// boosted); Fuse leaves them at 0 and 1. Every Hit carries these terms in its Explain, and Score is computed from them by
 // exactly that expression (Explain.Recompute), so a score can always be explained.
 package search
 
@@ -92,12 +95,20 @@ type Explain struct {
 	SubjectBoost    float64 // the multiplier applied: 1 or Options.SubjectBoost
 	Importance      float64 // the candidate's importance, clamped to [0, 1]
 	ImportanceBoost float64 // the multiplier applied: 1 + ImportanceWeight*Importance
-	Score           float64 // (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost
+	Context         float64 // score inherited from neighbouring turns (WithContext), else 0
+	SpeakerBoost    float64 // 1, or the boost of a turn said by someone the query names
+	Score           float64 // (Own() + Context) * SpeakerBoost
+}
+
+// Own is the score a hit has by itself, before context and the speaker boost:
+// (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost.
+func (e Explain) Own() float64 {
+	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost
 }
 
 // Recompute returns the score the Explain's terms give; it equals Score exactly.
 func (e Explain) Recompute() float64 {
-	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost
+	return (e.Own() + e.Context) * e.SpeakerBoost
 }
 
 // Hit is one fused result.
@@ -271,7 +282,7 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 			continue
 		}
 		e := Explain{BM25Rank: f.textRank, BM25: f.bm25, VecRank: f.vecRank, Similarity: f.sim,
-			Decay: 1, SubjectBoost: 1}
+			Decay: 1, SubjectBoost: 1, SpeakerBoost: 1}
 		if f.textRank > 0 {
 			e.RRFText = r.wText * RRF(f.textRank, r.k)
 		}
