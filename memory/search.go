@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/search"
+	"github.com/factbase/factbase/when"
 )
 
 // Search limits.
@@ -69,7 +70,7 @@ type Hit struct {
 }
 
 // Explain says how a hit's score was made:
-// score = ((rrf_text + rrf_vector) * decay * subject_boost * importance_boost + context) * speaker_boost.
+// score = ((rrf_text + rrf_vector) * decay * subject_boost * importance_boost * period_boost + context) * speaker_boost.
 type Explain struct {
 	BM25Rank        int     `json:"bm25_rank"`   // rank among full-text candidates, 0 = not found by text
 	BM25            float64 `json:"bm25"`        // the BM25 score (higher is better)
@@ -82,6 +83,7 @@ type Explain struct {
 	SubjectBoost    float64 `json:"subject_boost"` // > 1 for facts about a subject the query names
 	Importance      float64 `json:"importance"`    // a fact's confidence, an episode's importance
 	ImportanceBoost float64 `json:"importance_boost"`
+	PeriodBoost     float64 `json:"period_boost"` // > 1 for an item from the period the query names
 	// Context is the score an episode inherits from the turns next to it in its
 	// conversation; SpeakerBoost is > 1 for an episode said by someone the query names.
 	Context      float64 `json:"context"`
@@ -92,7 +94,7 @@ type Explain struct {
 func explainOf(x search.Explain) Explain {
 	return Explain{BM25Rank: x.BM25Rank, BM25: x.BM25, VectorRank: x.VecRank, Similarity: x.Similarity,
 		RRFText: x.RRFText, RRFVector: x.RRFVec, Decay: x.Decay, AgeDays: x.AgeDays, SubjectBoost: x.SubjectBoost,
-		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, Context: x.Context, SpeakerBoost: x.SpeakerBoost,
+		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, PeriodBoost: x.PeriodBoost, Context: x.Context, SpeakerBoost: x.SpeakerBoost,
 		Score: x.Score}
 }
 
@@ -101,6 +103,9 @@ type SearchResult struct {
 	Hits []Hit `json:"hits"`
 	// Subjects are the subjects the query was found to name, whose facts were boosted.
 	Subjects []string `json:"subjects,omitempty"`
+	// Period is the dated period the query names ("on 13 October 2023", "in July
+	// 2022"), whose items were boosted; nil when it names none.
+	Period *when.Window `json:"period,omitempty"`
 	// Model is the embedder model the query was embedded with; "" when vectors were
 	// not used.
 	Model string `json:"model,omitempty"`
@@ -251,6 +256,10 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		fo := fusion
 		fo.BoostSubjects = out.Subjects
 		fo.MinSimilarity = o.MinSimilarity // threshold and limit apply after context
+		if p, ok := queryPeriod(query, o.Now); ok {
+			out.Period = &p
+			fo.PeriodFrom, fo.PeriodTo = p.From, p.To
+		}
 		hits := search.Fuse(text, vecs, o.Now, fo)
 		if hits, err = e.conversationContext(ctx, st, hits, terms, o); err != nil {
 			return err
@@ -281,6 +290,21 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 		return nil
 	})
 	return out, err
+}
+
+// queryPeriod returns the first dated period the query names: a day, week or month
+// said with its year ("on October 13, 2023", "in July 2022"). Relative times ("last
+// Friday") and years alone are not used: they are too often the time of the question
+// rather than of the answer, or too long to single anything out.
+func queryPeriod(query string, now time.Time) (when.Window, bool) {
+	for _, m := range when.Find(query, now) {
+		if !m.HasYear || m.Recur != when.Once || m.Grain == when.Year {
+			continue
+		}
+		from := time.Date(m.Anchor.Year(), m.Anchor.Month(), m.Anchor.Day(), 0, 0, 0, 0, m.Anchor.Location())
+		return when.Window{From: from, To: m.PeriodEnd(), Text: m.Text}, true
+	}
+	return when.Window{}, false
 }
 
 // Common-term pruning: a term found in more than commonFraction of a user's

@@ -77,7 +77,7 @@ func TestSearchConversationContext(t *testing.T) {
 				if h.ID == ids[1] && (x.Context <= 0 || x.SpeakerBoost <= 1) {
 					t.Errorf("the reply's explain %+v: want context from the question and the speaker boost", x)
 				}
-				want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost + x.Context) * x.SpeakerBoost
+				want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost*x.PeriodBoost + x.Context) * x.SpeakerBoost
 				if h.Score != want {
 					t.Errorf("%s: score %v, explain recomputes %v", h.ID, h.Score, want)
 				}
@@ -127,5 +127,40 @@ func TestSearchContextOnlyConversations(t *testing.T) {
 		if h.Explain.BM25Rank == 0 && h.Explain.VectorRank == 0 {
 			t.Errorf("%q found by neither list nor by context", h.Text)
 		}
+	}
+}
+
+// TestSearchNamedPeriod: a question naming a date with its year ranks what was said
+// that day above the same words said on other days.
+func TestSearchNamedPeriod(t *testing.T) {
+	e, _ := newSearchEngine(t, nil)
+	ctx := context.Background()
+	u := storetest.NewUser()
+	var want string
+	for i, d := range []int{3, 13, 23} {
+		r, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Showed a new painting to the group",
+			CreatedAt: time.Date(2023, 10, d, 15, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			want = r.Episode.ID
+		}
+	}
+	now := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	res, err := e.Search(ctx, u, "What painting was shown on October 13, 2023?", memory.SearchOptions{Now: now, MinSimilarity: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 3 || res.Hits[0].ID != want || res.Hits[0].Explain.PeriodBoost <= 1 || res.Period == nil {
+		t.Fatalf("hits %+v period %+v: want the 13 October episode first, boosted", res.Hits, res.Period)
+	}
+	// Without a year the date names no period.
+	res, err = e.Search(ctx, u, "What painting was shown on October 13?", memory.SearchOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Period != nil {
+		t.Errorf("period %+v for a date without a year", res.Period)
 	}
 }

@@ -133,7 +133,7 @@ func TestSearchExplain(t *testing.T) {
 	}
 	for _, h := range res.Hits {
 		x := h.Explain
-		want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost + x.Context) * x.SpeakerBoost
+		want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost*x.PeriodBoost + x.Context) * x.SpeakerBoost
 		if math.Abs(h.Score-want) > 1e-12 || x.Score != h.Score {
 			t.Errorf("hit %q: score %v, explain recomputes %v (explain score %v)", h.Text, h.Score, want, x.Score)
 		}

@@ -92,7 +92,7 @@ func WithContext(hits []Hit, turns map[string]Turn, o ContextOptions) []Hit {
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, Hit{ID: id, Kind: kind, Explain: Explain{Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, SpeakerBoost: 1}})
+			out = append(out, Hit{ID: id, Kind: kind, Explain: Explain{Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, SpeakerBoost: 1}})
 		}
 		out[i].Explain.Context += share
 	}

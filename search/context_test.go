@@ -11,7 +11,7 @@ import (
 func fusedHits(ids []string, own []float64) []Hit {
 	hs := make([]Hit, len(ids))
 	for i, id := range ids {
-		e := Explain{RRFText: own[i], Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, SpeakerBoost: 1}
+		e := Explain{RRFText: own[i], Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, SpeakerBoost: 1}
 		e.Score = e.Recompute()
 		hs[i] = Hit{ID: id, Kind: "episode", Score: e.Score, Explain: e}
 	}
@@ -134,5 +134,30 @@ func TestContextOptionsDefaults(t *testing.T) {
 	r = ContextOptions{Next: math.NaN(), Prev: math.Inf(1), SpeakerBoost: 0.5, Spread: -3}.resolve()
 	if r.Next != 0 || r.Prev != 0 || r.SpeakerBoost != 1 || r.Spread != 0 {
 		t.Errorf("bad options resolve to %+v, want everything off", r)
+	}
+}
+
+func TestFusePeriodBoost(t *testing.T) {
+	in := Candidate{ID: "in", Kind: "episode", BM25Rank: 2, Time: now.AddDate(0, 0, -10)}
+	out := Candidate{ID: "out", Kind: "episode", BM25Rank: 1, Time: now.AddDate(0, 0, -40)}
+	unknown := Candidate{ID: "unknown", Kind: "episode", BM25Rank: 3}
+	o := Options{K: 5, HalfLife: -1, PeriodFrom: now.AddDate(0, 0, -11), PeriodTo: now.AddDate(0, 0, -9)}
+	hs := Fuse([]Candidate{out, in, unknown}, nil, now, o)
+	got := map[string]Hit{}
+	for _, h := range hs {
+		got[h.ID] = h
+	}
+	if got["in"].Explain.PeriodBoost != DefaultPeriodBoost || got["out"].Explain.PeriodBoost != 1 || got["unknown"].Explain.PeriodBoost != 1 {
+		t.Errorf("period boosts in %v out %v unknown %v, want %v, 1, 1", got["in"].Explain.PeriodBoost, got["out"].Explain.PeriodBoost,
+			got["unknown"].Explain.PeriodBoost, DefaultPeriodBoost)
+	}
+	if hs[0].ID != "in" || hs[0].Score != 2*RRF(2, 5) || hs[0].Score != hs[0].Explain.Recompute() {
+		t.Errorf("first hit %+v, want the one in the period, its score doubled", hs[0])
+	}
+	// No period: no boost.
+	for _, h := range Fuse([]Candidate{out, in}, nil, now, Options{K: 5, HalfLife: -1}) {
+		if h.Explain.PeriodBoost != 1 {
+			t.Errorf("%s: period boost %v without a period", h.ID, h.Explain.PeriodBoost)
+		}
 	}
 }

@@ -12,8 +12,9 @@
 //	RRFText = WText / (K + r_t)                     0 when absent from the text list
 //	RRFVec  = WVec  / (K + r_v)                     0 when absent from the vector list
 //	Decay   = max(Floor, 0.5^(age / HalfLife))      1 for future or unknown times
-//	Own     = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost
+//	Own     = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost
 //	ImportanceBoost = 1 + ImportanceWeight * Importance
+//	PeriodBoost     = Options.PeriodBoost for a Time in [PeriodFrom, PeriodTo), else 1
 //	Score   = (Own + Context) * SpeakerBoost
 //
 // Context and SpeakerBoost come from WithContext (conversation turns: a turn inherits
@@ -35,6 +36,7 @@ const (
 	DefaultHalfLife     = 180 * 24 * time.Hour
 	DefaultFloor        = 0.5
 	DefaultSubjectBoost = 1.5
+	DefaultPeriodBoost  = 2.0
 )
 
 // Candidate is one item a store found, by full text, by vector, or both.
@@ -72,6 +74,11 @@ type Options struct {
 	// ImportanceWeight scales the importance boost 1 + ImportanceWeight*Importance;
 	// 0 (the default) turns it off, negative counts as 0.
 	ImportanceWeight float64
+	// PeriodFrom (inclusive) and PeriodTo (exclusive) are a period the query names
+	// ("on 13 October 2023"): candidates whose Time falls in it are multiplied by
+	// PeriodBoost, 0 (or negative) meaning DefaultPeriodBoost (2). Zero times: no period.
+	PeriodFrom, PeriodTo time.Time
+	PeriodBoost          float64
 	// Threshold is the least final score a hit may have; 0 keeps every hit.
 	Threshold float64
 	// MinSimilarity drops candidates found only by vector whose similarity is below
@@ -95,15 +102,16 @@ type Explain struct {
 	SubjectBoost    float64 // the multiplier applied: 1 or Options.SubjectBoost
 	Importance      float64 // the candidate's importance, clamped to [0, 1]
 	ImportanceBoost float64 // the multiplier applied: 1 + ImportanceWeight*Importance
+	PeriodBoost     float64 // the multiplier applied: 1 or Options.PeriodBoost
 	Context         float64 // score inherited from neighbouring turns (WithContext), else 0
 	SpeakerBoost    float64 // 1, or the boost of a turn said by someone the query names
 	Score           float64 // (Own() + Context) * SpeakerBoost
 }
 
 // Own is the score a hit has by itself, before context and the speaker boost:
-// (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost.
+// (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost.
 func (e Explain) Own() float64 {
-	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost
+	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost * e.PeriodBoost
 }
 
 // Recompute returns the score the Explain's terms give; it equals Score exactly.
@@ -153,6 +161,8 @@ func Decay(age, halfLife time.Duration, floor float64) float64 {
 // resolved is Options with its defaults applied.
 type resolved struct {
 	k, wText, wVec, floor, boost, impWeight, threshold, minSim float64
+	periodBoost                                                float64
+	periodFrom, periodTo                                       time.Time
 	halfLife                                                   time.Duration
 	boostSet                                                   map[string]bool
 	limit                                                      int
@@ -163,7 +173,10 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 func (o Options) resolve() resolved {
 	r := resolved{k: o.K, wText: o.WText, wVec: o.WVec, floor: o.Floor, boost: o.SubjectBoost,
 		impWeight: o.ImportanceWeight, threshold: o.Threshold, minSim: o.MinSimilarity,
-		halfLife: o.HalfLife, limit: o.Limit}
+		halfLife: o.HalfLife, limit: o.Limit, periodBoost: o.PeriodBoost, periodFrom: o.PeriodFrom, periodTo: o.PeriodTo}
+	if !finite(r.periodBoost) || r.periodBoost <= 0 {
+		r.periodBoost = DefaultPeriodBoost
+	}
 	if !finite(r.k) || r.k <= 0 {
 		r.k = DefaultK
 	}
@@ -209,6 +222,14 @@ func (o Options) resolve() resolved {
 		}
 	}
 	return r
+}
+
+// inPeriod reports whether t is known and in the period, when there is one.
+func (r resolved) inPeriod(t time.Time) bool {
+	if t.IsZero() || r.periodFrom.IsZero() && r.periodTo.IsZero() {
+		return false
+	}
+	return !t.Before(r.periodFrom) && (r.periodTo.IsZero() || t.Before(r.periodTo))
 }
 
 // fused is one candidate after merging both lists.
@@ -282,7 +303,7 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 			continue
 		}
 		e := Explain{BM25Rank: f.textRank, BM25: f.bm25, VecRank: f.vecRank, Similarity: f.sim,
-			Decay: 1, SubjectBoost: 1, SpeakerBoost: 1}
+			Decay: 1, SubjectBoost: 1, SpeakerBoost: 1, PeriodBoost: 1}
 		if f.textRank > 0 {
 			e.RRFText = r.wText * RRF(f.textRank, r.k)
 		}
@@ -296,6 +317,9 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 		}
 		if r.boostSet[f.c.Subject] {
 			e.SubjectBoost = r.boost
+		}
+		if r.inPeriod(f.c.Time) {
+			e.PeriodBoost = r.periodBoost
 		}
 		e.Importance = clamp01(f.c.Importance)
 		e.ImportanceBoost = 1 + r.impWeight*e.Importance
