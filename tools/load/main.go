@@ -66,8 +66,11 @@ func main() {
 	}
 	fmt.Printf("clients %d, %.0f%% reads, %s, rate %s\n", *clients, *reads*100, r.Duration, rateText(*rate))
 	fmt.Printf("throughput %.0f req/s (%d requests, %d errors)\n", r.Throughput, r.Requests, r.Errors)
-	for _, c := range []classReport{r.Reads, r.Writes} {
-		fmt.Printf("%-6s n=%-7d p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %7.2f ms\n",
+	for i, c := range append([]classReport{r.Reads, r.Writes}, r.ByRequest...) {
+		if i == 2 {
+			fmt.Println("by request:")
+		}
+		fmt.Printf("%-14s n=%-7d p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %7.2f ms\n",
 			c.Class, c.N, c.P50, c.P90, c.P99, c.Max)
 	}
 	if r.Errors > 0 {
@@ -148,31 +151,48 @@ func (g *gen) do(ctx context.Context, method, path string, body any) error {
 	return nil
 }
 
-// request picks one random request of the class.
-func (g *gen) request(rng *rand.Rand, read bool) (method, path string, body any) {
+// The kinds of request, in the order of the report.
+const (
+	kListPage = iota
+	kFactGet
+	kQuestion
+	kListAdd
+	kRank
+	kRemove
+	kFactSet
+	kMessage
+	nKinds
+)
+
+var kindNames = [nKinds]string{"list page", "facts by key", "question", "list add", "rank", "remove", "set fact", "message"}
+
+// request picks one random request of the class: reads are 1/2 list pages, 1/4
+// facts by key, 1/4 questions; writes are 3/8 list appends, 2/8 rank moves, 1/8
+// removals, 1/8 single-valued sets and 1/8 messages.
+func (g *gen) request(rng *rand.Rand, read bool) (kind int, method, path string, body any) {
 	u := "/v1/users/" + g.users[rng.IntN(len(g.users))]
 	v := values[rng.IntN(len(values))]
 	if read {
 		switch n := rng.IntN(4); {
 		case n < 2:
-			return "GET", u + "/lists/favorites.crypto?limit=10", nil
+			return kListPage, "GET", u + "/lists/favorites.crypto?limit=10", nil
 		case n == 2:
-			return "GET", u + "/facts?key=contact.email", nil
+			return kFactGet, "GET", u + "/facts?key=contact.email", nil
 		default:
-			return "POST", u + "/questions", map[string]string{"text": "What are my favorite cryptos?"}
+			return kQuestion, "POST", u + "/questions", map[string]string{"text": "What are my favorite cryptos?"}
 		}
 	}
 	switch n := rng.IntN(8); {
 	case n < 3:
-		return "POST", u + "/lists/favorites.crypto", map[string]string{"value": v}
+		return kListAdd, "POST", u + "/lists/favorites.crypto", map[string]string{"value": v}
 	case n < 5:
-		return "POST", u + "/lists/favorites.crypto/rank", map[string]any{"value": v, "rank": 1 + rng.IntN(5)}
+		return kRank, "POST", u + "/lists/favorites.crypto/rank", map[string]any{"value": v, "rank": 1 + rng.IntN(5)}
 	case n < 6:
-		return "DELETE", u + "/lists/favorites.crypto/items/" + v, nil
+		return kRemove, "DELETE", u + "/lists/favorites.crypto/items/" + v, nil
 	case n < 7:
-		return "POST", u + "/facts", map[string]string{"key": "contact.email", "value": fmt.Sprintf("%s-%d@example.com", v, rng.IntN(3))}
+		return kFactSet, "POST", u + "/facts", map[string]string{"key": "contact.email", "value": fmt.Sprintf("%s-%d@example.com", v, rng.IntN(3))}
 	default:
-		return "POST", u + "/messages", map[string]string{"text": "My favorite crypto is " + v + "."}
+		return kMessage, "POST", u + "/messages", map[string]string{"text": "My favorite crypto is " + v + "."}
 	}
 }
 
@@ -193,6 +213,7 @@ type report struct {
 	Throughput float64       `json:"throughput"` // requests per second
 	Reads      classReport   `json:"reads"`
 	Writes     classReport   `json:"writes"`
+	ByRequest  []classReport `json:"by_request"` // one per kind of request
 }
 
 // run drives the clients for d and reports.
@@ -201,7 +222,7 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 	defer cancel()
 	var (
 		mu           sync.Mutex
-		rlat, wlat   []time.Duration
+		lats         [nKinds][]time.Duration
 		errs         int
 		firstErr     string
 		wg           sync.WaitGroup
@@ -216,7 +237,7 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
-			var myR, myW []time.Duration
+			var my [nKinds][]time.Duration
 			myErrs, myFirst := 0, ""
 			next := time.Now().Add(time.Duration(rng.Int64N(int64(perClientGap) + 1)))
 			for ctx.Err() == nil {
@@ -233,7 +254,7 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 					next = next.Add(perClientGap)
 				}
 				read := rng.Float64() < reads
-				method, path, body := g.request(rng, read)
+				kind, method, path, body := g.request(rng, read)
 				t0 := time.Now()
 				err := g.do(ctx, method, path, body)
 				lat := time.Since(t0)
@@ -247,14 +268,12 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 					}
 					continue
 				}
-				if read {
-					myR = append(myR, lat)
-				} else {
-					myW = append(myW, lat)
-				}
+				my[kind] = append(my[kind], lat)
 			}
 			mu.Lock()
-			rlat, wlat = append(rlat, myR...), append(wlat, myW...)
+			for k := range lats {
+				lats[k] = append(lats[k], my[k]...)
+			}
 			errs += myErrs
 			if firstErr == "" {
 				firstErr = myFirst
@@ -264,8 +283,13 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 	}
 	wg.Wait()
 	el := time.Since(start)
+	rlat := slices.Concat(lats[:kQuestion+1]...)
+	wlat := slices.Concat(lats[kListAdd:]...)
 	r := report{Duration: el.Round(time.Millisecond), Requests: len(rlat) + len(wlat), Errors: errs, FirstError: firstErr,
 		Reads: summarize("reads", rlat), Writes: summarize("writes", wlat)}
+	for k, l := range lats {
+		r.ByRequest = append(r.ByRequest, summarize(kindNames[k], l))
+	}
 	r.Throughput = float64(r.Requests) / el.Seconds()
 	return r
 }
