@@ -21,9 +21,11 @@ type Reference struct {
 // assembly need, and its references counted by age, so that a user's references need
 // not be loaded one by one.
 type SheetFact struct {
-	ID          string
-	Category    Category
-	Text        string
+	ID       string
+	Category Category
+	Text     string
+	// Key and Value are needed only when Text is blank (the sheet then shows
+	// "key: value"); a store may leave them empty otherwise.
 	Key, Value  string
 	Sensitivity Sensitivity
 	RecordedAt  time.Time

@@ -3,7 +3,9 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,14 +16,38 @@ import (
 	"github.com/factbase/factbase/storetest"
 )
 
+// sheetBenchNow is the fixed clock of the sheet benchmarks' stores.
+var sheetBenchNow = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
 // sheetBenchStore fills a SQLite file with n facts of one user (a quarter in each
 // category) and refs references in all: each fact's own reference from the write
 // path, the rest spread at random over the 60 days before the store's fixed clock,
 // recorded through the write path in batches.
+//
+// Filling 100,000 facts and 1,000,000 references takes minutes. With
+// FACTBASE_BENCH_FIXTURES set to a directory, the filled file is kept there (as
+// sheet-<n>-<refs>.db, with the user's id in sheet-<n>-<refs>.user) and later runs
+// start from a copy of it; delete the files to rebuild them after a schema change
+// (migrations still run on the copy when it is opened).
 func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, factbase.UserID) {
 	b.Helper()
 	ctx := context.Background()
-	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	now := sheetBenchNow
+	dir := os.Getenv("FACTBASE_BENCH_FIXTURES")
+	base := filepath.Join(dir, fmt.Sprintf("sheet-%d-%d", n, refs))
+	if dir != "" {
+		if u, err := os.ReadFile(base + ".user"); err == nil {
+			if err := copyFile(base+".db", path); err != nil {
+				b.Fatal(err)
+			}
+			s, err := sqlite.Open(ctx, path, sqlite.Options{Now: func() time.Time { return now }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { s.Close() })
+			return memory.New(s, memory.Options{}), factbase.UserID(u)
+		}
+	}
 	s, err := sqlite.Open(ctx, path, sqlite.Options{Now: func() time.Time { return now }})
 	if err != nil {
 		b.Fatal(err)
@@ -63,7 +89,34 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 		}
 	}
 	b.Logf("setup: %d facts, %d references in %v", n, refs, time.Since(start).Round(time.Millisecond))
+	if dir != "" {
+		os.Remove(base + ".db")
+		if _, err := s.Writer().ExecContext(ctx, "VACUUM INTO ?", base+".db"); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(base+".user", []byte(u), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
 	return e, u
+}
+
+// copyFile copies the file src to dst.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 func benchmarkGenerateSheet(b *testing.B, n, refs int) {

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -356,4 +357,134 @@ func TestSheetChanged(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGenerateSheetMatchesAssemble compares the fast path (the store counts packed
+// reference times per decay bucket, sends only the columns assembly reads, and
+// Assemble deduplicates by hash) with the plain one on randomized users: every current
+// fact read through the ordinary API with its references loaded one by one, given to
+// sheet.Assemble as reference times (which TestAssembleMatchesReference in package
+// sheet checks against a straightforward reading of the rules). Texts repeat in other
+// cases and spacing, some are blank or white space only (Unicode's too), facts are
+// superseded and retracted, and references fall exactly on bucket boundaries, in the
+// future and before 1970.
+func TestGenerateSheetMatchesAssemble(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{"Likes green tea", "likes  GREEN tea", " likes green tea\u00a0", "Ünïcode Straße",
+		"ünïcode STRASSE", "ünïcode straße", "", "  ", " \u3000\t", "\u00a0leading space", "\u3000Likes green tea",
+		"Works at Acme", "works at acme"}
+	custom := sheet.DefaultConfig()
+	custom.Buckets = []sheet.Bucket{{Label: "<2h", Below: 2 * time.Hour, Points: 5},
+		{Label: "<3d", Below: 72 * time.Hour, Points: 2.5}, {Label: "old", Points: 0.25}}
+	custom.Size, custom.Min[factbase.Transient] = 40, 5
+	private := sheet.DefaultConfig()
+	private.Privacy = true
+	for seed, cfg := range []sheet.Config{sheet.DefaultConfig(), private, custom} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 99))
+			e, s, clk := clockedEngine(t, memory.Options{NoSheetRegen: true})
+			u := storetest.NewUser()
+			sens := []factbase.Sensitivity{"", factbase.Low, factbase.MediumSens, factbase.High}
+			var ids []string
+			for batch := range 6 {
+				var ops []factbase.Op
+				for i := range 60 {
+					op := setFact(fmt.Sprintf("k%d.%02d", batch, i), fmt.Sprintf("v%d", r.IntN(3)),
+						factbase.Categories[r.IntN(len(factbase.Categories))])
+					op.Fact.Sensitivity = sens[r.IntN(len(sens))]
+					if k := r.IntN(len(texts) + 3); k < len(texts) {
+						op.Fact.Text = texts[k]
+					} else {
+						op.Fact.Text = fmt.Sprintf("Fact %d of batch %d", i, batch)
+					}
+					ops = append(ops, op)
+				}
+				if batch > 0 { // supersede a few of the previous batch's facts
+					for i := range 5 {
+						ops = append(ops, setFact(fmt.Sprintf("k%d.%02d", batch-1, i), "changed", factbase.Core))
+					}
+				}
+				for _, f := range mustApply(t, e, u, ops...).Facts {
+					ids = append(ids, f.ID)
+				}
+				clk.Add(time.Duration(r.IntN(100)) * time.Hour)
+			}
+			mustApply(t, e, u, factbase.Op{Kind: factbase.OpRetract, ID: ids[r.IntN(len(ids))]},
+				factbase.Op{Kind: factbase.OpRetract, ID: ids[r.IntN(len(ids))]})
+
+			now := clk.Now().Add(time.Hour)
+			var ats []time.Time
+			for _, b := range cfg.Buckets[:len(cfg.Buckets)-1] {
+				ats = append(ats, now.Add(-b.Below), now.Add(-b.Below+1), now.Add(-b.Below-1))
+			}
+			ats = append(ats, now, now.Add(time.Minute), time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC))
+			var refs []factbase.Reference
+			for range 2000 {
+				at := now.Add(-time.Duration(r.Int64N(int64(40 * 24 * time.Hour))))
+				if r.IntN(4) == 0 {
+					at = ats[r.IntN(len(ats))]
+				}
+				refs = append(refs, factbase.Reference{FactID: ids[r.IntN(len(ids))], At: at})
+			}
+			if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+				_, err := tx.AddReferences(ctx, refs)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+
+			got, err := e.GenerateSheet(ctx, u, memory.SheetOptions{Config: cfg, Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cands []sheet.Candidate
+			err = s.View(ctx, u, func(tx factbase.ReadTx) error {
+				facts, err := tx.Facts(ctx, factbase.FactFilter{})
+				if err != nil {
+					return err
+				}
+				for _, f := range facts {
+					rs, err := tx.References(ctx, f.ID)
+					if err != nil {
+						return err
+					}
+					c := sheet.Candidate{FactID: f.ID, Category: f.Category, Text: f.Text, Key: f.Key, Value: f.Value,
+						Sensitivity: f.Sensitivity, Current: f.Current, RecordedAt: f.RecordedAt}
+					for _, r := range rs {
+						c.References = append(c.References, r.At)
+					}
+					cands = append(cands, c)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := sheet.Assemble(cands, now, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Count == 0 || len(want.Dedup) == 0 {
+				t.Fatalf("the reference sheet has %d entries and %d dedup records; the test needs both", want.Count, len(want.Dedup))
+			}
+			if gotS := memory.FromFactSheet(got); !reflect.DeepEqual(sheetView(gotS), sheetView(want)) {
+				t.Errorf("GenerateSheet differs from Assemble over references:\n got %v\nwant %v", sheetView(gotS), sheetView(want))
+			}
+		})
+	}
+}
+
+// sheetView is what a sheet says, in comparable form: entries (times as instants,
+// empty bucket lists as nil) and the dedup log.
+func sheetView(sh sheet.Sheet) []string {
+	var out []string
+	for _, en := range sh.Entries {
+		x := en.Explain
+		out = append(out, fmt.Sprintf("%s %s %q %v last=%d w=%v refs=%d implicit=%v buckets=%v ref=%v %s", en.FactID, en.Category,
+			en.Text, en.Score, en.LastReference.UnixNano(), x.Weight, x.References, x.Implicit, x.Buckets, x.ReferenceScore, x.Included))
+	}
+	for _, d := range sh.Dedup {
+		out = append(out, fmt.Sprintf("dedup %+v", d))
+	}
+	return out
 }

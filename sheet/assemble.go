@@ -1,7 +1,9 @@
 package sheet
 
 import (
+	"bytes"
 	"cmp"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -231,33 +233,62 @@ func pushTop(cands []Candidate, h []item, it item, k int) []item {
 // dedup keeps the best-ranked item of each group of equal normalised text and returns
 // the kept items (in their original order, compacted in place in items) and the log of
 // the dropped ones.
+//
+// Groups are found by a hash of the normalised text, computed into one reused buffer,
+// so that 100,000 texts cost no allocation each; texts whose hashes are equal are
+// compared in full, so a collision never merges two groups.
 func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
-	group := make([]int, len(items))   // per item: its group, or -1 if not deduplicated
-	best := make([]int, 0, len(items)) // per group: position in items of the best
-	seen := make(map[string]int, len(items))
+	seed := maphash.MakeSeed()
+	return dedupHash(cands, items, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
+}
+
+// dedupHash is dedup with the hash function given (tests make every hash collide).
+func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]item, []Dedup) {
+	type groupT struct {
+		best int // position in items of the best-ranked member
+		next int // the next group whose hash is the same, or -1
+	}
+	group := make([]int, len(items)) // per item: its group, or -1 if not deduplicated
+	groups := make([]groupT, 0, len(items))
+	seen := make(map[uint64]int, len(items)) // hash -> first group with it
+	var buf, other []byte
 	for i, it := range items {
-		key := normalize(displayText(&cands[it.idx]))
-		if key == "" {
+		buf = appendNormal(buf[:0], displayText(&cands[it.idx]))
+		if len(buf) == 0 {
 			group[i] = -1
 			continue
 		}
-		g, ok := seen[key]
-		if !ok {
-			g = len(best)
-			seen[key] = g
-			best = append(best, i)
-		} else if rankCmp(cands, it, items[best[g]]) < 0 {
-			best[g] = i
+		h := hash(buf)
+		first, ok := seen[h]
+		g := -1
+		for k := first; ok && k >= 0; k = groups[k].next {
+			other = appendNormal(other[:0], displayText(&cands[items[groups[k].best].idx]))
+			if bytes.Equal(buf, other) {
+				g = k
+				break
+			}
+		}
+		switch {
+		case g < 0:
+			g = len(groups)
+			next := -1
+			if ok {
+				next = first
+			}
+			groups = append(groups, groupT{best: i, next: next})
+			seen[h] = g
+		case rankCmp(cands, it, items[groups[g].best]) < 0:
+			groups[g].best = i
 		}
 		group[i] = g
 	}
 	var log []Dedup
 	for i, it := range items {
 		g := group[i]
-		if g < 0 || best[g] == i {
+		if g < 0 || groups[g].best == i {
 			continue
 		}
-		w := items[best[g]]
+		w := items[groups[g].best]
 		reason := ReasonLowerScore
 		switch {
 		case it.score != w.score:
@@ -274,7 +305,7 @@ func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
 	// Compact only after the log is written: it reads the kept items by position.
 	kept := items[:0]
 	for i, it := range items {
-		if g := group[i]; g < 0 || best[g] == i {
+		if g := group[i]; g < 0 || groups[g].best == i {
 			kept = append(kept, it)
 		}
 	}
@@ -314,19 +345,44 @@ func normalize(s string) string {
 	if normal && !space {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	pending := false
-	for _, r := range s {
+	return string(appendNormal(make([]byte, 0, len(s)), s))
+}
+
+// appendNormal appends normalize(s) to dst and returns the extended slice. Printable
+// ASCII takes a fast path; anything else is decoded rune by rune (an invalid byte
+// becomes U+FFFD, as ranging over a string makes it).
+func appendNormal(dst []byte, s string) []byte {
+	start := len(dst)
+	pending := false // a space is due before the next character
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == ' ' || '\t' <= c && c <= '\r':
+				pending = len(dst) > start
+				continue
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			if pending {
+				dst = append(dst, ' ')
+				pending = false
+			}
+			dst = append(dst, c)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		if unicode.IsSpace(r) {
-			pending = b.Len() > 0
+			pending = len(dst) > start
 			continue
 		}
 		if pending {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 			pending = false
 		}
-		b.WriteRune(unicode.ToLower(r))
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
-	return b.String()
+	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -418,4 +419,41 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestDedupHashCollisions: texts whose hashes collide but whose normalised forms differ
+// stay apart; dedup with every hash equal gives what it gives with the real hash.
+func TestDedupHashCollisions(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	dropped := 0
+	for iter := range 200 {
+		cands := randomCandidates(r, r.IntN(120))
+		cfg := randomConfig(r)
+		var items []item
+		cuts := newCutoffs(now, cfg.Buckets)
+		counts := make([]int, len(cfg.Buckets))
+		for i := range cands {
+			ci := catIndex(cands[i].Category)
+			if ci < 0 {
+				continue
+			}
+			score, _, last := reckon(&cands[i], cuts, cfg.Buckets, cfg.Weights[cands[i].Category], counts)
+			items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
+		}
+		wantItems, wantLog := dedup(cands, slices.Clone(items))
+		for _, h := range []func([]byte) uint64{
+			func([]byte) uint64 { return 0 },
+			func(b []byte) uint64 { return uint64(len(b) % 3) },
+		} {
+			gotItems, gotLog := dedupHash(cands, slices.Clone(items), h)
+			if !reflect.DeepEqual(gotItems, wantItems) || !reflect.DeepEqual(gotLog, wantLog) {
+				t.Fatalf("iteration %d: with colliding hashes dedup kept %d items, log %+v; want %d, %+v",
+					iter, len(gotItems), gotLog, len(wantItems), wantLog)
+			}
+		}
+		dropped += len(wantLog)
+	}
+	if dropped == 0 {
+		t.Fatal("no iteration had duplicates; the test compares nothing")
+	}
 }

@@ -25,8 +25,19 @@ var (
 		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
 	// qSheetFacts reads each current fact with the packed times of its references
 	// (fact_reference_times, 8 bytes each), so that a million references cost one
-	// blob per fact, not a million rows.
-	qSheetFacts = `SELECT f.id, f.category, f.text, f.key, f.value, f.sensitivity, f.recorded_at, t.times
+	// blob per fact, not a million rows. Every column a row carries costs a trip
+	// through the driver (and an allocation for text), so the statement sends only
+	// what assembly reads: the key and value only when the text may be blank (it does
+	// not start with a printable ASCII character), the category and sensitivity as
+	// small numbers when they are the known ones.
+	qSheetFacts = `SELECT f.id, f.text,
+			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.key END,
+			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.value END,
+			CASE f.category WHEN 'core' THEN 0 WHEN 'technical' THEN 1 WHEN 'project' THEN 2
+				WHEN 'transient' THEN 3 ELSE f.category END,
+			CASE f.sensitivity WHEN '' THEN 0 WHEN 'low' THEN 1 WHEN 'medium' THEN 2
+				WHEN 'high' THEN 3 ELSE f.sensitivity END,
+			f.recorded_at, t.times
 		FROM facts f LEFT JOIN fact_reference_times t ON t.fact = f.seq
 		WHERE f.u = ? AND f.current = 1`
 	qSheetInsert    = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
@@ -98,9 +109,16 @@ func (t *tx) References(ctx context.Context, factID string) ([]factbase.Referenc
 // SheetFacts walks the user's current facts, counting each one's references against
 // cuts from their packed times, in one statement.
 func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.SheetFact) error) error {
+	// cut is in decreasing order (a valid decay table's cut-offs are); hist[j] counts
+	// the references after cut[j] but not after cut[j-1], and Newer is its running
+	// sum. Other orders take the general loop.
 	cut := make([]int64, len(cuts))
+	decreasing := true
 	for i, c := range cuts {
 		cut[i] = c.UnixNano()
+		if i > 0 && cut[i] >= cut[i-1] {
+			decreasing = false
+		}
 	}
 	rows, err := t.query(ctx, qSheetFacts, t.u)
 	if err != nil {
@@ -108,31 +126,54 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	}
 	defer rows.Close()
 	var (
-		f         = factbase.SheetFact{Newer: make([]int, len(cut))}
-		cat, sens sql.RawBytes
-		recorded  int64
-		times     sql.RawBytes
+		f                  = factbase.SheetFact{Newer: make([]int, len(cut))}
+		hist               = make([]int, len(cut)+1)
+		key, value, cat, s any
+		times              sql.RawBytes
 	)
 	for rows.Next() {
-		if err := rows.Scan(&f.ID, &cat, &f.Text, &f.Key, &f.Value, &sens, &recorded, &times); err != nil {
+		if err := rows.Scan(&f.ID, &f.Text, &key, &value, &cat, &s, &recordedAt{&f.RecordedAt}, &times); err != nil {
 			return mapErr("sheet facts", err)
 		}
 		if len(times)%8 != 0 {
 			return factbase.Errorf(factbase.EINTERNAL, "sqlite: reference times of fact %s are %d bytes, not a multiple of 8", f.ID, len(times))
 		}
-		f.Category, f.Sensitivity = category(cat), sensitivity(sens)
-		f.RecordedAt = time.Unix(0, recorded).UTC()
+		f.Key, _ = key.(string)
+		f.Value, _ = value.(string)
+		f.Category = sheetCategory(cat)
+		f.Sensitivity = sheetSensitivity(s)
 		f.References = len(times) / 8
-		clear(f.Newer)
 		var last int64
-		for i := 0; i < len(times); i += 8 {
-			at := int64(binary.BigEndian.Uint64(times[i:]))
-			if i == 0 || at > last {
-				last = at
+		if decreasing {
+			clear(hist)
+			for i := 0; i < len(times); i += 8 {
+				at := int64(binary.BigEndian.Uint64(times[i:]))
+				if i == 0 || at > last {
+					last = at
+				}
+				// Most references are old: look from the oldest cut-off up.
+				j := len(cut)
+				for j > 0 && at > cut[j-1] {
+					j--
+				}
+				hist[j]++
 			}
-			for j, c := range cut {
-				if at > c {
-					f.Newer[j]++
+			n := 0
+			for j := range cut {
+				n += hist[j]
+				f.Newer[j] = n
+			}
+		} else {
+			clear(f.Newer)
+			for i := 0; i < len(times); i += 8 {
+				at := int64(binary.BigEndian.Uint64(times[i:]))
+				if i == 0 || at > last {
+					last = at
+				}
+				for j, c := range cut {
+					if at > c {
+						f.Newer[j]++
+					}
 				}
 			}
 		}
@@ -147,25 +188,46 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	return mapErr("sheet facts", rows.Err())
 }
 
-// category returns the category stored as b without allocating for the known ones.
-func category(b []byte) factbase.Category {
-	for _, c := range factbase.Categories {
-		if string(b) == string(c) {
-			return c
-		}
+// recordedAt scans a time stored as Unix nanoseconds.
+type recordedAt struct{ t *time.Time }
+
+func (r recordedAt) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("recorded time is %T, not an integer", v)
 	}
-	return factbase.Category(b)
+	*r.t = time.Unix(0, n).UTC()
+	return nil
 }
 
-// sensitivity returns the sensitivity stored as b without allocating for the known
-// ones.
-func sensitivity(b []byte) factbase.Sensitivity {
-	for _, s := range []factbase.Sensitivity{"", factbase.Low, factbase.MediumSens, factbase.High} {
-		if string(b) == string(s) {
-			return s
+// sheetCategory returns the category qSheetFacts sent: a number for a known one, the
+// stored text for any other.
+func sheetCategory(v any) factbase.Category {
+	switch v := v.(type) {
+	case int64:
+		if v >= 0 && int(v) < len(factbase.Categories) {
+			return factbase.Categories[v]
 		}
+	case string:
+		return factbase.Category(v)
 	}
-	return factbase.Sensitivity(b)
+	return factbase.Category(fmt.Sprint(v))
+}
+
+// sheetSensitivities are the known sensitivities in qSheetFacts' numbering.
+var sheetSensitivities = []factbase.Sensitivity{"", factbase.Low, factbase.MediumSens, factbase.High}
+
+// sheetSensitivity returns the sensitivity qSheetFacts sent.
+func sheetSensitivity(v any) factbase.Sensitivity {
+	switch v := v.(type) {
+	case int64:
+		if v >= 0 && int(v) < len(sheetSensitivities) {
+			return sheetSensitivities[v]
+		}
+	case string:
+		return factbase.Sensitivity(v)
+	}
+	return factbase.Sensitivity(fmt.Sprint(v))
 }
 
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before

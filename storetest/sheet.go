@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,7 +170,7 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 	u, other := NewUser(), NewUser()
 	src := factbase.Source{Kind: factbase.SourceManual}
 	res := apply(t, e, u, sheetOp("a", "1", factbase.Core, src), sheetOp("b", "1", factbase.Project, src),
-		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "c", Value: "x", Sensitivity: factbase.High}})
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "c", Value: "x", Sensitivity: factbase.High, Text: " \u3000\t"}})
 	a, b, c := res.Facts[0].ID, res.Facts[1].ID, res.Facts[2].ID
 	apply(t, e, other, sheetOp("z", "1", factbase.Core, src))
 	apply(t, e, u, sheetOp("b", "2", factbase.Project, src)) // b is no longer current
@@ -207,7 +208,7 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 	}
 	fa := got[a]
 	// a: its write-path reference (the store's now) plus the four above.
-	if fa.References != 5 || fa.Category != factbase.Core || fa.Text != "a is 1" || fa.Key != "a" || fa.Value != "1" {
+	if fa.References != 5 || fa.Category != factbase.Core || fa.Text != "a is 1" {
 		t.Errorf("a = %+v, want 5 references, core, text %q", fa, "a is 1")
 	}
 	// Strictly after base-1h: -1m, +1h and the write-path one (the store's now);
@@ -221,6 +222,11 @@ func testSheetFacts(t *testing.T, s factbase.Store) {
 	if fc := got[c]; fc.Sensitivity != factbase.High || fc.Category != factbase.Transient || fc.References != 2 ||
 		!reflect.DeepEqual(fc.Newer, []int{1, 1}) {
 		t.Errorf("c = %+v, want sensitivity high, transient, 2 references, 1 after each cut-off", fc)
+	}
+	// c's text is blank (white space only, Unicode's included): the sheet shows its
+	// key and value, so the store must send them.
+	if fc := got[c]; strings.TrimSpace(fc.Text) != "" || fc.Key != "c" || fc.Value != "x" {
+		t.Errorf("c = %+v, want a blank text with key c and value x", fc)
 	}
 	if fb := got[b2]; fb.References != 2 || fb.Category != factbase.Project {
 		t.Errorf("b's current version = %+v, want 2 references (stored, restated), project", fb)
