@@ -507,11 +507,8 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 		}
 		return true, nil
 	}
-	spread := contextOptions.Spread
-	if spread == 0 {
-		spread = search.DefaultContextSpread
-	}
-	for i := 0; i < len(hits) && i < spread; i++ {
+	co := contextOptions.Resolved()
+	for i := 0; i < len(hits) && i < co.Spread; i++ {
 		h := hits[i]
 		if h.Kind != factbase.KindEpisode {
 			continue
@@ -528,6 +525,9 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 		}
 		t := turns[h.ID]
 		for _, next := range []bool{false, true} {
+			if next && co.Next == 0 || !next && co.Prev == 0 {
+				continue // that side passes no context
+			}
 			nb, found, err := neighbour(ctx, st, ep, next, o)
 			if err != nil {
 				return nil, err
@@ -558,10 +558,7 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 	if len(out) > o.Limit {
 		floor = out[o.Limit-1].Score
 	}
-	boost := contextOptions.SpeakerBoost
-	if boost == 0 {
-		boost = search.DefaultSpeakerBoost
-	}
+	boost := co.SpeakerBoost
 	more := false
 	for _, h := range out {
 		if h.Kind != factbase.KindEpisode || seen[h.ID] || h.Score*boost < floor {

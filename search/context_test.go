@@ -127,11 +127,11 @@ func TestWithContextIgnoresOtherKinds(t *testing.T) {
 }
 
 func TestContextOptionsDefaults(t *testing.T) {
-	r := ContextOptions{}.resolve()
+	r := ContextOptions{}.Resolved()
 	if r.Next != DefaultContextNext || r.Prev != DefaultContextPrev || r.SpeakerBoost != DefaultSpeakerBoost || r.Spread != DefaultContextSpread {
 		t.Errorf("zero options resolve to %+v", r)
 	}
-	r = ContextOptions{Next: math.NaN(), Prev: math.Inf(1), SpeakerBoost: 0.5, Spread: -3}.resolve()
+	r = ContextOptions{Next: math.NaN(), Prev: math.Inf(1), SpeakerBoost: 0.5, Spread: -3}.Resolved()
 	if r.Next != 0 || r.Prev != 0 || r.SpeakerBoost != 1 || r.Spread != 0 {
 		t.Errorf("bad options resolve to %+v, want everything off", r)
 	}
