@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -25,9 +26,9 @@ var (
 	qFactSeq    = "SELECT seq FROM facts WHERE u = ? AND id = ?"
 	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
 	qVecDelete  = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
-	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES (?, ?, ?, ?, ?, ?)"
+	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
-	qVecDelta   = "SELECT seq, kind, model, dim, vec FROM embeddings WHERE u = ? AND seq > ? ORDER BY seq"
+	qVecCount   = "SELECT coalesce((SELECT n FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?), 0)"
 	qUsers      = "SELECT id FROM users ORDER BY seq"
 	qUnembFacts = "SELECT " + prefixed("f.", factColumns) + ` FROM facts f
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
@@ -50,7 +51,7 @@ var (
 	qTermEpisodes = `SELECT count(*) FROM (SELECT 1 FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid
 		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT ?)`
 
-	searchQueries = []string{qCountFacts, qCountEpisodes, qTermFacts, qTermEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecDelta, qUsers,
+	searchQueries = []string{qCountFacts, qCountEpisodes, qTermFacts, qTermEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qUsers,
 		qUnembFacts, qUnembEpisodes, qCountUnemb}
 )
 
@@ -232,8 +233,11 @@ func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string,
 	return out, mapErr("text search", rows.Err())
 }
 
-// PutVectors stores each item's vector, replacing the item's earlier one.
+// PutVectors stores each item's vector, replacing the item's earlier one: its model
+// and dimension in embeddings, the vector itself in vec_<dim> (created on the first
+// vector of that dimension), in the caller's transaction.
 func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
+	tables := map[int]bool{}
 	for _, v := range vs {
 		if err := checkKind(v.Kind); err != nil {
 			return err
@@ -243,6 +247,9 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		}
 		if v.Model == "" {
 			return factbase.Errorf(factbase.EINVALID, "vector of %s %s names no model", v.Kind, v.ID)
+		}
+		if len(v.Vec) > vecMaxDim {
+			return factbase.Errorf(factbase.EINVALID, "vector of %s %s has %d dimensions, more than sqlite-vec's %d", v.Kind, v.ID, len(v.Vec), vecMaxDim)
 		}
 		q := qFactSeq
 		if v.Kind == factbase.KindEpisode {
@@ -259,11 +266,38 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if _, err := t.exec(ctx, qVecDelete, v.Kind, item); err != nil {
 			return mapErr("put vector", err)
 		}
-		if _, err := t.exec(ctx, qVecInsert, t.u, v.Kind, item, v.Model, len(v.Vec), encodeVec(v.Vec)); err != nil {
+		res, err := t.exec(ctx, qVecInsert, t.u, v.Kind, item, v.Model, len(v.Vec))
+		if err != nil {
+			return mapErr("put vector", err)
+		}
+		if isZero(v.Vec) {
+			continue // similar to nothing: no vec0 row (see vectors.go)
+		}
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return mapErr("put vector", err)
+		}
+		if !tables[len(v.Vec)] {
+			if err := ensureVecTable(ctx, t.q, len(v.Vec)); err != nil {
+				return err
+			}
+			tables[len(v.Vec)] = true
+		}
+		ins := fmt.Sprintf("INSERT INTO %s (rowid, user_id, kind, embedding) VALUES (?, ?, ?, ?)", vecTable(len(v.Vec)))
+		if _, err := t.exec(ctx, ins, seq, t.u, v.Kind, encodeVec(v.Vec)); err != nil {
 			return mapErr("put vector", err)
 		}
 	}
 	return nil
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // encodeVec packs v as little-endian float32s.

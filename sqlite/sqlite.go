@@ -213,6 +213,11 @@ func (s *Store) applyMigration(ctx context.Context, name string) error {
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return fmt.Errorf("sqlite: migrate %s: %w", name, err)
 	}
+	if step := migrationSteps[name]; step != nil {
+		if err := step(ctx, tx); err != nil {
+			return fmt.Errorf("sqlite: migrate %s: %w", name, err)
+		}
+	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", name, s.now().UnixNano()); err != nil {
 		return mapErr("migrate", err)
 	}

@@ -2,10 +2,14 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,17 +18,35 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/search"
+	_ "modernc.org/sqlite/vec" // sqlite-vec's vec0 module, on every connection
 )
 
-// Vector search ranks in Go, not in sqlite-vec.
+// Vectors live in sqlite-vec vec0 tables; k-NN runs in vec0 for a user's small sets
+// and in Go for large ones.
 //
-// modernc.org/sqlite/vec (sqlite-vec v0.1.9, transpiled to Go) works here, but its
-// vec0 tables rank by brute force at about 34 ms for 90,000 100-dimension vectors in
-// one partition (int8 vectors: the same; bit vectors with k=500: 65 ms), measured on
-// this 2-core machine; a plain Go loop over the same vectors in memory takes 6 ms. The
-// target is a whole hybrid search over 100,000 facts of one user in under 20 ms at the
-// 95th percentile, so vectors are stored as BLOBs (table embeddings) and ranked in Go
-// over an in-memory copy of each user's vectors.
+// Storage. Each vector is a row of vec_<dim> (one vec0 table per dimension, created
+// on demand; see migrations/0008_vec0.sql), partitioned by user and kind, rowid =
+// embeddings.seq; the embeddings side table records the item, model and dimension.
+// Both are written in the write transaction of the fact or episode, and a trigger
+// per vec_<dim> deletes the vector with its embeddings row, so retract, erase,
+// episode delete and re-embed remove it in the same transaction. A zero vector (a
+// text without a known word) gets its embeddings row but no vec0 row: it is similar
+// to nothing, and under vec0's L2 distance it would rank above unrelated vectors.
+//
+// Ranking. modernc.org/sqlite/vec is sqlite-vec v0.1.9 transpiled to Go. Its k-NN is
+// a brute-force scan of the partition whose per-chunk top-k selection is O(chunk × k)
+// (min_idx), and its distance loops are scalar: measured in one process on this
+// shared 2-core machine (see /work/notes/vec.md), a k=50 k-NN over one user's
+// 100-dimension vectors costs about 0.7 ms of CPU for 2,000, 2.5 ms for 5,000, 11 ms
+// for 20,000 and 20-35 ms at k=10 for 100,000 (float32; int8 is no faster), where
+// the Go ranking below takes about 1-2 ms for 100,000. The target is a whole hybrid
+// search over 100,000 facts of one user in under 20 ms at the 95th percentile, so:
+//   - a user with at most vecKNNMax vectors of the kind and dimension asked is
+//     ranked by vec0's k-NN (float32, L2, which orders unit vectors as cosine does),
+//     re-scored in Go by the exact dot product of the vectors vec0 returns; nothing
+//     of that user is kept in memory;
+//   - a larger user is ranked in Go over an in-memory copy of the user's vectors,
+//     read from vec0, with a sign-bit prefilter and exact dot products.
 //
 // The copy is kept correct without any notification from writers:
 //   - embeddings.seq only grows (AUTOINCREMENT) and writes are serialised, so a reader
@@ -38,6 +60,98 @@ import (
 //
 // Copies are bounded by vecCacheBytes per store, least recently used first out; a
 // user whose vectors alone exceed it is ranked by reading the vectors each time.
+
+// vecKNNMax is the most vectors of one user, kind and dimension that vec0's k-NN
+// ranks; above it the in-memory ranking does. It is at most vec0's largest k (4096),
+// so a widening k-NN can always cover the whole set. A variable for tests.
+var vecKNNMax = 4096
+
+// vecMaxDim is vec0's largest dimension.
+const vecMaxDim = 8192
+
+// vecTable names the vec0 table of vectors of dim.
+func vecTable(dim int) string { return fmt.Sprintf("vec_%d", dim) }
+
+// execQuerier is what ensureVecTable needs of a transaction.
+type execQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// ensureVecTable creates vec_<dim> and its delete trigger unless they exist.
+func ensureVecTable(ctx context.Context, q execQuerier, dim int) error {
+	if dim <= 0 || dim > vecMaxDim {
+		return factbase.Errorf(factbase.EINVALID, "vector dimension %d is outside 1..%d, the range sqlite-vec stores", dim, vecMaxDim)
+	}
+	name := vecTable(dim)
+	var n int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
+		return mapErr("vector table", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	ddl := []string{
+		fmt.Sprintf("CREATE VIRTUAL TABLE %s USING vec0(user_id integer partition key, kind text partition key, embedding float[%d])", name, dim),
+		fmt.Sprintf("CREATE TRIGGER %s_delete AFTER DELETE ON embeddings WHEN OLD.dim = %d BEGIN DELETE FROM %s WHERE rowid = OLD.seq; END", name, dim, name),
+	}
+	for _, d := range ddl {
+		if _, err := q.ExecContext(ctx, d); err != nil {
+			return mapErr("vector table", err)
+		}
+	}
+	return nil
+}
+
+// migrateVec0 runs after migrations/0008_vec0.sql in its transaction: it copies the
+// vectors stored in embeddings.vec into vec_<dim> tables and drops the column.
+func migrateVec0(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT dim FROM embeddings ORDER BY dim")
+	if err != nil {
+		return mapErr("migrate vectors", err)
+	}
+	var dims []int
+	for rows.Next() {
+		var d int
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return mapErr("migrate vectors", err)
+		}
+		dims = append(dims, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return mapErr("migrate vectors", err)
+	}
+	for _, d := range dims {
+		if d > vecMaxDim {
+			return factbase.Errorf(factbase.EINVALID, "migrate vectors: stored vectors have %d dimensions, more than sqlite-vec's %d", d, vecMaxDim)
+		}
+		if err := ensureVecTable(ctx, tx, d); err != nil {
+			return err
+		}
+		copyVecs := fmt.Sprintf(`INSERT INTO %s (rowid, user_id, kind, embedding)
+			SELECT seq, u, kind, vec FROM embeddings WHERE dim = ?1 AND length(vec) = 4 * ?1 AND vec <> zeroblob(4 * ?1)
+			ORDER BY u, seq`, vecTable(d))
+		if _, err := tx.ExecContext(ctx, copyVecs, d); err != nil {
+			return mapErr("migrate vectors", err)
+		}
+	}
+	// A vector of the wrong length was never ranked; its row goes, so that re-embed
+	// writes it anew.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE length(vec) <> 4 * dim"); err != nil {
+		return mapErr("migrate vectors", err)
+	}
+	if _, err := tx.ExecContext(ctx, "ALTER TABLE embeddings DROP COLUMN vec"); err != nil {
+		return mapErr("migrate vectors", err)
+	}
+	return nil
+}
+
+// migrationSteps are Go steps that run after a migration file, in its transaction.
+var migrationSteps = map[string]func(context.Context, *sql.Tx) error{
+	"migrations/0008_vec0.sql": migrateVec0,
+}
 
 // vecCacheBytes bounds the vectors kept in memory per store.
 const vecCacheBytes = 512 << 20
@@ -142,7 +256,14 @@ func (t *tx) refresh(ctx context.Context, s *vecSet, k vecKey) error {
 	} else if len(s.seqs) == 0 && s.maxSeq == 0 {
 		s.deleted = deleted
 	}
-	rows, err := t.query(ctx, qVecDelta, t.u, s.maxSeq)
+	if s.maxSeq == 0 {
+		loaded, err := t.loadChunks(ctx, s, k)
+		if err != nil || loaded {
+			s.resize()
+			return err
+		}
+	}
+	rows, err := t.query(ctx, vecDelta(k.dim), t.u, s.maxSeq)
 	if err != nil {
 		return mapErr("vectors", err)
 	}
@@ -159,7 +280,7 @@ func (t *tx) refresh(ctx context.Context, s *vecSet, k vecKey) error {
 		}
 		s.maxSeq = max(s.maxSeq, seq)
 		if mdl != k.model || dim != k.dim || len(blob) != 4*dim {
-			continue
+			continue // another model or dimension, or a zero vector (no vec0 row)
 		}
 		s.seqs = append(s.seqs, seq)
 		s.kinds = append(s.kinds, kind[0])
@@ -181,6 +302,19 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
 	}
+	if len(q.Vector) > vecMaxDim {
+		return nil, factbase.Errorf(factbase.EINVALID, "query vector has %d dimensions, more than sqlite-vec's %d", len(q.Vector), vecMaxDim)
+	}
+	var n int
+	if err := t.queryRow(ctx, qVecCount, t.u, q.Kind, len(q.Vector)).Scan(&n); err != nil {
+		return nil, mapErr("vector count", err)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if n <= vecKNNMax {
+		return t.knnCandidates(ctx, q, n)
+	}
 	k := vecKey{u: t.u, model: q.Model, dim: len(q.Vector)}
 	c := vecCacheFor(t.cache)
 	s := c.set(k)
@@ -197,6 +331,170 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return t.rankVectors(ctx, q, s)
+}
+
+// vecDelta is the refresh query of the in-memory copy of vectors of dim: the user's
+// embeddings rows after a seq, each with its vector from vec_<dim> (NULL for another
+// dimension or a zero vector, so that the copy's maxSeq passes those rows too).
+func vecDelta(dim int) string {
+	return fmt.Sprintf(`SELECT m.seq, m.kind, m.model, m.dim, v.embedding FROM embeddings m
+		LEFT JOIN %s v ON m.dim = %d AND v.rowid = m.seq
+		WHERE m.u = ? AND m.seq > ? ORDER BY m.seq`, vecTable(dim), dim)
+}
+
+// vecLayout is the sqlite-vec version whose shadow tables loadChunks reads (a
+// variable for tests).
+var vecLayout = "v0.1.9"
+
+// loadChunks fills the empty copy s from vec0's shadow tables: vec_<dim>_chunks
+// (per chunk of the partition: its capacity, a validity bitmap and the rowid of
+// each slot) and vec_<dim>_vector_chunks00 (the chunk's vectors, contiguous
+// float32s). A vec0 read by rowid costs about 25-90 µs a vector here, which made
+// the first search of a 100,000-vector user take a minute; the chunks take tens of
+// milliseconds. It reads only tables written by the sqlite-vec version it knows
+// (vec_<dim>_info) and reports false otherwise, leaving s to the row-by-row read.
+func (t *tx) loadChunks(ctx context.Context, s *vecSet, k vecKey) (bool, error) {
+	name := vecTable(k.dim)
+	var version string
+	err := t.queryRow(ctx, "SELECT value FROM "+name+"_info WHERE key = 'CREATE_VERSION'").Scan(&version)
+	if err != nil || version != vecLayout {
+		return false, nil // no table yet, or a layout this code does not know
+	}
+	var maxSeq sql.NullInt64
+	if err := t.queryRow(ctx, "SELECT max(seq) FROM embeddings WHERE u = ?", t.u).Scan(&maxSeq); err != nil {
+		return false, mapErr("vectors", err)
+	}
+	rows, err := t.query(ctx, "SELECT seq, kind FROM embeddings WHERE u = ? AND dim = ? AND model = ?", t.u, k.dim, k.model)
+	if err != nil {
+		return false, mapErr("vectors", err)
+	}
+	kinds := map[int64]byte{}
+	for rows.Next() {
+		var (
+			seq  int64
+			kind string
+		)
+		if err := rows.Scan(&seq, &kind); err != nil {
+			rows.Close()
+			return false, mapErr("vectors", err)
+		}
+		kinds[seq] = kind[0]
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, mapErr("vectors", err)
+	}
+	rows, err = t.query(ctx, "SELECT c.size, c.validity, c.rowids, x.vectors FROM "+name+"_chunks c JOIN "+name+
+		"_vector_chunks00 x ON x.rowid = c.chunk_id WHERE c.partition00 = ? ORDER BY c.chunk_id", t.u)
+	if err != nil {
+		return false, mapErr("vectors", err)
+	}
+	defer rows.Close()
+	width := 4 * k.dim
+	for rows.Next() {
+		var (
+			size                   int
+			validity, ids, vectors []byte
+		)
+		if err := rows.Scan(&size, &validity, &ids, &vectors); err != nil {
+			return false, mapErr("vectors", err)
+		}
+		if len(validity)*8 < size || len(ids) < 8*size || len(vectors) < width*size {
+			return false, factbase.Errorf(factbase.EINTERNAL, "sqlite: %s_chunks: a chunk of %d slots holds %d validity bytes, %d rowid bytes and %d vector bytes",
+				name, size, len(validity), len(ids), len(vectors))
+		}
+		for i := range size {
+			if validity[i/8]&(1<<(i%8)) == 0 {
+				continue
+			}
+			seq := int64(binary.LittleEndian.Uint64(ids[8*i:]))
+			kind, ok := kinds[seq]
+			if !ok {
+				continue
+			}
+			s.seqs = append(s.seqs, seq)
+			s.kinds = append(s.kinds, kind)
+			s.vecs = decodeVec(s.vecs, vectors[width*i:width*(i+1)])
+			s.signs = appendSigns(s.signs, s.vecs[len(s.vecs)-k.dim:])
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, mapErr("vectors", err)
+	}
+	s.maxSeq = maxSeq.Int64
+	return true, nil
+}
+
+// knnCandidates ranks the user's n vectors of q.Kind and dimension with vec0's
+// k-NN, widening k until q.Limit candidates pass the filter or k covers all n. The
+// vectors vec0 returns are re-scored by their exact dot product with the query.
+func (t *tx) knnCandidates(ctx context.Context, q factbase.VectorQuery, n int) ([]factbase.Candidate, error) {
+	knn := fmt.Sprintf("SELECT rowid, embedding FROM %s WHERE embedding MATCH ? AND k = ? AND user_id = ? AND kind = ?", vecTable(len(q.Vector)))
+	query := encodeVec(q.Vector)
+	var (
+		out  []factbase.Candidate
+		seen = map[int64]bool{}
+		buf  []float32
+	)
+	for k := min(n, max(q.Limit, 16)); ; k = min(n, 4*k) {
+		rows, err := t.query(ctx, knn, query, k, t.u, q.Kind)
+		if err != nil {
+			return nil, mapErr("vector search", err)
+		}
+		var (
+			seqs   []int64
+			scores []float32
+		)
+		for rows.Next() {
+			var (
+				seq  int64
+				blob []byte
+			)
+			if err := rows.Scan(&seq, &blob); err != nil {
+				rows.Close()
+				return nil, mapErr("vector search", err)
+			}
+			if seen[seq] || len(blob) != 4*len(q.Vector) {
+				continue
+			}
+			seen[seq] = true
+			buf = decodeVec(buf[:0], blob)
+			seqs, scores = append(seqs, seq), append(scores, search.Dot(q.Vector, buf))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, mapErr("vector search", err)
+		}
+		batch := make([]int, len(seqs))
+		for i := range batch {
+			batch[i] = i
+		}
+		slices.SortStableFunc(batch, func(a, b int) int { return -cmpFloat32(scores[a], scores[b]) })
+		found, err := t.resolveVectors(ctx, q, seqs, scores, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range found {
+			if len(out) == q.Limit {
+				break
+			}
+			c.Rank = len(out) + 1
+			out = append(out, c)
+		}
+		if len(out) >= q.Limit || k >= n {
+			return out, nil
+		}
+	}
+}
+
+func cmpFloat32(a, b float32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // vectorScan ranks a user whose vectors do not fit the cache: it drops the copy and
@@ -368,18 +666,18 @@ func (t *tx) resolveVectors(ctx context.Context, q factbase.VectorQuery, seqs []
 		return nil, factbase.Errorf(factbase.EINTERNAL, "sqlite: encode vector ids: %v", err)
 	}
 	var sqlText string
-	args := []any{string(list), t.u}
+	args := []any{string(list), t.u, q.Model}
 	if q.Kind == factbase.KindFact {
 		where, wargs := t.factWhere(q.Filter)
 		sqlText = "SELECT m.seq, f.id, f.valid_from, f.subject, f.confidence FROM json_each(?) j " +
 			"CROSS JOIN embeddings m ON m.seq = j.value CROSS JOIN facts f ON f.seq = m.item " +
-			"WHERE m.u = ? AND m.kind = 'fact' AND " + strings.Join(where, " AND ")
+			"WHERE m.u = ? AND m.kind = 'fact' AND m.model = ? AND " + strings.Join(where, " AND ")
 		args = append(args, wargs...)
 	} else {
 		where, wargs := t.episodeSearchWhere(q.Filter)
 		sqlText = "SELECT m.seq, e.id, e.created_at, '', e.importance FROM json_each(?) j " +
 			"CROSS JOIN embeddings m ON m.seq = j.value CROSS JOIN episodes e ON e.seq = m.item " +
-			"WHERE m.u = ? AND m.kind = 'episode' AND " + where
+			"WHERE m.u = ? AND m.kind = 'episode' AND m.model = ? AND " + where
 		args = append(args, wargs...)
 	}
 	rows, err := t.query(ctx, sqlText, args...)
