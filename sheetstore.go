@@ -28,9 +28,11 @@ type SheetFact struct {
 	// "key: value"); a store may leave them empty otherwise.
 	Key, Value  string
 	Sensitivity Sensitivity
-	RecordedAt  time.Time
-	References  int       // all of the fact's references
-	Last        time.Time // the most recent reference; zero when References is 0
+	// RecordedAt is needed only when References is 0 (the fact then counts as
+	// referenced once at that time); a store may leave it zero otherwise.
+	RecordedAt time.Time
+	References int       // all of the fact's references
+	Last       time.Time // the most recent reference; zero when References is 0
 	// Newer[i] is the number of references strictly after cuts[i], the instants
 	// passed to SheetFacts. The slice is reused from one call of fn to the next: fn
 	// must copy it to keep it.

@@ -145,7 +145,7 @@ func BenchmarkGenerateSheet100k(b *testing.B) { benchmarkGenerateSheet(b, 100_00
 
 // BenchmarkGenerateSheet is the series for the growth: 10 references per fact.
 func BenchmarkGenerateSheet(b *testing.B) {
-	for _, n := range []int{10_000, 50_000, 100_000} {
+	for _, n := range []int{10_000, 50_000, 100_000, 200_000} {
 		b.Run(fmt.Sprintf("facts=%d/refs=%d", n, 10*n), func(b *testing.B) { benchmarkGenerateSheet(b, n, 10*n) })
 	}
 }

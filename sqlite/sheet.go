@@ -28,8 +28,9 @@ var (
 	// blob per fact, not a million rows. Every column a row carries costs a trip
 	// through the driver (and an allocation for text), so the statement sends only
 	// what assembly reads: the key and value only when the text may be blank (it does
-	// not start with a printable ASCII character), the category and sensitivity as
-	// small numbers when they are the known ones.
+	// not start with a printable ASCII character), the recorded time only for a fact
+	// without references, the category and sensitivity as small numbers when they are
+	// the known ones.
 	qSheetFacts = `SELECT f.id, f.text,
 			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.key END,
 			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.value END,
@@ -37,7 +38,7 @@ var (
 				WHEN 'transient' THEN 3 ELSE f.category END,
 			CASE f.sensitivity WHEN '' THEN 0 WHEN 'low' THEN 1 WHEN 'medium' THEN 2
 				WHEN 'high' THEN 3 ELSE f.sensitivity END,
-			f.recorded_at, t.times
+			CASE WHEN t.times IS NULL THEN f.recorded_at END, t.times
 		FROM facts f LEFT JOIN fact_reference_times t ON t.fact = f.seq
 		WHERE f.u = ? AND f.current = 1`
 	qSheetInsert    = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
@@ -188,15 +189,18 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	return mapErr("sheet facts", rows.Err())
 }
 
-// recordedAt scans a time stored as Unix nanoseconds.
+// recordedAt scans a time stored as Unix nanoseconds; NULL is the zero time.
 type recordedAt struct{ t *time.Time }
 
 func (r recordedAt) Scan(v any) error {
-	n, ok := v.(int64)
-	if !ok {
+	switch v := v.(type) {
+	case nil:
+		*r.t = time.Time{}
+	case int64:
+		*r.t = time.Unix(0, v).UTC()
+	default:
 		return fmt.Errorf("recorded time is %T, not an integer", v)
 	}
-	*r.t = time.Unix(0, n).UTC()
 	return nil
 }
 
