@@ -1,15 +1,37 @@
 // Command load is a small HTTP load generator for "factbase serve": a number of
 // concurrent clients send a mix of reads and writes to the /v1 API on loopback and
-// it reports throughput and latency percentiles for reads and writes apart.
+// it reports throughput and latency percentiles for reads, writes and each kind of
+// request.
 //
-//	go build -o /tmp/factbase ./cmd/factbase
-//	/tmp/factbase serve --db /tmp/load.db --no-auth &
-//	go run ./tools/load -c 32 -d 20s -reads 0.8
+//	go build -o /tmp/factbase ./cmd/factbase && go build -o /tmp/load ./tools/load
+//	K=$(/tmp/factbase keys create --db /tmp/load.db --name load)
+//	/tmp/factbase serve --db /tmp/load.db &
+//	/tmp/load -key $K -c 32 -d 20s              # closed loop: as fast as the server answers
+//	/tmp/load -key $K -c 32 -d 20s -rate 500    # a fixed total rate
 //
-// Reads are list pages, facts by key and questions; writes are list appends (new
-// values and duplicates), rank moves, removals and single-valued sets, spread over
-// -users users. Clients run closed-loop (each sends its next request when the last
-// one is answered) unless -rate caps the total request rate.
+// The load (the same as server.BenchmarkLoad): -users users (200), each seeded with a
+// five-member ranked list favorites.crypto and an email. Requests pick a user at
+// random; -reads (80%) of them are reads:
+//
+//	1/2 GET  /v1/users/{u}/lists/favorites.crypto?limit=10   a list page
+//	1/4 GET  /v1/users/{u}/facts?key=contact.email           facts by key
+//	1/4 POST /v1/users/{u}/questions                          "What are my favorite cryptos?"
+//	                                                          (ask; it records a reference
+//	                                                          to each fact it answers with)
+//
+// and the rest writes, over 20 values (so some appends are duplicates, 409, and some
+// removals miss, 404; both count as answered):
+//
+//	3/8 POST   /v1/users/{u}/lists/favorites.crypto          append a value
+//	2/8 POST   /v1/users/{u}/lists/favorites.crypto/rank     place a value at rank 1-5
+//	1/8 DELETE /v1/users/{u}/lists/favorites.crypto/items/V  remove a value
+//	1/8 POST   /v1/users/{u}/facts                           set contact.email
+//	1/8 POST   /v1/users/{u}/messages                        "My favorite crypto is V."
+//
+// Clients run closed-loop (each sends its next request when the last one is
+// answered; latency is then about clients / throughput) unless -rate caps the total
+// request rate, spread evenly over the clients (an open loop up to the point where
+// the server falls behind). A 2 s unmeasured warm-up precedes the measured run.
 package main
 
 import (
@@ -25,6 +47,8 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -42,6 +66,10 @@ func main() {
 		seed    = flag.Bool("seed", true, "seed every user with a list and a fact first")
 		jsonOut = flag.Bool("json", false, "print the report as JSON")
 	)
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -57,7 +85,12 @@ func main() {
 	if *warmup > 0 {
 		g.run(ctx, *clients, *warmup, *reads, *rate)
 	}
+	cpu0, cpuErr := g.serverCPU(ctx)
 	r := g.run(ctx, *clients, *dur, *reads, *rate)
+	if cpu1, err := g.serverCPU(ctx); err == nil && cpuErr == nil && r.Requests > 0 {
+		r.ServerCPU = (cpu1 - cpu0) / r.Duration.Seconds()
+		r.ServerCPUPerRequest = (cpu1 - cpu0) * 1e6 / float64(r.Requests)
+	}
 	if *jsonOut {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -66,6 +99,9 @@ func main() {
 	}
 	fmt.Printf("clients %d, %.0f%% reads, %s, rate %s\n", *clients, *reads*100, r.Duration, rateText(*rate))
 	fmt.Printf("throughput %.0f req/s (%d requests, %d errors)\n", r.Throughput, r.Requests, r.Errors)
+	if r.ServerCPUPerRequest > 0 {
+		fmt.Printf("server CPU %.0f us per request (%.2f cores busy)\n", r.ServerCPUPerRequest, r.ServerCPU)
+	}
 	for i, c := range append([]classReport{r.Reads, r.Writes}, r.ByRequest...) {
 		if i == 2 {
 			fmt.Println("by request:")
@@ -78,6 +114,18 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+const usage = `Usage: load [flags]
+
+Load a running "factbase serve" over HTTP: -c clients send 80% reads (1/2 list pages,
+1/4 facts by key, 1/4 questions) and 20% writes (3/8 list appends, 2/8 rank moves,
+1/8 removals, 1/8 fact sets, 1/8 messages) for the users -users, each seeded with a
+five-member list and an email, closed-loop or at -rate requests per second in total.
+It reports throughput, p50/p90/p99/max latency for reads, writes and each kind of
+request, and the server's CPU time per request (process_cpu_seconds_total at /metrics). A 404 or 409 (a duplicate append, a removal of an absent value) is an
+answer, not an error.
+
+`
 
 func rateText(r float64) string {
 	if r <= 0 {
@@ -214,6 +262,34 @@ type report struct {
 	Reads      classReport   `json:"reads"`
 	Writes     classReport   `json:"writes"`
 	ByRequest  []classReport `json:"by_request"` // one per kind of request
+	// ServerCPU is the server process's CPU time over the run in cores (from
+	// process_cpu_seconds_total at /metrics), ServerCPUPerRequest in microseconds per
+	// request; both 0 when /metrics does not have it.
+	ServerCPU           float64 `json:"server_cpu_cores,omitempty"`
+	ServerCPUPerRequest float64 `json:"server_cpu_us_per_request,omitempty"`
+}
+
+// serverCPU reads the server's process_cpu_seconds_total from /metrics.
+func (g *gen) serverCPU(ctx context.Context) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", g.base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	res, err := g.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "process_cpu_seconds_total "); ok {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return 0, errors.New("no process_cpu_seconds_total at /metrics")
 }
 
 // run drives the clients for d and reports.
