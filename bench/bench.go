@@ -13,9 +13,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -26,17 +26,40 @@ import (
 // Scale sizes the workloads.
 type Scale struct {
 	Name      string `json:"name"`
-	Users     int    `json:"users"`
-	Facts     int    `json:"facts_per_user"`
-	Ops       int    `json:"ops"`        // timed operations per workload
-	ListSizes []int  `json:"list_sizes"` // ranked-list lengths to append to and move within
+	Users     int    `json:"users"`          // users in the store, each with Facts facts
+	Facts     int    `json:"facts_per_user"` // written with the embedder's vectors
+	Ops       int    `json:"ops"`            // timed operations per workload
+	ListSizes []int  `json:"list_sizes"`     // ranked-list lengths to append to and move within
+	// SearchFacts and SearchEpisodes are one more user's facts and episodes, which
+	// search and the fact sheet read; SheetRefs is how many references its facts have
+	// in all (one each from the write path, the rest spread over 60 days).
+	SearchFacts    int `json:"search_facts"`
+	SearchEpisodes int `json:"search_episodes"`
+	SearchOps      int `json:"search_ops"` // timed searches (and raw FTS5 queries)
+	SheetRefs      int `json:"sheet_references"`
+	// TranscriptBytes is the size of the generated JSONL session file ingested.
+	TranscriptBytes int64 `json:"transcript_bytes"`
+	// ServeClients concurrent clients make ServeOps requests in all over the store of
+	// Users x Facts, opened afresh: the memory target's load.
+	ServeClients int `json:"serve_clients"`
+	ServeOps     int `json:"serve_ops"`
 }
 
-// Scales are the named sizes.
+// Scales are the named sizes. Large is the memory target's store: 1,000,000 facts of
+// 1,000 users; tiny is for tests (seconds).
 var Scales = map[string]Scale{
-	"small":  {Name: "small", Users: 10, Facts: 200, Ops: 300, ListSizes: []int{10, 1000}},
-	"medium": {Name: "medium", Users: 100, Facts: 1000, Ops: 1000, ListSizes: []int{10, 1000, 10000}},
-	"large":  {Name: "large", Users: 1000, Facts: 1000, Ops: 3000, ListSizes: []int{10, 1000, 10000}},
+	"tiny": {Name: "tiny", Users: 3, Facts: 40, Ops: 20, ListSizes: []int{10},
+		SearchFacts: 100, SearchEpisodes: 10, SearchOps: 20, SheetRefs: 500,
+		TranscriptBytes: 256 << 10, ServeClients: 2, ServeOps: 40},
+	"small": {Name: "small", Users: 10, Facts: 200, Ops: 300, ListSizes: []int{10, 1000},
+		SearchFacts: 2000, SearchEpisodes: 200, SearchOps: 100, SheetRefs: 20_000,
+		TranscriptBytes: 4 << 20, ServeClients: 4, ServeOps: 600},
+	"medium": {Name: "medium", Users: 100, Facts: 1000, Ops: 1000, ListSizes: []int{10, 1000, 10000},
+		SearchFacts: 10_000, SearchEpisodes: 1000, SearchOps: 250, SheetRefs: 100_000,
+		TranscriptBytes: 32 << 20, ServeClients: 8, ServeOps: 2000},
+	"large": {Name: "large", Users: 1000, Facts: 1000, Ops: 3000, ListSizes: []int{10, 1000, 10000},
+		SearchFacts: 100_000, SearchEpisodes: 5000, SearchOps: 1000, SheetRefs: 1_000_000,
+		TranscriptBytes: 200 << 20, ServeClients: 8, ServeOps: 20_000},
 }
 
 // Result is one workload's measurement.
@@ -47,29 +70,56 @@ type Result struct {
 	P50us     float64 `json:"p50_us"`
 	P95us     float64 `json:"p95_us"`
 	P99us     float64 `json:"p99_us"`
-	Baseline  string  `json:"baseline,omitempty"`
-	RatioP50  float64 `json:"ratio_p50,omitempty"` // p50 / baseline p50
-	Note      string  `json:"note,omitempty"`
+	// Throughput is, for bulk workloads (the store's build, transcript ingest), the
+	// amount moved per second, in Unit ("facts/s", "MB/s").
+	Throughput float64 `json:"throughput,omitempty"`
+	Unit       string  `json:"unit,omitempty"`
+	Baseline   string  `json:"baseline,omitempty"`
+	RatioP50   float64 `json:"ratio_p50,omitempty"` // p50 / baseline p50
+	// RatioThroughput is the baseline's throughput over this one's: how many times
+	// slower than the bare SQLite work it is.
+	RatioThroughput float64 `json:"ratio_throughput,omitempty"`
+	// Seconds is the workload's wall time, setup included; CPUSeconds the process's
+	// CPU time (user and system, every goroutine) meanwhile, steadier than wall time
+	// on a shared machine.
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	// PeakRSSBytes is the process's peak resident set when the workload ended (the
+	// peak is reset once, before the memory target's load).
+	PeakRSSBytes int64  `json:"peak_rss_bytes"`
+	Note         string `json:"note,omitempty"`
 }
 
 // Report is a whole run.
 type Report struct {
-	Scale        Scale     `json:"scale"`
-	Results      []Result  `json:"results"`
-	PeakRSSBytes int64     `json:"peak_rss_bytes"`
-	DiskBytes    int64     `json:"disk_bytes"`
-	StoredFacts  int       `json:"stored_facts"`
-	BytesPerFact float64   `json:"disk_bytes_per_fact"`
-	Seconds      float64   `json:"seconds"`
-	GoVersion    string    `json:"go_version"`
-	CPUs         int       `json:"cpus"`
-	Started      time.Time `json:"started"`
+	Scale    Scale    `json:"scale"`
+	Embedder string   `json:"embedder"` // the embedder's model, "none" without one
+	Results  []Result `json:"results"`
+	// Serve is the memory target: the store of Users x Facts answering a medium load.
+	Serve ServeReport `json:"serve"`
+	// PeakRSSBytes is the whole run's peak resident set.
+	PeakRSSBytes int64 `json:"peak_rss_bytes"`
+	// DiskBytes is the store's file (and WAL, after a checkpoint) once the Users x
+	// Facts facts and their vectors are written; BytesPerFact divides it by the facts.
+	DiskBytes        int64     `json:"disk_bytes"`
+	StoredFacts      int       `json:"stored_facts"`
+	BytesPerFact     float64   `json:"disk_bytes_per_fact"`
+	DiskTargetBytes  int       `json:"disk_target_bytes_per_fact"`
+	WithinDiskTarget bool      `json:"within_disk_target"`
+	Seconds          float64   `json:"seconds"`
+	CPUSeconds       float64   `json:"cpu_seconds"`
+	GoVersion        string    `json:"go_version"`
+	CPUs             int       `json:"cpus"`
+	Started          time.Time `json:"started"`
 }
 
 // Options configure Run.
 type Options struct {
 	Scale Scale
 	Dir   string // where the files go; default a new temporary directory, removed after
+	// Embedder gives facts and episodes their vectors, as in the product; nil: none
+	// (search by full text alone).
+	Embedder memory.Embedder
 	// Progress, if set, is called as each workload starts.
 	Progress func(name string)
 	// Extra workloads run after the built-in ones, over the same engine.
@@ -78,16 +128,29 @@ type Options struct {
 
 // Workload is one timed workload over an engine loaded with the scale's data.
 type Workload struct {
-	Name     string
-	Baseline string // "insert" or "select": which raw baseline to compare with
+	Name string
+	// Baseline names the raw measurement to compare with: "insert", "select", "fts"
+	// or "sheet".
+	Baseline string
+	// Ops is how many timed operations; 0 means the scale's Ops.
+	Ops int
 	// Setup runs untimed; Op runs once per timed operation i.
 	Setup func(ctx context.Context, e *memory.Engine) error
 	Op    func(ctx context.Context, e *memory.Engine, i int) error
 }
 
-// Run runs the built-in workloads and o.Extra.
+// Run builds the store, measures the raw baselines, the built-in workloads, o.Extra,
+// transcript ingest and the memory target's load.
 func Run(ctx context.Context, o Options) (Report, error) {
-	rep := Report{Scale: o.Scale, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Started: time.Now().UTC()}
+	sc := o.Scale
+	rep := Report{Scale: sc, Embedder: "none", GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
+		Started: time.Now().UTC(), DiskTargetBytes: DiskTarget}
+	if o.Embedder != nil {
+		rep.Embedder = o.Embedder.Model()
+	}
+	if sc.Users < 1 || sc.Facts < 1 || sc.Ops < 1 {
+		return rep, fmt.Errorf("bench: scale %q needs at least one user, fact and op", sc.Name)
+	}
 	start := time.Now()
 	dir := o.Dir
 	if dir == "" {
@@ -103,70 +166,170 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			o.Progress(n)
 		}
 	}
+	var peak int64
+	// step runs one measurement and records it with its wall and CPU time (the
+	// whole process's, all goroutines and the garbage collector included) and the
+	// peak resident set so far.
+	step := func(fn func() (Result, error)) (Result, error) {
+		t0, c0 := time.Now(), cpuTime()
+		r, err := fn()
+		if err != nil {
+			return r, err
+		}
+		if r.Seconds == 0 {
+			r.Seconds = time.Since(t0).Seconds()
+		}
+		if c0 >= 0 {
+			r.CPUSeconds = (cpuTime() - c0).Seconds()
+		}
+		r.PeakRSSBytes = procStatus("VmHWM")
+		peak = max(peak, r.PeakRSSBytes)
+		rep.Results = append(rep.Results, r)
+		return r, nil
+	}
+	su := userID(sc.Users) // the search and sheet user, beside the store's users
+	searchQs := questions(3, 256)
+	cpu0 := cpuTime()
 
-	// The raw baseline, on its own file with the store's pragmas.
-	progress("raw SQLite baseline")
+	// The raw baselines, on their own file with the store's pragmas.
+	progress("raw SQLite baselines")
 	raw, err := sqlite.Open(ctx, filepath.Join(dir, "raw.db"), sqlite.Options{})
 	if err != nil {
 		return rep, err
 	}
 	defer raw.Close()
-	ins, sel, err := rawBaseline(ctx, raw.Writer(), o.Scale.Ops)
+	db := raw.Writer()
+	base := map[string]Result{}
+	for _, b := range []struct {
+		name string
+		run  func() (Result, error)
+	}{
+		{"insert", func() (Result, error) { return rawInsert(ctx, db, sc.Ops) }},
+		{"select", func() (Result, error) { return rawSelect(ctx, db, sc.Ops) }},
+		{"bulk", func() (Result, error) {
+			return rawBulk(ctx, db, min(sc.Users*sc.Facts, 100_000), min(sc.Facts, memory.MaxOps))
+		}},
+		{"fts", func() (Result, error) { return rawFTS(ctx, db, searchTexts(sc), searchQs, max(1, sc.SearchOps)) }},
+		{"sheet", func() (Result, error) { return rawSheet(ctx, db, sc.SearchFacts, sc.SheetRefs, sheetOps(sc)) }},
+	} {
+		r, err := step(b.run)
+		if err != nil {
+			return rep, fmt.Errorf("bench: raw %s: %w", b.name, err)
+		}
+		base[b.name] = r
+	}
+
+	// The store: Users x Facts facts with their vectors, through the write path.
+	path := filepath.Join(dir, "factbase.db")
+	store, err := sqlite.Open(ctx, path, sqlite.Options{})
 	if err != nil {
 		return rep, err
 	}
-	rep.Results = append(rep.Results, ins, sel)
-	base := map[string]Result{"insert": ins, "select": sel}
+	e := memory.New(store, memory.Options{Embedder: o.Embedder, NoSheetRegen: true})
+	progress(fmt.Sprintf("building the store: %d users x %d facts", sc.Users, sc.Facts))
+	if _, err := step(func() (Result, error) {
+		r, err := load(ctx, e, sc)
+		r.Baseline, r.RatioThroughput = "raw bulk insert", base["bulk"].Throughput/r.Throughput
+		return r, err
+	}); err != nil {
+		store.Close()
+		return rep, fmt.Errorf("bench: build: %w", err)
+	}
+	// Checkpoint so that the size on disk is the database's, not a WAL's backlog.
+	if _, err := store.Writer().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		store.Close()
+		return rep, err
+	}
+	rep.DiskBytes = dirSize(dir, "factbase.db")
+	rep.StoredFacts, err = countFacts(ctx, store)
+	if err != nil {
+		store.Close()
+		return rep, err
+	}
+	if rep.StoredFacts > 0 {
+		rep.BytesPerFact = float64(rep.DiskBytes) / float64(rep.StoredFacts)
+		rep.WithinDiskTarget = rep.BytesPerFact < DiskTarget
+	}
+	if err := store.Close(); err != nil {
+		return rep, err
+	}
 
-	store, err := sqlite.Open(ctx, filepath.Join(dir, "factbase.db"), sqlite.Options{})
+	// The memory target: the store opened afresh under a medium load.
+	progress(fmt.Sprintf("medium load: %d clients over %d users", sc.ServeClients, sc.Users))
+	peak = max(peak, procStatus("VmHWM")) // the load resets the kernel's peak
+	if _, err := step(func() (Result, error) {
+		rep.Serve, err = serveLoad(ctx, path, sc, o.Embedder)
+		return rep.Serve.Result, err
+	}); err != nil {
+		return rep, fmt.Errorf("bench: medium load: %w", err)
+	}
+
+	// The per-operation workloads, on the same store.
+	store, err = sqlite.Open(ctx, path, sqlite.Options{})
 	if err != nil {
 		return rep, err
 	}
 	defer store.Close()
-	e := memory.New(store, memory.Options{})
-
-	progress(fmt.Sprintf("loading %d users x %d facts", o.Scale.Users, o.Scale.Facts))
-	users, err := load(ctx, e, o.Scale)
-	if err != nil {
-		return rep, err
-	}
-	rep.StoredFacts = o.Scale.Users * o.Scale.Facts
-	for _, w := range append(builtin(o.Scale, users), o.Extra...) {
+	e = memory.New(store, memory.Options{Embedder: o.Embedder, NoSheetRegen: true})
+	for _, w := range append(builtin(sc, su, searchQs), o.Extra...) {
 		progress(w.Name)
-		r, err := measure(ctx, e, w, o.Scale.Ops)
-		if err != nil {
+		if _, err := step(func() (Result, error) {
+			n := w.Ops
+			if n <= 0 {
+				n = sc.Ops
+			}
+			r, err := measure(ctx, e, w, n)
+			if b, ok := base[w.Baseline]; ok && b.P50us > 0 {
+				r.Baseline, r.RatioP50 = strings.TrimSuffix(b.Name, " (baseline)"), r.P50us/b.P50us
+			}
+			return r, err
+		}); err != nil {
 			return rep, fmt.Errorf("bench: %s: %w", w.Name, err)
 		}
-		if b, ok := base[w.Baseline]; ok && b.P50us > 0 {
-			r.Baseline, r.RatioP50 = "raw "+w.Baseline, r.P50us/b.P50us
+	}
+
+	// Transcript ingest, into a new file, beside its baseline on the same file.
+	if sc.TranscriptBytes > 0 {
+		progress(fmt.Sprintf("transcript ingest: %d MB", sc.TranscriptBytes>>20))
+		tpath := filepath.Join(dir, "session.jsonl")
+		size, err := writeTranscriptFile(tpath, sc.TranscriptBytes)
+		if err != nil {
+			return rep, fmt.Errorf("bench: writing the transcript: %w", err)
 		}
-		rep.Results = append(rep.Results, r)
+		defer os.Remove(tpath)
+		rawLines, err := step(func() (Result, error) { return rawLineInsert(ctx, filepath.Join(dir, "raw-lines.db"), tpath, size) })
+		if err != nil {
+			return rep, fmt.Errorf("bench: raw line insert: %w", err)
+		}
+		if _, err := step(func() (Result, error) {
+			r, err := ingest(ctx, filepath.Join(dir, "ingest.db"), tpath, size, o.Embedder)
+			r.Baseline, r.RatioThroughput = "raw line insert", rawLines.Throughput/r.Throughput
+			return r, err
+		}); err != nil {
+			return rep, fmt.Errorf("bench: transcript ingest: %w", err)
+		}
 	}
-	// Checkpoint so that the size on disk is the database's, not a WAL's backlog.
-	if _, err := store.Writer().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		return rep, err
-	}
-	rep.DiskBytes = dirSize(dir, "factbase.db")
-	facts, _ := countFacts(ctx, store)
-	if facts > 0 {
-		rep.StoredFacts = facts
-		rep.BytesPerFact = float64(rep.DiskBytes) / float64(facts)
-	}
-	rep.PeakRSSBytes = peakRSS()
+	rep.PeakRSSBytes = max(peak, procStatus("VmHWM"))
 	rep.Seconds = time.Since(start).Seconds()
+	if cpu0 >= 0 {
+		rep.CPUSeconds = (cpuTime() - cpu0).Seconds()
+	}
 	return rep, nil
 }
 
-// rawBaseline times a bare prepared INSERT (one immediate transaction each) and a
-// bare indexed SELECT on the same kind of file.
-func rawBaseline(ctx context.Context, db *sql.DB, n int) (Result, Result, error) {
+// sheetOps is how many fact sheets are timed: each reads all of a user's facts.
+func sheetOps(sc Scale) int { return max(3, sc.Ops/20) }
+
+// rawInsert creates the baseline table and times n bare prepared INSERTs, one
+// transaction each.
+func rawInsert(ctx context.Context, db *sql.DB, n int) (Result, error) {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE raw (id INTEGER PRIMARY KEY, k TEXT NOT NULL, v TEXT NOT NULL);
 		CREATE INDEX raw_k ON raw (k)`); err != nil {
-		return Result{}, Result{}, err
+		return Result{}, err
 	}
 	stmt, err := db.PrepareContext(ctx, "INSERT INTO raw (k, v) VALUES (?, ?)")
 	if err != nil {
-		return Result{}, Result{}, err
+		return Result{}, err
 	}
 	defer stmt.Close()
 	lat := make([]time.Duration, 0, n)
@@ -175,44 +338,49 @@ func rawBaseline(ctx context.Context, db *sql.DB, n int) (Result, Result, error)
 		s := time.Now()
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
-			return Result{}, Result{}, err
+			return Result{}, err
 		}
 		if _, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, "k"+strconv.Itoa(i), "value"); err != nil {
 			tx.Rollback()
-			return Result{}, Result{}, err
+			return Result{}, err
 		}
 		if err := tx.Commit(); err != nil {
-			return Result{}, Result{}, err
+			return Result{}, err
 		}
 		lat = append(lat, time.Since(s))
 	}
-	ins := summarize("raw insert (baseline)", lat, time.Since(t0))
+	return summarize("raw insert (baseline)", lat, time.Since(t0)), nil
+}
+
+// rawSelect times n bare indexed SELECTs of the rows rawInsert wrote.
+func rawSelect(ctx context.Context, db *sql.DB, n int) (Result, error) {
 	q, err := db.PrepareContext(ctx, "SELECT v FROM raw WHERE k = ?")
 	if err != nil {
-		return Result{}, Result{}, err
+		return Result{}, err
 	}
 	defer q.Close()
-	lat = lat[:0]
-	t0 = time.Now()
+	lat := make([]time.Duration, 0, n)
+	t0 := time.Now()
 	for i := 0; i < n; i++ {
 		s := time.Now()
 		var v string
 		if err := q.QueryRowContext(ctx, "k"+strconv.Itoa(rand.IntN(n))).Scan(&v); err != nil {
-			return Result{}, Result{}, err
+			return Result{}, err
 		}
 		lat = append(lat, time.Since(s))
 	}
-	return ins, summarize("raw select (baseline)", lat, time.Since(t0)), nil
+	return summarize("raw select (baseline)", lat, time.Since(t0)), nil
 }
 
 func measure(ctx context.Context, e *memory.Engine, w Workload, n int) (Result, error) {
+	t0 := time.Now()
 	if w.Setup != nil {
 		if err := w.Setup(ctx, e); err != nil {
 			return Result{}, err
 		}
 	}
 	lat := make([]time.Duration, 0, n)
-	t0 := time.Now()
+	t1 := time.Now()
 	for i := 0; i < n; i++ {
 		s := time.Now()
 		if err := w.Op(ctx, e, i); err != nil {
@@ -220,19 +388,22 @@ func measure(ctx context.Context, e *memory.Engine, w Workload, n int) (Result, 
 		}
 		lat = append(lat, time.Since(s))
 	}
-	return summarize(w.Name, lat, time.Since(t0)), nil
+	r := summarize(w.Name, lat, time.Since(t1))
+	r.Seconds = time.Since(t0).Seconds()
+	return r, nil
 }
 
+// summarize makes a Result of latencies measured over total wall time.
 func summarize(name string, lat []time.Duration, total time.Duration) Result {
 	s := slices.Clone(lat)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	slices.Sort(s)
 	pct := func(p float64) float64 {
 		if len(s) == 0 {
 			return 0
 		}
 		return float64(s[min(len(s)-1, int(p*float64(len(s))))].Nanoseconds()) / 1000
 	}
-	r := Result{Name: name, Ops: len(lat), P50us: pct(0.50), P95us: pct(0.95), P99us: pct(0.99)}
+	r := Result{Name: name, Ops: len(lat), P50us: pct(0.50), P95us: pct(0.95), P99us: pct(0.99), Seconds: total.Seconds()}
 	if total > 0 {
 		r.PerSecond = float64(len(lat)) / total.Seconds()
 	}
@@ -244,33 +415,71 @@ func userID(i int) factbase.UserID {
 	return factbase.UserID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i))
 }
 
-// load writes the scale's users and facts through the write path, in batches.
-func load(ctx context.Context, e *memory.Engine, sc Scale) ([]factbase.UserID, error) {
-	users := make([]factbase.UserID, sc.Users)
-	cats := factbase.Categories
-	for u := range users {
-		users[u] = userID(u)
-		for off := 0; off < sc.Facts; off += 500 {
-			var ops []factbase.Op
-			for i := off; i < min(sc.Facts, off+500); i++ {
-				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
-					Key: fmt.Sprintf("note.%d", i), Value: fmt.Sprintf("value %d of user %d", i, u),
-					Text: fmt.Sprintf("The user noted item %d: %s", i, words[i%len(words)]), Category: cats[i%len(cats)]}})
+// load writes the scale's users and facts through the write path, one transaction
+// per user (at most memory.MaxOps facts each), the facts' vectors computed by the
+// engine's embedder before each transaction. Two writers overlap one user's
+// embedding with another's transaction, as concurrent clients of a server would; the
+// store serialises the transactions. Latencies are per transaction; the throughput is
+// facts per second.
+func load(ctx context.Context, e *memory.Engine, sc Scale) (Result, error) {
+	const writers = 2
+	batch := min(sc.Facts, memory.MaxOps)
+	lats := make([][]time.Duration, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := w; u < sc.Users && errs[w] == nil; u += writers {
+				for off := 0; off < sc.Facts; off += batch {
+					ops := make([]factbase.Op, 0, batch)
+					for i := off; i < min(sc.Facts, off+batch); i++ {
+						ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fleetFact(u, i)})
+					}
+					s := time.Now()
+					if _, err := e.Apply(ctx, userID(u), ops); err != nil {
+						errs[w] = fmt.Errorf("user %d: %w", u, err)
+						break
+					}
+					lats[w] = append(lats[w], time.Since(s))
+				}
 			}
-			if _, err := e.Apply(ctx, users[u], ops); err != nil {
-				return nil, err
-			}
+		}()
+	}
+	wg.Wait()
+	total := time.Since(t0)
+	for _, err := range errs {
+		if err != nil {
+			return Result{}, err
 		}
 	}
-	return users, nil
+	r := summarize(fmt.Sprintf("build: %d users x %d facts", sc.Users, sc.Facts), slices.Concat(lats...), total)
+	r.Throughput, r.Unit = float64(sc.Users*sc.Facts)/total.Seconds(), "facts/s"
+	r.Note = fmt.Sprintf("through Apply, %d facts a transaction (vectors, if any, computed before it), %d writers; latencies per transaction", batch, writers)
+	return r, nil
 }
 
-var words = strings.Fields("coffee tea Lisbon Kyoto running chess piano dinosaurs peanuts vegetarian Rust Go " +
-	"kubernetes postgres nginx docker birthday Tuesday accountant sister garden")
+// searchTexts are the texts of the search user's facts and episodes, in the order
+// they are written.
+func searchTexts(sc Scale) []string {
+	out := make([]string, 0, sc.SearchFacts+sc.SearchEpisodes)
+	for i := range sc.SearchFacts {
+		out = append(out, fleetFact(sc.Users, i).Text)
+	}
+	for i := range sc.SearchEpisodes {
+		out = append(out, episodeText(i))
+	}
+	return out
+}
 
-func builtin(sc Scale, users []factbase.UserID) []Workload {
+// builtin returns the per-operation workloads: ranked lists of each size on the first
+// user, one-valued sets and point reads over all users, then search and the fact
+// sheet over the search user su.
+func builtin(sc Scale, su factbase.UserID, qs []string) []Workload {
 	var ws []Workload
-	u0 := users[0]
+	u0 := userID(0)
 	for _, n := range sc.ListSizes {
 		key := fmt.Sprintf("favorites.bench_%d", n)
 		fill := func(ctx context.Context, e *memory.Engine) error {
@@ -290,7 +499,10 @@ func builtin(sc Scale, users []factbase.UserID) []Workload {
 				_, err := e.Apply(ctx, u0, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("new%d", i)}}})
 				return err
 			}})
+		// A MOVE renumbers up to the whole list: fewer operations on long lists keep
+		// the run short (a percentile of 100 is still a percentile).
 		ws = append(ws, Workload{Name: fmt.Sprintf("ranked MOVE, random ranks (list of %d)", n), Baseline: "insert",
+			Ops: max(min(sc.Ops, 100), sc.Ops*1000/max(n, 1000)),
 			Op: func(ctx context.Context, e *memory.Engine, i int) error {
 				r := rand.New(rand.NewPCG(uint64(i), 1))
 				_, err := e.Apply(ctx, u0, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key,
@@ -306,21 +518,107 @@ func builtin(sc Scale, users []factbase.UserID) []Workload {
 	ws = append(ws,
 		Workload{Name: "one-valued set with supersession", Baseline: "insert",
 			Op: func(ctx context.Context, e *memory.Engine, i int) error {
-				_, err := e.Apply(ctx, users[i%len(users)], []factbase.Op{{Kind: factbase.OpSet,
+				_, err := e.Apply(ctx, userID(i%sc.Users), []factbase.Op{{Kind: factbase.OpSet,
 					Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}})
 				return err
 			}},
 		Workload{Name: "point read by key", Baseline: "select",
 			Op: func(ctx context.Context, e *memory.Engine, i int) error {
 				r := rand.New(rand.NewPCG(uint64(i), 2))
-				f, err := e.Get(ctx, users[r.IntN(len(users))], "", fmt.Sprintf("note.%d", r.IntN(sc.Facts)), nil)
+				u := r.IntN(sc.Users)
+				f, err := e.Get(ctx, userID(u), "", factKey(u, r.IntN(sc.Facts)), nil)
 				if err == nil && len(f) != 1 {
 					err = fmt.Errorf("point read found %d facts", len(f))
 				}
 				return err
 			}},
 	)
+	if sc.SearchFacts+sc.SearchEpisodes == 0 {
+		return ws
+	}
+	var ids []string // the search user's fact ids, for the sheet's references
+	ws = append(ws,
+		Workload{Name: fmt.Sprintf("hybrid search, top 10 (%d facts, %d episodes of one user)", sc.SearchFacts, sc.SearchEpisodes),
+			Baseline: "fts", Ops: max(1, sc.SearchOps),
+			Setup: func(ctx context.Context, e *memory.Engine) error {
+				var err error
+				if ids, err = fillSearchUser(ctx, e, sc, su); err != nil {
+					return err
+				}
+				// The first search loads the user's vectors into memory.
+				_, err = e.Search(ctx, su, qs[0], memory.SearchOptions{})
+				return err
+			},
+			Op: func(ctx context.Context, e *memory.Engine, i int) error {
+				res, err := e.Search(ctx, su, qs[i%len(qs)], memory.SearchOptions{})
+				if err == nil && len(res.Hits) == 0 && i%5 != 4 { // the fifth form names no stored word
+					err = fmt.Errorf("search %q found nothing", qs[i%len(qs)])
+				}
+				return err
+			}},
+		Workload{Name: fmt.Sprintf("fact sheet generation (%d facts, %d references)", sc.SearchFacts, max(sc.SheetRefs, sc.SearchFacts)),
+			Baseline: "sheet", Ops: sheetOps(sc),
+			Setup: func(ctx context.Context, e *memory.Engine) error { return addReferences(ctx, e, su, ids, sc.SheetRefs) },
+			Op: func(ctx context.Context, e *memory.Engine, i int) error {
+				sh, err := e.GenerateSheet(ctx, su, memory.SheetOptions{})
+				if err == nil && sh.Count == 0 {
+					err = fmt.Errorf("the sheet of %d facts is empty", len(ids))
+				}
+				return err
+			}},
+	)
 	return ws
+}
+
+// fillSearchUser writes the search user's facts (in transactions of 1,000) and
+// episodes (one each, with pattern extraction), and returns the facts' ids.
+func fillSearchUser(ctx context.Context, e *memory.Engine, sc Scale, su factbase.UserID) ([]string, error) {
+	ids := make([]string, 0, sc.SearchFacts)
+	for off := 0; off < sc.SearchFacts; off += 1000 {
+		ops := make([]factbase.Op, 0, 1000)
+		for i := off; i < min(sc.SearchFacts, off+1000); i++ {
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fleetFact(sc.Users, i)})
+		}
+		res, err := e.Apply(ctx, su, ops)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range res.Facts {
+			ids = append(ids, f.ID)
+		}
+	}
+	for i := range sc.SearchEpisodes {
+		if _, err := e.AddEpisode(ctx, su, memory.EpisodeInput{Content: episodeText(i)}); err != nil {
+			return nil, fmt.Errorf("episode %d: %w", i, err)
+		}
+	}
+	return ids, nil
+}
+
+// addReferences gives the facts ids refs references in all: each has one already,
+// from the write path; the rest are spread at random over the 60 days before now and
+// recorded through the write path in transactions of 100,000.
+func addReferences(ctx context.Context, e *memory.Engine, user factbase.UserID, ids []string, refs int) error {
+	if len(ids) == 0 {
+		return fmt.Errorf("no facts to reference")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	now := time.Now()
+	const batch = 100_000
+	for left := refs - len(ids); left > 0; left -= batch {
+		rs := make([]factbase.Reference, min(batch, left))
+		for i := range rs {
+			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
+				Source: factbase.Source{Kind: factbase.SourceMessage}}
+		}
+		if _, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+			_, err := tx.AddReferences(ctx, rs)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func countFacts(ctx context.Context, s *sqlite.Store) (int, error) {
@@ -338,22 +636,4 @@ func dirSize(dir, name string) int64 {
 		}
 	}
 	return total
-}
-
-// peakRSS reads the process's peak resident set size (VmHWM) on Linux; 0 elsewhere.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			f := strings.Fields(v)
-			if len(f) > 0 {
-				kb, _ := strconv.ParseInt(f[0], 10, 64)
-				return kb * 1024
-			}
-		}
-	}
-	return 0
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -11,12 +13,13 @@ import (
 )
 
 // runBench implements "factbase bench": synthetic workloads beside a raw-SQLite
-// baseline measured in the same run.
+// baseline measured in the same run, the store's size on disk and the memory target.
 func (m *Main) runBench(ctx context.Context, args []string) error {
 	var (
-		c     common
-		scale string
-		dir   string
+		c       common
+		scale   string
+		dir     string
+		profile string
 	)
 	fs := m.flags("bench", &c, false)
 	names := make([]string, 0, len(bench.Scales))
@@ -24,8 +27,10 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fs.StringVar(&scale, "scale", "medium", "workload size: "+strings.Join(names, ", "))
+	fs.StringVar(&scale, "scale", "medium", "workload size: "+strings.Join(names, ", ")+
+		" (large: the memory target's 1,000,000 facts of 1,000 users)")
 	fs.StringVar(&dir, "dir", "", "directory for the benchmark's database files (default: a temporary one, removed after)")
+	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -33,7 +38,22 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if !ok {
 		return usagef("--scale %q is not one of %s", scale, strings.Join(names, ", "))
 	}
-	rep, err := bench.Run(ctx, bench.Options{Scale: sc, Dir: dir, Extra: benchExtras(),
+	emb, err := m.embedder(&c)
+	if err != nil {
+		return err
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	rep, err := bench.Run(ctx, bench.Options{Scale: sc, Dir: dir, Embedder: emb,
 		Progress: func(name string) { fmt.Fprintf(m.Stderr, "bench: %s\n", name) }})
 	if err != nil {
 		return err
@@ -42,19 +62,37 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return m.printJSON(rep)
 	}
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tops/s\tp50 µs\tp95 µs\tp99 µs\tp50 vs baseline\t")
+	fmt.Fprintln(tw, "workload\tops\tops/s\tp50 µs\tp95 µs\tp99 µs\tthroughput\tvs baseline\tcpu s\t")
 	for _, r := range rep.Results {
-		ratio := ""
-		if r.RatioP50 > 0 {
-			ratio = fmt.Sprintf("%.1fx %s", r.RatioP50, r.Baseline)
+		tput, ratio := "", ""
+		if r.Throughput > 0 {
+			tput = fmt.Sprintf("%.1f %s", r.Throughput, r.Unit)
 		}
-		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t\n", r.Name, r.PerSecond, r.P50us, r.P95us, r.P99us, ratio)
+		switch {
+		case r.RatioThroughput > 0:
+			ratio = fmt.Sprintf("%.1fx slower than %s", r.RatioThroughput, r.Baseline)
+		case r.RatioP50 > 0:
+			ratio = fmt.Sprintf("p50 %.1fx %s", r.RatioP50, r.Baseline)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%s\t%.1f\t\n", r.Name, r.Ops, r.PerSecond, r.P50us, r.P95us, r.P99us, tput, ratio, r.CPUSeconds)
 	}
 	tw.Flush()
-	fmt.Fprintf(m.Stdout, "\nscale %s: %d facts stored, %.0f bytes per fact on disk, peak RSS %.0f MB, %.1f s\n",
-		sc.Name, rep.StoredFacts, rep.BytesPerFact, float64(rep.PeakRSSBytes)/(1<<20), rep.Seconds)
+	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
+	verdict := func(ok bool) string {
+		if ok {
+			return "within"
+		}
+		return "OVER"
+	}
+	s := rep.Serve
+	fmt.Fprintf(m.Stdout, "\nscale %s, embedder %s, %.1f s (%.1f s of CPU), peak RSS of the whole run %.0f MB\n",
+		sc.Name, rep.Embedder, rep.Seconds, rep.CPUSeconds, mb(rep.PeakRSSBytes))
+	fmt.Fprintf(m.Stdout, "disk: %d facts, %.0f bytes per fact with indexes and vectors (%s the target of %d)\n",
+		rep.StoredFacts, rep.BytesPerFact, verdict(rep.WithinDiskTarget), rep.DiskTargetBytes)
+	fmt.Fprintf(m.Stdout, "memory: %s\n  under %s: peak RSS %.0f MB (%.0f MB at opening, Go heap %.0f MB after), %s the target of %.0f MB\n",
+		s.Label, s.Mix, mb(s.PeakRSSBytes), mb(s.StartRSSBytes), mb(int64(s.GoHeapBytes)), verdict(s.WithinTarget), mb(s.TargetBytes))
+	if !s.PeakReset {
+		fmt.Fprintln(m.Stdout, "  (the kernel's peak could not be reset: the figure includes building the store)")
+	}
 	return nil
 }
-
-// benchExtras returns the workloads of features outside the core write path.
-func benchExtras() []bench.Workload { return nil }
