@@ -261,7 +261,7 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 			fo.PeriodFrom, fo.PeriodTo = p.From, p.To
 		}
 		hits := search.Fuse(text, vecs, o.Now, fo)
-		if hits, err = e.conversationContext(ctx, st, hits, terms, o); err != nil {
+		if hits, err = e.conversationContext(ctx, st, hits, query, terms, o); err != nil {
 			return err
 		}
 		for _, h := range hits {
@@ -464,12 +464,37 @@ func episodeSpeaker(ep factbase.Episode) string {
 	return strings.Join(words, " ")
 }
 
-// speakerNamed reports whether the query's terms name speaker: any word of the
-// speaker's name that is not a stop word is one of the terms.
-func speakerNamed(speaker string, terms map[string]bool) bool {
+// minNickname is the shortest capitalised word taken for the start of a name.
+const minNickname = 3
+
+// queryNames returns the capitalised words of query (lower case, stop words and
+// words shorter than minNickname left out): the words that may be a short form of a
+// name ("Mel" for Melanie).
+func queryNames(query string) map[string]bool {
+	names := map[string]bool{}
+	for _, w := range strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || utf8.RuneCountInString(w) < minNickname {
+			continue
+		}
+		if l := strings.ToLower(w); !search.IsStopWord(l) {
+			names[l] = true
+		}
+	}
+	return names
+}
+
+// speakerNamed reports whether the query names speaker: a word of the speaker's
+// name (not a stop word) is one of the query's terms, or starts with one of its
+// capitalised words (names, from queryNames).
+func speakerNamed(speaker string, terms, names map[string]bool) bool {
 	for _, w := range search.Terms(speaker) {
 		if terms[w] {
 			return true
+		}
+		for n := range names {
+			if strings.HasPrefix(w, n) {
+				return true
+			}
 		}
 	}
 	return false
@@ -481,11 +506,12 @@ func speakerNamed(speaker string, terms map[string]bool) bool {
 // turns just before and after them (the nearest episodes within contextGap, inside
 // the search's tag and time filters); every turn the query names the speaker of is
 // boosted. Episodes are read only where it can change the first o.Limit hits.
-func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, terms []string, o SearchOptions) ([]search.Hit, error) {
+func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, error) {
 	termSet := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		termSet[t] = true
 	}
+	names := queryNames(query)
 	turns := map[string]search.Turn{}
 	seen := map[string]bool{} // episodes read, turns or not
 	// read reads episode id and records it as a turn if it has a speaker.
@@ -503,7 +529,7 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 			return false, nil
 		}
 		if _, ok := turns[id]; !ok {
-			turns[id] = search.Turn{Kind: factbase.KindEpisode, ID: id, Named: speakerNamed(sp, termSet)}
+			turns[id] = search.Turn{Kind: factbase.KindEpisode, ID: id, Named: speakerNamed(sp, termSet, names)}
 		}
 		return true, nil
 	}

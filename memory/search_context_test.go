@@ -82,6 +82,19 @@ func TestSearchConversationContext(t *testing.T) {
 					t.Errorf("%s: score %v, explain recomputes %v", h.ID, h.Score, want)
 				}
 			}
+			// A capitalised short form of the name names the speaker too.
+			res, err = e.Search(ctx, u, "How long has Mel been married?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 3, Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				if h.ID == ids[1] && h.Explain.SpeakerBoost <= 1 {
+					t.Errorf("'Mel' did not name Melanie: %+v", h.Explain)
+				}
+			}
+			if !slices.Contains(hitIDs(res), ids[1]) {
+				t.Errorf("'Mel': top 3 %v lacks the reply", hitIDs(res))
+			}
 			res, err = e.Search(ctx, u, "Who made a bowl, Melanie?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 2, Now: now})
 			if err != nil {
 				t.Fatal(err)

@@ -78,6 +78,11 @@ func TestLoCoMoRecall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: ingests 2,080 turns")
 	}
+	if raceEnabled {
+		// Minutes under the race detector (SQLite some thirtyfold slower), and the
+		// evaluation runs nothing concurrently; TestSearchConcurrent covers races.
+		t.Skip("slow under the race detector, and single-threaded")
+	}
 	f, err := os.Open(locomoPath())
 	if err != nil {
 		t.Skipf("LoCoMo development split not found (%v); set FACTBASE_LOCOMO", err)
