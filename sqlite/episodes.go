@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,8 +159,10 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	}
 	q := "SELECT e.id, e.content, e.tags, e.importance, e.created_at, e.metadata, e.extracted_at FROM episodes e WHERE " + where + order
 	if f.Limit > 0 {
-		q += " LIMIT ? OFFSET ?"
-		args = append(args, f.Limit, f.Offset)
+		// The limit is a literal, not a parameter: SQLite's planner reads a bound LIMIT,
+		// so a statement with "LIMIT ?" is re-prepared on every run (see stmtCache).
+		q += " LIMIT " + strconv.Itoa(f.Limit) + " OFFSET ?"
+		args = append(args, f.Offset)
 	} else if f.Offset > 0 {
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)

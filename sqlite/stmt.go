@@ -24,6 +24,10 @@ import (
 // the same text starts a background preparation on the pool, which waits for a
 // connection without holding one, and later calls find it in the cache. Waiting for
 // the second miss keeps one-off texts (IN lists of a rare length) out of the cache.
+//
+// A cached statement is parsed again anyway when it binds its LIMIT: SQLite's planner
+// reads a bound LIMIT value, so a statement with "LIMIT ?" is re-prepared on every
+// run (BenchmarkLimitParameter). Read queries write their limit as a literal.
 type stmtCache struct {
 	db *sql.DB
 	mu sync.Mutex

@@ -210,3 +210,42 @@ func BenchmarkFactsByKey(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLimitParameter shows why limits are literals in the read queries: SQLite's
+// planner reads a bound LIMIT, so a cached statement with "LIMIT ?" is re-prepared
+// (sqlite3Reprepare) on every run, and costs about what an uncached one does.
+func BenchmarkLimitParameter(b *testing.B) {
+	base := "SELECT " + factColumns + " FROM facts WHERE u = ? AND key = ? AND current = 1 ORDER BY recorded_at, seq"
+	for _, bc := range []struct {
+		name, query string
+		args        []any
+	}{
+		{"LIMIT ?", base + " LIMIT ? OFFSET ?", []any{"contact.email", 100, 0}},
+		{"LIMIT 100", base + " LIMIT 100 OFFSET ?", []any{"contact.email", 0}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := openStmtStore(b, 4)
+			run := func() {
+				err := s.View(context.Background(), stmtUser, func(rt factbase.ReadTx) error {
+					t := rt.(*tx)
+					got, err := t.scanFacts(t.query(context.Background(), bc.query, append([]any{t.u}, bc.args...)...))
+					if err == nil && len(got) != 1 {
+						err = fmt.Errorf("%d facts, want 1", len(got))
+					}
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			run()
+			run()
+			s.rstmts.wait()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				run()
+			}
+		})
+	}
+}
