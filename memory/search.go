@@ -261,7 +261,8 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 			fo.PeriodFrom, fo.PeriodTo = p.From, p.To
 		}
 		hits := search.Fuse(text, vecs, o.Now, fo)
-		if hits, err = e.conversationContext(ctx, st, hits, query, terms, o); err != nil {
+		hits, eps, err := e.conversationContext(ctx, st, hits, query, terms, o)
+		if err != nil {
 			return err
 		}
 		for _, h := range hits {
@@ -279,9 +280,11 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 				}
 				hit.Fact, hit.Text = &f, hitText(f)
 			} else {
-				ep, err := st.Episode(ctx, h.ID)
-				if err != nil {
-					return err
+				ep, ok := eps[h.ID]
+				if !ok {
+					if ep, err = st.Episode(ctx, h.ID); err != nil {
+						return err
+					}
 				}
 				hit.Episode, hit.Text = &ep, ep.Content
 			}
@@ -505,15 +508,16 @@ func speakerNamed(speaker string, terms, names map[string]bool) bool {
 // conversation are episodes with a speaker. The best of them pass context to the
 // turns just before and after them (the nearest episodes within contextGap, inside
 // the search's tag and time filters); every turn the query names the speaker of is
-// boosted. Episodes are read only where it can change the first o.Limit hits.
-func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, error) {
+// boosted. Episodes are read only where it can change the first o.Limit hits; those
+// read are returned by id.
+func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
 	termSet := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		termSet[t] = true
 	}
 	names := queryNames(query)
 	turns := map[string]search.Turn{}
-	seen := map[string]bool{} // episodes read, turns or not
+	eps := map[string]factbase.Episode{} // episodes read, turns or not
 	// read reads episode id and records it as a turn if it has a speaker.
 	read := func(id string, ep *factbase.Episode) (bool, error) {
 		if ep == nil {
@@ -523,7 +527,7 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 			}
 			ep = &x
 		}
-		seen[id] = true
+		eps[id] = *ep
 		sp := episodeSpeaker(*ep)
 		if sp == "" {
 			return false, nil
@@ -539,13 +543,16 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 		if h.Kind != factbase.KindEpisode {
 			continue
 		}
-		ep, err := st.Episode(ctx, h.ID)
-		if err != nil {
-			return nil, err
+		ep, ok := eps[h.ID]
+		if !ok {
+			var err error
+			if ep, err = st.Episode(ctx, h.ID); err != nil {
+				return nil, nil, err
+			}
 		}
 		if ok, err := read(h.ID, &ep); err != nil || !ok {
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
@@ -556,13 +563,13 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 			}
 			nb, found, err := neighbour(ctx, st, ep, next, o)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !found {
 				continue
 			}
 			if ok, err := read(nb.ID, &nb); err != nil {
-				return nil, err
+				return nil, nil, err
 			} else if !ok {
 				continue
 			}
@@ -575,7 +582,7 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 		turns[h.ID] = t
 	}
 	if len(turns) == 0 {
-		return hits, nil
+		return hits, eps, nil
 	}
 	out := search.WithContext(hits, turns, contextOptions)
 	// The other episodes matter only if the speaker boost could lift them into the
@@ -587,19 +594,24 @@ func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchRead
 	boost := co.SpeakerBoost
 	more := false
 	for _, h := range out {
-		if h.Kind != factbase.KindEpisode || seen[h.ID] || h.Score*boost < floor {
+		if h.Kind != factbase.KindEpisode || hasEp(eps, h.ID) || h.Score*boost < floor {
 			continue
 		}
 		ok, err := read(h.ID, nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		more = more || ok && turns[h.ID].Named
 	}
 	if more {
 		out = search.WithContext(hits, turns, contextOptions)
 	}
-	return out, nil
+	return out, eps, nil
+}
+
+func hasEp(eps map[string]factbase.Episode, id string) bool {
+	_, ok := eps[id]
+	return ok
 }
 
 // neighbour returns the episode just before (or after, with next) ep within
