@@ -58,13 +58,17 @@ func benchQuestions(r *rand.Rand, n int) []string {
 }
 
 // fill100k gives one user 100,000 facts, with GloVe vectors, in batches of 1,000.
-func fill100k(b *testing.B) (*memory.Engine, factbase.UserID) {
+func fill100k(b *testing.B) (*memory.Engine, factbase.UserID) { return fillFacts(b, 100000) }
+
+// fillFacts gives one user n facts (a multiple of 1,000), with GloVe vectors, in
+// batches of 1,000.
+func fillFacts(b *testing.B, n int) (*memory.Engine, factbase.UserID) {
 	b.Helper()
 	e, _ := newSearchEngine(b, glove(b))
 	u := storetest.NewUser()
 	r := rand.New(rand.NewPCG(1, 2))
 	start := time.Now()
-	for off := 0; off < 100000; off += 1000 {
+	for off := 0; off < n; off += 1000 {
 		ops := make([]factbase.Op, 0, 1000)
 		for i := off; i < off+1000; i++ {
 			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: benchFact(r, i)})
@@ -73,7 +77,7 @@ func fill100k(b *testing.B) (*memory.Engine, factbase.UserID) {
 			b.Fatal(err)
 		}
 	}
-	b.Logf("100,000 facts written with vectors in %v", time.Since(start).Round(time.Millisecond))
+	b.Logf("%d facts written with vectors in %v", n, time.Since(start).Round(time.Millisecond))
 	return e, u
 }
 
@@ -101,8 +105,14 @@ func timed(wall, cpu *[]time.Duration, fn func()) {
 // BenchmarkSearch100k is hybrid search (BM25 + GloVe vectors, fused, decayed,
 // boosted, top 10 with their rows) over 100,000 facts of one user. The first search
 // loads the user's vectors into memory; it runs before the timer starts.
-func BenchmarkSearch100k(b *testing.B) {
-	e, u := fill100k(b)
+func BenchmarkSearch100k(b *testing.B) { benchSearch(b, 100000) }
+
+// BenchmarkSearch4k is the same over 4,000 facts, few enough for the SQLite store
+// to rank vectors with sqlite-vec's k-NN (vec0) instead of an in-memory copy.
+func BenchmarkSearch4k(b *testing.B) { benchSearch(b, 4000) }
+
+func benchSearch(b *testing.B, n int) {
+	e, u := fillFacts(b, n)
 	ctx := context.Background()
 	qs := benchQuestions(rand.New(rand.NewPCG(3, 4)), 200)
 	cold := time.Now()

@@ -66,6 +66,13 @@ import (
 // so a widening k-NN can always cover the whole set. A variable for tests.
 var vecKNNMax = 4096
 
+// vecChunk is the vec0 chunk size: the slots a partition (one user's facts or
+// episodes) allocates at a time. vec0's default of 1,024 costs 400 KB of file per
+// user and kind at 100 dimensions however few vectors they hold (200 users with 5
+// facts each and one with 4,000: 85 MB); 64 costs 7 MB for the same, with the same
+// k-NN time over 4,000 vectors (2.5 against 2.9 ms) and no slower inserts.
+const vecChunk = 64
+
 // vecMaxDim is vec0's largest dimension.
 const vecMaxDim = 8192
 
@@ -92,7 +99,7 @@ func ensureVecTable(ctx context.Context, q execQuerier, dim int) error {
 		return nil
 	}
 	ddl := []string{
-		fmt.Sprintf("CREATE VIRTUAL TABLE %s USING vec0(user_id integer partition key, kind text partition key, embedding float[%d])", name, dim),
+		fmt.Sprintf("CREATE VIRTUAL TABLE %s USING vec0(user_id integer partition key, kind text partition key, embedding float[%d], chunk_size=%d)", name, dim, vecChunk),
 		fmt.Sprintf("CREATE TRIGGER %s_delete AFTER DELETE ON embeddings WHEN OLD.dim = %d BEGIN DELETE FROM %s WHERE rowid = OLD.seq; END", name, dim, name),
 	}
 	for _, d := range ddl {

@@ -304,6 +304,17 @@ func TestVec0Dimensions(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].ID != res.Facts[0].ID || got[0].Score < 0.5 {
 		t.Errorf("32-dimension search = %+v, %v; want the one fact %s, similar", got, err, res.Facts[0].ID)
 	}
+	// Re-embedding an item with another dimension moves its vector between tables.
+	before64 := f.count(t, "SELECT count(*) FROM vec_64")
+	err = f.s.Update(ctx, f.u, func(tx factbase.Tx) error {
+		return tx.(factbase.SearchTx).PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: f.facts[0].ID, Model: embed.NewHash(32).Model(), Vec: q[0]}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, m := f.count(t, "SELECT count(*) FROM vec_64"), f.count(t, "SELECT count(*) FROM vec_32"); n != before64-1 || m != 2 {
+		t.Errorf("after re-embedding one fact in 32 dimensions: vec_64 %d (want %d), vec_32 %d (want 2)", n, before64-1, m)
+	}
 	big := make([]float32, vecMaxDim+1)
 	big[0] = 1
 	err = f.s.Update(ctx, f.u, func(tx factbase.Tx) error {

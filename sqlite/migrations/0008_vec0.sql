@@ -9,7 +9,8 @@
 --   CREATE VIRTUAL TABLE vec_<dim> USING vec0(
 --       user_id integer partition key,  -- users.seq
 --       kind text partition key,        -- 'fact' or 'episode'
---       embedding float[<dim>])         -- rowid = embeddings.seq
+--       embedding float[<dim>],         -- rowid = embeddings.seq
+--       chunk_size=64)                  -- 1,024 would cost 400 KB per user and kind
 --
 -- embeddings stays the side table that records each vector's item, model and
 -- dimension; it loses its vec column, which vec_<dim> now holds. Each vec_<dim>
