@@ -65,6 +65,7 @@ func main() {
 		rate    = flag.Float64("rate", 0, "total requests per second (0: as fast as the clients go)")
 		seed    = flag.Bool("seed", true, "seed every user with a list and a fact first")
 		jsonOut = flag.Bool("json", false, "print the report as JSON")
+		fromSch = flag.Bool("from-schedule", false, "with -rate: measure latency from when each request was due, not from when it was sent, so that time a client spent waiting behind a slow answer counts (no coordinated omission)")
 	)
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
@@ -75,7 +76,7 @@ func main() {
 	defer stop()
 	g := &gen{base: "http://" + *addr, key: *key, users: makeUsers(*users),
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-			MaxIdleConns: *clients * 2, MaxIdleConnsPerHost: *clients * 2, IdleConnTimeout: time.Minute}}}
+			MaxIdleConns: *clients * 2, MaxIdleConnsPerHost: *clients * 2, IdleConnTimeout: time.Minute}}, fromSchedule: *fromSch}
 	if *seed {
 		if err := g.seed(ctx); err != nil {
 			fmt.Fprintf(os.Stderr, "load: seeding: %v\n", err)
@@ -98,6 +99,9 @@ func main() {
 		return
 	}
 	fmt.Printf("clients %d, %.0f%% reads, %s, rate %s\n", *clients, *reads*100, r.Duration, rateText(*rate))
+	if *fromSch && *rate > 0 {
+		fmt.Println("latency from when each request was due (-from-schedule)")
+	}
 	fmt.Printf("throughput %.0f req/s (%d requests, %d errors)\n", r.Throughput, r.Requests, r.Errors)
 	if r.ServerCPUPerRequest > 0 {
 		fmt.Printf("server CPU %.0f us per request (%.2f cores busy)\n", r.ServerCPUPerRequest, r.ServerCPU)
@@ -122,7 +126,10 @@ Load a running "factbase serve" over HTTP: -c clients send 80% reads (1/2 list p
 1/8 removals, 1/8 fact sets, 1/8 messages) for the users -users, each seeded with a
 five-member list and an email, closed-loop or at -rate requests per second in total.
 It reports throughput, p50/p90/p99/max latency for reads, writes and each kind of
-request, and the server's CPU time per request (process_cpu_seconds_total at /metrics). A 404 or 409 (a duplicate append, a removal of an absent value) is an
+request, and the server's CPU time per request (process_cpu_seconds_total at /metrics).
+With -rate, latency is measured from when a request was sent; -from-schedule measures
+it from when it was due, which also counts the time a client waited behind a slow
+answer (use it to see whether the server keeps up with the rate). A 404 or 409 (a duplicate append, a removal of an absent value) is an
 answer, not an error.
 
 `
@@ -151,6 +158,9 @@ type gen struct {
 	key    string
 	users  []string
 	client *http.Client
+	// fromSchedule measures a rate-capped request's latency from when it was due
+	// rather than from when it was sent.
+	fromSchedule bool
 }
 
 // seed gives every user a ranked list of five and an email.
@@ -317,7 +327,9 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 			myErrs, myFirst := 0, ""
 			next := time.Now().Add(time.Duration(rng.Int64N(int64(perClientGap) + 1)))
 			for ctx.Err() == nil {
+				var due time.Time
 				if perClientGap > 0 {
+					due = next
 					if w := time.Until(next); w > 0 {
 						select {
 						case <-time.After(w):
@@ -334,6 +346,9 @@ func (g *gen) run(ctx context.Context, clients int, d time.Duration, reads, rate
 				t0 := time.Now()
 				err := g.do(ctx, method, path, body)
 				lat := time.Since(t0)
+				if g.fromSchedule && !due.IsZero() {
+					lat = time.Since(due)
+				}
 				if err != nil {
 					if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
 						break
