@@ -441,6 +441,7 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 			// old, so that some reach the sheet) by deleting their references.
 			for _, id := range ids[len(ids)-40:] {
 				for _, q := range []string{
+					`UPDATE sheet_rows SET times = NULL WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,
 					`DELETE FROM fact_reference_times WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,
 					`DELETE FROM fact_references WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,
 				} {

@@ -1,7 +1,6 @@
 package sheet
 
 import (
-	"bytes"
 	"cmp"
 	"hash/maphash"
 	"slices"
@@ -235,8 +234,10 @@ func pushTop(cands []Candidate, h []item, it item, k int) []item {
 // the dropped ones.
 //
 // Groups are found by a hash of the normalised text, computed into one reused buffer,
-// so that 100,000 texts cost no allocation each; texts whose hashes are equal are
-// compared in full, so a collision never merges two groups.
+// so that 100,000 texts cost no allocation each: the (hash, item) pairs are sorted,
+// which puts every group's members next to each other and costs less than a hash map
+// of 100,000 entries. Only items sharing a hash have their texts compared, in full, so
+// a collision never merges two groups.
 func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
 	seed := maphash.MakeSeed()
 	return dedupHash(cands, items, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
@@ -244,68 +245,82 @@ func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
 
 // dedupHash is dedup with the hash function given (tests make every hash collide).
 func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]item, []Dedup) {
-	type groupT struct {
-		best int // position in items of the best-ranked member
-		next int // the next group whose hash is the same, or -1
+	type hashed struct {
+		h uint64
+		i int // position in items
 	}
-	group := make([]int, len(items)) // per item: its group, or -1 if not deduplicated
-	groups := make([]groupT, 0, len(items))
-	seen := make(map[uint64]int, len(items)) // hash -> first group with it
-	var buf, other []byte
+	hs := make([]hashed, 0, len(items))
+	var buf []byte
 	for i, it := range items {
 		buf = appendNormal(buf[:0], displayText(&cands[it.idx]))
-		if len(buf) == 0 {
-			group[i] = -1
-			continue
+		if len(buf) > 0 { // an empty normalised text is never a duplicate
+			hs = append(hs, hashed{hash(buf), i})
 		}
-		h := hash(buf)
-		first, ok := seen[h]
-		g := -1
-		for k := first; ok && k >= 0; k = groups[k].next {
-			other = appendNormal(other[:0], displayText(&cands[items[groups[k].best].idx]))
-			if bytes.Equal(buf, other) {
-				g = k
-				break
-			}
-		}
-		switch {
-		case g < 0:
-			g = len(groups)
-			next := -1
-			if ok {
-				next = first
-			}
-			groups = append(groups, groupT{best: i, next: next})
-			seen[h] = g
-		case rankCmp(cands, it, items[groups[g].best]) < 0:
-			groups[g].best = i
-		}
-		group[i] = g
 	}
-	var log []Dedup
-	for i, it := range items {
-		g := group[i]
-		if g < 0 || groups[g].best == i {
+	slices.SortFunc(hs, func(a, b hashed) int { return cmp.Compare(a.h, b.h) })
+
+	var (
+		log     []Dedup
+		dropped []bool // per item, once something is dropped
+		norms   map[string][]int
+	)
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi].h == hs[lo].h {
+			hi++
+		}
+		if hi-lo == 1 {
+			lo = hi
 			continue
 		}
-		w := items[groups[g].best]
-		reason := ReasonLowerScore
-		switch {
-		case it.score != w.score:
-		case !it.last.Equal(w.last):
-			reason = ReasonOlderReference
-		default:
-			reason = ReasonGreaterID
+		// Items sharing a hash: group them by their normalised text itself.
+		clear(norms)
+		if norms == nil {
+			norms = map[string][]int{}
 		}
-		log = append(log, Dedup{Dropped: cands[it.idx].FactID, Kept: cands[w.idx].FactID, Reason: reason})
+		for _, x := range hs[lo:hi] {
+			key := string(appendNormal(buf[:0], displayText(&cands[items[x.i].idx])))
+			norms[key] = append(norms[key], x.i)
+		}
+		lo = hi
+		for _, members := range norms {
+			if len(members) < 2 {
+				continue
+			}
+			best := members[0]
+			for _, m := range members[1:] {
+				if rankCmp(cands, items[m], items[best]) < 0 {
+					best = m
+				}
+			}
+			if dropped == nil {
+				dropped = make([]bool, len(items))
+			}
+			w := items[best]
+			for _, m := range members {
+				if m == best {
+					continue
+				}
+				it := items[m]
+				dropped[m] = true
+				reason := ReasonLowerScore
+				switch {
+				case it.score != w.score:
+				case !it.last.Equal(w.last):
+					reason = ReasonOlderReference
+				default:
+					reason = ReasonGreaterID
+				}
+				log = append(log, Dedup{Dropped: cands[it.idx].FactID, Kept: cands[w.idx].FactID, Reason: reason})
+			}
+		}
 	}
 	if len(log) == 0 {
 		return items, nil
 	}
-	// Compact only after the log is written: it reads the kept items by position.
 	kept := items[:0]
 	for i, it := range items {
-		if g := group[i]; g < 0 || groups[g].best == i {
+		if !dropped[i] {
 			kept = append(kept, it)
 		}
 	}

@@ -24,23 +24,23 @@ var (
 		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
 	// qSheetFacts reads each current fact with the packed times of its references
-	// (fact_reference_times, 8 bytes each), so that a million references cost one
-	// blob per fact, not a million rows. Every column a row carries costs a trip
+	// from sheet_rows (migration 0009: one narrow row per current fact, clustered by
+	// user), so that a million references cost one blob per fact, not a million rows,
+	// and the walk is one range of one b-tree. Every column a row carries costs a trip
 	// through the driver (and an allocation for text), so the statement sends only
 	// what assembly reads: the key and value only when the text may be blank (it does
 	// not start with a printable ASCII character), the recorded time only for a fact
 	// without references, the category and sensitivity as small numbers when they are
 	// the known ones.
-	qSheetFacts = `SELECT f.id, f.text,
-			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.key END,
-			CASE WHEN unicode(f.text) BETWEEN 33 AND 126 THEN NULL ELSE f.value END,
-			CASE f.category WHEN 'core' THEN 0 WHEN 'technical' THEN 1 WHEN 'project' THEN 2
-				WHEN 'transient' THEN 3 ELSE f.category END,
-			CASE f.sensitivity WHEN '' THEN 0 WHEN 'low' THEN 1 WHEN 'medium' THEN 2
-				WHEN 'high' THEN 3 ELSE f.sensitivity END,
-			CASE WHEN t.times IS NULL THEN f.recorded_at END, t.times
-		FROM facts f LEFT JOIN fact_reference_times t ON t.fact = f.seq
-		WHERE f.u = ? AND f.current = 1`
+	qSheetFacts = `SELECT id, text,
+			CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE key END,
+			CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE value END,
+			CASE category WHEN 'core' THEN 0 WHEN 'technical' THEN 1 WHEN 'project' THEN 2
+				WHEN 'transient' THEN 3 ELSE category END,
+			CASE sensitivity WHEN '' THEN 0 WHEN 'low' THEN 1 WHEN 'medium' THEN 2
+				WHEN 'high' THEN 3 ELSE sensitivity END,
+			CASE WHEN times IS NULL THEN recorded_at END, times
+		FROM sheet_rows WHERE u = ?`
 	qSheetInsert    = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
 	qSheetFactLinks = `INSERT OR IGNORE INTO sheet_facts (fact, sheet)
 		SELECT f.seq, ?1 FROM json_each(?2) j CROSS JOIN facts f ON f.id = j.value AND f.u = ?3`

@@ -1,0 +1,98 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/storetest"
+)
+
+// sheetRowsDrift counts the rows in which sheet_rows differs from its definition
+// (migration 0009), in either direction.
+const sheetRowsDrift = `WITH want AS (
+		SELECT f.u, f.seq AS fact, f.id, f.category, f.sensitivity, f.text, f.key, f.value, f.recorded_at, t.times
+		FROM facts f LEFT JOIN fact_reference_times t ON t.fact = f.seq WHERE f.current = 1),
+	got AS (SELECT u, fact, id, category, sensitivity, text, key, value, recorded_at, times FROM sheet_rows)
+	SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT SELECT * FROM got)) +
+		(SELECT count(*) FROM (SELECT * FROM got EXCEPT SELECT * FROM want))`
+
+// TestSheetRowsFollowFacts: after a random history of writes through the write path
+// (new facts, supersessions, retractions, erasures, references, a user erased), the
+// triggers have kept sheet_rows equal to the query that defines it.
+func TestSheetRowsFollowFacts(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	defer s.Close()
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
+	r := rand.New(rand.NewPCG(5, 6))
+	users := []factbase.UserID{storetest.NewUser(), storetest.NewUser(), storetest.NewUser()}
+	ids := map[factbase.UserID][]string{}
+	check := func(step int) {
+		t.Helper()
+		var n, rows int
+		if err := s.Writer().QueryRowContext(ctx, sheetRowsDrift).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Writer().QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows`).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("step %d: %d rows of sheet_rows (of %d) differ from their definition", step, n, rows)
+		}
+	}
+	for step := range 60 {
+		u := users[r.IntN(len(users))]
+		var ops []factbase.Op
+		switch k := r.IntN(10); {
+		case k < 5 || len(ids[u]) == 0: // new facts, or new values of old keys
+			for range 1 + r.IntN(8) {
+				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
+					Key: fmt.Sprintf("k%d", r.IntN(30)), Value: fmt.Sprintf("v%d", r.IntN(5)), Cardinality: factbase.One,
+					Category:    factbase.Categories[r.IntN(len(factbase.Categories))],
+					Sensitivity: []factbase.Sensitivity{"", factbase.High}[r.IntN(2)],
+					Text:        []string{"", "Likes tea", fmt.Sprint("fact ", step)}[r.IntN(3)]}})
+			}
+		case k < 7:
+			ops = append(ops, factbase.Op{Kind: factbase.OpRetract, ID: ids[u][r.IntN(len(ids[u]))]})
+		case k < 8:
+			ops = append(ops, factbase.Op{Kind: factbase.OpDelete, ID: ids[u][r.IntN(len(ids[u]))]})
+		default:
+			var refs []factbase.Reference
+			for range 1 + r.IntN(20) {
+				refs = append(refs, factbase.Reference{FactID: ids[u][r.IntN(len(ids[u]))],
+					At: time.Now().Add(-time.Duration(r.IntN(1000)) * time.Hour)})
+			}
+			if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+				_, err := tx.AddReferences(ctx, refs)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(ops) > 0 {
+			// Retracting or erasing a fact already ended or erased fails, and changes
+			// nothing; a write of new values must succeed.
+			res, err := e.Apply(ctx, u, ops)
+			if err != nil && ops[0].Kind == factbase.OpSet {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			for _, f := range res.Facts {
+				ids[u] = append(ids[u], f.ID)
+			}
+		}
+		check(step)
+	}
+	var rows int
+	if err := s.Writer().QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows WHERE times IS NOT NULL AND length(times) > 8`).Scan(&rows); err != nil || rows == 0 {
+		t.Fatalf("%d rows with more than one reference (%v); the history should make some", rows, err)
+	}
+	if _, err := e.EraseUser(ctx, users[0]); err != nil {
+		t.Fatalf("EraseUser: %v", err)
+	}
+	check(-1)
+}
