@@ -56,10 +56,8 @@ func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []fact
 	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
 		res = factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}
 		w := &writer{e: e, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}}
-		for _, op := range prepared {
-			if err := w.apply(op); err != nil {
-				return err
-			}
+		if err := w.applyOps(user, prepared); err != nil { // see transcript_bulk.go
+			return err
 		}
 		if err := e.indexFacts(ctx, tx, &res, vecs); err != nil {
 			return err
@@ -186,6 +184,7 @@ type writer struct {
 	ctx     context.Context
 	res     *factbase.Result
 	touched map[keyRef]*touch
+	members []factbase.MemberKey // values the bulk set insert wrote (transcript_bulk.go)
 }
 
 func (w *writer) touch(subject, key string, card factbase.Cardinality, norm string) {
@@ -491,6 +490,9 @@ func (w *writer) erase(op factbase.Op) error {
 
 // check verifies the invariants of every key the transaction touched.
 func (w *writer) check() error {
+	if err := w.checkMembers(); err != nil {
+		return err
+	}
 	for k, t := range w.touched {
 		// Each KeyStats call checks the whole key; with touched values, one call per
 		// value also covers the key, so the bare call is needed only without any.

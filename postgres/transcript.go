@@ -275,3 +275,91 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 	}
 	return out, nil
 }
+
+// The statements of the write path's bulk set insert: the keys go as three arrays.
+const (
+	qMembers = "SELECT " + factColumnsF + `, f.norm
+		FROM unnest($2::text[], $3::text[], $4::text[]) AS k (s, k, n)
+		JOIN facts f ON f.u = $1 AND f.subject = k.s AND f.key = k.k AND f.norm = k.n AND f.current AND f.cardinality <> 'one'`
+	qMemberCounts = `SELECT k.i, (SELECT count(*) FROM facts f WHERE f.u = $1 AND f.subject = k.s AND f.key = k.k
+			AND f.norm = k.n AND f.current AND f.cardinality <> 'one')
+		FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k (s, k, n, i)`
+)
+
+func memberArrays(keys []factbase.MemberKey) (subjects, names, norms []string) {
+	subjects, names, norms = make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		subjects[i], names[i], norms[i] = k.Subject, k.Key, k.Norm
+	}
+	return subjects, names, norms
+}
+
+// normScanner scans a fact row followed by its norm.
+type normScanner struct {
+	r    pgx.Rows
+	norm *string
+}
+
+func (s normScanner) Scan(dest ...any) error { return s.r.Scan(append(dest, s.norm)...) }
+
+// Members returns the current members that keys name, in one statement.
+func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factbase.MemberKey]factbase.Fact, error) {
+	out := make(map[factbase.MemberKey]factbase.Fact)
+	if len(keys) == 0 {
+		return out, nil
+	}
+	s, k, n := memberArrays(keys)
+	rows, err := t.q.Query(ctx, qMembers, string(t.user), s, k, n)
+	if err != nil {
+		return nil, mapErr("members", err)
+	}
+	defer rows.Close()
+	var norm string
+	for rows.Next() {
+		f, err := t.scanFact(normScanner{rows, &norm})
+		if err != nil {
+			return nil, err
+		}
+		out[factbase.MemberKey{Subject: f.Subject, Key: f.Key, Norm: norm}] = f
+	}
+	return out, mapErr("members", rows.Err())
+}
+
+// MemberCounts returns how many current members hold each key, in one statement.
+func (t *tx) MemberCounts(ctx context.Context, keys []factbase.MemberKey) ([]int, error) {
+	out := make([]int, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	s, k, n := memberArrays(keys)
+	rows, err := t.q.Query(ctx, qMemberCounts, string(t.user), s, k, n)
+	if err != nil {
+		return nil, mapErr("member counts", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i, c int64
+		if err := rows.Scan(&i, &c); err != nil {
+			return nil, mapErr("member counts", err)
+		}
+		if i < 1 || i > int64(len(keys)) {
+			return nil, factbase.Errorf(factbase.EINTERNAL, "member counts: row %d outside 1..%d", i, len(keys))
+		}
+		out[i-1] = int(c)
+	}
+	return out, mapErr("member counts", rows.Err())
+}
+
+// InsertFacts writes new fact rows; each insert is queued and they go to the server
+// pipelined in one batch with the next statement (see pipeline.go).
+func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []string) error {
+	if len(norms) != len(facts) {
+		return factbase.Errorf(factbase.EINTERNAL, "insert facts: %d facts but %d normalised values", len(facts), len(norms))
+	}
+	for i, f := range facts {
+		if err := t.Insert(ctx, f, norms[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

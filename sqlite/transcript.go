@@ -27,9 +27,7 @@ var (
 			last_at = excluded.last_at, users = excluded.users, assistants = excluded.assistants,
 			other = excluded.other, updated_at = excluded.updated_at`
 	qTranscriptDeleteSessions = `DELETE FROM transcript_sessions WHERE u = ? AND file = ?`
-	qTranscriptLink           = `INSERT INTO transcript_subjects (u, session, subject) VALUES (?, ?, ?)
-		ON CONFLICT DO NOTHING`
-	transcriptSessionColumns = `id, file, cwd, git_branch, version, summary, first_at, last_at,
+	transcriptSessionColumns  = `id, file, cwd, git_branch, version, summary, first_at, last_at,
 		users, assistants, other, updated_at`
 	qTranscriptSessionsAll = "SELECT " + transcriptSessionColumns + ` FROM transcript_sessions
 		WHERE u = ? ORDER BY coalesce(first_at, 0), id, file`
@@ -37,7 +35,8 @@ var (
 		WHERE u = ? AND id = ? ORDER BY coalesce(first_at, 0), id, file`
 
 	transcriptQueries = []string{qTranscriptCheckpoint, qTranscriptPutCheckpoint, qTranscriptPutSession,
-		qTranscriptDeleteSessions, qTranscriptLink, qTranscriptSessionsAll, qTranscriptSessionsByID}
+		qTranscriptDeleteSessions, qTranscriptSessionsAll, qTranscriptSessionsByID,
+		qMembersBulk, qMemberCountsBulk, qInsertBulk, qTranscriptLinkBulk}
 )
 
 // TranscriptCheckpoint returns the checkpoint of file.
@@ -98,22 +97,24 @@ func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, er
 	return int(n), nil
 }
 
-// LinkTranscriptSubjects records subject -> session links, skipping stored ones.
+// LinkTranscriptSubjects records subject -> session links, skipping stored ones,
+// bulkRows links a statement.
 func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.TranscriptLink) error {
-	if len(links) == 0 {
-		return nil
-	}
-	s, err := t.stmt(ctx, qTranscriptLink)
-	if err != nil {
-		return err
-	}
 	for _, l := range links {
 		if l.Subject == "" || l.Session == "" {
 			return factbase.Errorf(factbase.EINVALID, "transcript link needs a subject and a session (got %q, %q)", l.Subject, l.Session)
 		}
-		if _, err := s.ExecContext(ctx, t.u, l.Session, l.Subject); err != nil {
+	}
+	for len(links) > 0 {
+		n := min(len(links), bulkRows)
+		args := make([]any, 0, 3*n)
+		for _, l := range links[:n] {
+			args = append(args, t.u, l.Session, l.Subject)
+		}
+		if _, err := t.exec(ctx, bulkQuery(n, qTranscriptLinkBulk, qTranscriptLinkN), args...); err != nil {
 			return mapErr("transcript link", err)
 		}
+		links = links[n:]
 	}
 	return nil
 }
@@ -264,4 +265,172 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 		sort.Strings(out[i].Sessions)
 	}
 	return out, nil
+}
+
+// bulkRows is the most rows one statement of the bulk set insert binds: 28
+// parameters a row for an insert, within SQLite's limit of 32,766. Each statement
+// that writes facts also flushes the full-text index's pending terms (FTS5 does at
+// every statement savepoint), so a statement per fact made a segment per fact.
+const bulkRows = 256
+
+// valuesRows returns "(?, ?), (?, ?)" for rows rows of cols parameters.
+func valuesRows(rows, cols int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", rows), ", ")
+}
+
+// The statements of the bulk set insert for n rows; those of bulkRows rows are
+// prepared at open (transcriptQueries), the shorter last chunk of a batch on the
+// transaction.
+func qMembersN(n int) string {
+	return `WITH k (s, k, n) AS (VALUES ` + valuesRows(n, 3) + `)
+		SELECT ` + factColumnsOf("f.") + `, f.norm FROM k CROSS JOIN facts f
+		ON f.u = ? AND f.subject = k.s AND f.key = k.k AND f.norm = k.n AND f.current = 1 AND f.cardinality <> 'one'`
+}
+
+func qMemberCountsN(n int) string {
+	return `WITH k (i, s, k, n) AS (VALUES ` + valuesRows(n, 4) + `)
+		SELECT k.i, (SELECT count(*) FROM facts f WHERE f.u = ? AND f.subject = k.s AND f.key = k.k AND f.norm = k.n
+			AND f.current = 1 AND f.cardinality <> 'one') FROM k`
+}
+
+func qTranscriptLinkN(n int) string {
+	return `INSERT INTO transcript_subjects (u, session, subject) VALUES ` + valuesRows(n, 3) + ` ON CONFLICT DO NOTHING`
+}
+
+func qInsertN(n int) string {
+	return `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
+		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+		VALUES ` + valuesRows(n, 28)
+}
+
+// factColumnsOf is factColumns qualified with p ("f.").
+func factColumnsOf(p string) string {
+	cols := strings.Split(factColumns, ",")
+	for i, c := range cols {
+		cols[i] = p + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+var (
+	qMembersBulk        = qMembersN(bulkRows)
+	qMemberCountsBulk   = qMemberCountsN(bulkRows)
+	qInsertBulk         = qInsertN(bulkRows)
+	qTranscriptLinkBulk = qTranscriptLinkN(bulkRows)
+)
+
+// bulkQuery returns full when n is bulkRows, else the statement for n rows.
+func bulkQuery(n int, full string, of func(int) string) string {
+	if n == bulkRows {
+		return full
+	}
+	return of(n)
+}
+
+// normScanner scans a fact row followed by its norm.
+type normScanner struct {
+	r    *sql.Rows
+	norm *string
+}
+
+func (s normScanner) Scan(dest ...any) error { return s.r.Scan(append(dest, s.norm)...) }
+
+// Members returns the current members that keys name, bulkRows keys a statement.
+func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factbase.MemberKey]factbase.Fact, error) {
+	out := make(map[factbase.MemberKey]factbase.Fact)
+	for len(keys) > 0 {
+		n := min(len(keys), bulkRows)
+		args := make([]any, 0, 3*n+1)
+		for _, k := range keys[:n] {
+			args = append(args, k.Subject, k.Key, k.Norm)
+		}
+		rows, err := t.query(ctx, bulkQuery(n, qMembersBulk, qMembersN), append(args, t.u)...)
+		if err != nil {
+			return nil, mapErr("members", err)
+		}
+		var norm string
+		for rows.Next() {
+			f, err := t.scanFact(normScanner{rows, &norm})
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[factbase.MemberKey{Subject: f.Subject, Key: f.Key, Norm: norm}] = f
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, mapErr("members", err)
+		}
+		keys = keys[n:]
+	}
+	return out, nil
+}
+
+// MemberCounts returns how many current members hold each key.
+func (t *tx) MemberCounts(ctx context.Context, keys []factbase.MemberKey) ([]int, error) {
+	out := make([]int, len(keys))
+	for done := 0; done < len(keys); {
+		n := min(len(keys)-done, bulkRows)
+		args := make([]any, 0, 4*n+1)
+		for i, k := range keys[done : done+n] {
+			args = append(args, done+i, k.Subject, k.Key, k.Norm)
+		}
+		rows, err := t.query(ctx, bulkQuery(n, qMemberCountsBulk, qMemberCountsN), append(args, t.u)...)
+		if err != nil {
+			return nil, mapErr("member counts", err)
+		}
+		for rows.Next() {
+			var i, c int
+			if err := rows.Scan(&i, &c); err != nil {
+				rows.Close()
+				return nil, mapErr("member counts", err)
+			}
+			if i < done || i >= done+n {
+				rows.Close()
+				return nil, factbase.Errorf(factbase.EINTERNAL, "member counts: row %d outside the chunk %d..%d", i, done, done+n-1)
+			}
+			out[i] = c
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, mapErr("member counts", err)
+		}
+		done += n
+	}
+	return out, nil
+}
+
+// InsertFacts writes new fact rows, bulkRows rows a statement.
+func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []string) error {
+	if len(norms) != len(facts) {
+		return factbase.Errorf(factbase.EINTERNAL, "insert facts: %d facts but %d normalised values", len(facts), len(norms))
+	}
+	for len(facts) > 0 {
+		n := min(len(facts), bulkRows)
+		args := make([]any, 0, 28*n)
+		for i, f := range facts[:n] {
+			var rank any
+			if f.Cardinality == factbase.Ranked {
+				rank = f.Rank
+			}
+			cur := 0
+			if f.Current {
+				cur = 1
+			}
+			args = append(args, f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norms[i], string(f.ValueType),
+				rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
+				string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
+				f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+				f.Supersedes, f.SupersededBy, cur)
+		}
+		if _, err := t.exec(ctx, bulkQuery(n, qInsertBulk, qInsertN), args...); err != nil {
+			return mapErr("insert", err)
+		}
+		facts, norms = facts[n:], norms[n:]
+	}
+	return nil
 }

@@ -229,6 +229,8 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		}
 	})
 
+	t.Run("MemberBulk", func(t *testing.T) { testMemberBulk(t, s, e) })
+
 	t.Run("Links", func(t *testing.T) {
 		// Linking twice stores the link once; an empty subject is refused.
 		for i := 0; i < 2; i++ {
@@ -247,13 +249,152 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if len(objs) != 1 || strings.Join(objs[0].Sessions, ",") != "s-three,s-two" || objs[0].Facts != 1 {
 			t.Errorf("objects of action_a9 = %+v, want one fact in sessions s-three and s-two", objs)
 		}
+		// Many links at once (more than one statement of a store holds), the last
+		// one to a subject with facts; stored links among them are skipped.
+		var many []factbase.TranscriptLink
+		for i := range 300 {
+			many = append(many, factbase.TranscriptLink{Subject: fmt.Sprintf("action_bulk_%d", i), Session: "s-bulk"})
+		}
+		many = append(many, factbase.TranscriptLink{Subject: "action_a9", Session: "s-three"}, factbase.TranscriptLink{Subject: "action_a9", Session: "s-bulk"})
+		if err := s.Update(ctx, u, func(tx factbase.Tx) error { return tx.LinkTranscriptSubjects(ctx, many) }); err != nil {
+			t.Fatal(err)
+		}
+		facts, err = e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-bulk", Predicate: "used_tool"})
+		if err != nil || len(facts) != 1 || facts[0].Subject != "action_a9" {
+			t.Errorf("facts of s-bulk: %+v, %v; want the one used_tool of action_a9", facts, err)
+		}
 		err = s.Update(ctx, u, func(tx factbase.Tx) error {
-			return tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "", Session: "s"}})
+			return tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "action_a9", Session: "s-four"}, {Subject: "", Session: "s"}})
 		})
 		if factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("empty subject: %v, want invalid", err)
 		}
+		if facts, _ := e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-four"}); len(facts) != 0 {
+			t.Errorf("a refused batch of links stored %d facts' links, want none", len(facts))
+		}
 	})
+}
+
+// testMemberBulk checks the bulk set insert's primitives (MemberBulkTx) over more
+// keys than one statement of a store binds, and the write path that uses them.
+func testMemberBulk(t *testing.T, s factbase.Store, e *memory.Engine) {
+	ctx := context.Background()
+	u, other := NewUser(), NewUser()
+	setup := []factbase.Op{
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "Alpha", Cardinality: factbase.Many}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "x@example.com", Cardinality: factbase.One}},
+	}
+	if _, err := e.Apply(ctx, u, setup); err != nil {
+		t.Fatal(err)
+	}
+	me := factbase.SubjectUser
+	mk := func(subject, key, norm string) factbase.MemberKey {
+		return factbase.MemberKey{Subject: subject, Key: key, Norm: norm}
+	}
+	keys := []factbase.MemberKey{mk(me, "tags", "alpha"), mk(me, "tags", "zeta"), mk(me, "favorites.x", "gamma"), mk(me, "contact.email", "x@example.com")}
+	var facts []factbase.Fact
+	var norms []string
+	for i := range 600 {
+		v := fmt.Sprintf("v%03d", i)
+		keys = append(keys, mk("action_1", "used_tool", v))
+		facts = append(facts, factbase.Fact{ID: fmt.Sprintf("%s-bulk-%d", u, i), Subject: "action_1", Key: "used_tool",
+			Cardinality: factbase.Many, Value: v, ValueType: factbase.String, Category: factbase.Technical, Confidence: 0.5,
+			Source: factbase.Source{Kind: factbase.SourceTranscript, ID: "f:1"}, Extractor: "rule",
+			RecordedAt: time.Unix(1700000000, 0).UTC(), ValidFrom: time.Unix(1700000000, int64(i)).UTC(), Current: true})
+		norms = append(norms, v)
+	}
+	present := func(m map[factbase.MemberKey]factbase.Fact) string {
+		var out []string
+		for k, f := range m {
+			out = append(out, k.Subject+"/"+k.Key+"/"+k.Norm+"="+f.Value)
+		}
+		sortStrings(out)
+		return strings.Join(out, ",")
+	}
+	rollback := errors.New("roll back")
+	err := s.Update(ctx, u, func(tx factbase.Tx) error {
+		m, err := tx.Members(ctx, keys)
+		if err != nil {
+			return err
+		}
+		if got := present(m); got != "user/favorites.x/gamma=Gamma,user/tags/alpha=Alpha" {
+			t.Errorf("Members before the insert = %s, want the set's and the list's members only", got)
+		}
+		counts, err := tx.MemberCounts(ctx, keys)
+		if err != nil {
+			return err
+		}
+		if len(counts) != len(keys) || counts[0] != 1 || counts[1] != 0 || counts[2] != 1 || counts[3] != 0 || counts[4] != 0 {
+			t.Errorf("MemberCounts before the insert = %v..., want 1 0 1 0 0...", counts[:min(len(counts), 5)])
+		}
+		if err := tx.InsertFacts(ctx, facts, norms[1:]); err == nil {
+			t.Errorf("InsertFacts with a norm missing: no error")
+		}
+		if err := tx.InsertFacts(ctx, facts, norms); err != nil {
+			return err
+		}
+		if m, err = tx.Members(ctx, keys); err != nil {
+			return err
+		}
+		if len(m) != 2+len(facts) || m[keys[len(keys)-1]].ID != facts[len(facts)-1].ID || m[keys[len(keys)-1]].ValidFrom != facts[len(facts)-1].ValidFrom {
+			t.Errorf("Members after inserting %d facts: %d found, last %+v", len(facts), len(m), m[keys[len(keys)-1]])
+		}
+		if counts, err = tx.MemberCounts(ctx, keys); err != nil {
+			return err
+		}
+		for i, c := range counts[4:] {
+			if c != 1 {
+				t.Errorf("MemberCounts of inserted value %d = %d, want 1", i, c)
+				break
+			}
+		}
+		return rollback
+	})
+	if !errors.Is(err, rollback) {
+		t.Fatalf("Update = %v, want the rollback", err)
+	}
+	err = s.Update(ctx, u, func(tx factbase.Tx) error {
+		m, err := tx.Members(ctx, keys[4:])
+		if err == nil && len(m) != 0 {
+			t.Errorf("Members after a rolled back insert: %d found, want none", len(m))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(ctx, other, func(tx factbase.Tx) error {
+		m, err := tx.Members(ctx, keys)
+		if err == nil && len(m) != 0 {
+			t.Errorf("another user's Members: %s, want none", present(m))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Through the write path: 600 members, each value twice, stored once.
+	var ops []factbase.Op
+	for i := range 1200 {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: "action_2", Key: "used_tool",
+			Value: fmt.Sprintf("Tool %d", i%600), Cardinality: factbase.Many}})
+	}
+	res, err := e.Apply(ctx, u, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stored != 600 || len(res.Duplicates) != 600 || len(res.Facts) != 1200 {
+		t.Errorf("bulk write: %d stored, %d duplicates, %d facts; want 600, 600, 1200", res.Stored, len(res.Duplicates), len(res.Facts))
+	}
+	if res, err = e.Apply(ctx, u, ops); err != nil || res.Stored != 0 || len(res.Duplicates) != 1200 {
+		t.Errorf("the same write again: %d stored, %d duplicates, %v; want 0, 1200", res.Stored, len(res.Duplicates), err)
+	}
+	stored, err := e.Facts(ctx, u, factbase.FactFilter{Subject: "action_2", Key: "used_tool"})
+	if err != nil || len(stored) != 600 || stored[0].Value != "Tool 0" || stored[599].Value != "Tool 599" {
+		t.Errorf("stored members: %d, %v; want Tool 0..Tool 599 in order", len(stored), err)
+	}
 }
 
 func sortStrings(a []string) {

@@ -1,0 +1,159 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
+	"github.com/factbase/factbase/storetest"
+)
+
+// clockEngine opens an engine over a new SQLite file whose clock stands at now.
+func clockEngine(t *testing.T, now time.Time) *memory.Engine {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return memory.New(s, memory.Options{})
+}
+
+// bulkTestOps is a write of set members large enough for the bulk set insert, with
+// values repeated within the write (also in another spelling), values already
+// stored, a value a ranked list holds, and a valid-from time outside UTC.
+func bulkTestOps() []factbase.Op {
+	zone := time.FixedZone("UTC+2", 2*3600)
+	member := func(subject, key, value string) factbase.Op {
+		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: subject, Key: key, Value: value,
+			Cardinality: factbase.Many, Confidence: 0.8, Category: factbase.Technical, Type: memory.TranscriptFactType,
+			Source:    factbase.Source{Kind: factbase.SourceTranscript, ID: "f.jsonl:" + value},
+			Extractor: "rule_" + key, ValidFrom: time.Date(2025, 6, 2, 18, 0, 0, 0, zone)}}
+	}
+	var ops []factbase.Op
+	for i := range 34 {
+		ops = append(ops, member(fmt.Sprintf("action_%d", i%5), "used_tool", fmt.Sprintf("Tool%d", i%7)))
+	}
+	ops = append(ops,
+		member(factbase.SubjectUser, "tags", "ALPHA"),  // stored as "alpha"
+		member(factbase.SubjectUser, "tags", "delta"),  // new
+		member(factbase.SubjectUser, "tags", "Delta!"), // the same value, restated in this write
+		member(factbase.SubjectUser, "favorites.x", "gamma"),
+		member("action_1", "used_tool", "tool3"),
+		member(factbase.SubjectUser, "tags", "epsilon"))
+	return ops
+}
+
+// bulkSetup stores what the ops above meet: a set and a ranked list.
+func bulkSetup(t *testing.T, e *memory.Engine, u factbase.UserID) {
+	t.Helper()
+	_, err := e.Apply(context.Background(), u, []factbase.Op{
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "alpha", Cardinality: factbase.Many}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "beta", Cardinality: factbase.Many}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withoutIDs blanks what differs between two stores given the same writes: fact ids.
+func withoutIDs(facts []factbase.Fact) []factbase.Fact {
+	out := make([]factbase.Fact, len(facts))
+	for i, f := range facts {
+		f.ID = ""
+		out[i] = f
+	}
+	return out
+}
+
+// TestBulkMembersMatchOneByOne: a write of many set members (the bulk set insert a
+// transcript batch takes) stores the same rows and returns the same result as the
+// same ops written one at a time through the per-op path.
+func TestBulkMembersMatchOneByOne(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
+	u := storetest.NewUser()
+	ops := bulkTestOps()
+
+	bulk := clockEngine(t, now)
+	bulkSetup(t, bulk, u)
+	got, err := bulk.Apply(ctx, u, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	single := clockEngine(t, now)
+	bulkSetup(t, single, u)
+	want := factbase.Result{Duplicates: []factbase.Duplicate{}}
+	for _, op := range ops {
+		r, err := single.Apply(ctx, u, []factbase.Op{op})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Stored += r.Stored
+		want.Duplicates = append(want.Duplicates, r.Duplicates...)
+		want.Facts = append(want.Facts, r.Facts...)
+	}
+
+	// 7 tools on each of 5 actions is 35 pairs, but i%5 and i%7 over 0..33 meet
+	// 34 of them once each, less tool3 on action_1 restated at the end; tags: delta
+	// and epsilon.
+	if got.Stored != want.Stored || got.Stored != 34+2 {
+		t.Errorf("stored %d in bulk, %d one at a time; want 36", got.Stored, want.Stored)
+	}
+	if len(got.Duplicates) != len(want.Duplicates) || len(got.Duplicates) != 4 {
+		t.Fatalf("duplicates %+v in bulk, %+v one at a time; want 4", got.Duplicates, want.Duplicates)
+	}
+	gotFacts, err := bulk.Facts(ctx, u, factbase.FactFilter{History: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFacts, err := single.Facts(ctx, u, factbase.FactFilter{History: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(withoutIDs(gotFacts), withoutIDs(wantFacts)) {
+		t.Errorf("stored rows differ:\nbulk   %+v\nsingle %+v", withoutIDs(gotFacts), withoutIDs(wantFacts))
+	}
+	byID := func(facts []factbase.Fact) map[string]factbase.Fact {
+		m := map[string]factbase.Fact{}
+		for _, f := range facts {
+			m[f.ID] = f
+		}
+		return m
+	}
+	gotByID, wantByID := byID(gotFacts), byID(wantFacts)
+	for i := range got.Duplicates {
+		g, w := got.Duplicates[i], want.Duplicates[i]
+		if g.Key != w.Key || g.Value != w.Value || gotByID[g.FactID].Value != wantByID[w.FactID].Value || gotByID[g.FactID].Value == "" {
+			t.Errorf("duplicate %d: bulk %+v (fact %q), one at a time %+v (fact %q)", i, g, gotByID[g.FactID].Value, w, wantByID[w.FactID].Value)
+		}
+	}
+	if !reflect.DeepEqual(withoutIDs(got.Facts), withoutIDs(want.Facts)) {
+		t.Errorf("result facts differ:\nbulk   %+v\nsingle %+v", withoutIDs(got.Facts), withoutIDs(want.Facts))
+	}
+
+	// Written again, every op is a duplicate and nothing is stored.
+	again, err := bulk.Apply(ctx, u, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Stored != 0 || len(again.Duplicates) != len(ops) {
+		t.Errorf("second write: %d stored, %d duplicates; want 0 and %d", again.Stored, len(again.Duplicates), len(ops))
+	}
+	// The new facts are in the full-text index, as the per-op path leaves them.
+	hits, err := bulk.Search(ctx, u, "epsilon", memory.SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits.Hits) == 0 || hits.Hits[0].Fact == nil || hits.Hits[0].Fact.Value != "epsilon" {
+		t.Errorf("search for a bulk-inserted value: %+v", hits)
+	}
+}
