@@ -394,16 +394,27 @@ func toTranscriptSession(s transcript.Session, file string) factbase.TranscriptS
 }
 
 // write commits one batch: its facts through the write path, and in the same
-// transaction the links, the sessions and the checkpoint.
+// transaction the links, the sessions and the checkpoint. A batch is full at
+// BatchFacts (at most MaxOps) facts, checked after each message, so the last
+// message's facts can carry it past MaxOps: those first MaxOps facts then commit on
+// their own, without the checkpoint (should the rest fail, reading again stores
+// nothing twice).
 func (in *ingest) write(ctx context.Context, b batch, ws *IngestSummary) error {
-	cp := factbase.TranscriptCheckpoint{File: in.name, Offset: b.cp.Offset, Line: b.cp.Line, Sum: b.cp.Sum}
-	res, err := in.e.ApplyWith(ctx, in.user, b.ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		got, ok, err := tx.TranscriptCheckpoint(ctx, in.name)
+	for len(b.ops) > MaxOps {
+		res, err := in.e.ApplyWith(ctx, in.user, b.ops[:MaxOps], func(tx factbase.Tx, _ *factbase.Result) error {
+			return in.checkExpected(ctx, tx)
+		})
 		if err != nil {
 			return err
 		}
-		if !in.expect.matches(got, ok) {
-			return factbase.Errorf(factbase.ECONFLICT, "transcript %s was ingested by another run at the same time; run the ingest again", in.name)
+		ws.Stored += res.Stored
+		ws.Duplicate += len(res.Duplicates)
+		b.ops = b.ops[MaxOps:]
+	}
+	cp := factbase.TranscriptCheckpoint{File: in.name, Offset: b.cp.Offset, Line: b.cp.Line, Sum: b.cp.Sum}
+	res, err := in.e.ApplyWith(ctx, in.user, b.ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		if err := in.checkExpected(ctx, tx); err != nil {
+			return err
 		}
 		if in.sum.Rewritten && !in.clearedOnce {
 			if _, err := tx.DeleteTranscriptSessions(ctx, in.name); err != nil {
@@ -431,6 +442,19 @@ func (in *ingest) write(ctx context.Context, b batch, ws *IngestSummary) error {
 	ws.Offset, ws.Line = cp.Offset, cp.Line
 	if in.o.Progress != nil {
 		in.o.Progress(IngestProgress{File: in.name, Offset: cp.Offset, Stored: ws.Stored})
+	}
+	return nil
+}
+
+// checkExpected refuses to write when the stored checkpoint is not the one this
+// ingest last saw: another run ingested the file meanwhile.
+func (in *ingest) checkExpected(ctx context.Context, tx factbase.Tx) error {
+	got, ok, err := tx.TranscriptCheckpoint(ctx, in.name)
+	if err != nil {
+		return err
+	}
+	if !in.expect.matches(got, ok) {
+		return factbase.Errorf(factbase.ECONFLICT, "transcript %s was ingested by another run at the same time; run the ingest again", in.name)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,5 +156,45 @@ func TestBulkMembersMatchOneByOne(t *testing.T) {
 	}
 	if len(hits.Hits) == 0 || hits.Hits[0].Fact == nil || hits.Hits[0].Fact.Value != "epsilon" {
 		t.Errorf("search for a bulk-inserted value: %+v", hits)
+	}
+}
+
+// pastMaxOpsLog is a task and n assistant messages each running one command.
+func pastMaxOpsLog(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"user","uuid":"u0","sessionId":"s1","timestamp":"2025-06-02T18:00:00Z","message":{"role":"user","content":"tidy the servers"}}` + "\n")
+	parent := "u0"
+	for i := range n {
+		id := fmt.Sprintf("a%05d", i)
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"2025-06-02T18:01:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"ssh root@host%d.example.com uptime"}}]}}`+"\n", id, parent, i, i)
+		parent = id
+	}
+	return b.String()
+}
+
+// TestIngestBatchPastMaxOps: with BatchFacts at MaxOps, the message that fills a
+// batch carries it past MaxOps; the ingest still stores every fact, as one with
+// small batches does.
+func TestIngestBatchPastMaxOps(t *testing.T) {
+	ctx := context.Background()
+	count := func(log string, o memory.IngestOptions) memory.IngestSummary {
+		t.Helper()
+		sum, err := ingestEngine(t, memory.Options{}).IngestTranscript(ctx, storetest.NewUser(), strings.NewReader(log), "f.jsonl", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	base, one := count(pastMaxOpsLog(0), memory.IngestOptions{}).Facts, count(pastMaxOpsLog(1), memory.IngestOptions{}).Facts
+	per := one - base
+	if per < 2 || (memory.MaxOps-base)%per == 0 {
+		t.Fatalf("%d facts for the task and %d a message: no message would cross MaxOps; change the log", base, per)
+	}
+	log := pastMaxOpsLog((memory.MaxOps-base)/per + 50)
+	want := count(log, memory.IngestOptions{})
+	got := count(log, memory.IngestOptions{BatchFacts: memory.MaxOps})
+	if got.Stored != want.Stored || got.Stored <= memory.MaxOps || got.Duplicate != 0 || got.Offset != int64(len(log)) {
+		t.Errorf("with batches of MaxOps: %d stored, %d duplicates, offset %d; with small batches %d stored; want the same, over %d, offset %d",
+			got.Stored, got.Duplicate, got.Offset, want.Stored, memory.MaxOps, len(log))
 	}
 }
