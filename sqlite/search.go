@@ -270,18 +270,20 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if err != nil {
 			return mapErr("put vector", err)
 		}
+		// The table exists for every dimension embeddings records, even one with
+		// only zero vectors, so that readers can always name it.
+		if !tables[len(v.Vec)] {
+			if err := ensureVecTable(ctx, t.q, len(v.Vec)); err != nil {
+				return err
+			}
+			tables[len(v.Vec)] = true
+		}
 		if isZero(v.Vec) {
 			continue // similar to nothing: no vec0 row (see vectors.go)
 		}
 		seq, err := res.LastInsertId()
 		if err != nil {
 			return mapErr("put vector", err)
-		}
-		if !tables[len(v.Vec)] {
-			if err := ensureVecTable(ctx, t.q, len(v.Vec)); err != nil {
-				return err
-			}
-			tables[len(v.Vec)] = true
 		}
 		ins := fmt.Sprintf("INSERT INTO %s (rowid, user_id, kind, embedding) VALUES (?, ?, ?, ?)", vecTable(len(v.Vec)))
 		if _, err := t.exec(ctx, ins, seq, t.u, v.Kind, encodeVec(v.Vec)); err != nil {

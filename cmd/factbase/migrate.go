@@ -308,11 +308,26 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 		refs = append(refs, ref)
 		return nil
 	})
+	// The vectors themselves are in vec_<dim>, sqlite-vec tables of one dimension each
+	// (sqlite/vectors.go); a zero vector has an embeddings row but none there.
+	var dims []int
 	if err == nil {
-		err = src.rows(ctx, "embeddings", `SELECT m.kind, coalesce(f.id, e.id), m.model, m.vec FROM embeddings m
+		err = src.rows(ctx, "embeddings", "SELECT DISTINCT dim FROM embeddings WHERE u = ? ORDER BY dim", func(r *sql.Rows) error {
+			var d int
+			err := r.Scan(&d)
+			dims = append(dims, d)
+			return err
+		})
+	}
+	for _, dim := range dims {
+		if err != nil {
+			break
+		}
+		err = src.rows(ctx, "embeddings", fmt.Sprintf(`SELECT m.kind, coalesce(f.id, e.id), m.model, v.embedding FROM embeddings m
+			LEFT JOIN vec_%d v ON v.rowid = m.seq
 			LEFT JOIN facts f ON m.kind = 'fact' AND f.seq = m.item
 			LEFT JOIN episodes e ON m.kind = 'episode' AND e.seq = m.item
-			WHERE m.u = ? ORDER BY m.seq`, func(r *sql.Rows) error {
+			WHERE m.u = ? AND m.dim = %d ORDER BY m.seq`, dim, dim), func(r *sql.Rows) error {
 			var v factbase.Vector
 			var id sql.NullString
 			var blob []byte
@@ -321,6 +336,9 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 			}
 			if id.Valid {
 				v.ID, v.Vec = id.String, decodeVec(blob)
+				if blob == nil {
+					v.Vec = make([]float32, dim)
+				}
 				vectors = append(vectors, v)
 			}
 			return nil
