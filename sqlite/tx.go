@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -186,8 +187,10 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 	}
 	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
 	if f.Limit > 0 {
-		q += " LIMIT ? OFFSET ?"
-		args = append(args, f.Limit, f.Offset)
+		// The limit is a literal: a bound LIMIT makes SQLite re-prepare the cached
+		// statement on every run (see stmtCache). OFFSET may stay a parameter.
+		q += " LIMIT " + strconv.Itoa(f.Limit) + " OFFSET ?"
+		args = append(args, f.Offset)
 	} else if f.Offset > 0 {
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)
