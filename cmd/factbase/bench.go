@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/factbase/factbase/bench"
 )
@@ -53,8 +54,9 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	start := time.Now()
 	rep, err := bench.Run(ctx, bench.Options{Scale: sc, Dir: dir, Embedder: emb,
-		Progress: func(name string) { fmt.Fprintf(m.Stderr, "bench: %s\n", name) }})
+		Progress: func(name string) { fmt.Fprintf(m.Stderr, "bench: %6.1f s  %s\n", time.Since(start).Seconds(), name) }})
 	if err != nil {
 		return err
 	}
