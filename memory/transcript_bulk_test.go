@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -196,5 +197,50 @@ func TestIngestBatchPastMaxOps(t *testing.T) {
 	if got.Stored != want.Stored || got.Stored <= memory.MaxOps || got.Duplicate != 0 || got.Offset != int64(len(log)) {
 		t.Errorf("with batches of MaxOps: %d stored, %d duplicates, offset %d; with small batches %d stored; want the same, over %d, offset %d",
 			got.Stored, got.Duplicate, got.Offset, want.Stored, memory.MaxOps, len(log))
+	}
+}
+
+// TestIngestCrashMidwayBulk is TestIngestCrashMidway with batches that take the bulk
+// set insert: a failed batch leaves nothing of itself, and running again stores
+// exactly the rest.
+func TestIngestCrashMidwayBulk(t *testing.T) {
+	ctx := context.Background()
+	log := pastMaxOpsLog(200)
+	ref := ingestEngine(t, memory.Options{})
+	ru := storetest.NewUser()
+	if _, err := ref.IngestTranscript(ctx, ru, strings.NewReader(log), "f.jsonl", memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := allFacts(t, ref, ru)
+
+	writes, failAt := 0, 3
+	crash := errors.New("simulated crash")
+	e := ingestEngine(t, memory.Options{BeforeCheck: func(ctx context.Context, tx factbase.Tx) error {
+		writes++
+		if writes == failAt {
+			return crash
+		}
+		return nil
+	}})
+	u := storetest.NewUser()
+	o := memory.IngestOptions{BatchFacts: 100}
+	sum, err := e.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
+	if !errors.Is(err, crash) {
+		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
+	}
+	half := allFacts(t, e, u)
+	if len(half) != sum.Stored || sum.Stored < 2*100 || sum.Stored >= len(want) {
+		t.Fatalf("after the crash %d facts stored, summary %d; want two batches' worth of %d", len(half), sum.Stored, len(want))
+	}
+	failAt = -1
+	again, err := e.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Resumed || again.Duplicate != 0 || again.Stored != len(want)-len(half) {
+		t.Errorf("second run = %+v, want resumed, %d stored, no duplicates", again, len(want)-len(half))
+	}
+	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("facts after crash and rerun differ from a clean ingest: %d, want %d", len(got), len(want))
 	}
 }
