@@ -51,6 +51,16 @@ type Options struct {
 	// a question gets the usual reply, and no model is called.
 	Planner Planner
 
+	// ReferenceDelay, when positive, records the references of answers (Say, Ask and
+	// the hybrid query) in the background, batched per user every ReferenceDelay, so a
+	// question never waits for the store's writer (refbatch.go). Zero: each answer
+	// records them in its own write before it returns. Close (or Flush) writes what
+	// is queued.
+	ReferenceDelay time.Duration
+	// BackgroundError receives errors of background work (ReferenceDelay); nil: they
+	// are dropped.
+	BackgroundError func(error)
+
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks, so that a test can corrupt a transaction on
 	// purpose and see it refused. Nil in production.
@@ -72,6 +82,7 @@ type Engine struct {
 	opts    Options
 	metrics metrics
 	canon   *canon.Canonicalizer
+	refs    *refBatcher // nil unless Options.ReferenceDelay > 0
 }
 
 // New returns an engine over store.
@@ -101,7 +112,11 @@ func New(store factbase.Store, o Options) *Engine {
 		// The similarity and teacher steps compare with the user's own topics.
 		o.KnownTopics = o.KnownTopics || co.Embed != nil || co.Teach != nil
 	}
-	return &Engine{store: store, opts: o, metrics: metrics{o.Observer}, canon: o.Canon}
+	e := &Engine{store: store, opts: o, metrics: metrics{o.Observer}, canon: o.Canon}
+	if o.ReferenceDelay > 0 {
+		e.refs = newRefBatcher(e, o.ReferenceDelay)
+	}
+	return e
 }
 
 // Store returns the engine's store.

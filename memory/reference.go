@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
@@ -97,6 +98,9 @@ func (e *Engine) referenceAnswers(ctx context.Context, user factbase.UserID, ans
 		for _, it := range a.Items {
 			ids = append(ids, it.ID)
 		}
+	}
+	if e.refs != nil && e.refs.add(user, ids, time.Now()) {
+		return nil
 	}
 	_, err := e.RecordReferences(ctx, user, ids, factbase.Source{Kind: factbase.SourceAnswer})
 	return err

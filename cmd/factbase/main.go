@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
@@ -169,8 +170,11 @@ type common struct {
 	json bool
 	// observer, when set, receives the engine's write-path measurements (serve).
 	observer memory.Observer
-	embedder string     // --embedder (embedder.go)
-	llm      *llmConfig // model flags (remember.go); nil: no model
+	embedder string // --embedder (embedder.go)
+	// referenceDelay batches answers' references in the background (serve); 0: none.
+	referenceDelay  time.Duration
+	backgroundError func(error)
+	llm             *llmConfig // model flags (remember.go); nil: no model
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
@@ -210,7 +214,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	o := memory.Options{Observer: c.observer, Embedder: emb}
+	o := memory.Options{Observer: c.observer, Embedder: emb, ReferenceDelay: c.referenceDelay, BackgroundError: c.backgroundError}
 	if err := m.modelEngineOptions(c, &o); err != nil { // remember.go
 		return nil, nil, err
 	}
@@ -218,7 +222,8 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	return memory.New(s, o), func() { s.Close() }, nil
+	e := memory.New(s, o)
+	return e, func() { e.Close(); s.Close() }, nil // Close writes queued background work first
 }
 
 // isPostgres reports whether db names a PostgreSQL database rather than a SQLite file.

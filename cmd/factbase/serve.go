@@ -35,6 +35,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
 	fs.DurationVar(&keyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.DurationVar(&c.referenceDelay, "reference-delay", 200*time.Millisecond, "answers record which facts they used (for the fact sheet's scores) in the background, batched this often, so questions never wait for a write; 0: in each answer's request")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: factbase serve [flags]
 
@@ -68,6 +69,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 
 	metrics := server.NewMetrics()
 	c.observer = metrics
+	c.backgroundError = func(err error) { log.Error("background write failed", "err", err) }
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
