@@ -5,7 +5,8 @@
 -- second seek, into fact_reference_times). sheet_rows holds exactly what the sheet
 -- reads, clustered by (u, fact), so a user's sheet is one range of one b-tree. For
 -- 100,000 facts and 1,000,000 references this cut the read from about 165 to about
--- 112 ms of CPU (measured on a shared machine; see /work/notes/sheet.md).
+-- 112 ms of CPU (the same statement over both layouts, best of 6, on a shared
+-- machine).
 --
 -- The triggers below keep it equal to this query, for every user, at every commit:
 --
