@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,12 +48,13 @@ var (
 
 	qCountFacts    = "SELECT count(*) FROM facts WHERE u = ? AND current = 1"
 	qCountEpisodes = "SELECT count(*) FROM episodes WHERE u = ?"
-	qTermFacts     = `SELECT count(*) FROM (SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
-		WHERE facts_fts MATCH ? AND f.u = ? AND f.current = 1 LIMIT ?)`
+	// The term counts end with a literal limit and a closing parenthesis (TermStats).
+	qTermFacts = `SELECT count(*) FROM (SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
+		WHERE facts_fts MATCH ? AND f.u = ? AND f.current = 1 LIMIT `
 	qTermEpisodes = `SELECT count(*) FROM (SELECT 1 FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid
-		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT ?)`
+		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT `
 
-	searchQueries = []string{qCountFacts, qCountEpisodes, qTermFacts, qTermEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qUsers,
+	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qUsers,
 		qUnembFacts, qUnembEpisodes, qCountUnemb}
 )
 
@@ -148,8 +151,8 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 		where, args = append(where, "f.key = ?"), append(args, key)
 	}
 	q := "SELECT " + prefixed("f.", factColumns) + " FROM facts f WHERE " + strings.Join(where, " AND ") +
-		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT ?"
-	return t.scanFacts(t.query(ctx, q, append(args, limit)...))
+		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + strconv.Itoa(limit) // a literal: see stmtCache
+	return t.scanFacts(t.query(ctx, q, args...))
 }
 
 // TextCandidates returns full-text candidates, best BM25 first.
@@ -176,7 +179,7 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 			return out, err
 		}
 		var n int
-		if err := t.queryRow(ctx, qMatchCount[q.Kind], match, window+1).Scan(&n); err != nil {
+		if err := t.queryRow(ctx, qMatchCount[q.Kind]+strconv.Itoa(window+1)+")", match).Scan(&n); err != nil {
 			return nil, mapErr("text search", err)
 		}
 		if n <= window {
@@ -186,35 +189,39 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	}
 }
 
-// qMatchCount counts an FTS query's matches, up to a limit.
+// qMatchCount counts an FTS query's matches, up to a limit written after it (with a
+// closing parenthesis) as a literal: a bound LIMIT re-prepares the statement on every
+// run (see stmtCache).
 var qMatchCount = map[string]string{
-	factbase.KindFact:    "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?)",
-	factbase.KindEpisode: "SELECT count(*) FROM (SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ? LIMIT ?)",
+	factbase.KindFact:    "SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts MATCH ? LIMIT ",
+	factbase.KindEpisode: "SELECT count(*) FROM (SELECT 1 FROM episodes_fts WHERE episodes_fts MATCH ? LIMIT ",
 }
 
 // textWindow ranks the best window matches of the FTS query and returns those of
 // them that pass q's filter, best first, at most q.Limit.
 func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string, window int) ([]factbase.Candidate, error) {
+	// The window and the limit are literals (see stmtCache); both take few values.
 	var (
 		sqlText string
-		args    = []any{match, window}
+		args    = []any{match}
+		lim     = " LIMIT " + strconv.Itoa(q.Limit)
+		win     = " LIMIT " + strconv.Itoa(window)
 	)
 	if q.Kind == factbase.KindFact {
 		where, wargs := t.factWhere(q.Filter)
 		sqlText = "SELECT f.id, x.score, f.valid_from, f.subject, f.confidence FROM " +
-			"(SELECT rowid AS seq, -" + factsBM25 + " AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) x " +
+			"(SELECT rowid AS seq, -" + factsBM25 + " AS score FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC" + win + ") x " +
 			"CROSS JOIN facts f ON f.seq = x.seq WHERE " + strings.Join(where, " AND ") +
-			" ORDER BY x.score DESC LIMIT ?"
+			" ORDER BY x.score DESC" + lim
 		args = append(args, wargs...)
 	} else {
 		where, wargs := t.episodeSearchWhere(q.Filter)
 		sqlText = "SELECT e.id, x.score, e.created_at, '', e.importance FROM " +
-			"(SELECT rowid AS seq, -" + episodesBM25 + " AS score FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY score DESC LIMIT ?) x " +
+			"(SELECT rowid AS seq, -" + episodesBM25 + " AS score FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY score DESC" + win + ") x " +
 			"CROSS JOIN episodes e ON e.seq = x.seq WHERE " + where +
-			" ORDER BY x.score DESC LIMIT ?"
+			" ORDER BY x.score DESC" + lim
 		args = append(args, wargs...)
 	}
-	args = append(args, q.Limit)
 	rows, err := t.query(ctx, sqlText, args...)
 	if err != nil {
 		return nil, mapErr("text search", err)
@@ -376,14 +383,19 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 	if maxFraction > 0 {
 		limit = min(docs, int(maxFraction*float64(docs))+1)
 	}
+	// The limit only bounds the counting: raised to a power of two it stays a literal
+	// with few values (a bound LIMIT re-prepares the statement on every run, see
+	// stmtCache); counts are then capped at the limit itself.
+	match += strconv.Itoa(1<<bits.Len(uint(max(limit, 1)))) + ")"
 	for i, term := range terms {
 		m := search.FTSQuery([]string{term})
 		if m == "" {
 			continue
 		}
-		if err := t.queryRow(ctx, match, m, t.u, limit).Scan(&df[i]); err != nil {
+		if err := t.queryRow(ctx, match, m, t.u).Scan(&df[i]); err != nil {
 			return 0, nil, mapErr("term stats", err)
 		}
+		df[i] = min(df[i], limit)
 	}
 	return docs, df, nil
 }
