@@ -51,14 +51,15 @@ type Options struct {
 	// a question gets the usual reply, and no model is called.
 	Planner Planner
 
-	// ReferenceDelay, when positive, records the references of answers (Say, Ask and
-	// the hybrid query) in the background, batched per user every ReferenceDelay, so a
-	// question never waits for the store's writer (refbatch.go). Zero: each answer
-	// records them in its own write before it returns. Close (or Flush) writes what
-	// is queued.
-	ReferenceDelay time.Duration
-	// BackgroundError receives errors of background work (ReferenceDelay); nil: they
-	// are dropped.
+	// BackgroundDelay, when positive, moves two kinds of writes out of the calls that
+	// cause them into a background goroutine that runs every BackgroundDelay
+	// (background.go): the references of answers (Say, Ask), batched per user, so a
+	// question never waits for the store's writer; and fact sheet regeneration after
+	// an extraction cycle, coalesced to once per user per round (a sheet read
+	// regenerates a pending sheet first). Zero: both happen in the call. Close (or
+	// Flush) does what is queued.
+	BackgroundDelay time.Duration
+	// BackgroundError receives errors of background work; nil: they are dropped.
 	BackgroundError func(error)
 
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
@@ -82,7 +83,7 @@ type Engine struct {
 	opts    Options
 	metrics metrics
 	canon   *canon.Canonicalizer
-	refs    *refBatcher // nil unless Options.ReferenceDelay > 0
+	bg      *background // nil unless Options.BackgroundDelay > 0
 }
 
 // New returns an engine over store.
@@ -113,8 +114,8 @@ func New(store factbase.Store, o Options) *Engine {
 		o.KnownTopics = o.KnownTopics || co.Embed != nil || co.Teach != nil
 	}
 	e := &Engine{store: store, opts: o, metrics: metrics{o.Observer}, canon: o.Canon}
-	if o.ReferenceDelay > 0 {
-		e.refs = newRefBatcher(e, o.ReferenceDelay)
+	if o.BackgroundDelay > 0 {
+		e.bg = newBackground(e, o.BackgroundDelay)
 	}
 	return e
 }

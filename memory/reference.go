@@ -99,7 +99,7 @@ func (e *Engine) referenceAnswers(ctx context.Context, user factbase.UserID, ans
 			ids = append(ids, it.ID)
 		}
 	}
-	if e.refs != nil && e.refs.add(user, ids, time.Now()) {
+	if e.bg != nil && e.bg.add(user, ids, time.Now()) {
 		return nil
 	}
 	_, err := e.RecordReferences(ctx, user, ids, factbase.Source{Kind: factbase.SourceAnswer})

@@ -168,7 +168,20 @@ func (e *Engine) sheetAfter(ctx context.Context, user factbase.UserID, changed b
 	if e.opts.NoSheetRegen || !changed {
 		return
 	}
+	if e.bg != nil && e.bg.markSheet(user) { // regenerated in the background: background.go
+		return
+	}
 	_ = e.RegenerateSheet(ctx, user)
+}
+
+// pendingSheet regenerates user's sheet now if a write queued its regeneration for
+// the background, so that a read never serves a sheet older than the user's last
+// write.
+func (e *Engine) pendingSheet(ctx context.Context, user factbase.UserID) error {
+	if e.bg != nil && e.bg.takeSheet(user) {
+		return e.RegenerateSheet(ctx, user)
+	}
+	return nil
 }
 
 // SheetChanged reports whether a write result can change the user's fact sheet: it
@@ -189,6 +202,9 @@ func (e *Engine) LatestSheet(ctx context.Context, user factbase.UserID) (factbas
 	if err != nil {
 		return factbase.FactSheet{}, err
 	}
+	if err := e.pendingSheet(ctx, user); err != nil {
+		return factbase.FactSheet{}, err
+	}
 	fs, err := ss.LatestSheet(ctx, user)
 	if factbase.ErrorCode(err) == factbase.ENOTFOUND {
 		return e.GenerateSheet(ctx, user, SheetOptions{})
@@ -204,6 +220,9 @@ func (e *Engine) SavedSheet(ctx context.Context, user factbase.UserID) (factbase
 	}
 	ss, err := e.sheetStore()
 	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	if err := e.pendingSheet(ctx, user); err != nil {
 		return factbase.FactSheet{}, err
 	}
 	return ss.LatestSheet(ctx, user)

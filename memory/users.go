@@ -37,6 +37,9 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	if len(before) == 0 {
 		return factbase.UserErasure{}, factbase.Errorf(factbase.ENOTFOUND, "user %s has no data", user)
 	}
+	if e.bg != nil {
+		e.bg.forget(user) // queued references and sheet regeneration would write again
+	}
 	out := factbase.UserErasure{User: user}
 	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
 		er, ok := tx.(factbase.UserEraseTx)

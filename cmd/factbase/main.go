@@ -171,8 +171,8 @@ type common struct {
 	// observer, when set, receives the engine's write-path measurements (serve).
 	observer memory.Observer
 	embedder string // --embedder (embedder.go)
-	// referenceDelay batches answers' references in the background (serve); 0: none.
-	referenceDelay  time.Duration
+	// backgroundDelay batches answers' references in the background (serve); 0: none.
+	backgroundDelay time.Duration
 	backgroundError func(error)
 	llm             *llmConfig // model flags (remember.go); nil: no model
 }
@@ -214,7 +214,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	o := memory.Options{Observer: c.observer, Embedder: emb, ReferenceDelay: c.referenceDelay, BackgroundError: c.backgroundError}
+	o := memory.Options{Observer: c.observer, Embedder: emb, BackgroundDelay: c.backgroundDelay, BackgroundError: c.backgroundError}
 	if err := m.modelEngineOptions(c, &o); err != nil { // remember.go
 		return nil, nil, err
 	}

@@ -35,7 +35,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
 	fs.DurationVar(&keyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	fs.DurationVar(&c.referenceDelay, "reference-delay", 200*time.Millisecond, "answers record which facts they used (for the fact sheet's scores) in the background, batched this often, so questions never wait for a write; 0: in each answer's request")
+	fs.DurationVar(&c.backgroundDelay, "background-delay", 200*time.Millisecond, "write answers' references (the fact sheet's scores) and regenerate fact sheets in the background, batched this often, so requests do not wait for them; 0: in each request")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: factbase serve [flags]
 

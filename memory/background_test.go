@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestAnswerReferences(t *testing.T) {
 			}
 			defer s.Close()
 			var bgErrs []error
-			e := memory.New(s, memory.Options{ReferenceDelay: delay, BackgroundError: func(err error) { bgErrs = append(bgErrs, err) }})
+			e := memory.New(s, memory.Options{BackgroundDelay: delay, BackgroundError: func(err error) { bgErrs = append(bgErrs, err) }})
 			u := storetest.NewUser()
 			res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "a@example.com"}}})
 			if err != nil {
@@ -91,7 +92,7 @@ func TestAnswerReferencesConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := memory.New(s, memory.Options{ReferenceDelay: time.Millisecond})
+	e := memory.New(s, memory.Options{BackgroundDelay: time.Millisecond})
 	u := storetest.NewUser()
 	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "a@example.com"}}})
 	if err != nil {
@@ -118,4 +119,84 @@ func TestAnswerReferencesConcurrent(t *testing.T) {
 	if got := answerRefs(t, s, u, res.Facts[0].ID); got != 200 {
 		t.Errorf("%d answer references, want 200", got)
 	}
+}
+
+// TestBackgroundSheet: with a background delay, writes that change a user's facts
+// queue one sheet regeneration, done by the next round (however many writes queued
+// it) or first by a read of the sheet; without one, each write regenerates it.
+func TestBackgroundSheet(t *testing.T) {
+	ctx := context.Background()
+	open := func(t *testing.T, delay time.Duration) (*sqlite.Store, *memory.Engine) {
+		s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s, memory.New(s, memory.Options{BackgroundDelay: delay})
+	}
+	saved := func(t *testing.T, s *sqlite.Store, u factbase.UserID) (factbase.FactSheet, bool) {
+		t.Helper()
+		fs, err := s.LatestSheet(ctx, u)
+		if factbase.ErrorCode(err) == factbase.ENOTFOUND {
+			return fs, false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs, true
+	}
+	has := func(fs factbase.FactSheet, text string) bool {
+		for _, en := range fs.Entries {
+			if strings.Contains(en.Text, text) {
+				return true
+			}
+		}
+		return false
+	}
+	say := func(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) {
+		t.Helper()
+		if _, err := e.Say(ctx, u, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("sync", func(t *testing.T) {
+		s, e := open(t, 0)
+		u := storetest.NewUser()
+		say(t, e, u, "My email is a@example.com")
+		if fs, ok := saved(t, s, u); !ok || !has(fs, "a@example.com") {
+			t.Errorf("without a delay the write did not regenerate the sheet: %+v %v", fs, ok)
+		}
+	})
+	t.Run("background", func(t *testing.T) {
+		s, e := open(t, time.Hour)
+		defer e.Close()
+		u := storetest.NewUser()
+		say(t, e, u, "My email is a@example.com")
+		for _, city := range []string{"Paris", "Rome", "Oslo", "Lima"} {
+			say(t, e, u, "My favorite city is "+city)
+		}
+		if _, ok := saved(t, s, u); ok {
+			t.Fatal("the sheet was regenerated in the write, not in the background")
+		}
+		e.Flush()
+		first, ok := saved(t, s, u)
+		if !ok || !has(first, "a@example.com") || !has(first, "Lima") {
+			t.Fatalf("after Flush: sheet %+v, %v; want one with the email and Lima", first.Entries, ok)
+		}
+		e.Flush()
+		if again, _ := saved(t, s, u); again.ID != first.ID {
+			t.Errorf("a round with nothing queued regenerated the sheet: %s, was %s", again.ID, first.ID)
+		}
+		// A read of a sheet that is due regenerates it first.
+		say(t, e, u, "My phone number is 555-0100")
+		got, err := e.LatestSheet(ctx, u)
+		if err != nil || got.ID == first.ID || !has(got, "555-0100") {
+			t.Fatalf("LatestSheet after a write = %s %+v, %v; want a new sheet with the phone", got.ID, got.Entries, err)
+		}
+		e.Flush()
+		if after, _ := saved(t, s, u); after.ID != got.ID {
+			t.Errorf("the round regenerated a sheet the read had already made: %s, want %s", after.ID, got.ID)
+		}
+	})
 }

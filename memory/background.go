@@ -8,17 +8,25 @@ import (
 	"github.com/factbase/factbase"
 )
 
-// refBatcher records the references of answers in the background (Options.
-// ReferenceDelay): an answer queues the ids it used with the time it was given, and a
-// goroutine writes each user's queue every delay in one write transaction. A question
-// then never waits for the single writer; the price is that a crash loses at most the
-// last delay's references, which only weigh on fact sheet scores.
-type refBatcher struct {
+// background does the engine's deferrable writes (Options.BackgroundDelay) in one
+// goroutine, every delay:
+//   - the references of answers: an answer queues the ids it used with the time it
+//     was given, and each user's queue is written in one write transaction, so a
+//     question never waits for the single writer;
+//   - fact sheet regeneration: a write that changed a user's facts marks the user, and
+//     each marked user's sheet is regenerated once per round however many writes
+//     marked it, instead of once per write. Reading the sheet of a marked user
+//     regenerates it first (takeSheet), so a reader never sees it stale.
+//
+// A crash loses at most the last delay's references, which only weigh on fact sheet
+// scores; a lost regeneration is redone by the next write or read.
+type background struct {
 	e     *Engine
 	delay time.Duration
 
 	mu      sync.Mutex
 	pending map[factbase.UserID][]factbase.Reference
+	sheets  map[factbase.UserID]bool // users whose sheet is to be regenerated
 	running bool
 	closed  bool
 	kick    chan struct{} // a flush is wanted now (Flush, Close)
@@ -28,16 +36,58 @@ type refBatcher struct {
 	done    chan struct{}
 }
 
-func newRefBatcher(e *Engine, delay time.Duration) *refBatcher {
-	b := &refBatcher{e: e, delay: delay, pending: map[factbase.UserID][]factbase.Reference{},
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+func newBackground(e *Engine, delay time.Duration) *background {
+	b := &background{e: e, delay: delay, pending: map[factbase.UserID][]factbase.Reference{},
+		sheets: map[factbase.UserID]bool{},
+		kick:   make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	b.flushed = sync.NewCond(&b.mu)
 	return b
 }
 
+// start starts the goroutine if it is not running; the caller holds mu.
+func (b *background) start() {
+	if !b.running {
+		b.running = true
+		go b.loop()
+	}
+}
+
+// markSheet queues the regeneration of user's sheet. It reports false when the
+// worker is closed (the caller then regenerates it itself).
+func (b *background) markSheet(user factbase.UserID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	b.sheets[user] = true
+	b.start()
+	return true
+}
+
+// forget drops what is queued for user (the user is being erased).
+func (b *background) forget(user factbase.UserID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.pending, user)
+	delete(b.sheets, user)
+}
+
+// takeSheet unmarks user and reports whether the user's sheet was waiting to be
+// regenerated.
+func (b *background) takeSheet(user factbase.UserID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.sheets[user] {
+		return false
+	}
+	delete(b.sheets, user)
+	return true
+}
+
 // add queues references to ids, made at time at, by an answer. It reports false when
 // the batcher is closed (the caller then records them itself).
-func (b *refBatcher) add(user factbase.UserID, ids []string, at time.Time) bool {
+func (b *background) add(user factbase.UserID, ids []string, at time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -52,14 +102,11 @@ func (b *refBatcher) add(user factbase.UserID, ids []string, at time.Time) bool 
 		}
 	}
 	b.pending[user] = q
-	if !b.running {
-		b.running = true
-		go b.loop()
-	}
+	b.start()
 	return true
 }
 
-func (b *refBatcher) loop() {
+func (b *background) loop() {
 	defer close(b.done)
 	t := time.NewTicker(b.delay)
 	defer t.Stop()
@@ -75,11 +122,12 @@ func (b *refBatcher) loop() {
 	}
 }
 
-// round writes every queued reference, one transaction per user.
-func (b *refBatcher) round() {
+// round writes every queued reference, one transaction per user, then regenerates
+// the marked users' sheets (after the references, which weigh on them).
+func (b *background) round() {
 	b.mu.Lock()
-	batch := b.pending
-	b.pending = map[factbase.UserID][]factbase.Reference{}
+	batch, sheets := b.pending, b.sheets
+	b.pending, b.sheets = map[factbase.UserID][]factbase.Reference{}, map[factbase.UserID]bool{}
 	b.mu.Unlock()
 	for user, refs := range batch {
 		for len(refs) > 0 {
@@ -90,14 +138,19 @@ func (b *refBatcher) round() {
 			refs = refs[n:]
 		}
 	}
+	for user := range sheets {
+		if err := b.e.RegenerateSheet(context.Background(), user); err != nil && factbase.ErrorCode(err) != factbase.ENOTFOUND {
+			b.e.backgroundError(err)
+		}
+	}
 	b.mu.Lock()
 	b.rounds++
 	b.flushed.Broadcast()
 	b.mu.Unlock()
 }
 
-// flush writes what is queued now and returns when it is written.
-func (b *refBatcher) flush() {
+// flush does what is queued now and returns when it is done.
+func (b *background) flush() {
 	b.mu.Lock()
 	if !b.running {
 		b.mu.Unlock()
@@ -123,7 +176,7 @@ func (b *refBatcher) flush() {
 }
 
 // closedAndDone reports whether the loop has stopped; the caller holds mu.
-func (b *refBatcher) closedAndDone() bool {
+func (b *background) closedAndDone() bool {
 	select {
 	case <-b.done:
 		return true
@@ -133,8 +186,8 @@ func (b *refBatcher) closedAndDone() bool {
 }
 
 // close writes what is queued and stops the goroutine; later answers record their
-// references synchronously.
-func (b *refBatcher) close() {
+// references, and writes regenerate sheets, synchronously.
+func (b *background) close() {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -169,19 +222,19 @@ func (e *Engine) backgroundError(err error) {
 	}
 }
 
-// Flush writes the references that answers queued in the background
-// (Options.ReferenceDelay) and returns when they are stored. Without a delay it does
-// nothing.
+// Flush does the work queued for the background (Options.BackgroundDelay): answers'
+// references and sheet regenerations; it returns when they are done. Without a delay
+// it does nothing.
 func (e *Engine) Flush() {
-	if e.refs != nil {
-		e.refs.flush()
+	if e.bg != nil {
+		e.bg.flush()
 	}
 }
 
 // Close writes what background work has queued and stops it. The engine stays usable:
 // answers then record their references synchronously. It does not close the store.
 func (e *Engine) Close() {
-	if e.refs != nil {
-		e.refs.close()
+	if e.bg != nil {
+		e.bg.close()
 	}
 }
