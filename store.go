@@ -124,3 +124,10 @@ type Tx interface {
 	TranscriptTx // transcript checkpoints, sessions and subject links (transcriptstore.go)
 	ReferenceTx  // fact references recorded by the write path (sheetstore.go)
 }
+
+// PointReader is implemented by stores that can read the current fact of a
+// single-valued key in one statement, without opening a transaction (the point read:
+// memory.Engine.Get). ok is false when there is none.
+type PointReader interface {
+	CurrentFact(ctx context.Context, user UserID, subject, key string) (f Fact, ok bool, err error)
+}

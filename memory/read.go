@@ -76,6 +76,13 @@ func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key str
 		return p.Items, err
 	case factbase.One:
 		if asOf == nil { // the point read: one index seek
+			if pr, ok := e.store.(factbase.PointReader); ok {
+				f, ok, err := pr.CurrentFact(ctx, user, subject, key)
+				if !ok || err != nil {
+					return nil, err
+				}
+				return []factbase.Fact{f}, nil
+			}
 			var out []factbase.Fact
 			err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
 				f, ok, err := tx.Current(ctx, subject, key)
