@@ -19,8 +19,8 @@ import (
 // Full-text weights of the facts_fts columns (text, key, value) and the episodes_fts
 // columns (content, tags) in bm25().
 const (
-	factsBM25    = "bm25(facts_fts, 1.0, 0.75, 1.0)"
-	episodesBM25 = "bm25(episodes_fts, 1.0, 0.5)"
+	factsBM25    = "bm25(facts_fts, 1.0, 0.75, 1.0, 0.0)" // the owner column u weighs nothing
+	episodesBM25 = "bm25(episodes_fts, 1.0, 0.5, 0.0)"
 )
 
 // The static statements of the search indexes, prepared at open.
@@ -164,11 +164,12 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	if match == "" || q.Limit <= 0 || t.u == 0 {
 		return nil, nil
 	}
+	match = t.userMatch(q.Kind, match)
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
 	}
-	// The full-text index ranks its matches alone (over every user: it holds no user
-	// column), and only the best window of them are joined to their rows and
+	// The full-text index ranks the user's matches alone (the owner token, see
+	// userMatch), and only the best window of them are joined to their rows and
 	// filtered, so a common word costs a ranking of its postings, not a row read
 	// each. When too few of the window pass the filter, the window grows, until it
 	// covers every match.
@@ -187,6 +188,17 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 		}
 		window *= 8
 	}
+}
+
+// userMatch restricts an FTS query to the user's entries (migration 0012): the owner
+// token in column u, and the terms in the text columns only, so that a term never
+// matches an owner token.
+func (t *tx) userMatch(kind, match string) string {
+	cols := "{text key value}"
+	if kind == factbase.KindEpisode {
+		cols = "{content tags}"
+	}
+	return "u:fbu" + strconv.FormatInt(t.u, 10) + " AND " + cols + ": (" + match + ")"
 }
 
 // qMatchCount counts an FTS query's matches, up to a limit written after it (with a
@@ -392,6 +404,7 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 		if m == "" {
 			continue
 		}
+		m = t.userMatch(kind, m)
 		if err := t.queryRow(ctx, match, m, t.u).Scan(&df[i]); err != nil {
 			return 0, nil, mapErr("term stats", err)
 		}
