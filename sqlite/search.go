@@ -291,11 +291,17 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		}
 		// The table exists for every dimension embeddings records, even one with
 		// only zero vectors, so that readers can always name it.
-		if !tables[len(v.Vec)] {
-			if err := ensureVecTable(ctx, t.q, len(v.Vec)); err != nil {
-				return err
+		if dim := len(v.Vec); !tables[dim] {
+			if _, known := t.cache.vecTables.Load(dim); !known {
+				existed, err := ensureVecTableExisted(ctx, t.q, dim)
+				if err != nil {
+					return err
+				}
+				if existed { // made by a committed transaction: safe to remember
+					t.cache.vecTables.Store(dim, true)
+				}
 			}
-			tables[len(v.Vec)] = true
+			tables[dim] = true
 		}
 		if isZero(v.Vec) {
 			continue // similar to nothing: no vec0 row (see vectors.go)

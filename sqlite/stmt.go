@@ -41,6 +41,10 @@ type stmtCache struct {
 	wg      sync.WaitGroup           // background preparations (tests wait for them)
 
 	hits, misses int64 // dynamic lookups, for tests and benchmarks
+
+	// vecTables holds the dimensions whose vec_<dim> table a committed transaction
+	// found (vectors.go), so writes skip the schema look-up; tables are never dropped.
+	vecTables sync.Map // int -> bool
 }
 
 type dynStmt struct {

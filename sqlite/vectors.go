@@ -87,16 +87,23 @@ type execQuerier interface {
 
 // ensureVecTable creates vec_<dim> and its delete trigger unless they exist.
 func ensureVecTable(ctx context.Context, q execQuerier, dim int) error {
+	_, err := ensureVecTableExisted(ctx, q, dim)
+	return err
+}
+
+// ensureVecTableExisted is ensureVecTable, reporting whether the table was there
+// before (and so does not depend on the caller's transaction committing).
+func ensureVecTableExisted(ctx context.Context, q execQuerier, dim int) (bool, error) {
 	if dim <= 0 || dim > vecMaxDim {
-		return factbase.Errorf(factbase.EINVALID, "vector dimension %d is outside 1..%d, the range sqlite-vec stores", dim, vecMaxDim)
+		return false, factbase.Errorf(factbase.EINVALID, "vector dimension %d is outside 1..%d, the range sqlite-vec stores", dim, vecMaxDim)
 	}
 	name := vecTable(dim)
 	var n int
 	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
-		return mapErr("vector table", err)
+		return false, mapErr("vector table", err)
 	}
 	if n > 0 {
-		return nil
+		return true, nil
 	}
 	ddl := []string{
 		fmt.Sprintf("CREATE VIRTUAL TABLE %s USING vec0(user_id integer partition key, kind text partition key, embedding float[%d], chunk_size=%d)", name, dim, vecChunk),
@@ -104,10 +111,10 @@ func ensureVecTable(ctx context.Context, q execQuerier, dim int) error {
 	}
 	for _, d := range ddl {
 		if _, err := q.ExecContext(ctx, d); err != nil {
-			return mapErr("vector table", err)
+			return false, mapErr("vector table", err)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // migrateVec0 runs after migrations/0008_vec0.sql in its transaction: it copies the
