@@ -104,10 +104,10 @@ func TestFullTextPerUser(t *testing.T) {
 }
 
 // TestFullTextScoresFinite: entries whose average length is exactly three times the
-// number of columns made every bm25 score NULL while the tables kept no column sizes
-// (FTS5 then takes each entry's length as minus the number of columns, and the
-// length normalisation divides 0 by 0). Each fact here has 12 tokens: 8 of text, 2 of
-// key, 1 of value and the owner token.
+// number of columns make bm25 NULL for every entry (the tables keep no column sizes,
+// so FTS5 takes each entry's length as minus the number of columns, and the length
+// normalisation divides 0 by 0); the search must still answer. Each fact here has 12
+// tokens: 8 of text, 2 of key, 1 of value and the owner token.
 func TestFullTextScoresFinite(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)

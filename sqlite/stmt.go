@@ -45,6 +45,8 @@ type stmtCache struct {
 	// vecTables holds the dimensions whose vec_<dim> table a committed transaction
 	// found (vectors.go), so writes skip the schema look-up; tables are never dropped.
 	vecTables sync.Map // int -> bool
+	// shares holds each user's share of the full-text entries of a kind (search.go).
+	shares sync.Map // shareKey -> ownerShare
 }
 
 type dynStmt struct {
