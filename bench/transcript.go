@@ -64,12 +64,12 @@ func toolOutput(rng *rand.Rand, n int) string {
 	return b.String()
 }
 
-// writeTranscript writes about size bytes of a Claude Code-shaped session log: turns
+// WriteTranscript writes about size bytes of a Claude Code-shaped session log: turns
 // of a request, then steps of thinking, text, a Bash tool use and its result (with
 // toolUseResult repeating the output, as Claude Code does), and every 25th turn a
 // 1 MiB tool result. A new session starts every 200 turns. It returns the bytes
 // written.
-func writeTranscript(w io.Writer, size int64, seed uint64) (int64, error) {
+func WriteTranscript(w io.Writer, size int64, seed uint64) (int64, error) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var n int64
@@ -141,7 +141,7 @@ func writeTranscriptFile(path string, size int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := writeTranscript(f, size, 1)
+	n, err := WriteTranscript(f, size, 1)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
