@@ -176,8 +176,8 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	}
 	// The full-text index ranks the matches alone (only the user's when byOwner),
 	// and only the best window of them are joined to their rows and filtered, so a
-	// common word costs a ranking of its postings, not a row read each. When too few of the window pass the filter, the window grows, until it
-	// covers every match.
+	// common word costs a ranking of its postings, not a row read each. When too few
+	// of the window pass the filter, the window grows, until it covers every match.
 	window := max(4*q.Limit, 100)
 	for {
 		out, err := t.textWindow(ctx, q, match, window)
