@@ -168,11 +168,11 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	if match == "" || q.Limit <= 0 || t.u == 0 {
 		return nil, nil
 	}
-	if t.byOwner(ctx, q.Kind) {
-		match = t.userMatch(q.Kind, match)
-	}
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
+	}
+	if t.byOwner(ctx, q.Kind) {
+		match = t.userMatch(q.Kind, match)
 	}
 	// The full-text index ranks the matches alone (only the user's when byOwner),
 	// and only the best window of them are joined to their rows and filtered, so a

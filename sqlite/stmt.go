@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/factbase/factbase"
 )
 
 // stmtCache keeps prepared statements of one connection pool by SQL text, so that a
@@ -194,6 +196,12 @@ func (c *stmtCache) close() {
 
 // stmt returns query prepared for the transaction.
 func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if t.q == nil { // a single-statement read on the pool (Store.CurrentFact)
+		if s := t.cache.get(query); s != nil {
+			return s, nil
+		}
+		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	}
 	if s := t.cache.lookup(query); s != nil {
 		return t.q.StmtContext(ctx, s), nil
 	}
