@@ -102,7 +102,7 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 	if err != nil {
 		return factbase.FactSheet{}, err
 	}
-	sh, err := sheet.Assemble(cands.all(), now, o.Config)
+	sh, err := sheet.AssembleBlocks(cands.blocks, now, o.Config)
 	if err != nil {
 		return factbase.FactSheet{}, err
 	}
@@ -114,12 +114,11 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 	return fs, nil
 }
 
-// candidates collects a user's candidates in blocks, so that 100,000 of them are not
-// copied again and again as one slice grows, and carves their bucket counts out of
-// shared arrays instead of one allocation each.
+// candidates collects a user's candidates in blocks of candidateBlock (for
+// sheet.AssembleBlocks), so that 100,000 of them are never copied, and carves their
+// bucket counts out of shared arrays instead of one allocation each.
 type candidates struct {
 	blocks [][]sheet.Candidate
-	n      int
 	ints   []int
 }
 
@@ -137,20 +136,7 @@ func (cs *candidates) next(k int) *sheet.Candidate {
 	b := &cs.blocks[len(cs.blocks)-1]
 	*b = append(*b, sheet.Candidate{Counts: cs.ints[:0:k]})
 	cs.ints = cs.ints[k:]
-	cs.n++
 	return &(*b)[len(*b)-1]
-}
-
-// all returns the candidates as one slice.
-func (cs *candidates) all() []sheet.Candidate {
-	if len(cs.blocks) == 1 {
-		return cs.blocks[0]
-	}
-	out := make([]sheet.Candidate, 0, cs.n)
-	for _, b := range cs.blocks {
-		out = append(out, b...)
-	}
-	return out
 }
 
 // RegenerateSheet generates and saves the user's sheet with the engine's options.

@@ -69,6 +69,44 @@ type item struct {
 // (c) fill. It returns an EINVALID error if cfg does not validate. Fact ids should be
 // unique; the result does not depend on the order of cands.
 func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
+	return assemble(oneBlock(cands), len(cands), now, cfg)
+}
+
+// AssembleBlocks is Assemble of the candidates of blocks, in order, without copying
+// them into one slice (100,000 candidates are 20 MB). Every block but the last must
+// hold the same number of candidates; AssembleBlocks returns an EINVALID error if one
+// does not.
+func AssembleBlocks(blocks [][]Candidate, now time.Time, cfg Config) (Sheet, error) {
+	n := 0
+	for i, b := range blocks {
+		if i < len(blocks)-1 && len(b) != len(blocks[0]) {
+			return Sheet{}, factbase.Errorf(factbase.EINVALID, "sheet: block %d holds %d candidates, block 0 %d; only the last may differ", i, len(b), len(blocks[0]))
+		}
+		n += len(b)
+	}
+	size := 1
+	if len(blocks) > 0 {
+		size = max(len(blocks[0]), 1)
+	}
+	return assemble(candSet{blocks: blocks, size: size}, n, now, cfg)
+}
+
+// candSet holds the candidates of an assembly in blocks of size (the last may be
+// shorter); candidate i is at(i).
+type candSet struct {
+	blocks [][]Candidate
+	size   int
+}
+
+func (s candSet) at(i int) *Candidate { return &s.blocks[i/s.size][i%s.size] }
+
+// oneBlock is the candSet of cands.
+func oneBlock(cands []Candidate) candSet {
+	return candSet{blocks: [][]Candidate{cands}, size: max(len(cands), 1)}
+}
+
+// assemble is Assemble of the n candidates of cands.
+func assemble(cands candSet, n int, now time.Time, cfg Config) (Sheet, error) {
 	if err := cfg.Validate(); err != nil {
 		return Sheet{}, err
 	}
@@ -84,9 +122,9 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 	// Score every eligible candidate once, without building explanations.
 	counts := make([]int, len(cfg.Buckets))
 	cuts := newCutoffs(now, cfg.Buckets)
-	items := make([]item, 0, len(cands))
-	for i := range cands {
-		c := &cands[i]
+	items := make([]item, 0, n)
+	for i := range n {
+		c := cands.at(i)
 		ci := catIndex(c.Category)
 		switch {
 		case !c.Current:
@@ -157,7 +195,7 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 	sh.Entries = make([]Entry, 0, total)
 	for c, cat := range factbase.Categories {
 		for k, it := range tops[c][:taken[c]] {
-			cand := &cands[it.idx]
+			cand := cands.at(it.idx)
 			score, ex := Score(*cand, now, cfg)
 			ex.Included = how[c][k]
 			sh.Entries = append(sh.Entries, Entry{
@@ -177,7 +215,7 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 
 // rankCmp orders items best first: score descending, last reference descending, fact id
 // ascending, then candidate index (only reached when ids repeat).
-func rankCmp(cands []Candidate, a, b item) int {
+func rankCmp(cands candSet, a, b item) int {
 	if a.score != b.score {
 		if a.score > b.score {
 			return -1
@@ -187,7 +225,7 @@ func rankCmp(cands []Candidate, a, b item) int {
 	if d := b.last.Compare(a.last); d != 0 {
 		return d
 	}
-	if d := strings.Compare(cands[a.idx].FactID, cands[b.idx].FactID); d != 0 {
+	if d := strings.Compare(cands.at(a.idx).FactID, cands.at(b.idx).FactID); d != 0 {
 		return d
 	}
 	return cmp.Compare(a.idx, b.idx)
@@ -195,7 +233,7 @@ func rankCmp(cands []Candidate, a, b item) int {
 
 // pushTop adds it to h, a heap of at most k items with the worst-ranked at the root,
 // and returns the heap.
-func pushTop(cands []Candidate, h []item, it item, k int) []item {
+func pushTop(cands candSet, h []item, it item, k int) []item {
 	if len(h) < k {
 		h = append(h, it)
 		// Sift up: a worse item moves toward the root.
@@ -238,13 +276,13 @@ func pushTop(cands []Candidate, h []item, it item, k int) []item {
 // which puts every group's members next to each other and costs less than a hash map
 // of 100,000 entries. Only items sharing a hash have their texts compared, in full, so
 // a collision never merges two groups.
-func dedup(cands []Candidate, items []item) ([]item, []Dedup) {
+func dedup(cands candSet, items []item) ([]item, []Dedup) {
 	seed := maphash.MakeSeed()
 	return dedupHash(cands, items, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
 }
 
 // dedupHash is dedup with the hash function given (tests make every hash collide).
-func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]item, []Dedup) {
+func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, []Dedup) {
 	type hashed struct {
 		h uint64
 		i int // position in items
@@ -252,7 +290,7 @@ func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]ite
 	hs := make([]hashed, 0, len(items))
 	var buf []byte
 	for i, it := range items {
-		buf = appendNormal(buf[:0], displayText(&cands[it.idx]))
+		buf = appendNormal(buf[:0], displayText(cands.at(it.idx)))
 		if len(buf) > 0 { // an empty normalised text is never a duplicate
 			hs = append(hs, hashed{hash(buf), i})
 		}
@@ -279,7 +317,7 @@ func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]ite
 			norms = map[string][]int{}
 		}
 		for _, x := range hs[lo:hi] {
-			key := string(appendNormal(buf[:0], displayText(&cands[items[x.i].idx])))
+			key := string(appendNormal(buf[:0], displayText(cands.at(items[x.i].idx))))
 			norms[key] = append(norms[key], x.i)
 		}
 		lo = hi
@@ -311,7 +349,7 @@ func dedupHash(cands []Candidate, items []item, hash func([]byte) uint64) ([]ite
 				default:
 					reason = ReasonGreaterID
 				}
-				log = append(log, Dedup{Dropped: cands[it.idx].FactID, Kept: cands[w.idx].FactID, Reason: reason})
+				log = append(log, Dedup{Dropped: cands.at(it.idx).FactID, Kept: cands.at(w.idx).FactID, Reason: reason})
 			}
 		}
 	}

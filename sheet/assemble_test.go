@@ -409,6 +409,40 @@ func TestAssemble100kFacts(t *testing.T) {
 	checkOrder(t, s)
 }
 
+// TestAssembleBlocks: the candidates split into blocks of any size assemble into the
+// same sheet as in one slice, and blocks of unequal size (but the last) are refused.
+func TestAssembleBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for iter := range 100 {
+		cands := randomCandidates(r, r.IntN(300))
+		cfg := randomConfig(r)
+		want, err := Assemble(cands, now, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := 1 + r.IntN(64)
+		var blocks [][]Candidate
+		for lo := 0; lo < len(cands); lo += size {
+			blocks = append(blocks, cands[lo:min(len(cands), lo+size)])
+		}
+		got, err := AssembleBlocks(blocks, now, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("iteration %d: %d candidates in blocks of %d assemble into %d entries, in one slice %d (or they differ)",
+				iter, len(cands), size, got.Count, want.Count)
+		}
+	}
+	if s, err := AssembleBlocks(nil, now, DefaultConfig()); err != nil || s.Count != 0 {
+		t.Errorf("AssembleBlocks(nil) = %d entries, %v; want an empty sheet", s.Count, err)
+	}
+	cands := randomCandidates(r, 10)
+	if _, err := AssembleBlocks([][]Candidate{cands[:3], cands[3:5], cands[5:]}, now, DefaultConfig()); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("blocks of 3, 2 and 5: err = %v, want EINVALID", err)
+	}
+}
+
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []string{"", " ", "likes tea", "Likes  TEA ", "\tx\ny", "ÉCOLE  é", "a\u00a0b", "a\u0085b", "\xff\xfeA"} {
 		f.Add(s)
@@ -440,12 +474,12 @@ func TestDedupHashCollisions(t *testing.T) {
 			score, _, last := reckon(&cands[i], cuts, cfg.Buckets, cfg.Weights[cands[i].Category], counts)
 			items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
 		}
-		wantItems, wantLog := dedup(cands, slices.Clone(items))
+		wantItems, wantLog := dedup(oneBlock(cands), slices.Clone(items))
 		for _, h := range []func([]byte) uint64{
 			func([]byte) uint64 { return 0 },
 			func(b []byte) uint64 { return uint64(len(b) % 3) },
 		} {
-			gotItems, gotLog := dedupHash(cands, slices.Clone(items), h)
+			gotItems, gotLog := dedupHash(oneBlock(cands), slices.Clone(items), h)
 			if !reflect.DeepEqual(gotItems, wantItems) || !reflect.DeepEqual(gotLog, wantLog) {
 				t.Fatalf("iteration %d: with colliding hashes dedup kept %d items, log %+v; want %d, %+v",
 					iter, len(gotItems), gotLog, len(wantItems), wantLog)

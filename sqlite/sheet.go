@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,24 +22,12 @@ var (
 	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
 		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
-	// qSheetFacts reads each current fact with the packed times of its references
-	// from sheet_rows (migration 0009: one narrow row per current fact, clustered by
-	// user), so that a million references cost one blob per fact, not a million rows,
-	// and the walk is one range of one b-tree. Every column a row carries costs a trip
-	// through the driver (and an allocation for text), so the statement sends only
-	// what assembly reads: the key and value only when the text may be blank (it does
-	// not start with a printable ASCII character), the recorded time only for a fact
-	// without references, the category and sensitivity as small numbers when they are
-	// the known ones.
-	qSheetFacts = `SELECT id, text,
-			CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE key END,
-			CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE value END,
-			CASE category WHEN 'core' THEN 0 WHEN 'technical' THEN 1 WHEN 'project' THEN 2
-				WHEN 'transient' THEN 3 ELSE category END,
-			CASE sensitivity WHEN '' THEN 0 WHEN 'low' THEN 1 WHEN 'medium' THEN 2
-				WHEN 'high' THEN 3 ELSE sensitivity END,
-			CASE WHEN times IS NULL THEN recorded_at END, times
-		FROM sheet_rows WHERE u = ?`
+	// qSheetFacts reads each current fact's record from sheet_rows (migration 0013:
+	// one packed string per current fact, clustered by user, with the packed times of
+	// its references), so that a million references cost one value per fact, not a
+	// million rows, the walk is one range of one b-tree, and the driver sends one
+	// string per fact, not a column at a time.
+	qSheetFacts     = `SELECT rec FROM sheet_rows WHERE u = ?`
 	qSheetInsert    = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES (?, ?, ?, ?, ?, ?)`
 	qSheetFactLinks = `INSERT OR IGNORE INTO sheet_facts (fact, sheet)
 		SELECT f.seq, ?1 FROM json_each(?2) j CROSS JOIN facts f ON f.id = j.value AND f.u = ?3`
@@ -108,7 +95,8 @@ func (t *tx) References(ctx context.Context, factID string) ([]factbase.Referenc
 }
 
 // SheetFacts walks the user's current facts, counting each one's references against
-// cuts from their packed times, in one statement.
+// cuts from their packed times, in one statement. The strings of each SheetFact are
+// slices of the record the driver returned (one allocation per fact).
 func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.SheetFact) error) error {
 	// cut is in decreasing order (a valid decay table's cut-offs are); hist[j] counts
 	// the references after cut[j] but not after cut[j-1], and Newer is its running
@@ -127,28 +115,30 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	}
 	defer rows.Close()
 	var (
-		f                  = factbase.SheetFact{Newer: make([]int, len(cut))}
-		hist               = make([]int, len(cut)+1)
-		key, value, cat, s any
-		times              sql.RawBytes
+		f    = factbase.SheetFact{Newer: make([]int, len(cut))}
+		hist = make([]int, len(cut)+1)
+		rec  string
+		n    int
 	)
 	for rows.Next() {
-		if err := rows.Scan(&f.ID, &f.Text, &key, &value, &cat, &s, &recordedAt{&f.RecordedAt}, &times); err != nil {
+		if err := rows.Scan(&rec); err != nil {
 			return mapErr("sheet facts", err)
 		}
-		if len(times)%8 != 0 {
-			return factbase.Errorf(factbase.EINTERNAL, "sqlite: reference times of fact %s are %d bytes, not a multiple of 8", f.ID, len(times))
+		n++
+		r, err := parseSheetRecord(rec)
+		if err != nil {
+			return factbase.Errorf(factbase.EINTERNAL, "sqlite: sheet record %d of the user: %v", n, err)
 		}
-		f.Key, _ = key.(string)
-		f.Value, _ = value.(string)
-		f.Category = sheetCategory(cat)
-		f.Sensitivity = sheetSensitivity(s)
+		times := r.times
+		f.ID, f.Text, f.Key, f.Value = r.id, r.text, r.key, r.value
+		f.Category, f.Sensitivity = factbase.Category(r.category), factbase.Sensitivity(r.sensitivity)
+		f.RecordedAt = time.Unix(0, r.recorded).UTC()
 		f.References = len(times) / 8
 		var last int64
 		if decreasing {
 			clear(hist)
 			for i := 0; i < len(times); i += 8 {
-				at := int64(binary.BigEndian.Uint64(times[i:]))
+				at := int64(be64(times, i))
 				if i == 0 || at > last {
 					last = at
 				}
@@ -167,7 +157,7 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 		} else {
 			clear(f.Newer)
 			for i := 0; i < len(times); i += 8 {
-				at := int64(binary.BigEndian.Uint64(times[i:]))
+				at := int64(be64(times, i))
 				if i == 0 || at > last {
 					last = at
 				}
@@ -189,49 +179,56 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	return mapErr("sheet facts", rows.Err())
 }
 
-// recordedAt scans a time stored as Unix nanoseconds; NULL is the zero time.
-type recordedAt struct{ t *time.Time }
-
-func (r recordedAt) Scan(v any) error {
-	switch v := v.(type) {
-	case nil:
-		*r.t = time.Time{}
-	case int64:
-		*r.t = time.Unix(0, v).UTC()
-	default:
-		return fmt.Errorf("recorded time is %T, not an integer", v)
-	}
-	return nil
+// sheetRecord is a sheet_rows record taken apart (see migration 0013 for the layout):
+// every string is a slice of the record.
+type sheetRecord struct {
+	recorded                                           int64
+	id, text, key, value, category, sensitivity, times string
 }
 
-// sheetCategory returns the category qSheetFacts sent: a number for a known one, the
-// stored text for any other.
-func sheetCategory(v any) factbase.Category {
-	switch v := v.(type) {
-	case int64:
-		if v >= 0 && int(v) < len(factbase.Categories) {
-			return factbase.Categories[v]
-		}
-	case string:
-		return factbase.Category(v)
+// sheetRecordHeader is the size of a record's fixed part: the format byte, the
+// recorded time and six field lengths.
+const sheetRecordHeader = 1 + 8 + 6*4
+
+// parseSheetRecord takes a record apart, checking its format and that its fields and
+// reference times fit it exactly.
+func parseSheetRecord(rec string) (sheetRecord, error) {
+	var r sheetRecord
+	if len(rec) < sheetRecordHeader {
+		return r, fmt.Errorf("%d bytes, shorter than the %d-byte header", len(rec), sheetRecordHeader)
 	}
-	return factbase.Category(fmt.Sprint(v))
+	if rec[0] != 1 {
+		return r, fmt.Errorf("format %d, not 1", rec[0])
+	}
+	r.recorded = int64(be64(rec, 1))
+	fields := [6]*string{&r.id, &r.text, &r.key, &r.value, &r.category, &r.sensitivity}
+	off := sheetRecordHeader
+	for i, p := range fields {
+		n := int(be32(rec, 9+4*i))
+		if n > len(rec)-off {
+			return r, fmt.Errorf("field %d is %d bytes, past the end of the %d-byte record", i, n, len(rec))
+		}
+		*p = rec[off : off+n]
+		off += n
+	}
+	r.times = rec[off:]
+	if len(r.times)%8 != 0 {
+		return r, fmt.Errorf("the reference times of fact %s are %d bytes, not a multiple of 8", r.id, len(r.times))
+	}
+	return r, nil
 }
 
-// sheetSensitivities are the known sensitivities in qSheetFacts' numbering.
-var sheetSensitivities = []factbase.Sensitivity{"", factbase.Low, factbase.MediumSens, factbase.High}
+// be64 reads the big-endian uint64 at s[i:].
+func be64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i])<<56 | uint64(s[i+1])<<48 | uint64(s[i+2])<<40 | uint64(s[i+3])<<32 |
+		uint64(s[i+4])<<24 | uint64(s[i+5])<<16 | uint64(s[i+6])<<8 | uint64(s[i+7])
+}
 
-// sheetSensitivity returns the sensitivity qSheetFacts sent.
-func sheetSensitivity(v any) factbase.Sensitivity {
-	switch v := v.(type) {
-	case int64:
-		if v >= 0 && int(v) < len(sheetSensitivities) {
-			return sheetSensitivities[v]
-		}
-	case string:
-		return factbase.Sensitivity(v)
-	}
-	return factbase.Sensitivity(fmt.Sprint(v))
+// be32 reads the big-endian uint32 at s[i:].
+func be32(s string, i int) uint32 {
+	_ = s[i+3]
+	return uint32(s[i])<<24 | uint32(s[i+1])<<16 | uint32(s[i+2])<<8 | uint32(s[i+3])
 }
 
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before

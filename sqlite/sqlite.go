@@ -40,7 +40,18 @@ type Options struct {
 	Synchronous string
 	// Now returns the current time; default time.Now. Tests fix the clock with it.
 	Now func() time.Time
+	// MmapSize is how much of the database file each read connection maps into
+	// memory (SQLite's mmap_size), so that a long scan reads pages in place rather than
+	// copying each into the connection's page cache: a write empties that cache, so
+	// a sheet generated after every write would otherwise read and copy every page of
+	// the user's facts again (100,000 facts: 215 against 155 ms). Mapped pages count
+	// towards the process's resident memory while the kernel keeps them. Default
+	// DefaultMmapSize; negative: no mapping.
+	MmapSize int64
 }
+
+// DefaultMmapSize is the default Options.MmapSize: 256 MiB.
+const DefaultMmapSize = 256 << 20
 
 // Store is the SQLite store. It is safe for concurrent use.
 type Store struct {
@@ -70,6 +81,12 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	}
 	if o.BusyTimeout <= 0 {
 		o.BusyTimeout = 10 * time.Second
+	}
+	switch {
+	case o.MmapSize == 0:
+		o.MmapSize = DefaultMmapSize
+	case o.MmapSize < 0:
+		o.MmapSize = 0
 	}
 	switch strings.ToLower(o.Synchronous) {
 	case "", "normal":
@@ -126,6 +143,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		rq[k] = v
 	}
 	rq.Add("_pragma", "query_only(1)")
+	rq.Add("_pragma", fmt.Sprintf("mmap_size(%d)", o.MmapSize))
 	reader, err := sql.Open("sqlite", "file:"+path+"?"+rq.Encode())
 	if err != nil {
 		writer.Close()
