@@ -67,6 +67,13 @@ type ListEvent struct {
 	From, To     int
 }
 
+// ScanViewer is implemented by a store with a cheaper way to run a read that walks
+// much of a user's data (SQLite maps the file for its duration). ScanView has View's
+// contract; the engine uses it for the fact sheet.
+type ScanViewer interface {
+	ScanView(ctx context.Context, user UserID, fn func(tx ReadTx) error) error
+}
+
 // ReadTx reads inside a transaction. Methods return ENOTFOUND where they say so and
 // EUNAVAILABLE when the store cannot be reached.
 type ReadTx interface {

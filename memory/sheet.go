@@ -83,7 +83,11 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 		cands candidates
 		now   time.Time
 	)
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	view := e.store.View
+	if sv, ok := e.store.(factbase.ScanViewer); ok {
+		view = sv.ScanView
+	}
+	err = view(ctx, user, func(tx factbase.ReadTx) error {
 		now = o.Now
 		if now.IsZero() {
 			now = tx.Now()
