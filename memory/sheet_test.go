@@ -515,3 +515,54 @@ func sheetView(sh sheet.Sheet) []string {
 	}
 	return out
 }
+
+// scanCounter is a SQLite store that counts its scans.
+type scanCounter struct {
+	*sqlite.Store
+	scans int
+}
+
+func (s *scanCounter) ScanView(ctx context.Context, u factbase.UserID, fn func(factbase.ReadTx) error) error {
+	s.scans++
+	return s.Store.ScanView(ctx, u, fn)
+}
+
+// TestGenerateSheetScans: the sheet reads through the store's ScanView when it has
+// one (SQLite maps the file for it), and the sheet is the same as through View.
+func TestGenerateSheetScans(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sc := &scanCounter{Store: s}
+	u := storetest.NewUser()
+	var ops []factbase.Op
+	for i := range 50 {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%d", i), Value: "v",
+			Text: fmt.Sprintf("fact %d", i), Category: factbase.Categories[i%4], Cardinality: factbase.One}})
+	}
+	if _, err := memory.New(s, memory.Options{NoSheetRegen: true}).Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	scanned, err := memory.New(sc, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewed, err := memory.New(struct {
+		factbase.Store
+		factbase.SheetStore
+	}{s, s}, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.scans != 1 {
+		t.Errorf("%d scans for one sheet, want 1", sc.scans)
+	}
+	scanned.ID, viewed.ID = "", ""
+	if scanned.Count != 50 || !reflect.DeepEqual(scanned.Entries, viewed.Entries) {
+		t.Errorf("the sheet through ScanView has %d entries and differs from the one through View (%d)", scanned.Count, viewed.Count)
+	}
+}
