@@ -46,14 +46,16 @@ type Options struct {
 	// reads pages in place rather than copying each into the connection's page cache.
 	// A write empties that cache, so a sheet generated after every write would
 	// otherwise read and copy every page of the user's facts again (100,000 facts: 215
-	// against 155 ms). The mapping is dropped when the scan ends: mapped pages count
-	// towards the process's resident memory, once per connection that maps them.
-	// Default DefaultMmapSize; negative: no mapping.
+	// against 155 ms). Only the pages the scan reads become resident (they count
+	// towards the process's resident memory), and the mapping is dropped when the scan
+	// ends. Default DefaultMmapSize; negative: no mapping.
 	MmapSize int64
 }
 
-// DefaultMmapSize is the default Options.MmapSize: 256 MiB.
-const DefaultMmapSize = 256 << 20
+// DefaultMmapSize is the default Options.MmapSize: 2 GiB less 64 KiB, the most
+// SQLite maps unless built otherwise. A larger file is read beyond it the ordinary
+// way.
+const DefaultMmapSize = 0x7fff0000
 
 // Store is the SQLite store. It is safe for concurrent use.
 type Store struct {
