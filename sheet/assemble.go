@@ -74,13 +74,14 @@ func Assemble(cands []Candidate, now time.Time, cfg Config) (Sheet, error) {
 
 // AssembleBlocks is Assemble of the candidates of blocks, in order, without copying
 // them into one slice (100,000 candidates are 20 MB). Every block but the last must
-// hold the same number of candidates; AssembleBlocks returns an EINVALID error if one
-// does not.
+// hold as many candidates as the first, and the last no more; AssembleBlocks returns
+// an EINVALID error if one does not.
 func AssembleBlocks(blocks [][]Candidate, now time.Time, cfg Config) (Sheet, error) {
 	n := 0
 	for i, b := range blocks {
-		if i < len(blocks)-1 && len(b) != len(blocks[0]) {
-			return Sheet{}, factbase.Errorf(factbase.EINVALID, "sheet: block %d holds %d candidates, block 0 %d; only the last may differ", i, len(b), len(blocks[0]))
+		if i < len(blocks)-1 && len(b) != len(blocks[0]) || len(b) > len(blocks[0]) {
+			return Sheet{}, factbase.Errorf(factbase.EINVALID,
+				"sheet: block %d holds %d candidates and block 0 %d; only the last may hold fewer", i, len(b), len(blocks[0]))
 		}
 		n += len(b)
 	}

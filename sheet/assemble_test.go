@@ -438,8 +438,13 @@ func TestAssembleBlocks(t *testing.T) {
 		t.Errorf("AssembleBlocks(nil) = %d entries, %v; want an empty sheet", s.Count, err)
 	}
 	cands := randomCandidates(r, 10)
-	if _, err := AssembleBlocks([][]Candidate{cands[:3], cands[3:5], cands[5:]}, now, DefaultConfig()); factbase.ErrorCode(err) != factbase.EINVALID {
-		t.Errorf("blocks of 3, 2 and 5: err = %v, want EINVALID", err)
+	for _, blocks := range [][][]Candidate{
+		{cands[:3], cands[3:5], cands[5:]}, // a middle block shorter
+		{cands[:3], cands[3:]},             // the last block longer
+	} {
+		if _, err := AssembleBlocks(blocks, now, DefaultConfig()); factbase.ErrorCode(err) != factbase.EINVALID {
+			t.Errorf("blocks of %d, ..., %d candidates: err = %v, want EINVALID", len(blocks[0]), len(blocks[len(blocks)-1]), err)
+		}
 	}
 }
 
