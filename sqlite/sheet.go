@@ -118,16 +118,16 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 		f    = factbase.SheetFact{Newer: make([]int, len(cut))}
 		hist = make([]int, len(cut)+1)
 		rec  string
-		n    int
+		row  int
 	)
 	for rows.Next() {
 		if err := rows.Scan(&rec); err != nil {
 			return mapErr("sheet facts", err)
 		}
-		n++
+		row++
 		r, err := parseSheetRecord(rec)
 		if err != nil {
-			return factbase.Errorf(factbase.EINTERNAL, "sqlite: sheet record %d of the user: %v", n, err)
+			return factbase.Errorf(factbase.EINTERNAL, "sqlite: sheet record %d of the user: %v", row, err)
 		}
 		times := r.times
 		f.ID, f.Text, f.Key, f.Value = r.id, r.text, r.key, r.value
