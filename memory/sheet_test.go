@@ -441,7 +441,6 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 			// old, so that some reach the sheet) by deleting their references.
 			for _, id := range ids[len(ids)-40:] {
 				for _, q := range []string{
-					`DELETE FROM fact_reference_times WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,
 					`DELETE FROM fact_references WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,
 					`UPDATE sheet_rows SET rec = (SELECT d.rec FROM sheet_rows_def d WHERE d.fact = sheet_rows.fact)
 						WHERE fact = (SELECT seq FROM facts WHERE id = ?)`,

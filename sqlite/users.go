@@ -19,7 +19,6 @@ var (
 // that a table added later is erased without a change here.
 var eraseFirst = []struct{ table, query string }{
 	{"sheets", "DELETE FROM sheets WHERE u = ?"}, // its trigger deletes sheet_facts
-	{"fact_reference_times", "DELETE FROM fact_reference_times WHERE fact IN (SELECT seq FROM facts WHERE u = ?)"},
 	{"fact_references", "DELETE FROM fact_references WHERE u = ?"},
 	{"conflicts", "DELETE FROM conflicts WHERE u = ?"},
 	{"embeddings", "DELETE FROM embeddings WHERE u = ?"}, // its trigger counts into embedding_deletes
@@ -119,10 +118,6 @@ func (t *tx) UserRows(ctx context.Context) (map[string]int64, error) {
 			if err := add(table, "SELECT count(*) FROM "+quoteIdent(table)+" WHERE u = ?", t.u); err != nil {
 				return nil, err
 			}
-		}
-		if err := add("fact_reference_times", `SELECT count(*) FROM fact_reference_times
-			WHERE fact NOT IN (SELECT seq FROM facts)`); err != nil {
-			return nil, err
 		}
 		if err := add("sheet_facts", `SELECT count(*) FROM sheet_facts
 			WHERE sheet NOT IN (SELECT seq FROM sheets)`); err != nil {
