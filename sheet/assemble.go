@@ -49,7 +49,7 @@ type Skipped struct {
 type Sheet struct {
 	// Entries are ordered by category (core, technical, project, transient), then rank.
 	Entries []Entry
-	Dedup   []Dedup // sorted by Kept, then Dropped
+	Dedup   []Dedup // the drops that bear on the sheet (see the package doc), sorted by Kept, then Dropped
 	Count   int     // len(Entries)
 	// Counts holds the number of entries of every category (zero included).
 	Counts  map[factbase.Category]int
@@ -142,7 +142,7 @@ func assemble(cands candSet, n int, now time.Time, cfg Config) (Sheet, error) {
 		items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
 	}
 
-	items, sh.Dedup = dedup(cands, items)
+	items, drops := dedup(cands, items)
 
 	// Only the best Size facts of a category can ever be taken (the sheet holds at most
 	// Size), so keep a bounded heap per category instead of sorting everything.
@@ -193,6 +193,7 @@ func assemble(cands candSet, n int, now time.Time, cfg Config) (Sheet, error) {
 		}
 	}
 
+	sh.Dedup = logged(cands, drops, tops, taken, cfg.Size)
 	sh.Entries = make([]Entry, 0, total)
 	for c, cat := range factbase.Categories {
 		for k, it := range tops[c][:taken[c]] {
@@ -268,22 +269,29 @@ func pushTop(cands candSet, h []item, it item, k int) []item {
 	}
 }
 
+// drop is a candidate dropped as a duplicate: the item, the item kept in its place and
+// the reason.
+type drop struct {
+	it, kept item
+	reason   string
+}
+
 // dedup keeps the best-ranked item of each group of equal normalised text and returns
-// the kept items (in their original order, compacted in place in items) and the log of
-// the dropped ones.
+// the kept items (in their original order, compacted in place in items) and the
+// dropped ones.
 //
 // Groups are found by a hash of the normalised text, computed into one reused buffer,
 // so that 100,000 texts cost no allocation each: the (hash, item) pairs are sorted,
 // which puts every group's members next to each other and costs less than a hash map
 // of 100,000 entries. Only items sharing a hash have their texts compared, in full, so
 // a collision never merges two groups.
-func dedup(cands candSet, items []item) ([]item, []Dedup) {
+func dedup(cands candSet, items []item) ([]item, []drop) {
 	seed := maphash.MakeSeed()
 	return dedupHash(cands, items, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
 }
 
 // dedupHash is dedup with the hash function given (tests make every hash collide).
-func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, []Dedup) {
+func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, []drop) {
 	type hashed struct {
 		h uint64
 		i int // position in items
@@ -299,7 +307,7 @@ func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, [
 	slices.SortFunc(hs, func(a, b hashed) int { return cmp.Compare(a.h, b.h) })
 
 	var (
-		log     []Dedup
+		drops   []drop
 		dropped []bool // per item, once something is dropped
 		norms   map[string][]int
 	)
@@ -350,11 +358,11 @@ func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, [
 				default:
 					reason = ReasonGreaterID
 				}
-				log = append(log, Dedup{Dropped: cands.at(it.idx).FactID, Kept: cands.at(w.idx).FactID, Reason: reason})
+				drops = append(drops, drop{it: it, kept: w, reason: reason})
 			}
 		}
 	}
-	if len(log) == 0 {
+	if len(drops) == 0 {
 		return items, nil
 	}
 	kept := items[:0]
@@ -363,10 +371,52 @@ func dedupHash(cands candSet, items []item, hash func([]byte) uint64) ([]item, [
 			kept = append(kept, it)
 		}
 	}
+	return kept, drops
+}
+
+// logged returns the Dedup records of the drops that bear on the sheet (see the
+// package documentation): those whose kept item is on it (the first taken[c] of each
+// tops[c]), and those that ranked among the size best of their category, duplicates
+// included. The records are sorted by kept id, then dropped id.
+func logged(cands candSet, drops []drop, tops [4][]item, taken [4]int, size int) []Dedup {
+	if len(drops) == 0 {
+		return nil
+	}
+	on := map[int]bool{}
+	for c := range tops {
+		for _, it := range tops[c][:taken[c]] {
+			on[it.idx] = true
+		}
+	}
+	// cut[c] is the size-th best item of category c among its kept and dropped items:
+	// tops[c] holds the best size kept ones, so it and the dropped ones are enough.
+	var (
+		pool [4][]item
+		cut  [4]*item
+	)
+	for _, d := range drops {
+		pool[d.it.cat] = append(pool[d.it.cat], d.it)
+	}
+	for c := range pool {
+		if len(pool[c]) == 0 {
+			continue
+		}
+		all := append(slices.Clone(tops[c]), pool[c]...)
+		if len(all) > size {
+			slices.SortFunc(all, func(a, b item) int { return rankCmp(cands, a, b) })
+			cut[c] = &all[size-1]
+		}
+	}
+	var log []Dedup
+	for _, d := range drops {
+		if on[d.kept.idx] || cut[d.it.cat] == nil || rankCmp(cands, d.it, *cut[d.it.cat]) <= 0 {
+			log = append(log, Dedup{Dropped: cands.at(d.it.idx).FactID, Kept: cands.at(d.kept.idx).FactID, Reason: d.reason})
+		}
+	}
 	slices.SortFunc(log, func(a, b Dedup) int {
 		return cmp.Or(strings.Compare(a.Kept, b.Kept), strings.Compare(a.Dropped, b.Dropped))
 	})
-	return kept, log
+	return log
 }
 
 // displayText is the text shown for c: its Text, or "key: value" when Text is blank

@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -460,6 +461,55 @@ func FuzzNormalize(f *testing.F) {
 	})
 }
 
+// TestAssembleDedupLogged: a dropped duplicate is logged when the fact kept in its place
+// is on the sheet or when it ranked among the best Size of its category; a duplicate of
+// neither kind, which could never have made the sheet, is not.
+func TestAssembleDedupLogged(t *testing.T) {
+	var cands []Candidate
+	refs := func(n int) []time.Time {
+		out := make([]time.Time, n)
+		for i := range out {
+			out[i] = now
+		}
+		return out
+	}
+	core := func(i int) string { return fmt.Sprintf("c%03d", i) }
+	for i := range 300 {
+		text := fmt.Sprintf("core fact %d", i)
+		switch i {
+		case 251: // a duplicate of #250: neither on the sheet nor among core's best 100
+			text = "core fact 250"
+		case 260: // a duplicate of #0, which is on the sheet
+			text = "core fact 0"
+		}
+		cands = append(cands, Candidate{FactID: core(i), Category: factbase.Core, Current: true, Text: text, References: refs(300 - i)})
+	}
+	// A transient duplicate of core #250 (not on the sheet): transient has so few facts
+	// that it is among its category's best, and it could have made the sheet there.
+	cands = append(cands, Candidate{FactID: "t1", Category: factbase.Transient, Current: true, Text: "Core fact 250", References: refs(1)})
+	s := mustAssemble(t, cands, DefaultConfig())
+	want := []Dedup{
+		{Dropped: core(260), Kept: core(0), Reason: ReasonLowerScore},
+		{Dropped: "t1", Kept: core(250), Reason: ReasonLowerScore},
+	}
+	if !reflect.DeepEqual(s.Dedup, want) {
+		t.Errorf("Dedup = %+v, want %+v", s.Dedup, want)
+	}
+	compareSheets(t, s, refAssemble(cands, now, DefaultConfig()))
+}
+
+// dropLog is every drop as a Dedup record, sorted by kept id, then dropped id.
+func dropLog(cands candSet, drops []drop) []Dedup {
+	var log []Dedup
+	for _, d := range drops {
+		log = append(log, Dedup{Dropped: cands.at(d.it.idx).FactID, Kept: cands.at(d.kept.idx).FactID, Reason: d.reason})
+	}
+	slices.SortFunc(log, func(a, b Dedup) int {
+		return cmp.Or(strings.Compare(a.Kept, b.Kept), strings.Compare(a.Dropped, b.Dropped))
+	})
+	return log
+}
+
 // TestDedupHashCollisions: texts whose hashes collide but whose normalised forms differ
 // stay apart; dedup with every hash equal gives what it gives with the real hash.
 func TestDedupHashCollisions(t *testing.T) {
@@ -479,12 +529,14 @@ func TestDedupHashCollisions(t *testing.T) {
 			score, _, last := reckon(&cands[i], cuts, cfg.Buckets, cfg.Weights[cands[i].Category], counts)
 			items = append(items, item{idx: i, cat: int8(ci), score: score, last: last})
 		}
-		wantItems, wantLog := dedup(oneBlock(cands), slices.Clone(items))
+		wantItems, wantDrops := dedup(oneBlock(cands), slices.Clone(items))
+		wantLog := dropLog(oneBlock(cands), wantDrops)
 		for _, h := range []func([]byte) uint64{
 			func([]byte) uint64 { return 0 },
 			func(b []byte) uint64 { return uint64(len(b) % 3) },
 		} {
-			gotItems, gotLog := dedupHash(oneBlock(cands), slices.Clone(items), h)
+			gotItems, gotDrops := dedupHash(oneBlock(cands), slices.Clone(items), h)
+			gotLog := dropLog(oneBlock(cands), gotDrops)
 			if !reflect.DeepEqual(gotItems, wantItems) || !reflect.DeepEqual(gotLog, wantLog) {
 				t.Fatalf("iteration %d: with colliding hashes dedup kept %d items, log %+v; want %d, %+v",
 					iter, len(gotItems), gotLog, len(wantItems), wantLog)

@@ -53,10 +53,15 @@
 // (Text; when Text is blank, "key: value", or whichever of the two is set) lowercased, with runs of white space
 // collapsed to one space and leading and trailing white space removed. In each group the
 // best-ranked candidate is kept and every other one is dropped, across categories,
-// whether or not it would have made the sheet. Each dropped candidate gets one Dedup
-// record naming it, the kept fact and the reason: ReasonLowerScore, ReasonOlderReference
-// (equal score, older last reference) or ReasonGreaterID (equal score and last
-// reference, greater id). The log is sorted by kept id, then dropped id. Candidates
+// whether or not it would have made the sheet. A dropped candidate that bears on the
+// sheet gets one Dedup record naming it, the kept fact and the reason: ReasonLowerScore,
+// ReasonOlderReference (equal score, older last reference) or ReasonGreaterID (equal
+// score and last reference, greater id). It bears on the sheet if the fact kept in its
+// place is on the sheet, or if it ranked among the Config.Size best candidates of its
+// category, duplicates included (only those could have been taken). The others, which
+// could never have made the sheet, are dropped without a record: a user with 100,000
+// facts and a few thousand repeated texts would otherwise save a log of thousands of
+// records with every sheet. The log is sorted by kept id, then dropped id. Candidates
 // whose normalised text is empty are never deduplicated.
 //
 // # Assembly

@@ -91,6 +91,20 @@ func refAssemble(cands []Candidate, now time.Time, cfg Config) Sheet {
 		}
 		return c.Key + ": " + c.Value
 	}
+	// The size best of each category, duplicates included: their drops are logged.
+	contender := map[*scored]bool{}
+	seen := map[factbase.Category]int{}
+	for _, s := range all {
+		if seen[s.c.Category] < cfg.Size {
+			contender[s] = true
+		}
+		seen[s.c.Category]++
+	}
+	type dropped struct {
+		s, w   *scored
+		reason string
+	}
+	var drops []dropped
 	first := map[string]*scored{}
 	var kept []*scored
 	for _, s := range all {
@@ -107,15 +121,8 @@ func refAssemble(cands []Candidate, now time.Time, cfg Config) Sheet {
 		} else if !w.last.Equal(s.last) {
 			reason = ReasonOlderReference
 		}
-		sh.Dedup = append(sh.Dedup, Dedup{Dropped: s.c.FactID, Kept: w.c.FactID, Reason: reason})
+		drops = append(drops, dropped{s, w, reason})
 	}
-	sort.Slice(sh.Dedup, func(i, j int) bool {
-		a, b := sh.Dedup[i], sh.Dedup[j]
-		if a.Kept != b.Kept {
-			return a.Kept < b.Kept
-		}
-		return a.Dropped < b.Dropped
-	})
 
 	why := make([]string, len(kept))
 	count := map[factbase.Category]int{}
@@ -156,6 +163,25 @@ func refAssemble(cands []Candidate, now time.Time, cfg Config) Sheet {
 		sh.Counts[cat] = count[cat]
 	}
 	sh.Count = len(sh.Entries)
+	// Log the drops whose kept fact is on the sheet, or which were contenders.
+	on := map[*scored]bool{}
+	for i, s := range kept {
+		if why[i] != "" {
+			on[s] = true
+		}
+	}
+	for _, d := range drops {
+		if on[d.w] || contender[d.s] {
+			sh.Dedup = append(sh.Dedup, Dedup{Dropped: d.s.c.FactID, Kept: d.w.c.FactID, Reason: d.reason})
+		}
+	}
+	sort.Slice(sh.Dedup, func(i, j int) bool {
+		a, b := sh.Dedup[i], sh.Dedup[j]
+		if a.Kept != b.Kept {
+			return a.Kept < b.Kept
+		}
+		return a.Dropped < b.Dropped
+	})
 	return sh
 }
 
