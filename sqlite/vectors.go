@@ -108,6 +108,7 @@ func ensureVecTableExisted(ctx context.Context, q execQuerier, dim int) (bool, e
 	ddl := []string{
 		fmt.Sprintf("CREATE VIRTUAL TABLE %s USING vec0(user_id integer partition key, kind text partition key, embedding float[%d], chunk_size=%d)", name, dim, vecChunk),
 		fmt.Sprintf("CREATE TRIGGER %s_delete AFTER DELETE ON embeddings WHEN OLD.dim = %d BEGIN DELETE FROM %s WHERE rowid = OLD.seq; END", name, dim, name),
+		vecChunkIndex(name),
 	}
 	for _, d := range ddl {
 		if _, err := q.ExecContext(ctx, d); err != nil {
@@ -162,9 +163,47 @@ func migrateVec0(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
+// vecChunkIndex is the statement that indexes the chunks of the vec0 table name by
+// their partition columns (user, kind): sqlite-vec looks up the newest chunk of a
+// partition for every vector it writes, and would otherwise scan every chunk (see
+// migrations/0015_vec_chunk_index.sql).
+func vecChunkIndex(name string) string {
+	return fmt.Sprintf("CREATE INDEX IF NOT EXISTS %[1]s_chunks_partition ON %[1]s_chunks (partition00, partition01)", name)
+}
+
+// vecChunkIndexes runs after migrations/0015_vec_chunk_index.sql: it indexes the
+// chunks of every vec_<dim> table made before.
+func vecChunkIndexes(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND name GLOB 'vec_[0-9]*' AND name NOT GLOB 'vec_*_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'`)
+	if err != nil {
+		return mapErr("index vector chunks", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return mapErr("index vector chunks", err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return mapErr("index vector chunks", err)
+	}
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, vecChunkIndex(n)); err != nil {
+			return mapErr("index vector chunks", err)
+		}
+	}
+	return nil
+}
+
 // migrationSteps are Go steps that run after a migration file, in its transaction.
 var migrationSteps = map[string]func(context.Context, *sql.Tx) error{
-	"migrations/0008_vec0.sql": migrateVec0,
+	"migrations/0008_vec0.sql":            migrateVec0,
+	"migrations/0015_vec_chunk_index.sql": vecChunkIndexes,
 }
 
 // vecCacheBytes bounds the vectors kept in memory per store.

@@ -589,3 +589,52 @@ func BenchmarkVec0Options(b *testing.B) {
 		})
 	}
 }
+
+// TestVecChunkIndex: sqlite-vec's look-up of a partition's newest chunk (run for every
+// vector written) goes through an index, in a new store and in one whose tables were
+// made before migration 0015.
+func TestVecChunkIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "f.db")
+	f := newVecFixture(t, path, 10)
+	plan := func(s *Store) string {
+		t.Helper()
+		rows, err := s.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN SELECT max(rowid) FROM vec_64_chunks WHERE partition00 = ? AND partition01 = ?", 1, "fact")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var a, b, c int
+			var d string
+			if err := rows.Scan(&a, &b, &c, &d); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, d)
+		}
+		return strings.Join(out, "; ")
+	}
+	if p := plan(f.s); !strings.Contains(p, "vec_64_chunks_partition") {
+		t.Fatalf("a new store's chunk look-up: %s; want the partition index", p)
+	}
+	// A store from before 0015: no index, the migration not recorded.
+	for _, q := range []string{"DROP INDEX vec_64_chunks_partition",
+		"DELETE FROM schema_migrations WHERE name = 'migrations/0015_vec_chunk_index.sql'"} {
+		if _, err := f.s.writer.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := plan(f.s); strings.Contains(p, "vec_64_chunks_partition") {
+		t.Fatalf("the index is still used after it was dropped: %s", p)
+	}
+	f.s.Close()
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if p := plan(s); !strings.Contains(p, "vec_64_chunks_partition") {
+		t.Errorf("after migration 0015 the chunk look-up is %s; want the partition index", p)
+	}
+}

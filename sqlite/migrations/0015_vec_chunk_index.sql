@@ -1,0 +1,11 @@
+-- Each vec_<dim> table gets an index on its chunks' partition columns (the Go step
+-- vecChunkIndexes, in vectors.go, creates it for the tables that exist; new tables
+-- get it with the table).
+--
+-- sqlite-vec finds the chunk a new vector goes into with
+--   SELECT max(rowid) FROM vec_<dim>_chunks WHERE partition00 = ? AND partition01 = ?
+-- (user and kind), and its chunks table has no index on them: every vector written
+-- scanned every chunk of every user. In the large benchmark's store (1,000,000
+-- vectors, 18,263 chunks) a supersession with its vector took 5.9 ms at p50; with the
+-- index, 0.6 ms.
+SELECT 1;
