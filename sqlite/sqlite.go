@@ -179,6 +179,12 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.wstmts.close()
 	s.rstmts.close()
+	// A statement still being prepared in the background holds a pool connection,
+	// which the pool would close only when it comes back, after Close returned: the
+	// file stayed open (its WAL not checkpointed) and another opener could find it
+	// locked.
+	s.wstmts.wait()
+	s.rstmts.wait()
 	err1 := s.reader.Close()
 	err2 := s.writer.Close()
 	return errors.Join(err1, err2)

@@ -168,7 +168,7 @@ func (c *stmtCache) prepareDynamic(query string) {
 	}
 }
 
-// wait waits for the background preparations started so far (for tests).
+// wait waits for the background preparations started so far (Store.Close, tests).
 func (c *stmtCache) wait() { c.wg.Wait() }
 
 // dynamicLen returns the number of cached dynamic statements.
