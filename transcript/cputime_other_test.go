@@ -1,6 +1,6 @@
 //go:build !unix
 
-package transcript
+package transcript_test
 
 import "time"
 
