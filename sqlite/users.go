@@ -95,8 +95,8 @@ func (t *tx) EraseUser(ctx context.Context) (map[string]int64, error) {
 }
 
 // UserRows counts the rows the user still owns in every table with a user column, its
-// jobs and API keys, and the reference times and sheet links left without their fact
-// or sheet. Tables with none are left out.
+// jobs and API keys, and the sheet links left without their sheet. Tables with none
+// are left out.
 func (t *tx) UserRows(ctx context.Context) (map[string]int64, error) {
 	left := map[string]int64{}
 	add := func(table, query string, args ...any) error {
