@@ -382,6 +382,10 @@ func (w *writer) remove(f factbase.Fact) error {
 // end ends a current fact's validity; a ranked member leaves its list.
 func (w *writer) end(m factbase.Fact) error {
 	w.touch(m.Subject, m.Key, m.Cardinality, "")
+	n, err := w.listLength(m)
+	if err != nil {
+		return err
+	}
 	now := w.tx.Now()
 	if err := w.tx.End(w.ctx, m.ID, now, ""); err != nil {
 		return err
@@ -392,16 +396,22 @@ func (w *writer) end(m factbase.Fact) error {
 	if m.Cardinality != factbase.Ranked {
 		return nil
 	}
-	return w.closeUp(m)
+	return w.closeUp(m, n)
 }
 
-// closeUp closes the gap a ranked member left and records the removal.
-func (w *writer) closeUp(m factbase.Fact) error {
-	n, err := w.tx.MaxRank(w.ctx, m.Subject, m.Key)
-	if err != nil {
-		return err
+// listLength returns the length of current ranked member m's list, read before m
+// leaves it (0 for any other fact).
+func (w *writer) listLength(m factbase.Fact) (int, error) {
+	if !m.Current || m.Cardinality != factbase.Ranked {
+		return 0, nil
 	}
-	if m.Rank > n { // the member was last: nothing to shift
+	return w.tx.MaxRank(w.ctx, m.Subject, m.Key)
+}
+
+// closeUp closes the gap a ranked member left in its list of n members and records
+// the removal.
+func (w *writer) closeUp(m factbase.Fact, n int) error {
+	if m.Rank > n { // a broken list: let the invariant check name it
 		n = m.Rank
 	}
 	plan, err := ranked.Remove(n, m.Rank)
@@ -474,13 +484,17 @@ func (w *writer) erase(op factbase.Op) error {
 	}
 	for _, f := range facts {
 		w.touch(f.Subject, f.Key, f.Cardinality, "")
+		length, err := w.listLength(f)
+		if err != nil {
+			return err
+		}
 		n, err := w.tx.Erase(w.ctx, f.ID)
 		if err != nil {
 			return err
 		}
 		w.res.Deleted += n
 		if f.Current && f.Cardinality == factbase.Ranked && n > 0 {
-			if err := w.closeUp(f); err != nil {
+			if err := w.closeUp(f, length); err != nil {
 				return err
 			}
 		}

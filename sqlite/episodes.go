@@ -197,5 +197,5 @@ func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool) ([]factb
 	if history {
 		q = qEpisodeFactsAll
 	}
-	return t.scanFacts(t.query(ctx, q, t.u, id))
+	return t.queryFacts(ctx, q, t.u, id)
 }

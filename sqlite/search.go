@@ -156,7 +156,7 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 	}
 	q := "SELECT " + prefixed("f.", factColumns) + " FROM facts f WHERE " + strings.Join(where, " AND ") +
 		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + strconv.Itoa(limit) // a literal: see stmtCache
-	return t.scanFacts(t.query(ctx, q, args...))
+	return t.queryFacts(ctx, q, args...)
 }
 
 // TextCandidates returns full-text candidates, best BM25 first.
@@ -396,7 +396,7 @@ func (t *tx) UnembeddedFacts(ctx context.Context, model, after string, limit int
 	if limit <= 0 {
 		return nil, nil
 	}
-	return t.scanFacts(t.query(ctx, qUnembFacts, t.u, after, model, limit))
+	return t.queryFacts(ctx, qUnembFacts, t.u, after, model, limit)
 }
 
 // UnembeddedEpisodes returns episodes without a vector of model, by id after after.

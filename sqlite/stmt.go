@@ -74,7 +74,7 @@ const dynamicPrepareTimeout = 30 * time.Second
 // feature file declares its own slice and adds it here.
 func allStaticQueries() [][]string {
 	return [][]string{
-		staticQueries,
+		staticQueries, rankQueries,
 		episodeQueries, searchQueries,
 		keysQueries,
 		transcriptQueries,

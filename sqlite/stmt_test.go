@@ -228,7 +228,7 @@ func BenchmarkLimitParameter(b *testing.B) {
 			run := func() {
 				err := s.View(context.Background(), stmtUser, func(rt factbase.ReadTx) error {
 					t := rt.(*tx)
-					got, err := t.scanFacts(t.query(context.Background(), bc.query, append([]any{t.u}, bc.args...)...))
+					got, err := t.queryFacts(context.Background(), bc.query, append([]any{t.u}, bc.args...)...)
 					if err == nil && len(got) != 1 {
 						err = fmt.Errorf("%d facts, want 1", len(got))
 					}

@@ -202,7 +202,7 @@ func (t *tx) TranscriptFacts(ctx context.Context, q factbase.TranscriptQuery) ([
 	where, args := t.transcriptWhere(q, "")
 	lim, args := limitClause(q.Limit, q.Offset, args)
 	query := "SELECT " + factColumns + " FROM facts WHERE " + where + " ORDER BY recorded_at, seq" + lim
-	return t.scanFacts(t.query(ctx, query, args...))
+	return t.queryFacts(ctx, query, args...)
 }
 
 // TranscriptObjects groups the facts q selects by normalised object.
@@ -366,6 +366,12 @@ func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factba
 		}
 		keys = keys[n:]
 	}
+	for k, f := range out { // a key declared many may hold a ranked list
+		if err := t.fixRank(ctx, &f); err != nil {
+			return nil, err
+		}
+		out[k] = f
+	}
 	return out, nil
 }
 
@@ -408,6 +414,16 @@ func (t *tx) MemberCounts(ctx context.Context, keys []factbase.MemberKey) ([]int
 func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []string) error {
 	if len(norms) != len(facts) {
 		return factbase.Errorf(factbase.EINTERNAL, "insert facts: %d facts but %d normalised values", len(facts), len(norms))
+	}
+	for _, f := range facts {
+		if f.Current && f.Cardinality == factbase.Ranked { // a position to place: one by one
+			for i, f := range facts {
+				if err := t.Insert(ctx, f, norms[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 	}
 	for len(facts) > 0 {
 		n := min(len(facts), bulkRows)

@@ -38,18 +38,24 @@ var (
 		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`
 	qCurrent = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`
-	qAtRank = "SELECT " + factColumns + ` FROM facts
+	// The member at a position (ranks.go: a current member's rank column holds its
+	// position in the list).
+	qAtPosition = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`
+	// qListPage is completed with a literal LIMIT (pageLimit).
 	qListPage = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
-		AND rank > ? AND rank <= ? ORDER BY rank`
-	qMaxRank = `SELECT coalesce(max(rank), 0) FROM facts
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'`
+		AND rank >= ? ORDER BY rank`
+	qMaxRank = `SELECT coalesce((SELECT members FROM list_sizes WHERE u = ? AND subject = ? AND key = ?), 0)`
+	// qKeyStats: ranks are derived from positions (ranks.go), so the lowest is 1 when
+	// the list has a first member (an index seek) and the highest is the member count
+	// the database keeps; the unique index on positions keeps one member per rank.
 	qKeyStats = `SELECT
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'one'),
 		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
-		coalesce((SELECT min(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0),
-		coalesce((SELECT max(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0),
+		coalesce((SELECT 1 FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'
+			AND rank = (SELECT min(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked')), 0),
+		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality <> 'one' AND norm = ?4)`
 	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
 		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`
@@ -57,12 +63,13 @@ var (
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
 		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qEnd = `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?
+	// qEnd: a ranked member leaving its list keeps the rank it had (derived from its
+	// position, ranks.go) as history.
+	qEnd = `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?,
+		rank = CASE WHEN cardinality = 'ranked' THEN (SELECT count(*) FROM facts m
+			WHERE m.u = facts.u AND m.subject = facts.subject AND m.key = facts.key AND m.current = 1
+			AND m.cardinality = 'ranked' AND m.rank <= facts.rank) END
 		WHERE u = ? AND id = ? AND current = 1`
-	qRerankNegate = `UPDATE facts SET rank = -(CASE WHEN id = ? THEN ? ELSE rank + ? END)
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank BETWEEN ? AND ?`
-	qRerankFlip = `UPDATE facts SET rank = -rank
-		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`
 	qEraseEvents = "DELETE FROM list_events WHERE u = ? AND fact_id = ?"
 	qEraseFact   = "DELETE FROM facts WHERE u = ? AND id = ?"
 	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
@@ -72,25 +79,38 @@ var (
 	qUserSeq    = "SELECT seq FROM users WHERE id = ?"
 	qUserInsert = "INSERT INTO users (id, created_at) VALUES (?, ?)"
 
-	staticQueries = []string{qFact, qMember, qCurrent, qAtRank, qListPage, qMaxRank, qKeyStats, qListEvents,
-		qInsert, qEnd, qRerankNegate, qRerankFlip, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
+	staticQueries = []string{qFact, qMember, qCurrent, qAtPosition, qMaxRank, qKeyStats, qListEvents,
+		qInsert, qEnd, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
 )
 
-func (t *tx) scanFacts(rows *sql.Rows, err error) ([]factbase.Fact, error) {
+// queryFacts runs a query of factColumns and reads its facts (scanFacts).
+func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
+	rows, err := t.query(ctx, q, args...)
+	return t.scanFacts(ctx, rows, err)
+}
+
+// scanFacts reads facts from rows and derives the ranks of current ranked members
+// (ranks.go).
+func (t *tx) scanFacts(ctx context.Context, rows *sql.Rows, err error) ([]factbase.Fact, error) {
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	defer rows.Close()
 	var out []factbase.Fact
 	for rows.Next() {
 		f, err := t.scanFact(rows)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out = append(out, f)
 	}
-	if err := rows.Err(); err != nil {
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
 		return nil, mapErr("query", err)
+	}
+	if err := t.fixRanks(ctx, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -143,7 +163,8 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 		}
 		return f, err
 	}
-	return f, nil
+	err = t.fixRank(ctx, &f)
+	return f, err
 }
 
 // Facts returns the facts matching f.
@@ -195,7 +216,7 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)
 	}
-	return t.scanFacts(t.query(ctx, q, args...))
+	return t.queryFacts(ctx, q, args...)
 }
 
 // prefixEnd returns the smallest string greater than every string with prefix p.
@@ -215,6 +236,9 @@ func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, boo
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, false, nil
 	}
+	if err == nil {
+		err = t.fixRank(ctx, &f)
+	}
 	if err != nil {
 		return f, false, err
 	}
@@ -233,7 +257,16 @@ func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, b
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	return t.one(ctx, qAtRank, t.u, subject, key, rank)
+	p, ok, err := t.positionAt(ctx, subject, key, rank)
+	if !ok || err != nil {
+		return factbase.Fact{}, false, err
+	}
+	f, err := t.scanFact(t.queryRow(ctx, qAtPosition, t.u, subject, key, p))
+	if err != nil {
+		return f, false, err
+	}
+	f.Rank = rank
+	return f, true, nil
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
@@ -242,8 +275,25 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	if err != nil {
 		return nil, 0, err
 	}
-	facts, err := t.scanFacts(t.query(ctx, qListPage, t.u, subject, key, offset, offset+limit))
-	return facts, n, err
+	first, ok, err := t.positionAt(ctx, subject, key, offset+1)
+	if !ok || err != nil || limit <= 0 {
+		return nil, n, err
+	}
+	rows, err := t.query(ctx, qListPage+pageLimit(limit), t.u, subject, key, first)
+	if err != nil {
+		return nil, 0, mapErr("list page", err)
+	}
+	defer rows.Close()
+	var facts []factbase.Fact
+	for rows.Next() {
+		f, err := t.scanFact(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		f.Rank = offset + len(facts) + 1
+		facts = append(facts, f)
+	}
+	return facts, n, mapErr("list page", rows.Err())
 }
 
 // Keys returns the distinct current keys of subject starting with prefix.
@@ -307,11 +357,19 @@ func nullTime(t *time.Time) any {
 	return t.UnixNano()
 }
 
-// Insert writes a new fact row.
+// Insert writes a new fact row. A current ranked member takes a position that gives
+// it rank f.Rank: the members from that rank on move down one (ranks.go).
 func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	var rank any
 	if f.Cardinality == factbase.Ranked {
 		rank = f.Rank
+		if f.Current {
+			p, err := t.insertPosition(ctx, f.Subject, f.Key, f.Rank)
+			if err != nil {
+				return err
+			}
+			rank = p
+		}
 	}
 	cur := 0
 	if f.Current {
@@ -338,22 +396,43 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 	return nil
 }
 
-// Rerank shifts ranks in [lo, hi] by delta (pin gets pinRank) with two set-based
-// statements: the first writes every new rank negated, so that no intermediate state
-// collides in the unique rank index; the second flips them back.
+// Rerank shifts ranks in [lo, hi] by delta, pin to pinRank. Ranks are derived from
+// positions (ranks.go), so only pin's row changes: it takes a position between its
+// new neighbours, and the members in between shift by the derivation. Without pin,
+// the shift is one that the Insert after it (or the End before it) makes: nothing
+// is written. It returns how many members the shift moves, hi-lo+1.
 func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
 	if lo > hi {
 		return 0, nil
 	}
-	res, err := t.exec(ctx, qRerankNegate, pin, pinRank, delta, t.u, subject, key, lo, hi)
-	if err != nil {
-		return 0, mapErr("rerank", err)
+	if pin != "" {
+		p, err := t.position(ctx, pin)
+		if err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return 0, factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", pin, key)
+			}
+			return 0, err
+		}
+		from, err := t.rankOf(ctx, subject, key, p)
+		if err != nil {
+			return 0, err
+		}
+		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
+			return 0, err
+		}
 	}
-	n, _ := res.RowsAffected()
-	if _, err := t.exec(ctx, qRerankFlip, t.u, subject, key); err != nil {
-		return 0, mapErr("rerank", err)
+	return hi - lo + 1, nil
+}
+
+// fixRank replaces the position of f, if a current ranked member read in this
+// transaction, by its rank.
+func (t *tx) fixRank(ctx context.Context, f *factbase.Fact) error {
+	if !f.Current || f.Cardinality != factbase.Ranked {
+		return nil
 	}
-	return int(n), nil
+	r, err := t.rankOf(ctx, f.Subject, f.Key, int64(f.Rank))
+	f.Rank = r
+	return err
 }
 
 // Erase deletes a fact row and its list events.

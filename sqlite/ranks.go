@@ -1,0 +1,272 @@
+package sqlite
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/factbase/factbase"
+)
+
+// A ranked list keeps its order as sparse positions, not as ranks. The rank column
+// of a current member holds its position: an integer unique in the list (the
+// partial unique index facts_rank_current), at least 1, and spaced rankGap apart when
+// the list is written in order. A member's rank is derived on read: one more than
+// the number of members before it. Ranks are therefore exactly 1..N by
+// construction, and a MOVE or an INSERT writes one row, however long the list:
+// the new member, or the moved one, takes a position between its new neighbours.
+// When two neighbours have no integer between them, respace renumbers the list.
+// A member that leaves its list (End) keeps the rank it had, as history.
+//
+// Positions never leave this file's callers: every read derives ranks (fixRanks,
+// ListPage, AtRank) before a Fact leaves the package.
+
+// rankGap is the distance between the positions of members written in order: 32
+// halvings of one gap before the list must be respaced. A variable so that tests can
+// make respacing frequent.
+var rankGap int64 = 1 << 32
+
+var (
+	qRankOf = `SELECT count(*) FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank <= ?`
+	qPositions = `SELECT rank FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' ORDER BY rank`
+	// qPositionsFrom reads up to three positions from the one at rank ?+1 on: the
+	// OFFSET walks the partial index alone, which holds the positions.
+	qPositionsFrom = `SELECT rank FROM facts
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' ORDER BY rank LIMIT 3 OFFSET ?`
+	qPosition = `SELECT rank FROM facts
+		WHERE u = ? AND id = ? AND current = 1 AND cardinality = 'ranked'`
+	qTail = `SELECT coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
+		coalesce((SELECT max(rank) FROM facts
+			WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0)`
+	qSetPosition = `UPDATE facts SET rank = ? WHERE u = ? AND id = ? AND current = 1 AND cardinality = 'ranked'`
+	// respace writes every member's new position negated (rank order times rankGap),
+	// so that no intermediate state collides in the unique index, then flips them.
+	qRespaceNegate = `UPDATE facts SET rank = -o.n * ? FROM (
+			SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts
+			WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked') AS o
+		WHERE facts.seq = o.seq`
+	qRespaceFlip = `UPDATE facts SET rank = -rank
+		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`
+
+	rankQueries = []string{qRankOf, qPositions, qPositionsFrom, qPosition, qTail, qSetPosition,
+		qRespaceNegate, qRespaceFlip, qAtPosition}
+)
+
+// fixRanksBatch is the most members of one list whose ranks fixRanks derives with a
+// count each; for more it reads the list's positions once.
+const fixRanksBatch = 8
+
+// fixRanks replaces the position of every current ranked member in facts, read in
+// this transaction, by its rank.
+func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
+	type list struct{ subject, key string }
+	var groups map[list][]int
+	for i, f := range facts {
+		if f.Current && f.Cardinality == factbase.Ranked {
+			if groups == nil {
+				groups = make(map[list][]int)
+			}
+			l := list{f.Subject, f.Key}
+			groups[l] = append(groups[l], i)
+		}
+	}
+	for l, idx := range groups {
+		if len(idx) <= fixRanksBatch {
+			for _, i := range idx {
+				r, err := t.rankOf(ctx, l.subject, l.key, int64(facts[i].Rank))
+				if err != nil {
+					return err
+				}
+				facts[i].Rank = r
+			}
+			continue
+		}
+		pos, err := t.positions(ctx, l.subject, l.key)
+		if err != nil {
+			return err
+		}
+		for _, i := range idx {
+			r, ok := slices.BinarySearch(pos, int64(facts[i].Rank))
+			if !ok {
+				return factbase.Errorf(factbase.EINTERNAL, "member %s of %s is not in its list", facts[i].ID, l.key)
+			}
+			facts[i].Rank = r + 1
+		}
+	}
+	return nil
+}
+
+func (t *tx) rankOf(ctx context.Context, subject, key string, pos int64) (int, error) {
+	var r int
+	err := t.queryRow(ctx, qRankOf, t.u, subject, key, pos).Scan(&r)
+	return r, mapErr("rank", err)
+}
+
+// positions returns the positions of the list's members in order.
+func (t *tx) positions(ctx context.Context, subject, key string) ([]int64, error) {
+	return t.positionRows(ctx, qPositions, t.u, subject, key)
+}
+
+// positionRows runs a query of positions and reads them.
+func (t *tx) positionRows(ctx context.Context, q string, args ...any) ([]int64, error) {
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, mapErr("positions", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var p int64
+		if err := rows.Scan(&p); err != nil {
+			return nil, mapErr("positions", err)
+		}
+		out = append(out, p)
+	}
+	return out, mapErr("positions", rows.Err())
+}
+
+// positionAt returns the position of the member at rank r; ok is false if there is
+// none.
+func (t *tx) positionAt(ctx context.Context, subject, key string, r int) (int64, bool, error) {
+	if r < 1 {
+		return 0, false, nil
+	}
+	pos, err := t.positionsFrom(ctx, subject, key, r)
+	if err != nil || len(pos) == 0 {
+		return 0, false, err
+	}
+	return pos[0], true, nil
+}
+
+// positionsFrom returns up to three positions, from the member at rank r on.
+func (t *tx) positionsFrom(ctx context.Context, subject, key string, r int) ([]int64, error) {
+	return t.positionRows(ctx, qPositionsFrom, t.u, subject, key, r-1)
+}
+
+// place returns a free position at which a member takes rank r, with the member at
+// rank skip (0: none; the one that moves) left out of the order. It respaces the
+// list when its would-be neighbours are adjacent.
+func (t *tx) place(ctx context.Context, subject, key string, r, skip int) (int64, error) {
+	for attempt := 0; ; attempt++ {
+		// The neighbours are the members at ranks r-1 and r of the order without skip:
+		// ranks at or after skip in that order are one more in the stored order.
+		stored := func(k int) int {
+			if skip > 0 && k >= skip {
+				return k + 1
+			}
+			return k
+		}
+		lo, hi := stored(r-1), stored(r)
+		first := max(lo, 1)
+		pos, err := t.positionsFrom(ctx, subject, key, first)
+		if err != nil {
+			return 0, err
+		}
+		at := func(k int) (int64, bool) {
+			if k < 1 || k-first >= len(pos) {
+				return 0, false
+			}
+			return pos[k-first], true
+		}
+		left, hasLeft := at(lo)
+		right, hasRight := at(hi)
+		if p, ok := between(left, hasLeft, right, hasRight); ok {
+			return p, nil
+		}
+		if attempt > 0 {
+			return 0, factbase.Errorf(factbase.EINTERNAL, "list %s has no free position at rank %d after respacing", key, r)
+		}
+		if err := t.respace(ctx, subject, key); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// between returns a position strictly between left and right (either may be
+// absent): rankGap beyond a lone neighbour while there is room, else the midpoint.
+// ok is false when there is no free integer.
+func between(left int64, hasLeft bool, right int64, hasRight bool) (int64, bool) {
+	switch {
+	case !hasLeft && !hasRight:
+		return rankGap, true
+	case !hasRight:
+		if left > math.MaxInt64-rankGap {
+			return 0, false
+		}
+		return left + rankGap, true
+	case !hasLeft:
+		left = 0
+		if right > rankGap {
+			return right - rankGap, true
+		}
+	}
+	if right-left < 2 {
+		return 0, false
+	}
+	return left + (right-left)/2, true
+}
+
+// tail returns the list's length and its last member's position (0 when empty):
+// two index seeks.
+func (t *tx) tail(ctx context.Context, subject, key string) (n int, last int64, err error) {
+	err = t.queryRow(ctx, qTail, t.u, subject, key).Scan(&n, &last)
+	return n, last, mapErr("list tail", err)
+}
+
+// respace renumbers the list's positions to rankGap, 2·rankGap, ... in order: two
+// set-based statements. It keeps every rank.
+func (t *tx) respace(ctx context.Context, subject, key string) error {
+	if _, err := t.exec(ctx, qRespaceNegate, rankGap, t.u, subject, key); err != nil {
+		return mapErr("respace", err)
+	}
+	_, err := t.exec(ctx, qRespaceFlip, t.u, subject, key)
+	return mapErr("respace", err)
+}
+
+// move gives member id, now at rank from, rank to: one row changes.
+func (t *tx) move(ctx context.Context, subject, key, id string, from, to int) error {
+	if from == to {
+		return nil
+	}
+	p, err := t.place(ctx, subject, key, to, from)
+	if err != nil {
+		return err
+	}
+	res, err := t.exec(ctx, qSetPosition, p, t.u, id)
+	if err != nil {
+		return mapErr("move", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", id, key)
+	}
+	return nil
+}
+
+// position returns the position of current ranked member id.
+func (t *tx) position(ctx context.Context, id string) (int64, error) {
+	var p int64
+	err := t.queryRow(ctx, qPosition, t.u, id).Scan(&p)
+	return p, mapErr("position", err)
+}
+
+// pageLimit is the LIMIT of a list page read, a literal (see Facts).
+func pageLimit(limit int) string { return " LIMIT " + strconv.Itoa(limit) }
+
+// insertPosition returns the position at which a new member takes rank r: after
+// the last member (two index seeks) when r is past the end, else between the
+// members now at ranks r-1 and r.
+func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (int64, error) {
+	n, last, err := t.tail(ctx, subject, key)
+	if err != nil {
+		return 0, err
+	}
+	if r > n && n > 0 {
+		if p, ok := between(last, true, 0, false); ok {
+			return p, nil
+		}
+	}
+	return t.place(ctx, subject, key, min(r, n+1), 0)
+}

@@ -1,0 +1,361 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/ranked"
+	"github.com/factbase/factbase/storetest"
+)
+
+func openRanks(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "factbase.db"), Options{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// smallGap makes positions 4 apart, so that a list respaces every few writes.
+func smallGap(t *testing.T) {
+	old := rankGap
+	rankGap = 4
+	t.Cleanup(func() { rankGap = old })
+}
+
+// TestConformanceSmallGap runs the conformance suite with lists that respace all
+// the time.
+func TestConformanceSmallGap(t *testing.T) {
+	smallGap(t)
+	storetest.Run(t, func(t *testing.T) factbase.Store { return openRanks(t) }, storetest.DerivedRanks)
+}
+
+// listState reads a list's members every way the store can: the page read, each
+// rank, and the filtered read; all must agree on ranks 1..N.
+func listState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
+	t.Helper()
+	ctx := context.Background()
+	p, err := e.List(ctx, u, "", key, 0, memory.MaxPageSize, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, f := range p.Items {
+		if f.Rank != i+1 {
+			t.Fatalf("page item %d (%s) has rank %d", i, f.Value, f.Rank)
+		}
+		out = append(out, f.Value)
+	}
+	if p.Total != len(out) {
+		t.Fatalf("page total %d, %d items", p.Total, len(out))
+	}
+	facts, err := e.Facts(ctx, u, factbase.FactFilter{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRank := make([]string, len(out))
+	for _, f := range facts {
+		if f.Rank < 1 || f.Rank > len(out) || byRank[f.Rank-1] != "" {
+			t.Fatalf("filtered read: %s at rank %d of %d", f.Value, f.Rank, len(out))
+		}
+		byRank[f.Rank-1] = f.Value
+	}
+	if !slices.Equal(byRank, out) {
+		t.Fatalf("filtered read %v, page %v", byRank, out)
+	}
+	for _, r := range []int{1, len(out) / 2, len(out)} {
+		if r < 1 {
+			continue
+		}
+		f, ok, err := e.AtRank(ctx, u, "", key, r, nil)
+		if err != nil || !ok || f.Value != out[r-1] || f.Rank != r {
+			t.Fatalf("rank %d: %+v %v %v, want %s", r, f, ok, err, out[r-1])
+		}
+	}
+	return out
+}
+
+// TestRanksAgainstModel drives a list of up to 40 members through appends, moves,
+// inserts and removals with positions 4 apart, and compares every state, every
+// mutation and every removed member's history rank with the pure model.
+func TestRanksAgainstModel(t *testing.T) {
+	smallGap(t)
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	const key = "favorites.model"
+	r := rand.New(rand.NewPCG(3, 4))
+	var model []string
+	respaced := 0
+	for step := 0; step < 600; step++ {
+		v := fmt.Sprintf("v%02d", r.IntN(40))
+		cur := slices.Index(model, v) + 1
+		op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: v}}
+		var plan ranked.Plan
+		switch k := r.IntN(5); {
+		case k < 2:
+			target := 1 + r.IntN(len(model)+2)
+			if k == 0 {
+				target = 1 // crowd the front
+			}
+			op.Fact.Rank = target
+			var err error
+			if plan, err = ranked.Set(len(model), cur, target); err != nil {
+				t.Fatal(err)
+			}
+		case k < 4:
+			plan, _ = ranked.Add(len(model), cur)
+		default:
+			if cur == 0 {
+				continue
+			}
+			op.Kind = factbase.OpRemove
+			plan, _ = ranked.Remove(len(model), cur)
+		}
+		before := positionsOf(t, s, u, key)
+		res, err := e.Apply(ctx, u, []factbase.Op{op})
+		if err != nil {
+			t.Fatalf("step %d %s %s: %v", step, op.Kind, v, err)
+		}
+		if op.Kind == factbase.OpRemove {
+			if len(res.Facts) != 1 || res.Facts[0].Rank != cur {
+				t.Fatalf("step %d: removed %+v, want rank %d", step, res.Facts, cur)
+			}
+			h, err := e.Facts(ctx, u, factbase.FactFilter{ID: res.Facts[0].ID, History: true})
+			if err != nil || len(h) != 1 || h[0].Current || h[0].Rank != cur {
+				t.Fatalf("step %d: history of removed %s: %+v %v, want rank %d", step, v, h, err, cur)
+			}
+		}
+		if cur != 0 && op.Fact.Rank == 0 && op.Kind == factbase.OpSet {
+			if len(res.Duplicates) != 1 || res.Duplicates[0].Rank != cur {
+				t.Fatalf("step %d: duplicate %+v, want rank %d", step, res.Duplicates, cur)
+			}
+		} else {
+			model = plan.Apply(model, v)
+			if len(res.Mutations) != 1 || res.Mutations[0].Action != plan.Action ||
+				res.Mutations[0].Shifted != plan.Shifted() {
+				t.Fatalf("step %d %s %s: mutations %+v, plan %+v", step, op.Kind, v, res.Mutations, plan)
+			}
+		}
+		if got := listState(t, e, u, key); !slices.Equal(got, model) {
+			t.Fatalf("step %d: store %v, model %v", step, got, model)
+		}
+		after := positionsOf(t, s, u, key)
+		if changed(before, after) > 1 {
+			respaced++
+		}
+	}
+	if respaced == 0 {
+		t.Fatal("the list never respaced: the test does not reach respace")
+	}
+	t.Logf("%d of 600 writes respaced the list", respaced)
+}
+
+// positionsOf returns the list's positions by fact id.
+func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[string]int64 {
+	t.Helper()
+	rows, err := s.reader.Query(`SELECT f.id, f.rank FROM facts f JOIN users s ON s.seq = f.u
+		WHERE s.id = ? AND f.key = ? AND f.current = 1 AND f.cardinality = 'ranked'`, string(u), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var p int64
+		if err := rows.Scan(&id, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p < 1 {
+			t.Fatalf("member %s at position %d", id, p)
+		}
+		out[id] = p
+	}
+	return out
+}
+
+// changed counts the members present before and after whose position changed.
+func changed(before, after map[string]int64) int {
+	n := 0
+	for id, p := range before {
+		if q, ok := after[id]; ok && q != p {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMoveWritesOneRow: a MOVE across a 2,000-member list changes one position,
+// and an insert at the front one more (the new row).
+func TestMoveWritesOneRow(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for i := 0; i < 2000; i++ {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("m%04d", i)}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	before := positionsOf(t, s, u, "favorites.big")
+	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "m1500", Rank: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Mutations[0]; m.Action != factbase.Move || m.From != 1501 || m.To != 1 || m.Shifted != 1500 {
+		t.Fatalf("mutation %+v, want MOVE 1501 → 1 shifting 1500", m)
+	}
+	after := positionsOf(t, s, u, "favorites.big")
+	if n := changed(before, after); n != 1 {
+		t.Fatalf("%d positions changed, want 1", n)
+	}
+	for _, c := range []struct {
+		rank  int
+		value string
+	}{{1, "m1500"}, {2, "m0000"}, {1501, "m1499"}, {1502, "m1501"}, {2000, "m1999"}} {
+		f, ok, err := e.AtRank(ctx, u, "", "favorites.big", c.rank, nil)
+		if err != nil || !ok || f.Value != c.value {
+			t.Errorf("rank %d: %s %v %v, want %s", c.rank, f.Value, ok, err, c.value)
+		}
+	}
+	p, err := e.List(ctx, u, "", "favorites.big", 1499, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Items {
+		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
+	}
+	if want := "1500:m1498 1501:m1499 1502:m1501"; strings.Join(got, " ") != want {
+		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestDensePositionsFromOldStores: a list written before positions (ranks 1..N in
+// the rank column, as migrations 0001-0015 left them) reads the same and takes an
+// insert in the middle by respacing.
+func TestDensePositionsFromOldStores(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	add := func(v string, rank int) factbase.Op {
+		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.old", Value: v, Rank: rank}}
+	}
+	if _, err := e.Apply(ctx, u, []factbase.Op{add("A", 0), add("B", 0), add("C", 0), add("D", 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.writer.Exec(`UPDATE facts SET rank = -o.n FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n
+			FROM facts WHERE key = 'favorites.old' AND current = 1) AS o WHERE facts.seq = o.seq;
+		UPDATE facts SET rank = -rank WHERE rank < 0`); err != nil {
+		t.Fatal(err)
+	}
+	if got := listState(t, e, u, "favorites.old"); strings.Join(got, "") != "ABCD" {
+		t.Fatalf("dense list reads %v", got)
+	}
+	if _, err := e.Apply(ctx, u, []factbase.Op{add("X", 2), add("Y", 1), add("B", 6)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listState(t, e, u, "favorites.old"); strings.Join(got, "") != "YAXCDB" {
+		t.Fatalf("after inserts and a move: %v, want YAXCDB", got)
+	}
+}
+
+// TestDuplicatePositionRefused provokes the position invariant: two members at one
+// position (as a bug in place would write) abort the write with EINVARIANT and the
+// store keeps what it had.
+func TestDuplicatePositionRefused(t *testing.T) {
+	s := openRanks(t)
+	u := storetest.NewUser()
+	ctx := context.Background()
+	add := func(v string) factbase.Op {
+		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: v}}
+	}
+	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("A"), add("B"), add("C")}); err != nil {
+		t.Fatal(err)
+	}
+	before := positionsOf(t, s, u, "favorites.x")
+	corrupt := memory.New(s, memory.Options{BeforeCheck: func(ctx context.Context, ftx factbase.Tx) error {
+		tx := ftx.(*tx)
+		_, err := tx.q.ExecContext(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
+			WHERE u = ?1 AND key = 'favorites.x' AND current = 1)
+			WHERE u = ?1 AND key = 'favorites.x' AND current = 1 AND value = 'C'`, tx.u)
+		return mapErr("corrupt", err)
+	}})
+	_, err := corrupt.Apply(ctx, u, []factbase.Op{add("D")})
+	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
+		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
+	}
+	if after := positionsOf(t, s, u, "favorites.x"); len(after) != 3 || changed(before, after) != 0 {
+		t.Fatalf("positions %v after a refused write, were %v", after, before)
+	}
+}
+
+func TestBetween(t *testing.T) {
+	old := rankGap
+	rankGap = 100
+	defer func() { rankGap = old }()
+	cases := []struct {
+		left, right           int64
+		hasLeft, hasRight, ok bool
+		want                  int64
+	}{
+		{0, 0, false, false, true, 100},
+		{500, 0, true, false, true, 600},
+		{1<<63 - 50, 0, true, false, false, 0},
+		{0, 500, false, true, true, 400},
+		{0, 100, false, true, true, 50},
+		{0, 1, false, true, false, 0},
+		{0, 2, false, true, true, 1},
+		{10, 20, true, true, true, 15},
+		{10, 11, true, true, false, 0},
+		{10, 12, true, true, true, 11},
+	}
+	for _, c := range cases {
+		got, ok := between(c.left, c.hasLeft, c.right, c.hasRight)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("between(%d %v, %d %v) = %d %v, want %d %v", c.left, c.hasLeft, c.right, c.hasRight, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
+// as Insert does, one at a time, rather than storing their ranks as positions.
+func TestInsertFactsPlacesRankedMembers(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.bulk", Value: "A"}}}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Update(ctx, u, func(ftx factbase.Tx) error {
+		var facts []factbase.Fact
+		for _, v := range []string{"X", "Y"} {
+			now := ftx.Now()
+			facts = append(facts, factbase.Fact{ID: "bulk-" + v, Subject: factbase.SubjectUser, Key: "favorites.bulk",
+				Cardinality: factbase.Ranked, Value: v, Rank: 1, ValueType: factbase.String, Category: factbase.Transient,
+				Confidence: 1, RecordedAt: now, ValidFrom: now, Current: true})
+		}
+		return ftx.InsertFacts(ctx, facts, []string{"x", "y"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listState(t, e, u, "favorites.bulk"); strings.Join(got, "") != "YXA" {
+		t.Fatalf("list %v, want Y X A (each inserted at rank 1)", got)
+	}
+}
