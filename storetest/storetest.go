@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,14 @@ type Open func(t *testing.T) factbase.Store
 // Option states a store's documented design where the suite must know it.
 type Option func(*config)
 
-type config struct{ derivedRanks bool }
+type config struct {
+	derivedRanks bool
+	only         []string
+}
+
+// Only runs the named tests of the suite alone (e.g. "RankedAgainstModel"), for a
+// store's own variant of the suite.
+func Only(names ...string) Option { return func(c *config) { c.only = names } }
 
 // DerivedRanks declares a store that keeps a ranked list's order as positions and
 // derives ranks on read (as the SQLite store does): its Tx cannot write a rank gap
@@ -66,6 +74,9 @@ func Run(t *testing.T, open Open, opts ...Option) {
 		{"EraseUser", testEraseUser},
 	}
 	for _, tc := range tests {
+		if cfg.only != nil && !slices.Contains(cfg.only, tc.name) {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
 			t.Cleanup(func() { s.Close() })
