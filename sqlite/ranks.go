@@ -36,8 +36,6 @@ var (
 	// OFFSET walks the partial index alone, which holds the positions.
 	qPositionsFrom = `SELECT rank FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' ORDER BY rank LIMIT 3 OFFSET ?`
-	qPosition = `SELECT rank FROM facts
-		WHERE u = ? AND id = ? AND current = 1 AND cardinality = 'ranked'`
 	qTail = `SELECT coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
 		coalesce((SELECT max(rank) FROM facts
 			WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'), 0)`
@@ -51,7 +49,7 @@ var (
 	qRespaceFlip = `UPDATE facts SET rank = -rank
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked' AND rank < 0`
 
-	rankQueries = []string{qRankOf, qPositions, qPositionsFrom, qPosition, qTail, qSetPosition,
+	rankQueries = []string{qRankOf, qPositions, qPositionsFrom, qTail, qSetPosition,
 		qRespaceNegate, qRespaceFlip, qAtPosition}
 )
 
@@ -243,13 +241,6 @@ func (t *tx) move(ctx context.Context, subject, key, id string, from, to int) er
 		return factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", id, key)
 	}
 	return nil
-}
-
-// position returns the position of current ranked member id.
-func (t *tx) position(ctx context.Context, id string) (int64, error) {
-	var p int64
-	err := t.queryRow(ctx, qPosition, t.u, id).Scan(&p)
-	return p, mapErr("position", err)
 }
 
 // pageLimit is the LIMIT of a list page read, a literal (see Facts).

@@ -361,3 +361,44 @@ func TestInsertFactsPlacesRankedMembers(t *testing.T) {
 		t.Fatalf("list %v, want Y X A (each inserted at rank 1)", got)
 	}
 }
+
+// TestRerankRefusesOddMoves: a pin's move must span exactly its rank and the new
+// one (the shape of the write path's plans); a wider span would shift a member the
+// move does not, which positions cannot express.
+func TestRerankRefusesOddMoves(t *testing.T) {
+	s := openRanks(t)
+	u := storetest.NewUser()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for _, v := range []string{"A", "B", "C", "D", "E"} {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.odd", Value: v}})
+	}
+	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Update(ctx, u, func(tx factbase.Tx) error {
+		d, ok, err := tx.Member(ctx, factbase.SubjectUser, "favorites.odd", "d")
+		if err != nil || !ok || d.Rank != 4 {
+			t.Fatalf("member d: %+v %v %v", d, ok, err)
+		}
+		if _, err := tx.Rerank(ctx, factbase.SubjectUser, "favorites.odd", 1, 5, 1, d.ID, 3); factbase.ErrorCode(err) != factbase.EINTERNAL {
+			t.Errorf("a move to 3 spanning [1, 5]: %v, want internal", err)
+		}
+		n, err := tx.Rerank(ctx, factbase.SubjectUser, "favorites.odd", 1, 4, 1, d.ID, 1)
+		if err != nil || n != 4 {
+			t.Fatalf("move 4 to 1: %d %v", n, err)
+		}
+		p, _, err := tx.ListPage(ctx, factbase.SubjectUser, "favorites.odd", 0, 10)
+		var got string
+		for _, f := range p {
+			got += f.Value
+		}
+		if err != nil || got != "DABCE" {
+			t.Errorf("after the move: %q %v, want DABCE", got, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -53,8 +53,7 @@ var (
 	qKeyStats = `SELECT
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'one'),
 		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
-		coalesce((SELECT 1 FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked'
-			AND rank = (SELECT min(rank) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked')), 0),
+		coalesce((SELECT 1 FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked' LIMIT 1), 0),
 		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality <> 'one' AND norm = ?4)`
 	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
@@ -398,24 +397,26 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 
 // Rerank shifts ranks in [lo, hi] by delta, pin to pinRank. Ranks are derived from
 // positions (ranks.go), so only pin's row changes: it takes a position between its
-// new neighbours, and the members in between shift by the derivation. Without pin,
-// the shift is one that the Insert after it (or the End before it) makes: nothing
-// is written. It returns how many members the shift moves, hi-lo+1.
+// new neighbours, and the members in between shift by the derivation. A pin's move
+// spans exactly its rank and pinRank, as the write path's plans do; any other shape
+// is refused. Without pin, the shift is one that the Insert after it (or the End
+// before it) makes: nothing is written. It returns how many members the shift
+// moves, hi-lo+1.
 func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
 	if lo > hi {
 		return 0, nil
 	}
 	if pin != "" {
-		p, err := t.position(ctx, pin)
-		if err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return 0, factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", pin, key)
-			}
-			return 0, err
-		}
-		from, err := t.rankOf(ctx, subject, key, p)
-		if err != nil {
-			return 0, err
+		// A move up shifts [to, from-1] down one: pin was at hi. A move down, at lo.
+		var from int
+		switch {
+		case delta == 1 && pinRank == lo:
+			from = hi
+		case delta == -1 && pinRank == hi:
+			from = lo
+		default:
+			return 0, factbase.Errorf(factbase.EINTERNAL, "rerank of %s: a move of %q to %d must span [%d, %d] from its rank by one",
+				key, pin, pinRank, lo, hi)
 		}
 		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
 			return 0, err
