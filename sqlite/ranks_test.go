@@ -87,10 +87,22 @@ func listState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []
 }
 
 // TestRanksAgainstModel drives a list of up to 40 members through appends, moves,
-// inserts and removals with positions 4 apart, and compares every state, every
-// mutation and every removed member's history rank with the pure model.
+// inserts and removals, and compares every state, every mutation, every removed
+// member's history rank and the block counts with the pure model: with positions 4
+// apart (all in one block, respacing every few writes) and 2^35 apart (8 members a
+// block, respacing after 35 inserts at one spot).
 func TestRanksAgainstModel(t *testing.T) {
-	smallGap(t)
+	for _, gap := range []int64{4, 1 << 35} {
+		t.Run(fmt.Sprintf("gap %d", gap), func(t *testing.T) {
+			old := rankGap
+			rankGap = gap
+			defer func() { rankGap = old }()
+			ranksAgainstModel(t)
+		})
+	}
+}
+
+func ranksAgainstModel(t *testing.T) {
 	s := openRanks(t)
 	e := memory.New(s, memory.Options{})
 	u := storetest.NewUser()
@@ -156,11 +168,27 @@ func TestRanksAgainstModel(t *testing.T) {
 		if changed(before, after) > 1 {
 			respaced++
 		}
+		checkBlocks(t, s)
 	}
 	if respaced == 0 {
 		t.Fatal("the list never respaced: the test does not reach respace")
 	}
 	t.Logf("%d of 600 writes respaced the list", respaced)
+}
+
+// checkBlocks compares list_blocks with the counts of the members' positions.
+func checkBlocks(t *testing.T, s *Store) {
+	t.Helper()
+	var diff int
+	err := s.reader.QueryRow(`WITH
+		kept AS (SELECT u, subject, key, block, members FROM list_blocks WHERE members <> 0),
+		counted AS (SELECT u, subject, key, rank >> 38 AS block, count(*) AS members FROM facts
+			WHERE current = 1 AND cardinality = 'ranked' GROUP BY 1, 2, 3, 4)
+		SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM counted))
+			+ (SELECT count(*) FROM (SELECT * FROM counted EXCEPT SELECT * FROM kept))`).Scan(&diff)
+	if err != nil || diff != 0 {
+		t.Fatalf("list_blocks differs from the positions in %d rows (%v)", diff, err)
+	}
 }
 
 // positionsOf returns the list's positions by fact id.
@@ -401,4 +429,75 @@ func TestRerankRefusesOddMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestMigrationSpreadsDenseLists: migration 0016 on a store whose lists hold dense
+// ranks spreads each list's positions 2^32 apart (order kept), leaves a list whose
+// positions are already spread as it is, and counts every list's blocks.
+func TestMigrationSpreadsDenseLists(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "factbase.db")
+	ctx := context.Background()
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	fill := func(key string, n int) {
+		var ops []factbase.Op
+		for i := 0; i < n; i++ {
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("%s-%03d", key, i)}})
+		}
+		if _, err := e.Apply(ctx, u, ops); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill("favorites.dense", 150)
+	fill("favorites.spread", 5)
+	// Back to the shape before 0016: no blocks, and the dense list's ranks 1..N
+	// stored in reverse rowid order to make its order differ from insertion order.
+	for _, q := range []string{
+		"UPDATE facts SET rank = -(151 - o.n) FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts WHERE key = 'favorites.dense' AND current = 1) AS o WHERE facts.seq = o.seq",
+		"UPDATE facts SET rank = -rank WHERE rank < 0",
+		"DROP TRIGGER list_blocks_insert", "DROP TRIGGER list_blocks_update", "DROP TRIGGER list_blocks_delete",
+		"DROP TABLE list_blocks",
+		"DELETE FROM schema_migrations WHERE name = 'migrations/0016_list_blocks.sql'",
+	} {
+		if _, err := s.writer.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	spreadBefore := positionsOf(t, s, u, "favorites.spread")
+	s.Close()
+
+	s, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatalf("reopen (migration 0016): %v", err)
+	}
+	defer s.Close()
+	e = memory.New(s, memory.Options{})
+	got := listState(t, e, u, "favorites.dense")
+	if len(got) != 150 || got[0] != "favorites.dense-149" || got[149] != "favorites.dense-000" {
+		t.Fatalf("dense list after the migration: %d members, first %s, last %s", len(got), got[0], got[len(got)-1])
+	}
+	for id, p := range positionsOf(t, s, u, "favorites.dense") {
+		if p%(1<<32) != 0 || p < 1<<32 || p > 150<<32 {
+			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to 150·2^32", id, p)
+		}
+	}
+	if after := positionsOf(t, s, u, "favorites.spread"); changed(spreadBefore, after) != 0 {
+		t.Errorf("spread list moved: %v, was %v", after, spreadBefore)
+	}
+	checkBlocks(t, s)
+	before := positionsOf(t, s, u, "favorites.dense")
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: "new", Rank: 75}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := changed(before, positionsOf(t, s, u, "favorites.dense")); n != 0 {
+		t.Errorf("an insert after the migration moved %d members, want 0 (no respace)", n)
+	}
+	if f, ok, err := e.AtRank(ctx, u, "", "favorites.dense", 75, nil); err != nil || !ok || f.Value != "new" {
+		t.Errorf("rank 75: %+v %v %v", f, ok, err)
+	}
+	checkBlocks(t, s)
 }
