@@ -179,3 +179,38 @@ func BenchmarkListPage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkApplyRankedAppendWithout is BenchmarkApplyRankedAppend in stores with
+// parts of the schema that later features added dropped, to show what each costs a
+// write: the full-text triggers, the fact sheet's records, the indexes of the
+// filtered reads (source, type, anchor, subject), and all of them with the list
+// events' and references' secondary indexes. It is a measurement, not a mode: the
+// dropped parts are what search, the fact sheet and the filters read.
+func BenchmarkApplyRankedAppendWithout(b *testing.B) {
+	parts := map[string][]string{
+		"full-text": {"DROP TRIGGER facts_fts_insert"},
+		"sheet":     {"DROP TRIGGER sheet_rows_fact_insert", "DROP TRIGGER sheet_rows_reference_insert"},
+		"indexes":   {"DROP INDEX facts_source", "DROP INDEX facts_type", "DROP INDEX facts_anchor", "DROP INDEX facts_subject"},
+	}
+	all := append(append(append([]string{}, parts["full-text"]...), parts["sheet"]...), parts["indexes"]...)
+	parts["all"] = append(all, "DROP INDEX fact_references_fact", "DROP INDEX list_events_fact")
+	for _, name := range []string{"full-text", "sheet", "indexes", "all"} {
+		b.Run(name, func(b *testing.B) {
+			s, e, u := benchEngine(b)
+			defer s.Close()
+			for _, q := range parts[name] {
+				if _, err := s.Writer().Exec(q); err != nil {
+					b.Fatal(q, err)
+				}
+			}
+			fillList(b, e, u, "favorites.big", 10000)
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
