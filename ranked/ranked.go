@@ -1,5 +1,7 @@
-// Package ranked plans changes to ranked lists. It is pure: it reads no list and
-// writes nothing; a store executes a Plan with one set-based statement.
+// Package ranked plans changes to ranked lists. Its plans are pure: they read no
+// list and write nothing, and a store executes a Plan. The stores keep a list's
+// order as sparse positions (positions.go): Place finds a new member's or a moved
+// member's position among the few its store reads for it.
 //
 // A ranked list of length n has its members at ranks exactly 1..n, one value per rank.
 // Every change is described by a Plan: the value moves from rank From to rank To (0 for

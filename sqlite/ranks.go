@@ -2,22 +2,17 @@ package sqlite
 
 import (
 	"context"
-	"math"
-	"slices"
 	"strconv"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/ranked"
 )
 
-// A ranked list keeps its order as sparse positions, not as ranks. The rank column
-// of a current member holds its position: an integer unique in the list (the
-// partial unique index facts_rank_current), at least 1, and spaced rankGap apart when
-// the list is written in order. A member's rank is derived on read: one more than
-// the number of members before it. Ranks are therefore exactly 1..N by
-// construction, and a MOVE or an INSERT writes one row, however long the list:
-// the new member, or the moved one, takes a position between its new neighbours.
-// When two neighbours have no integer between them, respace renumbers the list.
-// A member that leaves its list (End) keeps the rank it had, as history.
+// A ranked list keeps its order as sparse positions and derives ranks on read
+// (ranked/positions.go holds the arithmetic both stores share). The rank column of
+// a current member holds its position, unique in the list (the partial unique index
+// facts_rank_current). A member that leaves its list (End) keeps the rank it had, as
+// history.
 //
 // Deriving a rank counts the members before a position. list_blocks (migration
 // 0016, kept by triggers) holds the member count of each block of 2^blockShift
@@ -28,10 +23,8 @@ import (
 // Positions never leave this file's callers: every read derives ranks (fixRanks,
 // ListPage, AtRank) before a Fact leaves the package.
 
-// rankGap is the distance between the positions of members written in order: 32
-// halvings of one gap before the list must be respaced. A variable so that tests can
-// make respacing frequent.
-var rankGap int64 = 1 << 32
+// rankGap is ranked.Gap, a variable so that tests can make respacing frequent.
+var rankGap = ranked.Gap
 
 // blockShift makes blocks of 2^38 positions; migration 0016's triggers use it too.
 const blockShift = 38
@@ -78,41 +71,9 @@ const fixRanksBatch = 8
 // fixRanks replaces the position of every current ranked member in facts, read in
 // this transaction, by its rank.
 func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
-	type list struct{ subject, key string }
-	var groups map[list][]int
-	for i, f := range facts {
-		if f.Current && f.Cardinality == factbase.Ranked {
-			if groups == nil {
-				groups = make(map[list][]int)
-			}
-			l := list{f.Subject, f.Key}
-			groups[l] = append(groups[l], i)
-		}
-	}
-	for l, idx := range groups {
-		if len(idx) <= fixRanksBatch {
-			for _, i := range idx {
-				r, err := t.rankOf(ctx, l.subject, l.key, int64(facts[i].Rank))
-				if err != nil {
-					return err
-				}
-				facts[i].Rank = r
-			}
-			continue
-		}
-		pos, err := t.positions(ctx, l.subject, l.key)
-		if err != nil {
-			return err
-		}
-		for _, i := range idx {
-			r, ok := slices.BinarySearch(pos, int64(facts[i].Rank))
-			if !ok {
-				return factbase.Errorf(factbase.EINTERNAL, "member %s of %s is not in its list", facts[i].ID, l.key)
-			}
-			facts[i].Rank = r + 1
-		}
-	}
-	return nil
+	return ranked.DeriveRanks(facts, fixRanksBatch,
+		func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) },
+		func(subject, key string) ([]int64, error) { return t.positions(ctx, subject, key) })
 }
 
 func (t *tx) rankOf(ctx context.Context, subject, key string, pos int64) (int, error) {
@@ -187,67 +148,24 @@ func (t *tx) blockOf(ctx context.Context, subject, key string, r int) (block, be
 	return 0, 0, false, mapErr("blocks", rows.Err())
 }
 
-// place returns a free position at which a member takes rank r, with the member at
-// rank skip (0: none; the one that moves) left out of the order. It respaces the
-// list when its would-be neighbours are adjacent.
-func (t *tx) place(ctx context.Context, subject, key string, r, skip int) (int64, error) {
-	for attempt := 0; ; attempt++ {
-		// The neighbours are the members at ranks r-1 and r of the order without skip:
-		// ranks at or after skip in that order are one more in the stored order.
-		stored := func(k int) int {
-			if skip > 0 && k >= skip {
-				return k + 1
-			}
-			return k
-		}
-		lo, hi := stored(r-1), stored(r)
-		first := max(lo, 1)
-		pos, err := t.positionsFrom(ctx, subject, key, first)
-		if err != nil {
-			return 0, err
-		}
-		at := func(k int) (int64, bool) {
-			if k < 1 || k-first >= len(pos) {
-				return 0, false
-			}
-			return pos[k-first], true
-		}
-		left, hasLeft := at(lo)
-		right, hasRight := at(hi)
-		if p, ok := between(left, hasLeft, right, hasRight); ok {
-			return p, nil
-		}
-		if attempt > 0 {
-			return 0, factbase.Errorf(factbase.EINTERNAL, "list %s has no free position at rank %d after respacing", key, r)
-		}
-		if err := t.respace(ctx, subject, key); err != nil {
-			return 0, err
-		}
-	}
+// listPositions is one list's positions for ranked.Place.
+type listPositions struct {
+	t            *tx
+	subject, key string
 }
 
-// between returns a position strictly between left and right (either may be
-// absent): rankGap beyond a lone neighbour while there is room, else the midpoint.
-// ok is false when there is no free integer.
-func between(left int64, hasLeft bool, right int64, hasRight bool) (int64, bool) {
-	switch {
-	case !hasLeft && !hasRight:
-		return rankGap, true
-	case !hasRight:
-		if left > math.MaxInt64-rankGap {
-			return 0, false
-		}
-		return left + rankGap, true
-	case !hasLeft:
-		left = 0
-		if right > rankGap {
-			return right - rankGap, true
-		}
-	}
-	if right-left < 2 {
-		return 0, false
-	}
-	return left + (right-left)/2, true
+func (l listPositions) From(ctx context.Context, r int) ([]int64, error) {
+	return l.t.positionsFrom(ctx, l.subject, l.key, r)
+}
+
+func (l listPositions) Respace(ctx context.Context, gap int64) error {
+	return l.t.respace(ctx, l.subject, l.key, gap)
+}
+
+// place returns a free position at which a member takes rank r, with the member at
+// rank skip (0: none) left out of the order (ranked.Place).
+func (t *tx) place(ctx context.Context, subject, key string, r, skip int) (int64, error) {
+	return ranked.Place(ctx, listPositions{t, subject, key}, rankGap, r, skip)
 }
 
 // tail returns the list's length and its last member's position (0 when empty):
@@ -257,10 +175,10 @@ func (t *tx) tail(ctx context.Context, subject, key string) (n int, last int64, 
 	return n, last, mapErr("list tail", err)
 }
 
-// respace renumbers the list's positions to rankGap, 2·rankGap, ... in order: two
-// set-based statements. It keeps every rank.
-func (t *tx) respace(ctx context.Context, subject, key string) error {
-	if _, err := t.exec(ctx, qRespaceNegate, rankGap, t.u, subject, key); err != nil {
+// respace renumbers the list's positions to gap, 2·gap, ... in order: two set-based
+// statements. It keeps every rank.
+func (t *tx) respace(ctx context.Context, subject, key string, gap int64) error {
+	if _, err := t.exec(ctx, qRespaceNegate, gap, t.u, subject, key); err != nil {
 		return mapErr("respace", err)
 	}
 	_, err := t.exec(ctx, qRespaceFlip, t.u, subject, key)
@@ -298,7 +216,7 @@ func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (in
 		return 0, err
 	}
 	if r > n && n > 0 {
-		if p, ok := between(last, true, 0, false); ok {
+		if p, ok := ranked.Between(last, true, 0, false, rankGap); ok {
 			return p, nil
 		}
 	}

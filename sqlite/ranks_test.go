@@ -334,33 +334,6 @@ func TestDuplicatePositionRefused(t *testing.T) {
 	}
 }
 
-func TestBetween(t *testing.T) {
-	old := rankGap
-	rankGap = 100
-	defer func() { rankGap = old }()
-	cases := []struct {
-		left, right           int64
-		hasLeft, hasRight, ok bool
-		want                  int64
-	}{
-		{0, 0, false, false, true, 100},
-		{500, 0, true, false, true, 600},
-		{1<<63 - 50, 0, true, false, false, 0},
-		{0, 500, false, true, true, 400},
-		{0, 100, false, true, true, 50},
-		{0, 1, false, true, false, 0},
-		{0, 2, false, true, true, 1},
-		{10, 20, true, true, true, 15},
-		{10, 11, true, true, false, 0},
-		{10, 12, true, true, true, 11},
-	}
-	for _, c := range cases {
-		got, ok := between(c.left, c.hasLeft, c.right, c.hasRight)
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("between(%d %v, %d %v) = %d %v, want %d %v", c.left, c.hasLeft, c.right, c.hasRight, got, ok, c.want, c.ok)
-		}
-	}
-}
 
 // TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
 // as Insert does, one at a time, rather than storing their ranks as positions.
