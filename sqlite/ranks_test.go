@@ -334,7 +334,6 @@ func TestDuplicatePositionRefused(t *testing.T) {
 	}
 }
 
-
 // TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
 // as Insert does, one at a time, rather than storing their ranks as positions.
 func TestInsertFactsPlacesRankedMembers(t *testing.T) {
