@@ -97,10 +97,9 @@ type ReadTx interface {
 	// prefix, sorted.
 	Keys(ctx context.Context, subject, prefix string) ([]string, error)
 	// MaxRank returns the highest rank in the ranked list (subject, key), 0 if empty.
-	// With the invariants intact it is the list's length; it must be O(log n). Read it
-	// before a member leaves the list: while the write path closes the gap, a store
-	// that keeps ranks may still report the old length and one that derives them the
-	// new.
+	// With the invariants intact it is the list's length; it must be O(log n). It is
+	// the length after the transaction's writes so far (a member that left no longer
+	// counts).
 	MaxRank(ctx context.Context, subject, key string) (int, error)
 	// KeyStats summarises the current facts of (subject, key); NormCount counts the
 	// members whose normalised value is norm. Each figure must be O(log n): the
@@ -116,26 +115,26 @@ type ReadTx interface {
 // Tx is a write transaction. Only the engine's write path calls its mutating methods.
 // A unique-index violation is returned as EINVARIANT.
 //
-// A store may keep a ranked list's ranks in its rows (PostgreSQL) or keep the
-// list's order as positions and derive ranks on read (SQLite). The write path calls
-// the same methods for both, in the same order: Rerank to make room and then Insert
-// at the freed rank; End (or Erase) and then Rerank to close the gap; Rerank with a
-// pin to move one member. Ranks read after each such pair are the same in both; in
-// between, a store that derives ranks shows no gap.
+// A store keeps a ranked list's order as positions and derives ranks on read
+// (ranked/positions.go): a current member's rank is one more than the number of
+// members before it, so ranks are 1..N by construction and a MOVE or an INSERT
+// writes one row. The write path states each list change as it plans it: Rerank
+// to make room and then Insert at the freed rank; End (or Erase) and then Rerank to
+// close the gap; Rerank with a pin to move one member.
 type Tx interface {
 	ReadTx
 	// Insert writes a new fact row. f.ID, f.User and the times are already set. A
-	// current ranked fact takes rank f.Rank: in a store that derives ranks, the
+	// current ranked fact takes rank f.Rank (at most the list's length plus one): the
 	// members from f.Rank on move down one.
 	Insert(ctx context.Context, f Fact, norm string) error
 	// End marks fact id no longer current: valid_to = at, superseded_by = by (may be "").
-	// ENOTFOUND if no current fact has that id.
+	// A ranked member keeps the rank it had. ENOTFOUND if no current fact has that id.
 	End(ctx context.Context, id string, at time.Time, by string) error
 	// Rerank shifts by delta the ranks in [lo, hi] of the current members of the ranked
-	// list (subject, key), except that fact pin (if not "") gets pinRank; one set-based
-	// statement pair, never row by row. It returns how many members change rank. A
-	// store that derives ranks writes only pin's row, and without a pin nothing: the
-	// Insert after it or the End before it shifts the others.
+	// list (subject, key), except that fact pin (if not "") gets pinRank, and returns
+	// how many members change rank (hi-lo+1). With a pin, [lo, hi] spans exactly its
+	// rank and pinRank, and only pin's row is written; without one nothing is: the
+	// Insert after it or the End before it makes the shift.
 	Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error)
 	// Erase deletes fact id and everything derived from it (list events, references,
 	// index entries). It returns the number of fact rows deleted.

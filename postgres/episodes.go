@@ -192,5 +192,5 @@ func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool) ([]factb
 	if history {
 		q = qEpisodeFactsAll
 	}
-	return t.scanFacts(t.q.Query(ctx, q, string(t.user), id))
+	return t.queryFacts(ctx, q, string(t.user), id)
 }

@@ -219,7 +219,7 @@ func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
 
 // AnchoredFacts returns the current facts anchored in [from, to), by anchor.
 func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time) ([]factbase.Fact, error) {
-	return t.scanFacts(t.q.Query(ctx, qAnchored, string(t.user), from.UnixNano(), to.UnixNano()))
+	return t.queryFacts(ctx, qAnchored, string(t.user), from.UnixNano(), to.UnixNano())
 }
 
 // PreferenceSessions returns the sessions a preference value was stated in, sorted.

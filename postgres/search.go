@@ -141,7 +141,7 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 	}
 	q := "SELECT " + factColumnsF + " FROM facts f WHERE " + w.String() +
 		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + w.arg(limit)
-	return t.scanFacts(t.q.Query(ctx, q, w.args...))
+	return t.queryFacts(ctx, q, w.args...)
 }
 
 // tsquery returns the words of each term, for phraseto_tsquery, leaving out terms

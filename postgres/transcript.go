@@ -208,7 +208,7 @@ func (t *tx) TranscriptFacts(ctx context.Context, q factbase.TranscriptQuery) ([
 	where, args := t.transcriptWhere(q, "", nil)
 	lim, args := limitClause(q.Limit, q.Offset, args)
 	query := "SELECT " + factColumns + " FROM facts WHERE " + where + " ORDER BY recorded_at, seq" + lim
-	return t.scanFacts(t.q.Query(ctx, query, args...))
+	return t.queryFacts(ctx, query, args...)
 }
 
 // TranscriptObjects groups the facts q selects by normalised object, most facts
@@ -313,16 +313,26 @@ func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factba
 	if err != nil {
 		return nil, mapErr("members", err)
 	}
-	defer rows.Close()
 	var norm string
 	for rows.Next() {
 		f, err := t.scanFact(normScanner{rows, &norm})
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out[factbase.MemberKey{Subject: f.Subject, Key: f.Key, Norm: norm}] = f
 	}
-	return out, mapErr("members", rows.Err())
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, mapErr("members", err)
+	}
+	for k, f := range out { // a key declared many may hold a ranked list
+		if err := t.fixRank(ctx, &f); err != nil {
+			return nil, err
+		}
+		out[k] = f
+	}
+	return out, nil
 }
 
 // MemberCounts returns how many current members hold each key, in one statement.

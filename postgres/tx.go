@@ -47,24 +47,24 @@ const (
 		WHERE u = $1 AND subject = $2 AND key = $3 AND norm = $4 AND current AND cardinality <> 'one'`
 	qCurrent = "SELECT " + factColumns + ` FROM facts
 		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'one'`
-	qAtRank = "SELECT " + factColumns + ` FROM facts
-		WHERE u = $1 AND subject = $2 AND key = $3 AND rank = $4 AND current AND cardinality = 'ranked'`
+	// qListPage reads from the page's first position (ranks.go: a current member's
+	// rank column holds its position in the list).
 	qListPage = "SELECT " + factColumns + ` FROM facts
 		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
-		AND rank > $4 AND rank <= $5 ORDER BY rank`
-	// The lowest and highest ranks are read as "ORDER BY rank LIMIT 1", not min() and
-	// max(): with no statistics yet (a new database) the planner would otherwise
-	// aggregate every member instead of reading one end of the index.
-	qMaxRank = `SELECT rank FROM facts
-		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
-		ORDER BY rank DESC LIMIT 1`
+		AND rank >= $4 ORDER BY rank LIMIT $5`
+	// The list's length is the member count the database keeps (list_sizes).
+	qMaxRank = `SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3`
+	// qKeyStats: ranks are derived from positions (ranks.go), so the lowest is 1 when
+	// the list has a member (read as "ORDER BY rank LIMIT 1", so that the planner
+	// reads one end of the positions' index instead of scanning the key's history)
+	// and the highest is the member count; the unique index on positions keeps one
+	// member per rank.
 	qKeyStats = `SELECT
 		(SELECT count(*) FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'one'),
 		coalesce((SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3), 0),
-		coalesce((SELECT rank FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
+		coalesce((SELECT 1 FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
 			ORDER BY rank LIMIT 1), 0),
-		coalesce((SELECT rank FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
-			ORDER BY rank DESC LIMIT 1), 0),
+		coalesce((SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3), 0),
 		(SELECT count(*) FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality <> 'one' AND norm = $4)`
 	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
 		WHERE u = $1 AND subject = $2 AND key = $3 AND at <= $4 ORDER BY at, seq`
@@ -73,12 +73,13 @@ const (
 		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, fts)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
 		$21, $22, $23, $24, $25, $26, $27, $28, ` + factFTS + `)`
-	qEnd = `UPDATE facts SET current = false, valid_to = $1, superseded_by = $2
+	// qEnd: a ranked member leaving its list keeps the rank it had (derived from its
+	// position, ranks.go) as history.
+	qEnd = `UPDATE facts SET current = false, valid_to = $1, superseded_by = $2,
+		rank = CASE WHEN cardinality = 'ranked' THEN (SELECT count(*) FROM facts m
+			WHERE m.u = facts.u AND m.subject = facts.subject AND m.key = facts.key AND m.current
+			AND m.cardinality = 'ranked' AND m.rank <= facts.rank) END
 		WHERE u = $3 AND id = $4 AND current`
-	qRerankNegate = `UPDATE facts SET rank = -(CASE WHEN id = $1 THEN $2 ELSE rank + $3 END)
-		WHERE u = $4 AND subject = $5 AND key = $6 AND current AND cardinality = 'ranked' AND rank BETWEEN $7 AND $8`
-	qRerankFlip = `UPDATE facts SET rank = -rank
-		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked' AND rank < 0`
 	qEraseEvents = "DELETE FROM list_events WHERE u = $1 AND fact_id = $2"
 	qEraseFact   = "DELETE FROM facts WHERE u = $1 AND id = $2"
 	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
@@ -112,21 +113,33 @@ func (t *tx) lockUser(ctx context.Context) error {
 	return factbase.Errorf(factbase.EINTERNAL, "user row for %s vanished while locking it", t.user)
 }
 
-func (t *tx) scanFacts(rows pgx.Rows, err error) ([]factbase.Fact, error) {
+// queryFacts runs a query of factColumns and reads its facts (scanFacts).
+func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
+	rows, err := t.q.Query(ctx, q, args...)
+	return t.scanFacts(ctx, rows, err)
+}
+
+// scanFacts reads facts from rows and derives the ranks of current ranked members
+// (ranks.go), once the rows are closed.
+func (t *tx) scanFacts(ctx context.Context, rows pgx.Rows, err error) ([]factbase.Fact, error) {
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	defer rows.Close()
 	var out []factbase.Fact
 	for rows.Next() {
 		f, err := t.scanFact(rows)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out = append(out, f)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, mapErr("query", err)
+	}
+	if err := t.fixRanks(ctx, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -137,7 +150,7 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 	var (
 		f                        factbase.Fact
 		card, vt, cat, dur, sens string
-		rank                     *int32
+		rank                     *int64
 		anchor, validTo          *int64
 		recordedAt, validFrom    int64
 	)
@@ -177,6 +190,9 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 	f, err := t.scanFact(t.q.QueryRow(ctx, qFact, string(t.user), id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
+	}
+	if err == nil {
+		err = t.fixRank(ctx, &f)
 	}
 	return f, err
 }
@@ -234,7 +250,7 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 	if f.Offset > 0 {
 		q += " OFFSET " + arg(f.Offset)
 	}
-	return t.scanFacts(t.q.Query(ctx, q, args...))
+	return t.queryFacts(ctx, q, args...)
 }
 
 // prefixEnd returns the smallest valid UTF-8 string greater, in bytewise order, than
@@ -261,6 +277,9 @@ func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, boo
 	if errors.Is(err, pgx.ErrNoRows) {
 		return f, false, nil
 	}
+	if err == nil {
+		err = t.fixRank(ctx, &f)
+	}
 	if err != nil {
 		return f, false, err
 	}
@@ -279,7 +298,16 @@ func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, b
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	return t.one(ctx, qAtRank, string(t.user), subject, key, rank)
+	p, ok, err := t.positionAt(ctx, subject, key, rank)
+	if !ok || err != nil {
+		return factbase.Fact{}, false, err
+	}
+	f, err := t.scanFact(t.q.QueryRow(ctx, qAtPosition, string(t.user), subject, key, p))
+	if err != nil {
+		return f, false, err
+	}
+	f.Rank = rank
+	return f, true, nil
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
@@ -288,8 +316,25 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	if err != nil {
 		return nil, 0, err
 	}
-	facts, err := t.scanFacts(t.q.Query(ctx, qListPage, string(t.user), subject, key, offset, offset+limit))
-	return facts, n, err
+	first, ok, err := t.positionAt(ctx, subject, key, offset+1)
+	if !ok || err != nil || limit <= 0 {
+		return nil, n, err
+	}
+	rows, err := t.q.Query(ctx, qListPage, string(t.user), subject, key, first, limit)
+	if err != nil {
+		return nil, 0, mapErr("list page", err)
+	}
+	defer rows.Close()
+	var facts []factbase.Fact
+	for rows.Next() {
+		f, err := t.scanFact(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		f.Rank = offset + len(facts) + 1
+		facts = append(facts, f)
+	}
+	return facts, n, mapErr("list page", rows.Err())
 }
 
 // Keys returns the distinct current keys of subject starting with prefix, sorted
@@ -319,7 +364,8 @@ func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error)
 	return out, mapErr("keys", rows.Err())
 }
 
-// MaxRank returns the highest current rank of the list (an index seek), 0 if empty.
+// MaxRank returns the highest current rank of the list, its length (a row of
+// list_sizes), 0 if empty.
 func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
 	var n int
 	err := t.q.QueryRow(ctx, qMaxRank, string(t.user), subject, key).Scan(&n)
@@ -369,11 +415,19 @@ func nullTime(t *time.Time) *int64 {
 	return &n
 }
 
-// Insert writes a new fact row.
+// Insert writes a new fact row. A current ranked member takes a position that gives
+// it rank f.Rank: the members from that rank on move down one (ranks.go).
 func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
-	var rank *int32
+	var rank *int64
 	if f.Cardinality == factbase.Ranked {
-		r := int32(f.Rank)
+		r := int64(f.Rank)
+		if f.Current {
+			p, err := t.insertPosition(ctx, f.Subject, f.Key, f.Rank)
+			if err != nil {
+				return err
+			}
+			r = p
+		}
 		rank = &r
 	}
 	t.writes++
@@ -400,22 +454,33 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 	return nil
 }
 
-// Rerank shifts ranks in [lo, hi] by delta (pin gets pinRank) with two set-based
-// statements. PostgreSQL checks a unique index row by row during an UPDATE, so a
-// plain "rank = rank + 1" could collide with a member not yet moved: the first
-// statement writes every new rank negated (no current rank is negative, and the new
-// ranks are distinct), the second flips them back.
+// Rerank shifts ranks in [lo, hi] by delta, pin to pinRank. Ranks are derived from
+// positions (ranks.go), so only pin's row changes: it takes a position between its
+// new neighbours. A pin's move spans exactly its rank and pinRank, as the write
+// path's plans do; any other shape is refused. Without pin, the shift is one that
+// the Insert after it (or the End before it) makes: nothing is written. It returns
+// how many members the shift moves, hi-lo+1.
 func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
 	if lo > hi {
 		return 0, nil
 	}
-	tags, err := t.q.ExecAll(ctx,
-		queued{sql: qRerankNegate, args: []any{pin, pinRank, delta, string(t.user), subject, key, lo, hi}},
-		queued{sql: qRerankFlip, args: []any{string(t.user), subject, key}})
-	if err != nil {
-		return 0, mapErr("rerank", err)
+	if pin != "" {
+		// A move up shifts [to, from-1] down one: pin was at hi. A move down, at lo.
+		var from int
+		switch {
+		case delta == 1 && pinRank == lo:
+			from = hi
+		case delta == -1 && pinRank == hi:
+			from = lo
+		default:
+			return 0, factbase.Errorf(factbase.EINTERNAL, "rerank of %s: a move of %q to %d must span [%d, %d] from its rank by one",
+				key, pin, pinRank, lo, hi)
+		}
+		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
+			return 0, err
+		}
 	}
-	return int(tags[0].RowsAffected()), nil
+	return hi - lo + 1, nil
 }
 
 // Erase deletes a fact row and its list events; rows of other features that refer

@@ -109,7 +109,7 @@ func (t *tx) UnembeddedFacts(ctx context.Context, model, after string, limit int
 	if limit <= 0 {
 		return nil, nil
 	}
-	return t.scanFacts(t.q.Query(ctx, qUnembFacts, string(t.user), after, model, limit))
+	return t.queryFacts(ctx, qUnembFacts, string(t.user), after, model, limit)
 }
 
 // UnembeddedEpisodes returns episodes without a vector of model, by id after after.

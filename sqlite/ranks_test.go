@@ -3,15 +3,12 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/ranked"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -36,54 +33,8 @@ func smallGap(t *testing.T) {
 // respace all the time.
 func TestConformanceSmallGap(t *testing.T) {
 	smallGap(t)
-	storetest.Run(t, func(t *testing.T) factbase.Store { return openRanks(t) }, storetest.DerivedRanks,
-		storetest.Only("RankedListScenario", "RankedAgainstModel", "RemoveRetractDelete", "AsOf", "Pagination",
-			"Invariants", "EraseUser"))
-}
-
-// listState reads a list's members every way the store can: the page read, each
-// rank, and the filtered read; all must agree on ranks 1..N.
-func listState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
-	t.Helper()
-	ctx := context.Background()
-	p, err := e.List(ctx, u, "", key, 0, memory.MaxPageSize, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for i, f := range p.Items {
-		if f.Rank != i+1 {
-			t.Fatalf("page item %d (%s) has rank %d", i, f.Value, f.Rank)
-		}
-		out = append(out, f.Value)
-	}
-	if p.Total != len(out) {
-		t.Fatalf("page total %d, %d items", p.Total, len(out))
-	}
-	facts, err := e.Facts(ctx, u, factbase.FactFilter{Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	byRank := make([]string, len(out))
-	for _, f := range facts {
-		if f.Rank < 1 || f.Rank > len(out) || byRank[f.Rank-1] != "" {
-			t.Fatalf("filtered read: %s at rank %d of %d", f.Value, f.Rank, len(out))
-		}
-		byRank[f.Rank-1] = f.Value
-	}
-	if !slices.Equal(byRank, out) {
-		t.Fatalf("filtered read %v, page %v", byRank, out)
-	}
-	for _, r := range []int{1, len(out) / 2, len(out)} {
-		if r < 1 {
-			continue
-		}
-		f, ok, err := e.AtRank(ctx, u, "", key, r, nil)
-		if err != nil || !ok || f.Value != out[r-1] || f.Rank != r {
-			t.Fatalf("rank %d: %+v %v %v, want %s", r, f, ok, err, out[r-1])
-		}
-	}
-	return out
+	storetest.Run(t, func(t *testing.T) factbase.Store { return openRanks(t) }, storetest.Only("RankedListScenario", "RankedAgainstModel", "RemoveRetractDelete", "AsOf", "Pagination",
+		"Invariants", "EraseUser"))
 }
 
 // TestRanksAgainstModel drives a list of up to 40 members through appends, moves,
@@ -104,72 +55,18 @@ func TestRanksAgainstModel(t *testing.T) {
 
 func ranksAgainstModel(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
-	ctx := context.Background()
-	const key = "favorites.model"
-	r := rand.New(rand.NewPCG(3, 4))
-	var model []string
+	var before map[string]int64
 	respaced := 0
-	for step := 0; step < 600; step++ {
-		v := fmt.Sprintf("v%02d", r.IntN(40))
-		cur := slices.Index(model, v) + 1
-		op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: v}}
-		var plan ranked.Plan
-		switch k := r.IntN(5); {
-		case k < 2:
-			target := 1 + r.IntN(len(model)+2)
-			if k == 0 {
-				target = 1 // crowd the front
-			}
-			op.Fact.Rank = target
-			var err error
-			if plan, err = ranked.Set(len(model), cur, target); err != nil {
-				t.Fatal(err)
-			}
-		case k < 4:
-			plan, _ = ranked.Add(len(model), cur)
-		default:
-			if cur == 0 {
-				continue
-			}
-			op.Kind = factbase.OpRemove
-			plan, _ = ranked.Remove(len(model), cur)
+	storetest.RankedModel(t, s, 600, func(t *testing.T, u factbase.UserID, key string, done bool) {
+		if !done {
+			before = positionsOf(t, s, u, key)
+			return
 		}
-		before := positionsOf(t, s, u, key)
-		res, err := e.Apply(ctx, u, []factbase.Op{op})
-		if err != nil {
-			t.Fatalf("step %d %s %s: %v", step, op.Kind, v, err)
-		}
-		if op.Kind == factbase.OpRemove {
-			if len(res.Facts) != 1 || res.Facts[0].Rank != cur {
-				t.Fatalf("step %d: removed %+v, want rank %d", step, res.Facts, cur)
-			}
-			h, err := e.Facts(ctx, u, factbase.FactFilter{ID: res.Facts[0].ID, History: true})
-			if err != nil || len(h) != 1 || h[0].Current || h[0].Rank != cur {
-				t.Fatalf("step %d: history of removed %s: %+v %v, want rank %d", step, v, h, err, cur)
-			}
-		}
-		if cur != 0 && op.Fact.Rank == 0 && op.Kind == factbase.OpSet {
-			if len(res.Duplicates) != 1 || res.Duplicates[0].Rank != cur {
-				t.Fatalf("step %d: duplicate %+v, want rank %d", step, res.Duplicates, cur)
-			}
-		} else {
-			model = plan.Apply(model, v)
-			if len(res.Mutations) != 1 || res.Mutations[0].Action != plan.Action ||
-				res.Mutations[0].Shifted != plan.Shifted() {
-				t.Fatalf("step %d %s %s: mutations %+v, plan %+v", step, op.Kind, v, res.Mutations, plan)
-			}
-		}
-		if got := listState(t, e, u, key); !slices.Equal(got, model) {
-			t.Fatalf("step %d: store %v, model %v", step, got, model)
-		}
-		after := positionsOf(t, s, u, key)
-		if changed(before, after) > 1 {
+		if changed(before, positionsOf(t, s, u, key)) > 1 {
 			respaced++
 		}
 		checkBlocks(t, s)
-	}
+	})
 	if respaced == 0 {
 		t.Fatal("the list never respaced: the test does not reach respace")
 	}
@@ -293,13 +190,13 @@ func TestDensePositionsFromOldStores(t *testing.T) {
 		UPDATE facts SET rank = -rank WHERE rank < 0`); err != nil {
 		t.Fatal(err)
 	}
-	if got := listState(t, e, u, "favorites.old"); strings.Join(got, "") != "ABCD" {
+	if got := storetest.ListState(t, e, u, "favorites.old"); strings.Join(got, "") != "ABCD" {
 		t.Fatalf("dense list reads %v", got)
 	}
 	if _, err := e.Apply(ctx, u, []factbase.Op{add("X", 2), add("Y", 1), add("B", 6)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := listState(t, e, u, "favorites.old"); strings.Join(got, "") != "YAXCDB" {
+	if got := storetest.ListState(t, e, u, "favorites.old"); strings.Join(got, "") != "YAXCDB" {
 		t.Fatalf("after inserts and a move: %v, want YAXCDB", got)
 	}
 }
@@ -357,7 +254,7 @@ func TestInsertFactsPlacesRankedMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := listState(t, e, u, "favorites.bulk"); strings.Join(got, "") != "YXA" {
+	if got := storetest.ListState(t, e, u, "favorites.bulk"); strings.Join(got, "") != "YXA" {
 		t.Fatalf("list %v, want Y X A (each inserted at rank 1)", got)
 	}
 }
@@ -448,7 +345,7 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 	}
 	defer s.Close()
 	e = memory.New(s, memory.Options{})
-	got := listState(t, e, u, "favorites.dense")
+	got := storetest.ListState(t, e, u, "favorites.dense")
 	if len(got) != 150 || got[0] != "favorites.dense-149" || got[149] != "favorites.dense-000" {
 		t.Fatalf("dense list after the migration: %d members, first %s, last %s", len(got), got[0], got[len(got)-1])
 	}

@@ -20,5 +20,5 @@ func openTemp(t testing.TB) *sqlite.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) factbase.Store { return openTemp(t) }, storetest.DerivedRanks)
+	storetest.Run(t, func(t *testing.T) factbase.Store { return openTemp(t) })
 }

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -391,7 +392,7 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 				return fmt.Errorf("episode %s: %w", e.ID, err)
 			}
 		}
-		for _, f := range facts {
+		for _, f := range insertRanks(facts) {
 			if err := tx.Insert(ctx, f, normalize.Value(f.Value)); err != nil {
 				return fmt.Errorf("fact %s: %w", f.ID, err)
 			}
@@ -447,6 +448,26 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 		}
 		return checkLists(ctx, tx, facts)
 	})
+}
+
+// insertRanks returns facts, in their order, with each current ranked member's rank
+// replaced by its rank among the members of its list before it in facts: a store
+// places an inserted member at its rank among the members already there
+// (ranked/positions.go), so inserting facts in order with these ranks rebuilds
+// every list as it was, and keeps the facts' order.
+func insertRanks(facts []factbase.Fact) []factbase.Fact {
+	out := slices.Clone(facts)
+	seen := map[[2]string][]int{} // each list's final ranks inserted so far, sorted
+	for i, f := range out {
+		if !f.Current || f.Cardinality != factbase.Ranked {
+			continue
+		}
+		k := [2]string{f.Subject, f.Key}
+		at, _ := slices.BinarySearch(seen[k], f.Rank)
+		seen[k] = slices.Insert(seen[k], at, f.Rank)
+		out[i].Rank = at + 1
+	}
+	return out
 }
 
 // checkLists verifies, before the copy commits, what the write path verifies before

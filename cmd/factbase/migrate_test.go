@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -178,6 +179,9 @@ func fillSQLite(t *testing.T, path string, users ...factbase.UserID) {
 		}
 		ops := []factbase.Op{
 			{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.crypto", Value: "XMR", Rank: 1}},
+			// XMR, ETH, BTC: the reverse of the order they were stated in, which a copy
+			// that inserted members in that order would not rebuild.
+			{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.crypto", Value: "ETH", Rank: 2}},
 			{Kind: factbase.OpRemove, Fact: factbase.Fact{Key: "favorites.tea", Value: "oolong"}},
 			add("contact.email", "b@example.com"),
 			{Kind: factbase.OpDelete, ID: res.Facts[4].ID}, // sencha, erased
@@ -256,7 +260,7 @@ func TestMigrate(t *testing.T) {
 	if len(res.Users) != 1 || res.Users[0].User != alice {
 		t.Fatalf("migrate --user reported %+v, want alice only", res)
 	}
-	for table, want := range map[string]int{"facts": 9, "list_events": 7, "episodes": 1, "transcript_sessions": 1,
+	for table, want := range map[string]int{"facts": 9, "list_events": 8, "episodes": 1, "transcript_sessions": 1,
 		"transcript_checkpoints": 1, "transcript_subjects": 1} {
 		if got := res.Users[0].Counts[table]; got != want {
 			t.Errorf("copied %d rows of %s, want %d", got, table, want)
@@ -357,5 +361,36 @@ func TestMigrateUsage(t *testing.T) {
 				t.Errorf("exit %d (%s), want 2", code, stderr)
 			}
 		})
+	}
+}
+
+// TestInsertRanks: each current ranked member is inserted at its rank among the
+// members of its list inserted before it, whatever order the source read them in;
+// the order of the facts and every other rank stay.
+func TestInsertRanks(t *testing.T) {
+	f := func(id, key string, rank int, current bool) factbase.Fact {
+		card := factbase.Ranked
+		if rank == 0 {
+			card = factbase.One
+		}
+		return factbase.Fact{ID: id, Subject: factbase.SubjectUser, Key: key, Cardinality: card, Rank: rank, Current: current}
+	}
+	facts := []factbase.Fact{f("x3", "favorites.x", 3, true), f("e1", "contact.email", 0, false), f("y1", "favorites.y", 1, true),
+		f("x2", "favorites.x", 2, true), f("gone", "favorites.x", 1, false), f("e2", "contact.email", 0, true), f("x1", "favorites.x", 1, true)}
+	var got []string
+	for _, f := range insertRanks(facts) {
+		got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
+	}
+	// x3 first (#1 of one), x2 before it (#1), x1 before both (#1): x1, x2, x3.
+	if want := "x3#1 e1#0 y1#1 x2#1 gone#1 e2#0 x1#1"; strings.Join(got, " ") != want {
+		t.Errorf("insert ranks %q, want %q", strings.Join(got, " "), want)
+	}
+	facts = []factbase.Fact{f("a", "favorites.z", 2, true), f("b", "favorites.z", 4, true), f("c", "favorites.z", 1, true), f("d", "favorites.z", 3, true)}
+	got = nil
+	for _, f := range insertRanks(facts) {
+		got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
+	}
+	if want := "a#1 b#2 c#1 d#3"; strings.Join(got, " ") != want {
+		t.Errorf("insert ranks %q, want %q", strings.Join(got, " "), want)
 	}
 }

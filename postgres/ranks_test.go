@@ -1,0 +1,231 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/storetest"
+)
+
+// openRanks opens a store on a schema of its own, dropped when the test ends.
+func openRanks(t *testing.T) *Store {
+	t.Helper()
+	url := os.Getenv("FACTBASE_TEST_POSTGRES")
+	if url == "" {
+		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL to run the postgres store's tests; .ci/run does")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "fbranks_" + hex.EncodeToString(b[:])
+	ctx := context.Background()
+	s, err := Open(ctx, url, Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Errorf("dropping %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
+			t.Errorf("dropping %s: %v", schema, err)
+		}
+	})
+	return s
+}
+
+// positionsOf returns the list's positions by fact id.
+func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[string]int64 {
+	t.Helper()
+	rows, err := s.Pool().Query(context.Background(), `SELECT id, rank FROM facts
+		WHERE u = $1 AND key = $2 AND current AND cardinality = 'ranked'`, string(u), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	var id string
+	var p int64
+	if _, err := pgx.ForEachRow(rows, []any{&id, &p}, func() error {
+		if p < 1 {
+			return fmt.Errorf("member %s at position %d", id, p)
+		}
+		out[id] = p
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRanksAgainstModel runs the model of storetest.RankedModel with positions 4
+// apart, so that the list respaces every few writes.
+func TestRanksAgainstModel(t *testing.T) {
+	s := openRanks(t)
+	old := rankGap
+	rankGap = 4
+	defer func() { rankGap = old }()
+	var before map[string]int64
+	respaced := 0
+	storetest.RankedModel(t, s, 300, func(t *testing.T, u factbase.UserID, key string, done bool) {
+		after := positionsOf(t, s, u, key)
+		if done {
+			n := 0
+			for id, p := range before {
+				if q, ok := after[id]; ok && q != p {
+					n++
+				}
+			}
+			if n > 1 {
+				respaced++
+			}
+		}
+		before = after
+	})
+	if respaced == 0 {
+		t.Fatal("the list never respaced: the test does not reach respace")
+	}
+	t.Logf("%d of 300 writes respaced the list", respaced)
+}
+
+// TestMoveWritesOneRow: a MOVE across a 1,000-member list changes one position.
+func TestMoveWritesOneRow(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for i := 0; i < 1000; i++ {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("m%04d", i)}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	before := positionsOf(t, s, u, "favorites.big")
+	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "m0700", Rank: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Mutations[0]; m.Action != factbase.Move || m.From != 701 || m.To != 1 || m.Shifted != 700 {
+		t.Fatalf("mutation %+v, want MOVE 701 → 1 shifting 700", m)
+	}
+	n := 0
+	for id, p := range positionsOf(t, s, u, "favorites.big") {
+		if before[id] != p {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d positions changed, want 1", n)
+	}
+	p, err := e.List(ctx, u, "", "favorites.big", 699, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Items {
+		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
+	}
+	if want := "700:m0698 701:m0699 702:m0701"; strings.Join(got, " ") != want {
+		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestDuplicatePositionRefused provokes the position invariant: two members at one
+// position abort the write with EINVARIANT and the store keeps what it had.
+func TestDuplicatePositionRefused(t *testing.T) {
+	s := openRanks(t)
+	u := storetest.NewUser()
+	ctx := context.Background()
+	add := func(v string) factbase.Op {
+		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: v}}
+	}
+	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("A"), add("B"), add("C")}); err != nil {
+		t.Fatal(err)
+	}
+	before := positionsOf(t, s, u, "favorites.x")
+	corrupt := memory.New(s, memory.Options{BeforeCheck: func(ctx context.Context, ftx factbase.Tx) error {
+		tx := ftx.(*tx)
+		_, err := tx.q.Exec(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
+			WHERE u = $1 AND key = 'favorites.x' AND current)
+			WHERE u = $1 AND key = 'favorites.x' AND current AND value = 'C'`, string(tx.user))
+		return mapErr("corrupt", err)
+	}})
+	_, err := corrupt.Apply(ctx, u, []factbase.Op{add("D")})
+	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
+		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
+	}
+	after := positionsOf(t, s, u, "favorites.x")
+	if len(after) != 3 {
+		t.Fatalf("positions %v after a refused write, were %v", after, before)
+	}
+	for id, p := range before {
+		if after[id] != p {
+			t.Fatalf("positions %v after a refused write, were %v", after, before)
+		}
+	}
+}
+
+// TestMigrationSpreadsDenseLists: migration 0008 on a store whose lists hold dense
+// ranks in an integer column widens it and spreads each list's positions 2^32 apart,
+// order kept.
+func TestMigrationSpreadsDenseLists(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for i := 0; i < 20; i++ {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: fmt.Sprintf("d%02d", i)}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	// Back to the shape before 0008: integer ranks 1..N, here in reverse insertion order.
+	for _, q := range []string{
+		`UPDATE facts f SET rank = -(21 - o.n) FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts
+			WHERE key = 'favorites.dense' AND current) o WHERE f.seq = o.seq`,
+		"UPDATE facts SET rank = -rank WHERE rank < 0",
+		"ALTER TABLE facts ALTER COLUMN rank TYPE integer",
+		"DELETE FROM schema_migrations WHERE name = '0008_rank_positions.sql'",
+	} {
+		if _, err := s.Pool().Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// Reopened (statements prepared on the old column type are the pool's), the
+	// store runs 0008 again.
+	s.Close()
+	s, err := Open(ctx, os.Getenv("FACTBASE_TEST_POSTGRES"), Options{Schema: s.Schema()})
+	if err != nil {
+		t.Fatalf("reopen (migration 0008): %v", err)
+	}
+	defer s.Close()
+	e = memory.New(s, memory.Options{})
+	got := storetest.ListState(t, e, u, "favorites.dense")
+	if len(got) != 20 || got[0] != "d19" || got[19] != "d00" {
+		t.Fatalf("dense list after the migration: %v", got)
+	}
+	for id, p := range positionsOf(t, s, u, "favorites.dense") {
+		if p%(1<<32) != 0 || p < 1<<32 || p > 20<<32 {
+			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to 20·2^32", id, p)
+		}
+	}
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: "new", Rank: 10}}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok, err := e.AtRank(ctx, u, "", "favorites.dense", 10, nil); err != nil || !ok || f.Value != "new" {
+		t.Errorf("rank 10: %+v %v %v", f, ok, err)
+	}
+}

@@ -1,0 +1,132 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/ranked"
+)
+
+// RankedModel drives one list of up to 40 values through steps random appends,
+// moves (a fifth of them to the front), inserts and removals, and compares every
+// state (ListState), every mutation and shift count, every duplicate's rank and
+// every removed member's history rank with the pure model. hook, if not nil, runs
+// before (done false) and after (done true) each write, for a store's own checks.
+func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing.T, u factbase.UserID, key string, done bool)) {
+	e := memory.New(s, memory.Options{})
+	u := NewUser()
+	ctx := context.Background()
+	const key = "favorites.model"
+	r := rand.New(rand.NewPCG(3, 4))
+	var model []string
+	for step := 0; step < steps; step++ {
+		v := fmt.Sprintf("v%02d", r.IntN(40))
+		cur := slices.Index(model, v) + 1
+		op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: v}}
+		var plan ranked.Plan
+		switch k := r.IntN(5); {
+		case k < 2:
+			target := 1 + r.IntN(len(model)+2)
+			if k == 0 {
+				target = 1 // crowd the front
+			}
+			op.Fact.Rank = target
+			var err error
+			if plan, err = ranked.Set(len(model), cur, target); err != nil {
+				t.Fatal(err)
+			}
+		case k < 4:
+			plan, _ = ranked.Add(len(model), cur)
+		default:
+			if cur == 0 {
+				continue
+			}
+			op.Kind = factbase.OpRemove
+			plan, _ = ranked.Remove(len(model), cur)
+		}
+		if hook != nil {
+			hook(t, u, key, false)
+		}
+		res, err := e.Apply(ctx, u, []factbase.Op{op})
+		if err != nil {
+			t.Fatalf("step %d %s %s: %v", step, op.Kind, v, err)
+		}
+		if op.Kind == factbase.OpRemove {
+			if len(res.Facts) != 1 || res.Facts[0].Rank != cur {
+				t.Fatalf("step %d: removed %+v, want rank %d", step, res.Facts, cur)
+			}
+			h, err := e.Facts(ctx, u, factbase.FactFilter{ID: res.Facts[0].ID, History: true})
+			if err != nil || len(h) != 1 || h[0].Current || h[0].Rank != cur {
+				t.Fatalf("step %d: history of removed %s: %+v %v, want rank %d", step, v, h, err, cur)
+			}
+		}
+		if cur != 0 && op.Fact.Rank == 0 && op.Kind == factbase.OpSet {
+			if len(res.Duplicates) != 1 || res.Duplicates[0].Rank != cur {
+				t.Fatalf("step %d: duplicate %+v, want rank %d", step, res.Duplicates, cur)
+			}
+		} else {
+			model = plan.Apply(model, v)
+			if len(res.Mutations) != 1 || res.Mutations[0].Action != plan.Action ||
+				res.Mutations[0].Shifted != plan.Shifted() {
+				t.Fatalf("step %d %s %s: mutations %+v, plan %+v", step, op.Kind, v, res.Mutations, plan)
+			}
+		}
+		if got := ListState(t, e, u, key); !slices.Equal(got, model) {
+			t.Fatalf("step %d: store %v, model %v", step, got, model)
+		}
+		if hook != nil {
+			hook(t, u, key, true)
+		}
+	}
+}
+
+// ListState reads a list's members every way the store can: the page read, each
+// rank, and the filtered read; all must agree on ranks 1..N. It returns the values
+// in rank order.
+func ListState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
+	t.Helper()
+	ctx := context.Background()
+	p, err := e.List(ctx, u, "", key, 0, memory.MaxPageSize, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, f := range p.Items {
+		if f.Rank != i+1 {
+			t.Fatalf("page item %d (%s) has rank %d", i, f.Value, f.Rank)
+		}
+		out = append(out, f.Value)
+	}
+	if p.Total != len(out) {
+		t.Fatalf("page total %d, %d items", p.Total, len(out))
+	}
+	facts, err := e.Facts(ctx, u, factbase.FactFilter{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRank := make([]string, len(out))
+	for _, f := range facts {
+		if f.Rank < 1 || f.Rank > len(out) || byRank[f.Rank-1] != "" {
+			t.Fatalf("filtered read: %s at rank %d of %d", f.Value, f.Rank, len(out))
+		}
+		byRank[f.Rank-1] = f.Value
+	}
+	if !slices.Equal(byRank, out) {
+		t.Fatalf("filtered read %v, page %v", byRank, out)
+	}
+	for _, r := range []int{1, len(out) / 2, len(out)} {
+		if r < 1 {
+			continue
+		}
+		f, ok, err := e.AtRank(ctx, u, "", key, r, nil)
+		if err != nil || !ok || f.Value != out[r-1] || f.Rank != r {
+			t.Fatalf("rank %d: %+v %v %v, want %s", r, f, ok, err, out[r-1])
+		}
+	}
+	return out
+}
