@@ -500,8 +500,8 @@ func builtin(sc Scale, su factbase.UserID, qs []string) []Workload {
 				_, err := e.Apply(ctx, u0, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("new%d", i)}}})
 				return err
 			}})
-		// In SQLite a MOVE writes one row (sqlite/ranks.go); in PostgreSQL it shifts up
-		// to the whole list's stored ranks: fewer operations on long lists keep the run
+		// A MOVE writes one row (ranked/positions.go) but counts its way to its ranks,
+		// in PostgreSQL on the index: fewer operations on long lists keep the run
 		// short (a percentile of 100 is still a percentile).
 		ws = append(ws, Workload{Name: fmt.Sprintf("ranked MOVE, random ranks (list of %d)", n), Baseline: "insert",
 			Ops: max(min(sc.Ops, 100), sc.Ops*1000/max(n, 1000)),
