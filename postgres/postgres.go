@@ -2,9 +2,10 @@
 // servers over one database. It implements the same factbase.Store contract as the
 // sqlite package, so the engine's one write path (memory.Engine.Apply) and its
 // invariant checks run unchanged; the database adds its own guarantees: partial unique
-// indexes for "one current fact per key", "one member per list position" and "a value once per
-// list", CHECK constraints, and list sizes kept by plpgsql triggers so that the
-// invariant check after a write is O(log n).
+// indexes for "one current fact per key", "one member per list position" and "a value
+// once per list", CHECK constraints, and list sizes kept by plpgsql triggers so that
+// the invariant check after a write is O(log n). Ranked lists keep their order as
+// positions and derive ranks on read (ranks.go).
 //
 // # Concurrency
 //
