@@ -66,12 +66,7 @@ func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
 
 // fixRank is fixRanks for one fact.
 func (t *tx) fixRank(ctx context.Context, f *factbase.Fact) error {
-	if !f.Current || f.Cardinality != factbase.Ranked {
-		return nil
-	}
-	r, err := t.rankOf(ctx, f.Subject, f.Key, int64(f.Rank))
-	f.Rank = r
-	return err
+	return ranked.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
 }
 
 func (t *tx) rankOf(ctx context.Context, subject, key string, pos int64) (int, error) {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -80,16 +79,8 @@ func TestRanksAgainstModel(t *testing.T) {
 	respaced := 0
 	storetest.RankedModel(t, s, 300, func(t *testing.T, u factbase.UserID, key string, done bool) {
 		after := positionsOf(t, s, u, key)
-		if done {
-			n := 0
-			for id, p := range before {
-				if q, ok := after[id]; ok && q != p {
-					n++
-				}
-			}
-			if n > 1 {
-				respaced++
-			}
+		if done && storetest.Changed(before, after) > 1 {
+			respaced++
 		}
 		before = after
 	})
@@ -99,82 +90,26 @@ func TestRanksAgainstModel(t *testing.T) {
 	t.Logf("%d of 300 writes respaced the list", respaced)
 }
 
-// TestMoveWritesOneRow: a MOVE across a 1,000-member list changes one position.
+// TestMoveWritesOneRow: a MOVE across 1,500 members changes one position.
 func TestMoveWritesOneRow(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
-	ctx := context.Background()
-	var ops []factbase.Op
-	for i := 0; i < 1000; i++ {
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("m%04d", i)}})
-	}
-	if _, err := e.Apply(ctx, u, ops); err != nil {
-		t.Fatal(err)
-	}
-	before := positionsOf(t, s, u, "favorites.big")
-	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "m0700", Rank: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := res.Mutations[0]; m.Action != factbase.Move || m.From != 701 || m.To != 1 || m.Shifted != 700 {
-		t.Fatalf("mutation %+v, want MOVE 701 → 1 shifting 700", m)
-	}
-	n := 0
-	for id, p := range positionsOf(t, s, u, "favorites.big") {
-		if before[id] != p {
-			n++
-		}
-	}
-	if n != 1 {
-		t.Fatalf("%d positions changed, want 1", n)
-	}
-	p, err := e.List(ctx, u, "", "favorites.big", 699, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range p.Items {
-		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
-	}
-	if want := "700:m0698 701:m0699 702:m0701"; strings.Join(got, " ") != want {
-		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
-	}
+	storetest.MoveWritesOneRow(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
+		return positionsOf(t, s, u, key)
+	})
 }
 
-// TestDuplicatePositionRefused provokes the position invariant: two members at one
-// position abort the write with EINVARIANT and the store keeps what it had.
+// TestDuplicatePositionRefused provokes two members at one position.
 func TestDuplicatePositionRefused(t *testing.T) {
 	s := openRanks(t)
-	u := storetest.NewUser()
-	ctx := context.Background()
-	add := func(v string) factbase.Op {
-		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: v}}
-	}
-	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("A"), add("B"), add("C")}); err != nil {
-		t.Fatal(err)
-	}
-	before := positionsOf(t, s, u, "favorites.x")
-	corrupt := memory.New(s, memory.Options{BeforeCheck: func(ctx context.Context, ftx factbase.Tx) error {
+	storetest.DuplicatePositionRefused(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
+		return positionsOf(t, s, u, key)
+	}, func(ctx context.Context, ftx factbase.Tx) error {
 		tx := ftx.(*tx)
 		_, err := tx.q.Exec(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
 			WHERE u = $1 AND key = 'favorites.x' AND current)
 			WHERE u = $1 AND key = 'favorites.x' AND current AND value = 'C'`, string(tx.user))
 		return mapErr("corrupt", err)
-	}})
-	_, err := corrupt.Apply(ctx, u, []factbase.Op{add("D")})
-	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
-		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
-	}
-	after := positionsOf(t, s, u, "favorites.x")
-	if len(after) != 3 {
-		t.Fatalf("positions %v after a refused write, were %v", after, before)
-	}
-	for id, p := range before {
-		if after[id] != p {
-			t.Fatalf("positions %v after a refused write, were %v", after, before)
-		}
-	}
+	})
 }
 
 // TestMigrationSpreadsDenseLists: migration 0008 on a store whose lists hold dense

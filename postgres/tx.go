@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/ranked"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -465,16 +466,9 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 		return 0, nil
 	}
 	if pin != "" {
-		// A move up shifts [to, from-1] down one: pin was at hi. A move down, at lo.
-		var from int
-		switch {
-		case delta == 1 && pinRank == lo:
-			from = hi
-		case delta == -1 && pinRank == hi:
-			from = lo
-		default:
-			return 0, factbase.Errorf(factbase.EINTERNAL, "rerank of %s: a move of %q to %d must span [%d, %d] from its rank by one",
-				key, pin, pinRank, lo, hi)
+		from, err := ranked.MoveFrom(lo, hi, delta, pinRank)
+		if err != nil {
+			return 0, err
 		}
 		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
 			return 0, err

@@ -133,3 +133,27 @@ func DeriveRanks(facts []factbase.Fact, few int,
 	}
 	return nil
 }
+
+// MoveFrom returns the rank a member moving to rank to comes from, given the span
+// [lo, hi] and delta of the shift that its Plan makes of the members in between: a
+// move up shifts [to, from-1] down one, so the member was at hi; a move down, at lo.
+// Any other shape is refused: positions cannot shift a member the move passes by.
+func MoveFrom(lo, hi, delta, to int) (int, error) {
+	switch {
+	case delta == 1 && to == lo:
+		return hi, nil
+	case delta == -1 && to == hi:
+		return lo, nil
+	}
+	return 0, factbase.Errorf(factbase.EINTERNAL, "a move to %d must span [%d, %d] from its rank by one", to, lo, hi)
+}
+
+// DeriveRank is DeriveRanks for one fact.
+func DeriveRank(f *factbase.Fact, rankOf func(subject, key string, pos int64) (int, error)) error {
+	if !f.Current || f.Cardinality != factbase.Ranked {
+		return nil
+	}
+	r, err := rankOf(f.Subject, f.Key, int64(f.Rank))
+	f.Rank = r
+	return err
+}

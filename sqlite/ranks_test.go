@@ -62,7 +62,7 @@ func ranksAgainstModel(t *testing.T) {
 			before = positionsOf(t, s, u, key)
 			return
 		}
-		if changed(before, positionsOf(t, s, u, key)) > 1 {
+		if storetest.Changed(before, positionsOf(t, s, u, key)) > 1 {
 			respaced++
 		}
 		checkBlocks(t, s)
@@ -112,63 +112,12 @@ func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[stri
 	return out
 }
 
-// changed counts the members present before and after whose position changed.
-func changed(before, after map[string]int64) int {
-	n := 0
-	for id, p := range before {
-		if q, ok := after[id]; ok && q != p {
-			n++
-		}
-	}
-	return n
-}
-
-// TestMoveWritesOneRow: a MOVE across a 2,000-member list changes one position,
-// and an insert at the front one more (the new row).
+// TestMoveWritesOneRow: a MOVE across 1,500 members changes one position.
 func TestMoveWritesOneRow(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
-	ctx := context.Background()
-	var ops []factbase.Op
-	for i := 0; i < 2000; i++ {
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("m%04d", i)}})
-	}
-	if _, err := e.Apply(ctx, u, ops); err != nil {
-		t.Fatal(err)
-	}
-	before := positionsOf(t, s, u, "favorites.big")
-	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "m1500", Rank: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := res.Mutations[0]; m.Action != factbase.Move || m.From != 1501 || m.To != 1 || m.Shifted != 1500 {
-		t.Fatalf("mutation %+v, want MOVE 1501 → 1 shifting 1500", m)
-	}
-	after := positionsOf(t, s, u, "favorites.big")
-	if n := changed(before, after); n != 1 {
-		t.Fatalf("%d positions changed, want 1", n)
-	}
-	for _, c := range []struct {
-		rank  int
-		value string
-	}{{1, "m1500"}, {2, "m0000"}, {1501, "m1499"}, {1502, "m1501"}, {2000, "m1999"}} {
-		f, ok, err := e.AtRank(ctx, u, "", "favorites.big", c.rank, nil)
-		if err != nil || !ok || f.Value != c.value {
-			t.Errorf("rank %d: %s %v %v, want %s", c.rank, f.Value, ok, err, c.value)
-		}
-	}
-	p, err := e.List(ctx, u, "", "favorites.big", 1499, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range p.Items {
-		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
-	}
-	if want := "1500:m1498 1501:m1499 1502:m1501"; strings.Join(got, " ") != want {
-		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
-	}
+	storetest.MoveWritesOneRow(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
+		return positionsOf(t, s, u, key)
+	})
 }
 
 // TestDensePositionsFromOldStores: a list written before positions (ranks 1..N in
@@ -201,34 +150,18 @@ func TestDensePositionsFromOldStores(t *testing.T) {
 	}
 }
 
-// TestDuplicatePositionRefused provokes the position invariant: two members at one
-// position (as a bug in place would write) abort the write with EINVARIANT and the
-// store keeps what it had.
+// TestDuplicatePositionRefused provokes two members at one position.
 func TestDuplicatePositionRefused(t *testing.T) {
 	s := openRanks(t)
-	u := storetest.NewUser()
-	ctx := context.Background()
-	add := func(v string) factbase.Op {
-		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: v}}
-	}
-	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("A"), add("B"), add("C")}); err != nil {
-		t.Fatal(err)
-	}
-	before := positionsOf(t, s, u, "favorites.x")
-	corrupt := memory.New(s, memory.Options{BeforeCheck: func(ctx context.Context, ftx factbase.Tx) error {
+	storetest.DuplicatePositionRefused(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
+		return positionsOf(t, s, u, key)
+	}, func(ctx context.Context, ftx factbase.Tx) error {
 		tx := ftx.(*tx)
 		_, err := tx.q.ExecContext(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
 			WHERE u = ?1 AND key = 'favorites.x' AND current = 1)
 			WHERE u = ?1 AND key = 'favorites.x' AND current = 1 AND value = 'C'`, tx.u)
 		return mapErr("corrupt", err)
-	}})
-	_, err := corrupt.Apply(ctx, u, []factbase.Op{add("D")})
-	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
-		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
-	}
-	if after := positionsOf(t, s, u, "favorites.x"); len(after) != 3 || changed(before, after) != 0 {
-		t.Fatalf("positions %v after a refused write, were %v", after, before)
-	}
+	})
 }
 
 // TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
@@ -354,7 +287,7 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to 150·2^32", id, p)
 		}
 	}
-	if after := positionsOf(t, s, u, "favorites.spread"); changed(spreadBefore, after) != 0 {
+	if after := positionsOf(t, s, u, "favorites.spread"); storetest.Changed(spreadBefore, after) != 0 {
 		t.Errorf("spread list moved: %v, was %v", after, spreadBefore)
 	}
 	checkBlocks(t, s)
@@ -362,7 +295,7 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: "new", Rank: 75}}}); err != nil {
 		t.Fatal(err)
 	}
-	if n := changed(before, positionsOf(t, s, u, "favorites.dense")); n != 0 {
+	if n := storetest.Changed(before, positionsOf(t, s, u, "favorites.dense")); n != 0 {
 		t.Errorf("an insert after the migration moved %d members, want 0 (no respace)", n)
 	}
 	if f, ok, err := e.AtRank(ctx, u, "", "favorites.dense", 75, nil); err != nil || !ok || f.Value != "new" {

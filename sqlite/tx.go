@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/ranked"
 )
 
 // tx implements factbase.Tx over one SQL transaction scoped to one user.
@@ -407,16 +408,9 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 		return 0, nil
 	}
 	if pin != "" {
-		// A move up shifts [to, from-1] down one: pin was at hi. A move down, at lo.
-		var from int
-		switch {
-		case delta == 1 && pinRank == lo:
-			from = hi
-		case delta == -1 && pinRank == hi:
-			from = lo
-		default:
-			return 0, factbase.Errorf(factbase.EINTERNAL, "rerank of %s: a move of %q to %d must span [%d, %d] from its rank by one",
-				key, pin, pinRank, lo, hi)
+		from, err := ranked.MoveFrom(lo, hi, delta, pinRank)
+		if err != nil {
+			return 0, err
 		}
 		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
 			return 0, err
@@ -428,12 +422,7 @@ func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int,
 // fixRank replaces the position of f, if a current ranked member read in this
 // transaction, by its rank.
 func (t *tx) fixRank(ctx context.Context, f *factbase.Fact) error {
-	if !f.Current || f.Cardinality != factbase.Ranked {
-		return nil
-	}
-	r, err := t.rankOf(ctx, f.Subject, f.Key, int64(f.Rank))
-	f.Rank = r
-	return err
+	return ranked.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
 }
 
 // Erase deletes a fact row and its list events.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -129,4 +130,86 @@ func ListState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []
 		}
 	}
 	return out
+}
+
+// Positions reads the positions of list key's current members by fact id, in a
+// store's own SQL, for the tests of positions below.
+type Positions func(t *testing.T, u factbase.UserID, key string) map[string]int64
+
+// Changed counts the members present in both maps whose position differs.
+func Changed(before, after map[string]int64) int {
+	n := 0
+	for id, p := range before {
+		if q, ok := after[id]; ok && q != p {
+			n++
+		}
+	}
+	return n
+}
+
+// MoveWritesOneRow moves the member at #1501 of a 2,000-member list to #1 and
+// checks the mutation, that one position changed, and the ranks around both ends of
+// the move.
+func MoveWritesOneRow(t *testing.T, s factbase.Store, positions Positions) {
+	e := memory.New(s, memory.Options{})
+	u := NewUser()
+	ctx := context.Background()
+	var ops []factbase.Op
+	for i := 0; i < 2000; i++ {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("m%04d", i)}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	before := positions(t, u, "favorites.big")
+	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "m1500", Rank: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Mutations[0]; m.Action != factbase.Move || m.From != 1501 || m.To != 1 || m.Shifted != 1500 {
+		t.Fatalf("mutation %+v, want MOVE 1501 → 1 shifting 1500", m)
+	}
+	if n := Changed(before, positions(t, u, "favorites.big")); n != 1 {
+		t.Fatalf("%d positions changed, want 1", n)
+	}
+	for _, c := range []struct {
+		rank  int
+		value string
+	}{{1, "m1500"}, {2, "m0000"}, {1501, "m1499"}, {1502, "m1501"}, {2000, "m1999"}} {
+		f, ok, err := e.AtRank(ctx, u, "", "favorites.big", c.rank, nil)
+		if err != nil || !ok || f.Value != c.value {
+			t.Errorf("rank %d: %s %v %v, want %s", c.rank, f.Value, ok, err, c.value)
+		}
+	}
+	p, err := e.List(ctx, u, "", "favorites.big", 1499, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Items {
+		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
+	}
+	if want := "1500:m1498 1501:m1499 1502:m1501"; strings.Join(got, " ") != want {
+		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// DuplicatePositionRefused provokes the position invariant: corrupt, run in the
+// write transaction before the checks, puts member C of favorites.x (A, B, C) at
+// A's position, as a bug in placing would; the write must fail with EINVARIANT
+// naming the rank, and the store keep its positions.
+func DuplicatePositionRefused(t *testing.T, s factbase.Store, positions Positions, corrupt func(ctx context.Context, tx factbase.Tx) error) {
+	u := NewUser()
+	ctx := context.Background()
+	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("favorites.x", "A"), add("favorites.x", "B"), add("favorites.x", "C")}); err != nil {
+		t.Fatal(err)
+	}
+	before := positions(t, u, "favorites.x")
+	_, err := memory.New(s, memory.Options{BeforeCheck: corrupt}).Apply(ctx, u, []factbase.Op{add("favorites.x", "D")})
+	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
+		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
+	}
+	if after := positions(t, u, "favorites.x"); len(after) != 3 || Changed(before, after) != 0 {
+		t.Fatalf("positions %v after a refused write, were %v", after, before)
+	}
 }
