@@ -65,7 +65,6 @@ const (
 		coalesce((SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3), 0),
 		coalesce((SELECT 1 FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked'
 			ORDER BY rank LIMIT 1), 0),
-		coalesce((SELECT members FROM list_sizes WHERE u = $1 AND subject = $2 AND key = $3), 0),
 		(SELECT count(*) FROM facts WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality <> 'one' AND norm = $4)`
 	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
 		WHERE u = $1 AND subject = $2 AND key = $3 AND at <= $4 ORDER BY at, seq`
@@ -380,7 +379,8 @@ func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
 // seek or a row of list_sizes.
 func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.KeyStats, error) {
 	var s factbase.KeyStats
-	err := t.q.QueryRow(ctx, qKeyStats, string(t.user), subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.MaxRank, &s.NormCount)
+	err := t.q.QueryRow(ctx, qKeyStats, string(t.user), subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.NormCount)
+	s.MaxRank = s.Members // derived ranks are 1..members
 	return s, mapErr("key stats", err)
 }
 

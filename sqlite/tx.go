@@ -55,7 +55,6 @@ var (
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'one'),
 		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
 		coalesce((SELECT 1 FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality = 'ranked' LIMIT 1), 0),
-		coalesce((SELECT members FROM list_sizes WHERE u = ?1 AND subject = ?2 AND key = ?3), 0),
 		(SELECT count(*) FROM facts WHERE u = ?1 AND subject = ?2 AND key = ?3 AND current = 1 AND cardinality <> 'one' AND norm = ?4)`
 	qListEvents = `SELECT at, action, fact_id, value, from_rank, to_rank FROM list_events
 		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`
@@ -324,7 +323,8 @@ func (t *tx) MaxRank(ctx context.Context, subject, key string) (int, error) {
 // KeyStats summarises the current facts of (subject, key).
 func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.KeyStats, error) {
 	var s factbase.KeyStats
-	err := t.queryRow(ctx, qKeyStats, t.u, subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.MaxRank, &s.NormCount)
+	err := t.queryRow(ctx, qKeyStats, t.u, subject, key, norm).Scan(&s.Current, &s.Members, &s.MinRank, &s.NormCount)
+	s.MaxRank = s.Members // derived ranks are 1..members
 	return s, mapErr("key stats", err)
 }
 

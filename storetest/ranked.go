@@ -14,9 +14,10 @@ import (
 )
 
 // RankedModel drives one list of up to 40 values through steps random appends,
-// moves (a fifth of them to the front), inserts and removals, and compares every
-// state (ListState), every mutation and shift count, every duplicate's rank and
-// every removed member's history rank with the pure model. hook, if not nil, runs
+// moves (a fifth of them to the front), inserts, ranks past the end and removals
+// (of absent values too: not found), and compares every state (ListState), every
+// mutation and shift count, every duplicate's rank and every removed member's
+// history rank with the pure model. hook, if not nil, runs
 // before (done false) and after (done true) each write, for a store's own checks.
 func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing.T, u factbase.UserID, key string, done bool)) {
 	e := memory.New(s, memory.Options{})
@@ -32,7 +33,7 @@ func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing
 		var plan ranked.Plan
 		switch k := r.IntN(5); {
 		case k < 2:
-			target := 1 + r.IntN(len(model)+2)
+			target := 1 + r.IntN(len(model)+3) // past the end too
 			if k == 0 {
 				target = 1 // crowd the front
 			}
@@ -44,10 +45,13 @@ func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing
 		case k < 4:
 			plan, _ = ranked.Add(len(model), cur)
 		default:
+			op.Kind = factbase.OpRemove
 			if cur == 0 {
+				if _, err := e.Apply(ctx, u, []factbase.Op{op}); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+					t.Fatalf("step %d remove absent %s: %v, want not found", step, v, err)
+				}
 				continue
 			}
-			op.Kind = factbase.OpRemove
 			plan, _ = ranked.Remove(len(model), cur)
 		}
 		if hook != nil {
