@@ -396,7 +396,7 @@ func (w *writer) end(m factbase.Fact) error {
 	if m.Cardinality != factbase.Ranked {
 		return nil
 	}
-	return w.closeUp(m, n)
+	return w.closeUp(m, n, false)
 }
 
 // listLength returns the length of current ranked member m's list, read before m
@@ -408,9 +408,10 @@ func (w *writer) listLength(m factbase.Fact) (int, error) {
 	return w.tx.MaxRank(w.ctx, m.Subject, m.Key)
 }
 
-// closeUp closes the gap a ranked member left in its list of n members and records
-// the removal.
-func (w *writer) closeUp(m factbase.Fact, n int) error {
+// closeUp closes the gap a ranked member left in its list of n members and, unless
+// the member was erased, records the removal as a list event. An erased member's
+// events go with it (Erase); an event naming it would keep its value in the store.
+func (w *writer) closeUp(m factbase.Fact, n int, erased bool) error {
 	if m.Rank > n { // a broken list: let the invariant check name it
 		n = m.Rank
 	}
@@ -425,6 +426,9 @@ func (w *writer) closeUp(m factbase.Fact, n int) error {
 		}
 	}
 	w.res.Mutations = append(w.res.Mutations, mut)
+	if erased {
+		return nil
+	}
 	return w.tx.AddListEvent(w.ctx, factbase.ListEvent{At: w.tx.Now(), Subject: m.Subject, Key: m.Key,
 		Action: factbase.Remove, FactID: m.ID, Value: m.Value, From: plan.From})
 }
@@ -494,7 +498,7 @@ func (w *writer) erase(op factbase.Op) error {
 		}
 		w.res.Deleted += n
 		if f.Current && f.Cardinality == factbase.Ranked && n > 0 {
-			if err := w.closeUp(f, length); err != nil {
+			if err := w.closeUp(f, length, true); err != nil {
 				return err
 			}
 		}

@@ -164,3 +164,44 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 		t.Errorf("rank 10: %+v %v %v", f, ok, err)
 	}
 }
+
+// TestMigrationDropsErasedEvents: migration 0009 deletes the list events whose fact
+// was erased (an earlier write path left a removal event holding the erased value)
+// and keeps every other event.
+func TestMigrationDropsErasedEvents(t *testing.T) {
+	s := openRanks(t)
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	ctx := context.Background()
+	for _, v := range []string{"oolong", "sencha", "chai"} {
+		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.tea", Value: v}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	events := func(s *Store) (n, leaked int) {
+		t.Helper()
+		if err := s.Pool().QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE value = 'secret') FROM list_events`).Scan(&n, &leaked); err != nil {
+			t.Fatal(err)
+		}
+		return n, leaked
+	}
+	kept, _ := events(s)
+	for _, q := range []string{
+		`INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
+			SELECT u, subject, key, at + 1, 'REMOVE', 'erased-fact-id', 'secret', 2, 0 FROM list_events LIMIT 1`,
+		"DELETE FROM schema_migrations WHERE name = '0009_erased_list_events.sql'",
+	} {
+		if _, err := s.Pool().Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err := Open(ctx, os.Getenv("FACTBASE_TEST_POSTGRES"), Options{Schema: s.Schema()})
+	if err != nil {
+		t.Fatalf("reopen (migration 0009): %v", err)
+	}
+	defer s.Close()
+	if n, leaked := events(s); leaked != 0 || n != kept {
+		t.Errorf("after the migration: %d events, %d of an erased fact; want %d and 0", n, leaked, kept)
+	}
+}

@@ -107,7 +107,7 @@ func (t *tx) factWhere(f factbase.SearchFilter) ([]string, []any) {
 		where, args = append(where, "f.key >= ? AND f.key < ?"), append(args, f.KeyPrefix, prefixEnd(f.KeyPrefix))
 	}
 	if f.Type != "" {
-		where, args = append(where, "f.type = ?"), append(args, f.Type)
+		where, args = append(where, "f.type = ? AND f.type <> ''"), append(args, f.Type) // see Facts
 	}
 	if f.Category != "" {
 		where, args = append(where, "f.category = ?"), append(args, string(f.Category))

@@ -19,6 +19,10 @@ var (
 		SELECT f.u, f.seq, j.value ->> 0, j.value ->> 1, j.value ->> 2
 		FROM json_each(?1) j CROSS JOIN facts f ON f.id = j.value ->> 3 AND f.u = ?2
 		ORDER BY j.key`
+	// qRefInsertOne is qRefInsert for one reference, the write path's usual case,
+	// without the JSON round trip.
+	qRefInsertOne = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)
+		SELECT u, seq, ?, ?, ? FROM facts WHERE id = ? AND u = ?`
 	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
 		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
@@ -35,13 +39,25 @@ var (
 	qSheetLatest = `SELECT id, created_at, count, entries, dedup FROM sheets
 		WHERE u = ? ORDER BY created_at DESC, seq DESC LIMIT 1`
 
-	sheetQueries = []string{qRefInsert, qRefs, qSheetFacts, qSheetInsert, qSheetFactLinks, qSheetPrune, qSheetLatest}
+	sheetQueries = []string{qRefInsert, qRefInsertOne, qRefs, qSheetFacts, qSheetInsert, qSheetFactLinks, qSheetPrune, qSheetLatest}
 )
 
 // AddReferences records references to the user's facts; unknown ids are skipped. One
 // statement per batch of refs (a JSON array bound as a parameter), not one per
-// reference.
+// reference; a single reference binds its fields directly.
 func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int, error) {
+	if len(refs) == 1 {
+		r := refs[0]
+		if r.At.IsZero() {
+			r.At = t.now
+		}
+		res, err := t.exec(ctx, qRefInsertOne, r.At.UnixNano(), r.Source.Kind, r.Source.ID, r.FactID, t.u)
+		if err != nil {
+			return 0, mapErr("add references", err)
+		}
+		n, _ := res.RowsAffected()
+		return int(n), nil
+	}
 	stored := 0
 	for len(refs) > 0 {
 		n := min(len(refs), refBatch)

@@ -160,8 +160,10 @@ func (t *tx) TranscriptSessions(ctx context.Context, id string) ([]factbase.Tran
 // transcriptWhere builds the filter of a TranscriptQuery over the facts table, its
 // columns qualified with p ("" or "f.").
 func (t *tx) transcriptWhere(q factbase.TranscriptQuery, p string) (string, []any) {
-	where := []string{p + "u = ?", p + "current = 1", p + "source_kind = ?"}
-	args := []any{t.u, factbase.SourceTranscript}
+	// The kind is a literal so that SQLite can use the partial index facts_transcript
+	// (migration 0017).
+	where := []string{p + "u = ?", p + "current = 1", p + "source_kind = '" + factbase.SourceTranscript + "'"}
+	args := []any{t.u}
 	if q.Predicate != "" {
 		where, args = append(where, p+"key = ?"), append(args, q.Predicate)
 	}

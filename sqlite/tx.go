@@ -69,9 +69,13 @@ var (
 			WHERE m.u = facts.u AND m.subject = facts.subject AND m.key = facts.key AND m.current = 1
 			AND m.cardinality = 'ranked' AND m.rank <= facts.rank) END
 		WHERE u = ? AND id = ? AND current = 1`
-	qEraseEvents = "DELETE FROM list_events WHERE u = ? AND fact_id = ?"
-	qEraseFact   = "DELETE FROM facts WHERE u = ? AND id = ?"
-	qAddEvent    = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
+	// qEraseEvents finds a fact's list events through list_events_key with the fact's
+	// subject and key (migration 0017); run it before the fact's row goes.
+	qEraseEvents = `DELETE FROM list_events WHERE u = ?1
+		AND subject = (SELECT subject FROM facts WHERE u = ?1 AND id = ?2)
+		AND key = (SELECT key FROM facts WHERE u = ?1 AND id = ?2) AND fact_id = ?2`
+	qEraseFact = "DELETE FROM facts WHERE u = ? AND id = ?"
+	qAddEvent  = `INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qFactKeys = `SELECT DISTINCT key FROM facts WHERE u = ? AND key >= ? AND key < ? AND subject = ? AND current = 1
 		ORDER BY key`
@@ -168,6 +172,12 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 
 // Facts returns the facts matching f.
 func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
+	q, args := t.factsQuery(f)
+	return t.queryFacts(ctx, q, args...)
+}
+
+// factsQuery builds the statement of Facts.
+func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 	var (
 		where = []string{"u = ?"}
 		args  = []any{t.u}
@@ -188,7 +198,8 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 		where, args = append(where, "category = ?"), append(args, string(f.Category))
 	}
 	if f.Type != "" {
-		where, args = append(where, "type = ?"), append(args, f.Type)
+		// "type <> ''" lets SQLite use the partial index facts_type (migration 0017).
+		where, args = append(where, "type = ? AND type <> ''"), append(args, f.Type)
 	}
 	if f.MinConfidence > 0 {
 		where, args = append(where, "confidence >= ?"), append(args, f.MinConfidence)
@@ -215,7 +226,7 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)
 	}
-	return t.queryFacts(ctx, q, args...)
+	return q, args
 }
 
 // prefixEnd returns the smallest string greater than every string with prefix p.

@@ -599,21 +599,7 @@ func TestVecChunkIndex(t *testing.T) {
 	f := newVecFixture(t, path, 10)
 	plan := func(s *Store) string {
 		t.Helper()
-		rows, err := s.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN SELECT max(rowid) FROM vec_64_chunks WHERE partition00 = ? AND partition01 = ?", 1, "fact")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var a, b, c int
-			var d string
-			if err := rows.Scan(&a, &b, &c, &d); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, d)
-		}
-		return strings.Join(out, "; ")
+		return queryPlan(t, s, "SELECT max(rowid) FROM vec_64_chunks WHERE partition00 = ? AND partition01 = ?", 1, "fact")
 	}
 	if p := plan(f.s); !strings.Contains(p, "vec_64_chunks_partition") {
 		t.Fatalf("a new store's chunk look-up: %s; want the partition index", p)

@@ -125,6 +125,9 @@ func testReferences(t *testing.T, s factbase.Store) {
 	if n := addRefs(t, e, other, factbase.Reference{FactID: lima, Source: m1}); n != 0 {
 		t.Errorf("another user's AddReferences to u's fact stored %d, want 0", n)
 	}
+	if n := addRefs(t, e, u, factbase.Reference{FactID: "no-such-fact", Source: m1}); n != 0 {
+		t.Errorf("AddReferences of one unknown id stored %d, want 0", n)
+	}
 	if got := refs(t, s, other, lima); len(got) != 0 {
 		t.Errorf("another user sees %d references of u's fact", len(got))
 	}

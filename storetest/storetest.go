@@ -238,9 +238,35 @@ func testRemoveRetractDelete(t *testing.T, s factbase.Store) {
 	if len(h) != 4 {
 		t.Fatalf("history holds %d versions, want 4 (retract and remove keep history)", len(h))
 	}
+	events := func() (own, others int) {
+		t.Helper()
+		err := s.View(ctx, u, func(tx factbase.ReadTx) error {
+			evs, err := tx.ListEvents(ctx, factbase.SubjectUser, key, time.Now().Add(time.Hour))
+			for _, ev := range evs {
+				if ev.FactID == p.Items[1].ID {
+					own++
+				} else {
+					others++
+				}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return own, others
+	}
+	own, others := events()
+	if own == 0 || others == 0 {
+		t.Fatalf("before delete: %d list events of the fact, %d of others; want some of each", own, others)
+	}
 	res = apply(t, e, u, factbase.Op{Kind: factbase.OpDelete, ID: p.Items[1].ID})
 	if res.Deleted != 1 {
 		t.Fatalf("delete: %+v", res)
+	}
+	// Erasure takes the fact's list events with it, and only them.
+	if own2, others2 := events(); own2 != 0 || others2 != others {
+		t.Fatalf("after delete: %d list events of the fact (want 0), %d of others (want %d)", own2, others2, others)
 	}
 	if got, want := values(t, e, u, key), []string{"chai"}; !equal(got, want) {
 		t.Fatalf("after delete: %v, want %v", got, want)
