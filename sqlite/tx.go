@@ -35,8 +35,12 @@ const factColumns = `id, subject, key, cardinality, value, value_type, rank, tex
 // The static statements, prepared once per connection (see stmtCache).
 var (
 	qFact   = "SELECT " + factColumns + " FROM facts WHERE u = ? AND id = ?"
-	qMember = "SELECT " + factColumns + ` FROM facts
+	// qMember finds a member by its normalised value; qFactAt reads it. A write
+	// mostly asks for a value that is absent, and a query of every column costs the
+	// driver the columns' names even when no row comes back.
+	qMember = `SELECT seq FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`
+	qFactAt = "SELECT " + factColumns + " FROM facts WHERE seq = ?"
 	qCurrent = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`
 	// The member at a position (ranks.go: a current member's rank column holds its
@@ -82,7 +86,7 @@ var (
 	qUserSeq    = "SELECT seq FROM users WHERE id = ?"
 	qUserInsert = "INSERT INTO users (id, created_at) VALUES (?, ?)"
 
-	staticQueries = []string{qFact, qMember, qCurrent, qAtPosition, qMaxRank, qKeyStats, qListEvents,
+	staticQueries = []string{qFact, qMember, qFactAt, qCurrent, qAtPosition, qMaxRank, qKeyStats, qListEvents,
 		qInsert, qEnd, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
 )
 
@@ -257,7 +261,14 @@ func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, boo
 
 // Member returns the current member of (subject, key) whose normalised value is norm.
 func (t *tx) Member(ctx context.Context, subject, key, norm string) (factbase.Fact, bool, error) {
-	return t.one(ctx, qMember, t.u, subject, key, norm)
+	var seq int64
+	switch err := t.queryRow(ctx, qMember, t.u, subject, key, norm).Scan(&seq); {
+	case errors.Is(err, sql.ErrNoRows):
+		return factbase.Fact{}, false, nil
+	case err != nil:
+		return factbase.Fact{}, false, mapErr("member", err)
+	}
+	return t.one(ctx, qFactAt, seq)
 }
 
 // Current returns the current fact of a single-valued key.

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package sqlite_test
+
+import "time"
+
+// threadCPU is not measured on this platform.
+func threadCPU() time.Duration { return -1 }
