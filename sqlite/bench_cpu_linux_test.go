@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// threadCPU returns the CPU time the calling OS thread has used, or -1 (see cpuMetric).
-func threadCPU() time.Duration {
+// processCPU returns the CPU time the process has used, or -1 (see cpuMetric).
+func processCPU() time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -4,5 +4,5 @@ package sqlite_test
 
 import "time"
 
-// threadCPU is not measured on this platform.
-func threadCPU() time.Duration { return -1 }
+// processCPU is not measured on this platform.
+func processCPU() time.Duration { return -1 }

@@ -36,7 +36,7 @@ var (
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
 	qVecCount   = "SELECT coalesce((SELECT n FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?), 0)"
 	qUsers      = "SELECT id FROM users ORDER BY seq"
-	qUnembFacts = "SELECT " + prefixed("f.", factColumns) + ` FROM facts f
+	qUnembFacts = "SELECT " + factRecord("f.") + ` FROM facts f
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
 		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = ?3)
 		ORDER BY f.id LIMIT ?4`
@@ -154,7 +154,7 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 	if key != "" {
 		where, args = append(where, "f.key = ?"), append(args, key)
 	}
-	q := "SELECT " + prefixed("f.", factColumns) + " FROM facts f WHERE " + strings.Join(where, " AND ") +
+	q := "SELECT " + factRecord("f.") + " FROM facts f WHERE " + strings.Join(where, " AND ") +
 		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + strconv.Itoa(limit) // a literal: see stmtCache
 	return t.queryFacts(ctx, q, args...)
 }

@@ -286,7 +286,7 @@ func valuesRows(rows, cols int) string {
 // transaction.
 func qMembersN(n int) string {
 	return `WITH k (s, k, n) AS (VALUES ` + valuesRows(n, 3) + `)
-		SELECT ` + factColumnsOf("f.") + `, f.norm FROM k CROSS JOIN facts f
+		SELECT ` + factRecord("f.") + `, f.norm FROM k CROSS JOIN facts f
 		ON f.u = ? AND f.subject = k.s AND f.key = k.k AND f.norm = k.n AND f.current = 1 AND f.cardinality <> 'one'`
 }
 
@@ -305,15 +305,6 @@ func qInsertN(n int) string {
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
 		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
 		VALUES ` + valuesRows(n, 28)
-}
-
-// factColumnsOf is factColumns qualified with p ("f.").
-func factColumnsOf(p string) string {
-	cols := strings.Split(factColumns, ",")
-	for i, c := range cols {
-		cols[i] = p + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
 }
 
 var (

@@ -28,19 +28,15 @@ var _ factbase.Tx = (*tx)(nil)
 // Now returns the transaction's time.
 func (t *tx) Now() time.Time { return t.now }
 
-const factColumns = `id, subject, key, cardinality, value, value_type, rank, text, type, category,
-	confidence, scope, durability, sensitivity, said_by, temporal, anchor, source_kind, source_id,
-	extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current`
-
 // The static statements, prepared once per connection (see stmtCache).
 var (
-	qFact   = "SELECT " + factColumns + " FROM facts WHERE u = ? AND id = ?"
+	qFact = "SELECT " + factColumns + " FROM facts WHERE u = ? AND id = ?"
 	// qMember finds a member by its normalised value; qFactAt reads it. A write
 	// mostly asks for a value that is absent, and a query of every column costs the
 	// driver the columns' names even when no row comes back.
 	qMember = `SELECT seq FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND norm = ? AND current = 1 AND cardinality <> 'one'`
-	qFactAt = "SELECT " + factColumns + " FROM facts WHERE seq = ?"
+	qFactAt  = "SELECT " + factColumns + " FROM facts WHERE seq = ?"
 	qCurrent = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'one'`
 	// The member at a position (ranks.go: a current member's rank column holds its
@@ -124,39 +120,19 @@ func (t *tx) scanFacts(ctx context.Context, rows *sql.Rows, err error) ([]factba
 
 type scanner interface{ Scan(...any) error }
 
+// scanFact reads a fact selected with factColumns (factrec.go).
 func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 	var (
-		f                          factbase.Fact
-		card, vt, cat, dur, sens   string
-		rank, anchor, validTo      sql.NullInt64
-		recordedAt, validFrom, cur int64
+		f   factbase.Fact
+		rec string
 	)
-	err := r.Scan(&f.ID, &f.Subject, &f.Key, &card, &f.Value, &vt, &rank, &f.Text, &f.Type, &cat,
-		&f.Confidence, &f.Scope, &dur, &sens, &f.SaidBy, &f.Temporal, &anchor, &f.Source.Kind, &f.Source.ID,
-		&f.Extractor, &recordedAt, &validFrom, &validTo, &f.Supersedes, &f.SupersededBy, &cur)
-	if err != nil {
+	if err := r.Scan(&rec, &f.Confidence); err != nil {
 		return f, mapErr("scan", err)
 	}
+	if err := parseFactRecord(rec, &f); err != nil {
+		return f, factbase.Errorf(factbase.EINTERNAL, "sqlite: a fact record: %v", err)
+	}
 	f.User = t.user
-	f.Cardinality = factbase.Cardinality(card)
-	f.ValueType = factbase.ValueType(vt)
-	f.Category = factbase.Category(cat)
-	f.Durability = factbase.Durability(dur)
-	f.Sensitivity = factbase.Sensitivity(sens)
-	if rank.Valid {
-		f.Rank = int(rank.Int64)
-	}
-	if anchor.Valid {
-		a := time.Unix(0, anchor.Int64).UTC()
-		f.Anchor = &a
-	}
-	f.RecordedAt = time.Unix(0, recordedAt).UTC()
-	f.ValidFrom = time.Unix(0, validFrom).UTC()
-	if validTo.Valid {
-		v := time.Unix(0, validTo.Int64).UTC()
-		f.ValidTo = &v
-	}
-	f.Current = cur == 1
 	return f, nil
 }
 

@@ -197,6 +197,13 @@ func testOneSupersedes(t *testing.T, s factbase.Store) {
 	if h[0].Supersedes != h[1].ID || h[1].SupersededBy != h[0].ID {
 		t.Errorf("supersedes links: %q/%q, want %q/%q", h[0].Supersedes, h[1].SupersededBy, h[1].ID, h[0].ID)
 	}
+	// Times left unset read back unset, not as the zero instant.
+	if h[0].ValidTo != nil || h[0].Anchor != nil || h[1].Anchor != nil || h[0].Rank != 0 {
+		t.Errorf("current version: valid to %v, anchors %v and %v, rank %d; want none set", h[0].ValidTo, h[0].Anchor, h[1].Anchor, h[0].Rank)
+	}
+	if !h[1].ValidTo.Equal(h[0].RecordedAt) || h[1].ValidFrom.After(*h[1].ValidTo) {
+		t.Errorf("ended version valid %v to %v, want to %v (its successor's recording)", h[1].ValidFrom, *h[1].ValidTo, h[0].RecordedAt)
+	}
 	cur, err := e.Get(ctx, u, "", "contact.email", nil)
 	if err != nil || len(cur) != 1 || cur[0].Value != "b@example.com" {
 		t.Fatalf("Get = %v, %v; want b@example.com", cur, err)
