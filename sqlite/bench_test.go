@@ -16,11 +16,12 @@ import (
 // The benchmarks below run the write path and the reads beside a raw-SQLite baseline
 // on the same kind of file, in the same transaction mode (one immediate transaction
 // per write, the default synchronous=NORMAL): compare BenchmarkRawInsert with the
-// writes and BenchmarkRawSelect with the reads. Each also reports cpu-ns/op (Linux), the CPU
-// time of the whole process over the timed loop (SQLite runs in the benchmark's
-// goroutine, the driver being pure Go; the garbage collector's share is included): a
-// shared machine stretches wall time by tens of percent from run to run, and CPU
-// time much less. It leaves out waiting for the disk, which the baseline does too.
+// writes and BenchmarkRawSelect with the reads. Each also reports cpu-ns/op (Linux),
+// the CPU time of the whole process over the timed loop (SQLite runs in the
+// benchmark's goroutine, the driver being pure Go; the garbage collector's share is
+// included): a shared machine stretches wall time by tens of percent from run to
+// run, and CPU time much less. It leaves out waiting for the disk, which the
+// baseline does too.
 
 // cpuMetric starts counting the process's CPU time; call the function it returns
 // when the timed loop ends, to report cpu-ns/op.

@@ -20,7 +20,7 @@ import (
 //
 // The record, format 2:
 //
-//	byte 0       format (2)
+//	byte 0       format (2; a sheet record, sheet.go, is format 1)
 //	byte 1       flags: 1 rank is NULL, 2 anchor is NULL, 4 valid_to is NULL, 8 current
 //	bytes 2..41  rank, anchor, recorded_at, valid_from, valid_to: big-endian int64
 //	             (0 where NULL)
