@@ -37,7 +37,7 @@ var factTextColumns = [...]string{"id", "subject", "key", "cardinality", "value"
 var factIntColumns = [...]string{"rank", "anchor", "recorded_at", "valid_from", "valid_to"}
 
 // factRecordHeader is the size of a record before its text bytes.
-var factRecordHeader = 2 + 8*len(factIntColumns) + 4*len(factTextColumns)
+const factRecordHeader = 2 + 8*len(factIntColumns) + 4*len(factTextColumns)
 
 // factRecord returns the select list that reads a fact of the facts table aliased p
 // ("" or "f."): its record and its confidence. (In SQLite, | and << bind equally
