@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
@@ -117,6 +120,78 @@ func BenchmarkRawInsertPages(b *testing.B) {
 					b.Fatal(err)
 				}
 				row(tx, 10000+i)
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRawFactInsert is the floor under every write that stores a fact: a bare
+// prepared INSERT of one fact row per immediate transaction, into the store's own
+// facts table holding a 10,000-member list, as the member an append would add (the
+// next position, a new normalised value), with the facts table's triggers dropped
+// (no full text, sheet record or list counts) and no look-up or logic around it.
+// "indexes=all" keeps every index such a row writes: the id's, the two partial
+// unique indexes of the invariants (one member per position, a value once per
+// list), the key's history and the subject's. "indexes=issue-2" drops the subject's,
+// which the reads of issue #2 do not use. BenchmarkRawInsert's two-column row with
+// one index is the baseline the write targets are stated against; this benchmark
+// shows how much of a write's ratio to it is the fact row itself.
+func BenchmarkRawFactInsert(b *testing.B) {
+	for _, variant := range []string{"all", "issue-2"} {
+		b.Run("indexes="+variant, func(b *testing.B) {
+			s, e, u := benchEngine(b)
+			defer s.Close()
+			fillList(b, e, u, "favorites.big", 10000)
+			w := s.Writer()
+			drop := []string{}
+			if variant == "issue-2" {
+				drop = append(drop, "DROP INDEX facts_subject")
+			}
+			rows, err := w.Query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'facts'")
+			if err != nil {
+				b.Fatal(err)
+			}
+			for rows.Next() {
+				var name string
+				if err := rows.Scan(&name); err != nil {
+					b.Fatal(err)
+				}
+				drop = append(drop, "DROP TRIGGER "+name)
+			}
+			if err := rows.Close(); err != nil {
+				b.Fatal(err)
+			}
+			for _, q := range drop {
+				if _, err := w.Exec(q); err != nil {
+					b.Fatal(q, err)
+				}
+			}
+			var us, last int64
+			if err := w.QueryRow(`SELECT u, max(rank) FROM facts WHERE key = 'favorites.big' AND current = 1`).Scan(&us, &last); err != nil {
+				b.Fatal(err)
+			}
+			stmt, err := w.Prepare(`INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
+				rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
+				source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
+				VALUES (?, ?, '', 'favorites.big', 'ranked', ?, ?, 'string', ?, '', '', 'transient', 1, '', '', '', '', '', NULL,
+				'manual', '', 'manual', ?, ?, NULL, '', '', 1)`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			defer cpuMetric(b)()
+			for i := 0; i < b.N; i++ {
+				tx, err := w.Begin()
+				if err != nil {
+					b.Fatal(err)
+				}
+				v, now := fmt.Sprintf("new-%d", i), time.Now().UnixNano()
+				if _, err := tx.Stmt(stmt).Exec(uuid.Must(uuid.NewV7()).String(), us, v, v, last+int64(i+1)<<32, now, now); err != nil {
+					b.Fatal(err)
+				}
 				if err := tx.Commit(); err != nil {
 					b.Fatal(err)
 				}
