@@ -372,3 +372,51 @@ func BenchmarkApplyRankedAppendWithout(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRawInsertBatch is BenchmarkRawInsert with 100 rows a transaction: the
+// baseline of BenchmarkApplyBatch. Its figures are per transaction.
+func BenchmarkRawInsertBatch(b *testing.B) {
+	s := openTemp(b)
+	defer s.Close()
+	rawTable(b, s)
+	stmt, err := s.Writer().Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	defer cpuMetric(b)()
+	for i := 0; i < b.N; i++ {
+		tx, err := s.Writer().Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := 0; j < 100; j++ {
+			if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d-%d", i, j), "value"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkApplyBatch appends 100 values to a list of 10,000 members (and growing)
+// in one Apply. Its figures are per Apply: divide by 100 for one fact's share.
+func BenchmarkApplyBatch(b *testing.B) {
+	s, e, u := benchEngine(b)
+	defer s.Close()
+	fillList(b, e, u, "favorites.big", 10000)
+	ctx := context.Background()
+	ops := make([]factbase.Op, 100)
+	b.ResetTimer()
+	defer cpuMetric(b)()
+	for i := 0; i < b.N; i++ {
+		for j := range ops {
+			ops[j] = factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d-%d", i, j)}}
+		}
+		if _, err := e.Apply(ctx, u, ops); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

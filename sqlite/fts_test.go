@@ -3,7 +3,9 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -124,5 +126,154 @@ func TestFullTextScoresFinite(t *testing.T) {
 	}
 	if got := textIDs(t, s, u, factbase.KindFact, "bravo", "zulu"); len(got) != 1 {
 		t.Errorf("bravo OR zulu finds %v, want one fact", got)
+	}
+}
+
+// ftsCount counts the entries of the facts' full-text index that match term, current
+// or not (search reads only current facts; this reads the index itself).
+func ftsCount(t *testing.T, s *sqlite.Store, term string) int {
+	t.Helper()
+	var n int
+	if err := s.Writer().QueryRow("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", `"`+term+`"`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestFullTextDeferredInBatch: a write of many facts indexes their full text at its
+// end (migration 0018), in the state each fact is in then: new, superseded, removed
+// and erased facts of the same write, and older facts the write changes, are found
+// exactly as when each fact was indexed on its own; fts_defer is back to its resting
+// value after the commit; a write that fails leaves neither entries nor the deferral
+// behind.
+func TestFullTextDeferredInBatch(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	defer s.Close()
+	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
+	set := func(key, value string) factbase.Op {
+		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}
+	}
+	if _, err := e.Apply(ctx, u, []factbase.Op{set("contact.email", "old@example.com"), set("favorites.color", "red")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Apply(ctx, u, []factbase.Op{
+		set("favorites.color", "blue"),          // the write's first fact: indexed by its trigger
+		set("favorites.color", "green"),         // deferred from here on
+		set("contact.email", "new@example.com"), // supersedes an indexed fact
+		set("note.scratch", "ephemeral"),        // erased below
+		set("contact.phone", "5550100"),
+		{Kind: factbase.OpRemove, Fact: factbase.Fact{Key: "favorites.color", Value: "green"}}, // a deferred fact leaves
+		{Kind: factbase.OpRemove, Fact: factbase.Fact{Key: "favorites.color", Value: "red"}},   // an indexed fact leaves
+		{Kind: factbase.OpDelete, Fact: factbase.Fact{Key: "note.scratch"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stored != 5 {
+		t.Fatalf("stored %d, want 5", res.Stored)
+	}
+	for _, c := range []struct {
+		term string
+		want int
+	}{
+		{"blue", 1}, {"green", 0}, {"red", 0}, {"ephemeral", 0}, {"old", 1}, {"new", 1}, {"5550100", 1}, {"example", 2},
+	} {
+		if got := ftsCount(t, s, c.term); got != c.want {
+			t.Errorf("%q has %d full-text entries, want %d", c.term, got, c.want)
+		}
+	}
+	deferFrom := func() int64 {
+		t.Helper()
+		var n int64
+		if err := s.Writer().QueryRow("SELECT from_seq FROM fts_defer").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := deferFrom(); got != math.MaxInt64 {
+		t.Errorf("fts_defer.from_seq = %d after the commit, want %d", got, int64(math.MaxInt64))
+	}
+
+	// A write that fails after deferring rolls back its deferral with its facts.
+	boom := errors.New("boom")
+	_, err = e.ApplyWith(ctx, u, []factbase.Op{set("favorites.color", "cyan"), set("favorites.color", "magenta")},
+		func(factbase.Tx, *factbase.Result) error { return boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("ApplyWith = %v, want %v", err, boom)
+	}
+	if got := deferFrom(); got != math.MaxInt64 {
+		t.Errorf("fts_defer.from_seq = %d after a failed write, want %d", got, int64(math.MaxInt64))
+	}
+	if got := ftsCount(t, s, "magenta"); got != 0 {
+		t.Errorf("a failed write left %d full-text entries", got)
+	}
+	// The next write of one fact is indexed by its trigger.
+	if _, err := e.Apply(ctx, u, []factbase.Op{set("favorites.color", "magenta")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ftsCount(t, s, "magenta"); got != 1 {
+		t.Errorf("magenta has %d full-text entries, want 1", got)
+	}
+	if _, err := s.Writer().Exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('integrity-check', 0)"); err != nil {
+		t.Errorf("full-text integrity check: %v", err)
+	}
+}
+
+// TestFullTextDeferredSeqReuse: a fact that takes a seq below fts_defer.from_seq
+// while a write defers (the highest seq was erased, and SQLite reuses it) is indexed
+// by its trigger, and the flush does not index it again.
+func TestFullTextDeferredSeqReuse(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	defer s.Close()
+	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.a", Value: "alpha"}}}); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.Writer().Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var top, from int64
+	for _, q := range []struct {
+		sql  string
+		dest []any
+	}{
+		{"SELECT max(seq) FROM facts", []any{&top}},
+		{"UPDATE fts_defer SET from_seq = (SELECT max(seq) + 1 FROM facts) RETURNING from_seq", []any{&from}},
+	} {
+		if err := tx.QueryRow(q.sql).Scan(q.dest...); err != nil {
+			t.Fatal(q.sql, err)
+		}
+	}
+	for _, q := range []string{
+		"DELETE FROM facts WHERE seq = " + fmt.Sprint(top),
+		`INSERT INTO facts (id, u, subject, key, cardinality, value, norm, recorded_at, valid_from)
+			SELECT 'reused', seq, '', 'note.b', 'one', 'bravo', 'bravo', 1, 1 FROM users`,
+		"INSERT INTO facts_fts (rowid, text, key, value, u) SELECT seq, text, key, value, 'fbu' || u FROM facts WHERE seq >= " +
+			fmt.Sprint(from) + " AND (current = 1 OR superseded_by <> '')",
+		"UPDATE fts_defer SET from_seq = 9223372036854775807",
+	} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	var seq int64
+	if err := tx.QueryRow("SELECT seq FROM facts WHERE id = 'reused'").Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	if seq >= from {
+		t.Fatalf("the new fact took seq %d, not below %d: the test provokes nothing", seq, from)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := ftsCount(t, s, "alpha"); got != 0 {
+		t.Errorf("the erased fact has %d full-text entries", got)
+	}
+	if got := ftsCount(t, s, "bravo"); got != 1 {
+		t.Errorf("the fact with a reused seq has %d full-text entries, want 1", got)
 	}
 }

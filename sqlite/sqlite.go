@@ -279,6 +279,9 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	if err := fn(t); err != nil {
 		return err
 	}
+	if err := t.flushFTS(ctx); err != nil {
+		return err
+	}
 	if err := sqlTx.Commit(); err != nil {
 		return mapErr("commit", err)
 	}

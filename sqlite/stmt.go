@@ -81,6 +81,7 @@ func allStaticQueries() [][]string {
 		sheetQueries,
 		jobQueries,
 		peopleQueries,
+		ftsQueries,
 	}
 }
 

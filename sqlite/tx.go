@@ -21,6 +21,9 @@ type tx struct {
 	u     int64 // users.seq; 0 = the user has no rows yet
 	user  factbase.UserID
 	now   time.Time
+
+	inserts int   // facts inserted through Insert (fts.go)
+	ftsFrom int64 // the first seq whose full text flushFTS indexes; 0: none deferred
 }
 
 var _ factbase.Tx = (*tx)(nil)
@@ -373,6 +376,9 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	cur := 0
 	if f.Current {
 		cur = 1
+	}
+	if err := t.beforeInsert(ctx); err != nil {
+		return err
 	}
 	_, err := t.exec(ctx, qInsert,
 		f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
