@@ -46,7 +46,10 @@ func rawTable(b *testing.B, s *sqlite.Store) {
 }
 
 // BenchmarkRawInsert: a bare prepared INSERT of one row per immediate transaction.
-func BenchmarkRawInsert(b *testing.B) {
+func BenchmarkRawInsert(b *testing.B) { rawInsertLoop(b, 1) }
+
+// rawInsertLoop times b.N immediate transactions of rows bare prepared INSERTs each.
+func rawInsertLoop(b *testing.B, rows int) {
 	s := openTemp(b)
 	defer s.Close()
 	rawTable(b, s)
@@ -61,8 +64,10 @@ func BenchmarkRawInsert(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d", i), "value"); err != nil {
-			b.Fatal(err)
+		for j := 0; j < rows; j++ {
+			if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d-%d", i, j), "value"); err != nil {
+				b.Fatal(err)
+			}
 		}
 		if err := tx.Commit(); err != nil {
 			b.Fatal(err)
@@ -375,31 +380,7 @@ func BenchmarkApplyRankedAppendWithout(b *testing.B) {
 
 // BenchmarkRawInsertBatch is BenchmarkRawInsert with 100 rows a transaction: the
 // baseline of BenchmarkApplyBatch. Its figures are per transaction.
-func BenchmarkRawInsertBatch(b *testing.B) {
-	s := openTemp(b)
-	defer s.Close()
-	rawTable(b, s)
-	stmt, err := s.Writer().Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		tx, err := s.Writer().Begin()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for j := 0; j < 100; j++ {
-			if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d-%d", i, j), "value"); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkRawInsertBatch(b *testing.B) { rawInsertLoop(b, 100) }
 
 // BenchmarkApplyBatch appends 100 values to a list of 10,000 members (and growing)
 // in one Apply. Its figures are per Apply: divide by 100 for one fact's share.
