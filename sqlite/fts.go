@@ -34,7 +34,7 @@ const noDefer = math.MaxInt64
 // the full text of the facts it inserts from then on to flushFTS.
 func (t *tx) beforeInsert(ctx context.Context) error {
 	t.inserts++
-	if t.inserts != 2 || t.ftsFrom != 0 {
+	if t.inserts != 2 {
 		return nil
 	}
 	return mapErr("defer full text", t.queryRow(ctx, qDeferFTS).Scan(&t.ftsFrom))
