@@ -132,48 +132,18 @@ type ConflictFilter struct {
 	Key     string
 }
 
-// EntityReadTx reads a user's entities inside a transaction. Methods return
-// EUNAVAILABLE when the store cannot be reached.
-type EntityReadTx interface {
+// PeopleReadTx is what the people features read in one transaction: entities,
+// conflicts, facts by time anchor and the sessions a preference was stated in.
+// Methods return EUNAVAILABLE when the store cannot be reached.
+type PeopleReadTx interface {
 	// Entities returns every entity of the user, merged ones included, oldest first.
 	Entities(ctx context.Context) ([]Entity, error)
 	// Entity returns one entity by id. ENOTFOUND if the user has none.
 	Entity(ctx context.Context, id string) (Entity, error)
-}
-
-// EntityTx writes entities inside the write path's transaction
-// (memory.Engine.ApplyWith), so that an entity and the facts about it commit together.
-type EntityTx interface {
-	EntityReadTx
-	// PutEntity creates the entity e.ID or replaces all its fields. e.CreatedAt is
-	// kept from the first write; UpdatedAt is set to the transaction's time.
-	PutEntity(ctx context.Context, e Entity) error
-	// DeleteEntity erases entity id and its conflicts (not its facts: the write path
-	// erases those) and returns the number of entities deleted, 0 or 1.
-	DeleteEntity(ctx context.Context, id string) (int, error)
-}
-
-// ConflictReadTx reads a user's conflicts.
-type ConflictReadTx interface {
 	// Conflicts returns the conflicts matching f, oldest first.
 	Conflicts(ctx context.Context, f ConflictFilter) ([]Conflict, error)
 	// Conflict returns one conflict by id. ENOTFOUND if the user has none.
 	Conflict(ctx context.Context, id string) (Conflict, error)
-}
-
-// ConflictTx writes conflicts inside the write path's transaction.
-type ConflictTx interface {
-	ConflictReadTx
-	// PutConflict creates conflict c.ID or replaces it (to resolve it).
-	PutConflict(ctx context.Context, c Conflict) error
-}
-
-// PeopleReadTx is everything the people features read in one transaction: entities,
-// conflicts, facts by time anchor and the sessions a preference was stated in. A
-// store's ReadTx supports people when it implements it.
-type PeopleReadTx interface {
-	EntityReadTx
-	ConflictReadTx
 	// AnchoredFacts returns the current facts whose time anchor is in [from, to),
 	// by anchor.
 	AnchoredFacts(ctx context.Context, from, to time.Time) ([]Fact, error)
@@ -182,12 +152,18 @@ type PeopleReadTx interface {
 	PreferenceSessions(ctx context.Context, key, norm string) ([]string, error)
 }
 
-// PeopleTx is PeopleReadTx with the writes. A store's Tx supports people when it
-// implements it.
+// PeopleTx writes entities and conflicts inside the write path's transaction
+// (memory.Engine.ApplyWith), so that an entity and the facts about it commit
+// together.
 type PeopleTx interface {
-	PeopleReadTx
-	EntityTx
-	ConflictTx
+	// PutEntity creates the entity e.ID or replaces all its fields. e.CreatedAt is
+	// kept from the first write; UpdatedAt is set to the transaction's time.
+	PutEntity(ctx context.Context, e Entity) error
+	// DeleteEntity erases entity id and its conflicts (not its facts: the write path
+	// erases those) and returns the number of entities deleted, 0 or 1.
+	DeleteEntity(ctx context.Context, id string) (int, error)
+	// PutConflict creates conflict c.ID or replaces it (to resolve it).
+	PutConflict(ctx context.Context, c Conflict) error
 	// NotePreferenceSession records that the value norm of key was stated in session;
 	// recording it again is a no-op.
 	NotePreferenceSession(ctx context.Context, key, norm, session string) error

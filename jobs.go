@@ -93,7 +93,7 @@ type JobFailure struct {
 	Cost                           float64
 }
 
-// JobOutcome is what a successful attempt did, for JobTx.CompleteJob.
+// JobOutcome is what a successful attempt did, for Tx.CompleteJob.
 type JobOutcome struct {
 	Result                         json.RawMessage
 	PromptTokens, CompletionTokens int
@@ -134,16 +134,4 @@ type JobStore interface {
 	Jobs(ctx context.Context, f JobFilter) ([]Job, error)
 	// JobUsage sums the jobs of user ("" for every user).
 	JobUsage(ctx context.Context, user UserID) (JobUsage, error)
-}
-
-// JobTx completes a job inside the write path's transaction
-// (memory.Engine.ApplyWith), so that a job's effects and its completion commit
-// together: a worker that dies before the commit leaves the job to be claimed again
-// with nothing applied, and a committed job is never claimed again. Stores that keep
-// jobs implement it on their write transactions.
-type JobTx interface {
-	// CompleteJob marks the running job id of the transaction's user, held by lease,
-	// done with outcome o. ECONFLICT if the lease is no longer the job's (it expired
-	// and another worker claimed the job), which aborts the transaction.
-	CompleteJob(ctx context.Context, id, lease string, o JobOutcome) error
 }

@@ -156,7 +156,6 @@ type SearchReadTx interface {
 // text entries are kept by the store as facts are written; vectors are written by the
 // engine, which computes them before the transaction.
 type SearchTx interface {
-	SearchReadTx
 	// InsertEpisode writes a new episode with its full-text entry. e.ID and the times
 	// are set. EINVARIANT if the id is taken.
 	InsertEpisode(ctx context.Context, e Episode) error
@@ -169,11 +168,4 @@ type SearchTx interface {
 	// PutVectors stores each item's vector, replacing any earlier one of the item. A
 	// vector of an item that does not exist (erased meanwhile) is skipped.
 	PutVectors(ctx context.Context, vs []Vector) error
-}
-
-// UserLister lists the users a store holds data for; stores implement it for
-// maintenance commands that run over every user (such as re-embedding).
-type UserLister interface {
-	// Users returns every user id the store has seen, in no particular order.
-	Users(ctx context.Context) ([]UserID, error)
 }

@@ -9,6 +9,12 @@ import (
 // (memory.Engine.Apply) decides what to write and checks the invariants; a Store
 // executes the primitives it is asked for inside one transaction.
 //
+// Store is the one contract every backend implements in full: there are no optional
+// capabilities to discover. Its methods are grouped by feature: transactions and
+// maintenance here; the job queue (jobs.go), API keys (keys.go) and saved fact sheets
+// (sheetstore.go) are embedded below. A speed-up only one backend has stays inside
+// that backend.
+//
 // All methods are safe for concurrent use. Every row a Store reads or writes belongs to
 // the user the transaction was opened for; a Tx never sees another user's rows.
 type Store interface {
@@ -20,10 +26,26 @@ type Store interface {
 	Update(ctx context.Context, user UserID, fn func(tx Tx) error) error
 	// View runs fn in a read-only snapshot for user.
 	View(ctx context.Context, user UserID, fn func(tx ReadTx) error) error
+	// CurrentFact returns the current fact of the single-valued key (subject, key), read
+	// as one statement outside any transaction (the point read); ok is false when
+	// there is none. It is ReadTx.Current without the cost of opening a transaction.
+	CurrentFact(ctx context.Context, user UserID, subject, key string) (f Fact, ok bool, err error)
+	// Users returns every user id the store holds data for, in no particular order
+	// (for maintenance over every user, such as re-embedding).
+	Users(ctx context.Context) ([]UserID, error)
+	// Purge makes data erased so far unrecoverable from the store's own files where
+	// the backend can (SQLite: a checkpoint that truncates the write-ahead log) and
+	// reports whether it did; a backend that leaves it to the database's own cleanup
+	// (PostgreSQL: VACUUM) returns false.
+	Purge(ctx context.Context) (purged bool, err error)
 	// Ping reports whether the store can be reached (EUNAVAILABLE if not).
 	Ping(ctx context.Context) error
 	// Close releases the store; a closed store returns EUNAVAILABLE.
 	Close() error
+
+	JobStore   // the durable job queue (jobs.go)
+	KeyStore   // API keys (keys.go)
+	SheetStore // saved fact sheets (sheetstore.go)
 }
 
 // FactFilter selects facts in ReadTx.Facts. Zero fields do not filter.
@@ -67,13 +89,6 @@ type ListEvent struct {
 	From, To     int
 }
 
-// ScanViewer is implemented by a store with a cheaper way to run a read that walks
-// much of a user's data (SQLite maps the file for its duration). ScanView has View's
-// contract; the engine uses it for the fact sheet.
-type ScanViewer interface {
-	ScanView(ctx context.Context, user UserID, fn func(tx ReadTx) error) error
-}
-
 // ReadTx reads inside a transaction. Methods return ENOTFOUND where they say so and
 // EUNAVAILABLE when the store cannot be reached.
 type ReadTx interface {
@@ -97,30 +112,35 @@ type ReadTx interface {
 	// prefix, sorted.
 	Keys(ctx context.Context, subject, prefix string) ([]string, error)
 	// MaxRank returns the highest rank in the ranked list (subject, key), 0 if empty.
-	// With the invariants intact it is the list's length; it must be O(log n). It is
-	// the length after the transaction's writes so far (a member that left no longer
-	// counts).
+	// With the invariants intact it is the list's length. It is the length after the
+	// transaction's writes so far (a member that left no longer counts). The write
+	// path calls it on every list write.
 	MaxRank(ctx context.Context, subject, key string) (int, error)
 	// KeyStats summarises the current facts of (subject, key); NormCount counts the
-	// members whose normalised value is norm. Each figure must be O(log n): the
-	// members count is kept by the database, not by the write path.
+	// members whose normalised value is norm. The members count is the database's
+	// own, not the write path's, so that the invariant check is independent of it.
 	KeyStats(ctx context.Context, subject, key, norm string) (KeyStats, error)
 	// ListEvents returns the events of list (subject, key) up to and including until,
 	// oldest first.
 	ListEvents(ctx context.Context, subject, key string, until time.Time) ([]ListEvent, error)
+	// UserRows counts the transaction user's rows per table, every table that holds
+	// user rows included (tables are found in the schema, so a new one cannot be
+	// forgotten); tables without a row of the user are left out.
+	UserRows(ctx context.Context) (map[string]int64, error)
+
 	TranscriptReadTx // transcript checkpoints, sessions and queries (transcriptstore.go)
 	ReferenceReadTx  // fact references and the fact sheet's read (sheetstore.go)
+	SearchReadTx     // episodes and the search indexes (search.go)
+	PeopleReadTx     // entities, conflicts, time anchors (entity.go)
 }
 
 // Tx is a write transaction. Only the engine's write path calls its mutating methods.
 // A unique-index violation is returned as EINVARIANT.
 //
-// A store keeps a ranked list's order as positions and derives ranks on read
-// (ranked/positions.go): a current member's rank is one more than the number of
-// members before it, so ranks are 1..N by construction and a MOVE or an INSERT
-// writes one row. The write path states each list change as it plans it: Rerank
-// to make room and then Insert at the freed rank; End (or Erase) and then Rerank to
-// close the gap; Rerank with a pin to move one member.
+// A ranked list's order belongs to the store: the write path says where a member
+// goes (Insert at a rank, MoveTo a rank) and the store keeps whatever it needs for
+// that order. A member that leaves its list (End, Erase) closes its gap: the members
+// after it move up one.
 type Tx interface {
 	ReadTx
 	// Insert writes a new fact row. f.ID, f.User and the times are already set. A
@@ -128,26 +148,51 @@ type Tx interface {
 	// members from f.Rank on move down one.
 	Insert(ctx context.Context, f Fact, norm string) error
 	// End marks fact id no longer current: valid_to = at, superseded_by = by (may be "").
-	// A ranked member keeps the rank it had. ENOTFOUND if no current fact has that id.
+	// A ranked member leaves its list and keeps, as history, the rank it had.
+	// ENOTFOUND if no current fact has that id.
 	End(ctx context.Context, id string, at time.Time, by string) error
-	// Rerank shifts by delta the ranks in [lo, hi] of the current members of the ranked
-	// list (subject, key), except that fact pin (if not "") gets pinRank, and returns
-	// how many members change rank (hi-lo+1). With a pin, [lo, hi] spans exactly its
-	// rank and pinRank, and only pin's row is written; without one nothing is: the
-	// Insert after it or the End before it makes the shift.
-	Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error)
+	// MoveTo gives the current ranked member m, as read in this transaction (its ID,
+	// Subject, Key and Rank), rank to (1..the list's length); the members between its
+	// old and new rank shift by one toward the gap it left. ENOTFOUND if m is not a
+	// current member.
+	MoveTo(ctx context.Context, m Fact, to int) error
 	// Erase deletes fact id and everything derived from it (list events, references,
 	// index entries). It returns the number of fact rows deleted.
 	Erase(ctx context.Context, id string) (int, error)
 	// AddListEvent records a list change.
 	AddListEvent(ctx context.Context, e ListEvent) error
+
+	// Members returns the current members of several lists or sets at once, by
+	// (subject, key, normalised value): the bulk form of ReadTx.Member, for ingest.
+	// Keys with no member are absent from the map.
+	Members(ctx context.Context, keys []MemberKey) (map[MemberKey]Fact, error)
+	// InsertFacts writes several new, current, unranked fact rows at once, norms[i]
+	// being facts[i]'s normalised value: the bulk form of Insert.
+	InsertFacts(ctx context.Context, facts []Fact, norms []string) error
+	// MemberCounts returns, for each key, how many current members have that
+	// normalised value: the bulk form of KeyStats' NormCount, for the invariant check.
+	MemberCounts(ctx context.Context, keys []MemberKey) ([]int, error)
+
+	// CompleteJob marks the running job id of the transaction's user, held by lease,
+	// done with outcome o, so that a job's effects and its completion commit together:
+	// a worker that dies before the commit leaves the job to be claimed again with
+	// nothing applied. ECONFLICT if the lease is no longer the job's (it expired and
+	// another worker claimed the job), which aborts the transaction.
+	CompleteJob(ctx context.Context, id, lease string, o JobOutcome) error
+	// EraseUser deletes everything the transaction's user owns (facts with their
+	// history, list events, references, embeddings and search-index entries,
+	// episodes, transcripts, entities, conflicts, saved sheets, queued jobs and the
+	// API keys scoped to the user; application keys are not touched) and returns the
+	// rows removed per table.
+	EraseUser(ctx context.Context) (map[string]int64, error)
+
 	TranscriptTx // transcript checkpoints, sessions and subject links (transcriptstore.go)
 	ReferenceTx  // fact references recorded by the write path (sheetstore.go)
+	SearchTx     // episodes and vectors (search.go)
+	PeopleTx     // entities, conflicts, preference sessions (entity.go)
 }
 
-// PointReader is implemented by stores that can read the current fact of a
-// single-valued key in one statement, without opening a transaction (the point read:
-// memory.Engine.Get). ok is false when there is none.
-type PointReader interface {
-	CurrentFact(ctx context.Context, user UserID, subject, key string) (f Fact, ok bool, err error)
+// MemberKey names one value of a list or set: (subject, key, normalised value).
+type MemberKey struct {
+	Subject, Key, Norm string
 }

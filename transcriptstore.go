@@ -93,29 +93,4 @@ type TranscriptTx interface {
 	// LinkTranscriptSubjects records that each subject belongs to its session; a
 	// link already stored is not stored again.
 	LinkTranscriptSubjects(ctx context.Context, links []TranscriptLink) error
-	MemberBulkTx
-}
-
-// MemberKey names one value of a set or list: a subject, a key and the normalised
-// value (normalize.Value).
-type MemberKey struct {
-	Subject, Key, Norm string
-}
-
-// MemberBulkTx is the store side of the write path's bulk set insert, which a batch
-// of transcript facts takes (a write of many set members, memory.Engine.ApplyWith):
-// Member, Insert and the per-value invariant query of KeyStats, each for many values
-// in a few statements instead of one statement per value.
-type MemberBulkTx interface {
-	// Members returns the current members (facts of cardinality many or ranked) that
-	// keys name, by key; a key that no current member holds is absent. It is Member
-	// for each key.
-	Members(ctx context.Context, keys []MemberKey) (map[MemberKey]Fact, error)
-	// InsertFacts writes new fact rows as Insert does for each, in order; norms[i] is
-	// facts[i]'s normalised value.
-	InsertFacts(ctx context.Context, facts []Fact, norms []string) error
-	// MemberCounts returns, for each key in order, how many current facts of
-	// cardinality many or ranked hold it: the NormCount of KeyStats, which the
-	// invariants allow to be at most 1.
-	MemberCounts(ctx context.Context, keys []MemberKey) ([]int, error)
 }

@@ -326,22 +326,14 @@ func (w *writer) setRanked(f factbase.Fact) error {
 		w.res.Facts = append(w.res.Facts, m)
 		return nil
 	case factbase.Move:
-		lo, hi := min(plan.Lo, plan.From, plan.To), max(plan.Hi, plan.From, plan.To)
-		changed, err := w.tx.Rerank(w.ctx, f.Subject, f.Key, lo, hi, plan.Delta, m.ID, plan.To)
-		if err != nil {
+		if err := w.tx.MoveTo(w.ctx, m, plan.To); err != nil {
 			return err
 		}
-		mut.Value, mut.Shifted = m.Value, changed-1
+		mut.Value, mut.Shifted = m.Value, plan.Shifted()
 		m.Rank = plan.To
 		w.res.Facts = append(w.res.Facts, m)
 	case factbase.Insert, factbase.Append:
-		if plan.Delta != 0 {
-			changed, err := w.tx.Rerank(w.ctx, f.Subject, f.Key, plan.Lo, plan.Hi, plan.Delta, "", 0)
-			if err != nil {
-				return err
-			}
-			mut.Shifted = changed
-		}
+		mut.Shifted = plan.Shifted() // the Insert below moves them down
 		nf := w.newFact(f)
 		nf.Rank = plan.To
 		if err := w.insert(nf, norm); err != nil {
@@ -419,12 +411,8 @@ func (w *writer) closeUp(m factbase.Fact, n int, erased bool) error {
 	if err != nil {
 		return err
 	}
-	mut := factbase.Mutation{Key: m.Key, Value: m.Value, Action: factbase.Remove, From: plan.From}
-	if plan.Delta != 0 {
-		if mut.Shifted, err = w.tx.Rerank(w.ctx, m.Subject, m.Key, plan.Lo, plan.Hi, plan.Delta, "", 0); err != nil {
-			return err
-		}
-	}
+	// The store closed the gap when m left (End, Erase): the members after it moved up.
+	mut := factbase.Mutation{Key: m.Key, Value: m.Value, Action: factbase.Remove, From: plan.From, Shifted: plan.Shifted()}
 	w.res.Mutations = append(w.res.Mutations, mut)
 	if erased {
 		return nil

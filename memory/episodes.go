@@ -191,10 +191,6 @@ func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in Episod
 		return EpisodeResult{}, err
 	}
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, res *factbase.Result) error {
-		st, err := writeTx(tx)
-		if err != nil {
-			return err
-		}
 		now := tx.Now()
 		if ep.CreatedAt.IsZero() || ep.CreatedAt.After(now) {
 			ep.CreatedAt = now
@@ -202,10 +198,10 @@ func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in Episod
 		if !in.NoExtract {
 			ep.ExtractedAt = &now
 		}
-		if err := st.InsertEpisode(ctx, ep); err != nil {
+		if err := tx.InsertEpisode(ctx, ep); err != nil {
 			return err
 		}
-		return putEpisodeVector(ctx, st, ep, tv)
+		return putEpisodeVector(ctx, tx, ep, tv)
 	})
 	if err != nil {
 		return EpisodeResult{}, err
@@ -244,11 +240,7 @@ func (e *Engine) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id s
 		return factbase.Result{}, err
 	}
 	return e.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(tx factbase.Tx, _ *factbase.Result) error {
-		st, err := writeTx(tx)
-		if err != nil {
-			return err
-		}
-		_, err = st.Episode(ctx, id) // deleted meanwhile: abort
+		_, err = tx.Episode(ctx, id) // deleted meanwhile: abort
 		return err
 	})
 }
@@ -260,11 +252,8 @@ func (e *Engine) Episode(ctx context.Context, user factbase.UserID, id string) (
 	}
 	var ep factbase.Episode
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
-		ep, err = st.Episode(ctx, id)
+		var err error
+		ep, err = tx.Episode(ctx, id)
 		return err
 	})
 	return ep, err
@@ -278,14 +267,10 @@ func (e *Engine) EpisodeFacts(ctx context.Context, user factbase.UserID, id stri
 	}
 	out := []factbase.Fact{}
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
+		if _, err := tx.Episode(ctx, id); err != nil {
 			return err
 		}
-		if _, err := st.Episode(ctx, id); err != nil {
-			return err
-		}
-		facts, err := st.EpisodeFacts(ctx, id, history)
+		facts, err := tx.EpisodeFacts(ctx, id, history)
 		if facts != nil {
 			out = facts
 		}
@@ -324,18 +309,14 @@ func (e *Engine) Episodes(ctx context.Context, user factbase.UserID, f factbase.
 	f.Tags = tags
 	p := EpisodePage{Episodes: []factbase.Episode{}, Offset: f.Offset, Limit: f.Limit}
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
-		eps, err := st.Episodes(ctx, f)
+		eps, err := tx.Episodes(ctx, f)
 		if err != nil {
 			return err
 		}
 		if eps != nil {
 			p.Episodes = eps
 		}
-		p.Total, err = st.CountEpisodes(ctx, f)
+		p.Total, err = tx.CountEpisodes(ctx, f)
 		return err
 	})
 	return p, err
@@ -367,11 +348,8 @@ func (e *Engine) DeleteEpisode(ctx context.Context, user factbase.UserID, id str
 	}
 	var n int
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		st, err := writeTx(tx)
-		if err != nil {
-			return err
-		}
-		if n, err = st.DeleteEpisode(ctx, id); err != nil {
+		var err error
+		if n, err = tx.DeleteEpisode(ctx, id); err != nil {
 			return err
 		}
 		if n == 0 {
@@ -411,17 +389,14 @@ func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, pro
 	for {
 		var batch []factbase.Episode
 		err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-			st, err := searchTx(tx)
-			if err != nil {
-				return err
-			}
+			var err error
 			f := factbase.EpisodeFilter{Unextracted: true, Limit: backfillBatch}
 			if total < 0 {
-				if total, err = st.CountEpisodes(ctx, f); err != nil {
+				if total, err = tx.CountEpisodes(ctx, f); err != nil {
 					return err
 				}
 			}
-			batch, err = st.Episodes(ctx, f)
+			batch, err = tx.Episodes(ctx, f)
 			return err
 		})
 		if err != nil {
@@ -438,12 +413,8 @@ func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, pro
 			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), MaxOps)
 		}
 		res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-			st, err := writeTx(tx)
-			if err != nil {
-				return err
-			}
 			for _, ep := range batch {
-				if err := st.MarkExtracted(ctx, ep.ID, tx.Now()); err != nil {
+				if err := tx.MarkExtracted(ctx, ep.ID, tx.Now()); err != nil {
 					return fmt.Errorf("episode %s: %w", ep.ID, err)
 				}
 			}

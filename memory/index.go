@@ -88,13 +88,9 @@ func (e *Engine) embedOps(ctx context.Context, ops []factbase.Op) (*textVectors,
 
 // indexFacts writes, inside the write transaction, the vectors of the facts it
 // stored: those of res.Facts recorded at the transaction's time. Facts' full-text
-// entries are kept by the store itself. A store without search support gets none.
+// entries are kept by the store itself.
 func (e *Engine) indexFacts(ctx context.Context, tx factbase.Tx, res *factbase.Result, tv *textVectors) error {
 	if tv == nil || len(tv.vecs) == 0 {
-		return nil
-	}
-	st, ok := tx.(factbase.SearchTx)
-	if !ok {
 		return nil
 	}
 	now := tx.Now()
@@ -112,26 +108,7 @@ func (e *Engine) indexFacts(ctx context.Context, tx factbase.Tx, res *factbase.R
 	if len(out) == 0 {
 		return nil
 	}
-	return st.PutVectors(ctx, out)
-}
-
-// searchTx returns the store's search primitives, or EUNAVAILABLE if the store has
-// none.
-func searchTx(tx factbase.ReadTx) (factbase.SearchReadTx, error) {
-	st, ok := tx.(factbase.SearchReadTx)
-	if !ok {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not support episodes and search")
-	}
-	return st, nil
-}
-
-// writeTx returns the store's search write primitives, or EUNAVAILABLE.
-func writeTx(tx factbase.Tx) (factbase.SearchTx, error) {
-	st, ok := tx.(factbase.SearchTx)
-	if !ok {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not support episodes and search")
-	}
-	return st, nil
+	return tx.PutVectors(ctx, out)
 }
 
 // reembedBatch is how many items Reembed embeds and writes per transaction.
@@ -153,11 +130,8 @@ func (e *Engine) Reembed(ctx context.Context, user factbase.UserID, progress Pro
 	model := e.opts.Embedder.Model()
 	var total int
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
-		total, err = st.CountUnembedded(ctx, model)
+		var err error
+		total, err = tx.CountUnembedded(ctx, model)
 		return err
 	})
 	if err != nil || total == 0 {
@@ -169,18 +143,14 @@ func (e *Engine) Reembed(ctx context.Context, user factbase.UserID, progress Pro
 		for {
 			var ids, texts []string
 			err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-				st, err := searchTx(tx)
-				if err != nil {
-					return err
-				}
 				if kind == factbase.KindFact {
-					facts, err := st.UnembeddedFacts(ctx, model, after, reembedBatch)
+					facts, err := tx.UnembeddedFacts(ctx, model, after, reembedBatch)
 					for _, f := range facts {
 						ids, texts = append(ids, f.ID), append(texts, FactText(f))
 					}
 					return err
 				}
-				eps, err := st.UnembeddedEpisodes(ctx, model, after, reembedBatch)
+				eps, err := tx.UnembeddedEpisodes(ctx, model, after, reembedBatch)
 				for _, ep := range eps {
 					ids, texts = append(ids, ep.ID), append(texts, ep.Content)
 				}
@@ -206,11 +176,7 @@ func (e *Engine) Reembed(ctx context.Context, user factbase.UserID, progress Pro
 				}
 			}
 			err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
-				st, err := writeTx(tx)
-				if err != nil {
-					return err
-				}
-				return st.PutVectors(ctx, out)
+				return tx.PutVectors(ctx, out)
 			})
 			if err != nil {
 				return done, err
@@ -225,15 +191,10 @@ func (e *Engine) Reembed(ctx context.Context, user factbase.UserID, progress Pro
 	return done, nil
 }
 
-// ReembedAll runs Reembed for every user of the store, which must list its users
-// (factbase.UserLister). progress, if not nil, is called with each user's progress.
+// ReembedAll runs Reembed for every user of the store. progress, if not nil, is called with each user's progress.
 // It returns the number of items embedded.
 func (e *Engine) ReembedAll(ctx context.Context, progress func(user factbase.UserID, done, total int)) (int, error) {
-	ul, ok := e.store.(factbase.UserLister)
-	if !ok {
-		return 0, factbase.Errorf(factbase.EUNAVAILABLE, "this store cannot list its users")
-	}
-	users, err := ul.Users(ctx)
+	users, err := e.store.Users(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -127,28 +127,6 @@ func (e *Engine) personalPlan(ctx context.Context, user factbase.UserID, message
 	return e.PlanPersonal(ctx, user, message, info, factbase.Source{Kind: factbase.SourceMessage})
 }
 
-// errNoPeople is returned when a store's transactions do not implement
-// factbase.PeopleTx.
-func errNoPeople(tx any) error {
-	return factbase.Errorf(factbase.EUNAVAILABLE, "this store (%T) does not keep people: entities and conflicts are not supported", tx)
-}
-
-func peopleRead(tx factbase.ReadTx) (factbase.PeopleReadTx, error) {
-	pt, ok := tx.(factbase.PeopleReadTx)
-	if !ok {
-		return nil, errNoPeople(tx)
-	}
-	return pt, nil
-}
-
-func peopleWrite(tx factbase.Tx) (factbase.PeopleTx, error) {
-	pt, ok := tx.(factbase.PeopleTx)
-	if !ok {
-		return nil, errNoPeople(tx)
-	}
-	return pt, nil
-}
-
 // trust ranks who said a fact: the user above a person they know above the
 // assistant.
 func personalTrust(saidBy string) int {
@@ -169,7 +147,6 @@ func personalTrust(saidBy string) int {
 // current value (the assistant, a third party, or lower confidence) — unless the
 // user states it as an explicit correction ("now", "moved to", "turned"). The plan is
 // applied by passing Ops and With to ApplyWith (Say does); nothing is written here.
-// A store without people support (factbase.PeopleTx) gets an empty plan and a note.
 func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
 	out := PersonalPlan{Reply: []string{}, Skipped: []string{}, Created: []factbase.Entity{}, Updated: []factbase.Entity{},
 		Conflicts: []factbase.Conflict{}, Facts: []people.Planned{}}
@@ -188,16 +165,10 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 		current  = map[string]factbase.Fact{} // subject|key -> current fact of a one-valued key
 		pending  = map[string]bool{}          // subject|key|norm of pending conflicts
 		sessions = map[string][]string{}      // key|norm -> sessions
-		noPeople bool
 	)
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, ok := tx.(factbase.PeopleReadTx)
-		if !ok {
-			noPeople = true
-			return nil
-		}
 		var err error
-		if known, err = pt.Entities(ctx); err != nil {
+		if known, err = tx.Entities(ctx); err != nil {
 			return err
 		}
 		ex := people.Extract(message, people.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
@@ -218,7 +189,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 				if ok {
 					current[k] = cur
 				}
-				cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
+				cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
 				if err != nil {
 					return err
 				}
@@ -228,7 +199,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 			}
 			if strings.HasPrefix(f.Key, people.CommPrefix) {
 				sk := f.Key + "\x00" + normalize.Value(f.Value)
-				if sessions[sk], err = pt.PreferenceSessions(ctx, f.Key, normalize.Value(f.Value)); err != nil {
+				if sessions[sk], err = tx.PreferenceSessions(ctx, f.Key, normalize.Value(f.Value)); err != nil {
 					return err
 				}
 			}
@@ -237,10 +208,6 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 	})
 	if err != nil {
 		return out, err
-	}
-	if noPeople {
-		out.Skipped = append(out.Skipped, "people: the store does not keep entities; personal facts were not read")
-		return out, nil
 	}
 	out.Created, out.Updated = plan.Create, plan.Update
 	for _, s := range plan.Skips {
@@ -319,11 +286,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 	snapshot := entityFingerprint(known)
 	created, updated, conflicts := out.Created, out.Updated, out.Conflicts
 	out.With = func(tx factbase.Tx, res *factbase.Result) error {
-		pt, err := peopleWrite(tx)
-		if err != nil {
-			return err
-		}
-		now, err := pt.Entities(ctx)
+		now, err := tx.Entities(ctx)
 		if err != nil {
 			return err
 		}
@@ -332,18 +295,18 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 		}
 		for _, en := range append(append([]factbase.Entity{}, created...), updated...) {
 			en.User = user
-			if err := pt.PutEntity(ctx, en); err != nil {
+			if err := tx.PutEntity(ctx, en); err != nil {
 				return err
 			}
 		}
 		for _, c := range conflicts {
 			c.CreatedAt = tx.Now()
-			if err := pt.PutConflict(ctx, c); err != nil {
+			if err := tx.PutConflict(ctx, c); err != nil {
 				return err
 			}
 		}
 		for _, n := range notes {
-			if err := pt.NotePreferenceSession(ctx, n.key, n.norm, n.session); err != nil {
+			if err := tx.NotePreferenceSession(ctx, n.key, n.norm, n.session); err != nil {
 				return err
 			}
 		}

@@ -25,11 +25,7 @@ func (e *Engine) Conflicts(ctx context.Context, user factbase.UserID, status fac
 	}
 	out := []factbase.Conflict{}
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: status})
+		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
 		out = append(out, cs...)
 		return err
 	})
@@ -43,11 +39,8 @@ func (e *Engine) Conflict(ctx context.Context, user factbase.UserID, id string) 
 	}
 	var c factbase.Conflict
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		c, err = pt.Conflict(ctx, id)
+		var err error
+		c, err = tx.Conflict(ctx, id)
 		return err
 	})
 	return c, err
@@ -55,19 +48,15 @@ func (e *Engine) Conflict(ctx context.Context, user factbase.UserID, id string) 
 
 // pendingConflict reads conflict id in a write transaction; ECONFLICT unless it is
 // pending.
-func pendingConflict(ctx context.Context, tx factbase.Tx, id string) (factbase.PeopleTx, factbase.Conflict, error) {
-	pt, err := peopleWrite(tx)
+func pendingConflict(ctx context.Context, tx factbase.Tx, id string) (factbase.Conflict, error) {
+	c, err := tx.Conflict(ctx, id)
 	if err != nil {
-		return nil, factbase.Conflict{}, err
-	}
-	c, err := pt.Conflict(ctx, id)
-	if err != nil {
-		return nil, c, err
+		return c, err
 	}
 	if c.Status != factbase.ConflictPending {
-		return nil, c, factbase.Errorf(factbase.ECONFLICT, "conflict %s is already %s", id, c.Status)
+		return c, factbase.Errorf(factbase.ECONFLICT, "conflict %s is already %s", id, c.Status)
 	}
-	return pt, c, nil
+	return c, nil
 }
 
 // ConfirmConflict applies a pending conflict's proposed value through the write path:
@@ -86,7 +75,7 @@ func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id s
 	f.Supersedes, f.SupersededBy, f.ValidTo = "", "", nil
 	var out factbase.Conflict
 	res, err := e.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(tx factbase.Tx, res *factbase.Result) error {
-		pt, cur, err := pendingConflict(ctx, tx, id)
+		cur, err := pendingConflict(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -96,7 +85,7 @@ func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id s
 			cur.ResultID = res.Facts[n-1].ID
 		}
 		out = cur
-		return pt.PutConflict(ctx, cur)
+		return tx.PutConflict(ctx, cur)
 	})
 	if err != nil {
 		return ConflictResult{}, err
@@ -113,14 +102,14 @@ func (e *Engine) RejectConflict(ctx context.Context, user factbase.UserID, id st
 	}
 	var out factbase.Conflict
 	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, cur, err := pendingConflict(ctx, tx, id)
+		cur, err := pendingConflict(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		now := tx.Now()
 		cur.Status, cur.ResolvedAt = factbase.ConflictRejected, &now
 		out = cur
-		return pt.PutConflict(ctx, cur)
+		return tx.PutConflict(ctx, cur)
 	})
 	return out, err
 }

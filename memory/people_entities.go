@@ -36,11 +36,7 @@ func (e *Engine) Entities(ctx context.Context, user factbase.UserID, includeMerg
 	}
 	out := []factbase.Entity{}
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		all, err := pt.Entities(ctx)
+		all, err := tx.Entities(ctx)
 		for _, en := range all {
 			if includeMerged || en.MergedInto == "" {
 				out = append(out, en)
@@ -100,15 +96,12 @@ func (e *Engine) Entity(ctx context.Context, user factbase.UserID, id string, hi
 	}
 	var v EntityView
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		if v.Entity, err = pt.Entity(ctx, id); err != nil {
+		var err error
+		if v.Entity, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
 		subjects := []string{v.Subject()}
-		all, err := pt.Entities(ctx)
+		all, err := tx.Entities(ctx)
 		if err != nil {
 			return err
 		}
@@ -238,12 +231,8 @@ func (e *Engine) CreateEntity(ctx context.Context, user factbase.UserID, in fact
 		ops = append(ops, entityRelationOp(en))
 	}
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, err := peopleWrite(tx)
-		if err != nil {
-			return err
-		}
 		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
-		return pt.PutEntity(ctx, en)
+		return tx.PutEntity(ctx, en)
 	})
 	if err != nil {
 		return EntityResult{}, err
@@ -260,11 +249,7 @@ func (e *Engine) updateEntity(ctx context.Context, user factbase.UserID, id stri
 	}
 	var out factbase.Entity
 	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, err := peopleWrite(tx)
-		if err != nil {
-			return err
-		}
-		en, err := pt.Entity(ctx, id)
+		en, err := tx.Entity(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -279,7 +264,7 @@ func (e *Engine) updateEntity(ctx context.Context, user factbase.UserID, id stri
 		}
 		en.UpdatedAt = tx.Now()
 		out = en
-		return pt.PutEntity(ctx, en)
+		return tx.PutEntity(ctx, en)
 	})
 	return out, err
 }
@@ -352,14 +337,11 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 		dstCurrent = map[string]factbase.Fact{}
 	)
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
+		var err error
+		if src, err = tx.Entity(ctx, from); err != nil {
 			return err
 		}
-		if src, err = pt.Entity(ctx, from); err != nil {
-			return err
-		}
-		if dst, err = pt.Entity(ctx, into); err != nil {
+		if dst, err = tx.Entity(ctx, into); err != nil {
 			return err
 		}
 		for _, en := range []factbase.Entity{src, dst} {
@@ -383,15 +365,11 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 	}
 	ops := entityMoveOps(srcFacts, dst.Subject(), dstCurrent)
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, err := peopleWrite(tx)
+		s2, err := tx.Entity(ctx, from)
 		if err != nil {
 			return err
 		}
-		s2, err := pt.Entity(ctx, from)
-		if err != nil {
-			return err
-		}
-		d2, err := pt.Entity(ctx, into)
+		d2, err := tx.Entity(ctx, into)
 		if err != nil {
 			return err
 		}
@@ -421,19 +399,19 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 			d2.Aliases = d2.Aliases[:factbase.MaxAliases]
 		}
 		s2.MergedInto = d2.ID
-		if err := pt.PutEntity(ctx, d2); err != nil {
+		if err := tx.PutEntity(ctx, d2); err != nil {
 			return err
 		}
-		if err := pt.PutEntity(ctx, s2); err != nil {
+		if err := tx.PutEntity(ctx, s2); err != nil {
 			return err
 		}
-		cs, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: src.Subject()})
+		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: src.Subject()})
 		if err != nil {
 			return err
 		}
 		for _, c := range cs {
 			c.Subject, c.Proposed.Subject = d2.Subject(), d2.Subject()
-			if err := pt.PutConflict(ctx, c); err != nil {
+			if err := tx.PutConflict(ctx, c); err != nil {
 				return err
 			}
 		}
@@ -468,11 +446,7 @@ func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id strin
 		moved []factbase.Fact
 	)
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		if src, err = pt.Entity(ctx, id); err != nil {
+		if src, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
 		if src.MergedInto != "" {
@@ -512,12 +486,8 @@ func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id strin
 		}
 	}
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, err := peopleWrite(tx)
-		if err != nil {
-			return err
-		}
 		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
-		return pt.PutEntity(ctx, en)
+		return tx.PutEntity(ctx, en)
 	})
 	if err != nil {
 		return EntityResult{}, err
@@ -538,14 +508,11 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 		ops    []factbase.Op
 	)
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
+		var err error
+		if target, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
-		if target, err = pt.Entity(ctx, id); err != nil {
-			return err
-		}
-		all, err := pt.Entities(ctx)
+		all, err := tx.Entities(ctx)
 		if err != nil {
 			return err
 		}
@@ -569,10 +536,6 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 		return EntityResult{}, err
 	}
 	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		pt, err := peopleWrite(tx)
-		if err != nil {
-			return err
-		}
 		var facts []factbase.Fact
 		for _, g := range gone {
 			// anything written about them since the read would survive: refuse
@@ -581,7 +544,7 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 				return err
 			}
 			facts = append(facts, fs...)
-			if _, err := pt.DeleteEntity(ctx, g.ID); err != nil {
+			if _, err := tx.DeleteEntity(ctx, g.ID); err != nil {
 				return err
 			}
 		}

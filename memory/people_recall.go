@@ -260,11 +260,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 		return c
 	}
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		pt, err := peopleRead(tx)
-		if err != nil {
-			return err
-		}
-		all, err := pt.Entities(ctx)
+		all, err := tx.Entities(ctx)
 		if err != nil {
 			return err
 		}
@@ -313,7 +309,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 			}
 		}
 		if hasWin {
-			fs, err := pt.AnchoredFacts(ctx, win.From, win.To)
+			fs, err := tx.AnchoredFacts(ctx, win.From, win.To)
 			if err != nil {
 				return err
 			}

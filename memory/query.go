@@ -74,11 +74,7 @@ func (e *Engine) Lookup(ctx context.Context, user factbase.UserID, o LookupOptio
 	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
 	out := []LookupResult{}
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
-		facts, err := st.FilterFacts(ctx, o.Key, f, o.Limit)
+		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Limit)
 		for _, fact := range facts {
 			out = append(out, lookupResult(fact))
 		}

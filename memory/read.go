@@ -76,22 +76,11 @@ func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key str
 		return p.Items, err
 	case factbase.One:
 		if asOf == nil { // the point read: one index seek
-			if pr, ok := e.store.(factbase.PointReader); ok {
-				f, ok, err := pr.CurrentFact(ctx, user, subject, key)
-				if !ok || err != nil {
-					return nil, err
-				}
-				return []factbase.Fact{f}, nil
+			f, ok, err := e.store.CurrentFact(ctx, user, subject, key)
+			if !ok || err != nil {
+				return nil, err
 			}
-			var out []factbase.Fact
-			err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-				f, ok, err := tx.Current(ctx, subject, key)
-				if ok {
-					out = append(out, f)
-				}
-				return err
-			})
-			return out, err
+			return []factbase.Fact{f}, nil
 		}
 	}
 	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, AsOf: asOf})

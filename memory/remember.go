@@ -203,7 +203,6 @@ type modelPlan struct {
 // modelContext is what the model is told about the user, and what its answer is
 // resolved against.
 type modelContext struct {
-	people      bool              // the store keeps entities
 	known       []factbase.Entity // the user's entities, merged ones left out
 	fingerprint string            // of every entity, to detect a change before commit
 	prompt      llm.ExtractRequest
@@ -218,29 +217,26 @@ func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message s
 	msgWords := wordSet(message)
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
 		var named []factbase.Entity
-		if pt, ok := tx.(factbase.PeopleReadTx); ok {
-			mc.people = true
-			all, err := pt.Entities(ctx)
-			if err != nil {
-				return err
+		all, err := tx.Entities(ctx)
+		if err != nil {
+			return err
+		}
+		mc.fingerprint = entityFingerprint(all)
+		var rest []factbase.Entity
+		for _, en := range all {
+			if en.MergedInto != "" {
+				continue
 			}
-			mc.fingerprint = entityFingerprint(all)
-			var rest []factbase.Entity
-			for _, en := range all {
-				if en.MergedInto != "" {
-					continue
-				}
-				mc.known = append(mc.known, en)
-				if entityNamed(msgWords, en) {
-					named = append(named, en)
-				} else {
-					rest = append(rest, en)
-				}
+			mc.known = append(mc.known, en)
+			if entityNamed(msgWords, en) {
+				named = append(named, en)
+			} else {
+				rest = append(rest, en)
 			}
-			for _, en := range append(append([]factbase.Entity{}, named...), rest...) {
-				mc.prompt.Entities = append(mc.prompt.Entities, llm.KnownEntity{ID: en.ID, Name: en.Name, Role: string(en.Role),
-					Relation: en.Relation, Aliases: en.Aliases})
-			}
+		}
+		for _, en := range append(append([]factbase.Entity{}, named...), rest...) {
+			mc.prompt.Entities = append(mc.prompt.Entities, llm.KnownEntity{ID: en.ID, Name: en.Name, Role: string(en.Role),
+				Relation: en.Relation, Aliases: en.Aliases})
 		}
 		// The entities named get up to ten facts each; the user has the rest.
 		var facts []factbase.Fact
@@ -345,7 +341,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		if r, ok := reasons[ref]; ok {
 			return "", r
 		}
-		s, r := e.resolveEntity(refs[ref], msgWords, &cands, &plan, mc.people, now)
+		s, r := e.resolveEntity(refs[ref], msgWords, &cands, &plan, now)
 		subjects[ref], reasons[ref] = s, r
 		if r != "" {
 			delete(subjects, ref)
@@ -478,11 +474,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			pr.dec.Action = DecisionConflict
 			pr.dec.CurrentID, pr.dec.CurrentValue = cur.ID, cur.Value
 			pr.dec.Reason = "a new value for a one-valued fact; the conflict policy keeps the current value"
-			pt, ok := tx.(factbase.PeopleReadTx)
-			if !ok {
-				continue
-			}
-			pending, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
+			pending, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: f.Subject, Key: f.Key})
 			if err != nil {
 				return err
 			}
@@ -533,7 +525,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 // resolveEntity resolves an entity the model named, as the rules resolve a mention:
 // it returns the subject of its facts, or why they are skipped. A new entity is
 // added to plan.entities and to cands (so that a second ref to it finds it).
-func (e *Engine) resolveEntity(en llm.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, havePeople bool, now time.Time) (string, string) {
+func (e *Engine) resolveEntity(en llm.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
 	label := strings.TrimSpace(en.Name)
 	if label == "" {
 		label = "the user's " + strings.TrimSpace(en.Relation)
@@ -542,8 +534,6 @@ func (e *Engine) resolveEntity(en llm.ProposedEntity, msgWords map[string]bool, 
 		}
 	}
 	switch {
-	case !havePeople:
-		return "", fmt.Sprintf("orphan: about %s, and this store keeps no entities", clipText(label))
 	case strings.TrimSpace(en.Name) == "" && strings.TrimSpace(en.Relation) == "":
 		return "", fmt.Sprintf("orphan: the entity %q has neither a name nor a relation", clipText(en.Ref))
 	case en.Name != "" && !stated(msgWords, en.Name):

@@ -227,30 +227,26 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
 		var text, vecs []search.Candidate
 		for _, kind := range o.Kinds {
 			kt := terms
 			if kind == factbase.KindEpisode {
 				kt = epTerms
 			}
-			tc, err := st.TextCandidates(ctx, factbase.TextQuery{Kind: kind, Terms: kt, Filter: filter, Limit: n})
+			tc, err := tx.TextCandidates(ctx, factbase.TextQuery{Kind: kind, Terms: kt, Filter: filter, Limit: n})
 			if err != nil {
 				return err
 			}
 			text = appendCandidates(text, tc, true)
 			if vec := vecFor[kind]; len(vec) > 0 && !zero(vec) {
-				vc, err := st.VectorCandidates(ctx, factbase.VectorQuery{Kind: kind, Model: out.Model, Vector: vec, Filter: filter, Limit: n})
+				vc, err := tx.VectorCandidates(ctx, factbase.VectorQuery{Kind: kind, Model: out.Model, Vector: vec, Filter: filter, Limit: n})
 				if err != nil {
 					return err
 				}
 				vecs = appendCandidates(vecs, vc, false)
 			}
 		}
-		if out.Subjects, err = st.SubjectsNamed(ctx, subjectNames(query, terms)); err != nil {
+		if out.Subjects, err = tx.SubjectsNamed(ctx, subjectNames(query, terms)); err != nil {
 			return err
 		}
 		fo := fusion
@@ -261,7 +257,7 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 			fo.PeriodFrom, fo.PeriodTo = p.From, p.To
 		}
 		hits := search.Fuse(text, vecs, o.Now, fo)
-		hits, eps, err := e.conversationContext(ctx, st, hits, query, terms, o)
+		hits, eps, err := e.conversationContext(ctx, tx, hits, query, terms, o)
 		if err != nil {
 			return err
 		}
@@ -282,7 +278,7 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 			} else {
 				ep, ok := eps[h.ID]
 				if !ok {
-					if ep, err = st.Episode(ctx, h.ID); err != nil {
+					if ep, err = tx.Episode(ctx, h.ID); err != nil {
 						return err
 					}
 				}
@@ -325,11 +321,7 @@ func (e *Engine) commonTerms(ctx context.Context, user factbase.UserID, terms []
 	}
 	var common map[string]bool
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		st, err := searchTx(tx)
-		if err != nil {
-			return err
-		}
-		docs, df, err := st.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
+		docs, df, err := tx.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
 		if err != nil || docs < minCommonDocs {
 			return err
 		}

@@ -299,12 +299,9 @@ func TestSheetPrompt(t *testing.T) {
 	}
 }
 
-// bareStore hides every method but factbase.Store's.
-type bareStore struct{ factbase.Store }
-
 func TestSheetErrors(t *testing.T) {
 	ctx := context.Background()
-	e, s, _ := clockedEngine(t, memory.Options{})
+	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	bad := sheet.DefaultConfig()
 	bad.Size = 10 // the minimums add up to 31
@@ -318,7 +315,6 @@ func TestSheetErrors(t *testing.T) {
 		{name: "bad user", e: e, user: "alice", code: factbase.EINVALID},
 		{name: "bad config", e: e, user: u, o: memory.SheetOptions{Config: bad}, code: factbase.EINVALID},
 		{name: "negative retention", e: e, user: u, o: memory.SheetOptions{Retention: -time.Hour}, code: factbase.EINVALID},
-		{name: "store keeps no sheets", e: memory.New(bareStore{s}, memory.Options{}), user: u, code: factbase.EUNAVAILABLE},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -550,10 +546,7 @@ func TestGenerateSheetScans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	viewed, err := memory.New(struct {
-		factbase.Store
-		factbase.SheetStore
-	}{s, s}, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
+	viewed, err := memory.New(struct{ factbase.Store }{s}, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

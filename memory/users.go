@@ -23,12 +23,8 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	}
 	var before map[string]int64
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		c, ok := tx.(factbase.UserRowCounter)
-		if !ok {
-			return factbase.Errorf(factbase.EINTERNAL, "this store cannot erase a user")
-		}
 		var err error
-		before, err = c.UserRows(ctx)
+		before, err = tx.UserRows(ctx)
 		return err
 	})
 	if err != nil {
@@ -42,15 +38,11 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	}
 	out := factbase.UserErasure{User: user}
 	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
-		er, ok := tx.(factbase.UserEraseTx)
-		if !ok {
-			return factbase.Errorf(factbase.EINTERNAL, "this store cannot erase a user")
-		}
-		removed, err := er.EraseUser(ctx)
+		removed, err := tx.EraseUser(ctx)
 		if err != nil {
 			return err
 		}
-		left, err := er.UserRows(ctx)
+		left, err := tx.UserRows(ctx)
 		if err != nil {
 			return err
 		}
@@ -66,11 +58,9 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	for _, n := range out.Removed {
 		out.Total += n
 	}
-	if p, ok := e.store.(factbase.Purger); ok {
-		out.Purged, err = p.Purge(ctx)
-		if err != nil {
-			return out, fmt.Errorf("user %s erased; purging the freed space failed: %w", user, err)
-		}
+	out.Purged, err = e.store.Purge(ctx)
+	if err != nil {
+		return out, fmt.Errorf("user %s erased; purging the freed space failed: %w", user, err)
 	}
 	return out, nil
 }

@@ -88,13 +88,10 @@ type Workers struct {
 	stats workerCounters
 }
 
-// NewWorkers returns a pool over e's store, which must keep jobs
-// (factbase.JobStore); EUNAVAILABLE if it does not, EINVALID for a negative option.
+// NewWorkers returns a pool over e's store's job queue; EINVALID for a negative
+// option.
 func NewWorkers(e *Engine, o WorkerOptions) (*Workers, error) {
-	js, ok := e.store.(factbase.JobStore)
-	if !ok {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
-	}
+	js := e.store
 	if o.Workers < 0 || o.Lease < 0 || o.MaxAttempts < 0 || o.Backoff < 0 || o.Poll < 0 {
 		return nil, factbase.Errorf(factbase.EINVALID, "worker options must not be negative")
 	}
@@ -128,8 +125,7 @@ const DefaultMaxAttempts = 5
 // Remember enqueues message as a remember job for user and returns the job (state
 // queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
 // or another one sharing the store, process it (see Workers). EINVALID for a bad
-// user or an empty, oversized or non-UTF-8 message; EUNAVAILABLE if the store keeps
-// no jobs.
+// user or an empty, oversized or non-UTF-8 message.
 func (e *Engine) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
 	return e.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
 }
@@ -141,11 +137,7 @@ func (e *Engine) enqueueRemember(ctx context.Context, user factbase.UserID, mess
 	if err := validMessage(message); err != nil {
 		return factbase.Job{}, err
 	}
-	js, ok := e.store.(factbase.JobStore)
-	if !ok {
-		return factbase.Job{}, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
-	}
-	return js.EnqueueJob(ctx, factbase.Job{ID: e.opts.NewID(), User: user, Kind: factbase.JobRemember,
+	return e.store.EnqueueJob(ctx, factbase.Job{ID: e.opts.NewID(), User: user, Kind: factbase.JobRemember,
 		Input: message, MaxAttempts: attempts})
 }
 
@@ -427,18 +419,10 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 	}
 	commit := func(ops []factbase.Op, mp modelPlan) error {
 		_, err := e.ApplyWith(ctx, j.User, ops, func(tx factbase.Tx, r *factbase.Result) error {
-			jt, ok := tx.(factbase.JobTx)
-			if !ok {
-				return factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
-			}
-			var pt factbase.PeopleTx
 			if len(mp.entities) > 0 || len(mp.conflicts) > 0 {
 				// The model's entities were resolved against the entities read before
 				// the call: if they changed since, resolve again (a retry).
-				if pt, err = peopleWrite(tx); err != nil {
-					return err
-				}
-				now, err := pt.Entities(ctx)
+				now, err := tx.Entities(ctx)
 				if err != nil {
 					return err
 				}
@@ -454,13 +438,13 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 			for _, en := range mp.entities {
 				en.User = j.User
 				en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
-				if err := pt.PutEntity(ctx, en); err != nil {
+				if err := tx.PutEntity(ctx, en); err != nil {
 					return err
 				}
 			}
 			for _, c := range mp.conflicts {
 				c.CreatedAt = tx.Now()
-				if err := pt.PutConflict(ctx, c); err != nil {
+				if err := tx.PutConflict(ctx, c); err != nil {
 					return err
 				}
 			}
@@ -478,7 +462,7 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 			if err != nil {
 				return factbase.Errorf(factbase.EINTERNAL, "encode the job result: %v", err)
 			}
-			err = jt.CompleteJob(ctx, j.ID, j.Lease, factbase.JobOutcome{Result: body,
+			err = tx.CompleteJob(ctx, j.ID, j.Lease, factbase.JobOutcome{Result: body,
 				PromptTokens: res.Usage.PromptTokens, CompletionTokens: res.Usage.CompletionTokens, Cost: res.Usage.Cost})
 			if err != nil && factbase.ErrorCode(err) == factbase.ECONFLICT {
 				return &errLeaseLost{err}

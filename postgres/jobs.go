@@ -13,11 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var (
-	_ factbase.JobStore = (*Store)(nil)
-	_ factbase.JobTx    = (*tx)(nil)
-)
-
 const jobColumns = `id, user_id, kind, input, state, attempts, max_attempts, run_at, lease, lease_until,
 	error_code, error, result, prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at`
 

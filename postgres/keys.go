@@ -9,8 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var _ factbase.KeyStore = (*Store)(nil)
-
 // The API key statements.
 const (
 	qKeyInsert = `INSERT INTO api_keys (id, name, user_id, hash, created_at) VALUES ($1, $2, $3, $4, $5)`

@@ -10,8 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var _ factbase.PeopleTx = (*tx)(nil)
-
 // The statements of people: entities, conflicts, preference sessions and anchored
 // facts.
 const (

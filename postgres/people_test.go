@@ -28,17 +28,17 @@ func TestPeople(t *testing.T) {
 		t.Fatal(err)
 	}
 	birthday, email := res.Facts[0], res.Facts[1]
-	update := func(u factbase.UserID, fn func(pt factbase.PeopleTx) error) error {
-		return s.Update(ctx, u, func(tx factbase.Tx) error { return fn(tx.(factbase.PeopleTx)) })
+	update := func(u factbase.UserID, fn func(pt factbase.Tx) error) error {
+		return s.Update(ctx, u, func(tx factbase.Tx) error { return fn(tx) })
 	}
-	view := func(u factbase.UserID, fn func(pt factbase.PeopleReadTx) error) {
+	view := func(u factbase.UserID, fn func(pt factbase.ReadTx) error) {
 		t.Helper()
-		if err := s.View(ctx, u, func(tx factbase.ReadTx) error { return fn(tx.(factbase.PeopleReadTx)) }); err != nil {
+		if err := s.View(ctx, u, func(tx factbase.ReadTx) error { return fn(tx) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	err = update(u, func(pt factbase.PeopleTx) error {
+	err = update(u, func(pt factbase.Tx) error {
 		if err := pt.PutEntity(ctx, factbase.Entity{ID: "e2", Name: "Dana", Role: factbase.RoleFriend, CreatedAt: created.Add(time.Hour)}); err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func TestPeople(t *testing.T) {
 	if err != nil {
 		t.Fatalf("writing people: %v", err)
 	}
-	view(u, func(pt factbase.PeopleReadTx) error {
+	view(u, func(pt factbase.ReadTx) error {
 		es, err := pt.Entities(ctx)
 		if err != nil {
 			return err
@@ -104,7 +104,7 @@ func TestPeople(t *testing.T) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.PeopleReadTx) error {
+	view(other, func(pt factbase.ReadTx) error {
 		if es, _ := pt.Entities(ctx); len(es) != 0 {
 			t.Errorf("another user sees %d entities", len(es))
 		}
@@ -115,7 +115,7 @@ func TestPeople(t *testing.T) {
 	})
 
 	// Replacing keeps the creation time; resolving a conflict updates it.
-	err = update(u, func(pt factbase.PeopleTx) error {
+	err = update(u, func(pt factbase.Tx) error {
 		if err := pt.PutEntity(ctx, factbase.Entity{ID: "e1", Name: "Sam", Role: factbase.RoleChild}); err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func TestPeople(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view(u, func(pt factbase.PeopleReadTx) error {
+	view(u, func(pt factbase.ReadTx) error {
 		e1, err := pt.Entity(ctx, "e1")
 		if err != nil || e1.Name != "Sam" || !e1.CreatedAt.Equal(created) || !e1.UpdatedAt.After(created) {
 			t.Errorf("entity e1 after replace = %+v, %v; want Sam, created kept", e1, err)
@@ -144,10 +144,10 @@ func TestPeople(t *testing.T) {
 		t.Fatal(err)
 	}
 	var deleted int
-	if err := update(u, func(pt factbase.PeopleTx) (err error) { deleted, err = pt.DeleteEntity(ctx, "e2"); return err }); err != nil || deleted != 1 {
+	if err := update(u, func(pt factbase.Tx) (err error) { deleted, err = pt.DeleteEntity(ctx, "e2"); return err }); err != nil || deleted != 1 {
 		t.Fatalf("DeleteEntity = %d, %v; want 1", deleted, err)
 	}
-	view(u, func(pt factbase.PeopleReadTx) error {
+	view(u, func(pt factbase.ReadTx) error {
 		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
 			t.Errorf("conflicts left after erasing their fact and entity: %+v", cs)
 		}

@@ -407,6 +407,29 @@ func commit(ctx context.Context, cn *conn) error {
 	return nil
 }
 
+// CurrentFact is the point read: the current fact of a single-valued key, read by
+// one statement on a pooled connection without BEGIN and COMMIT (one statement reads
+// one snapshot), so one round trip instead of two.
+func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, key string) (factbase.Fact, bool, error) {
+	if !user.Valid() {
+		return factbase.Fact{}, false, factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
+	}
+	if s.isClosed() {
+		return factbase.Fact{}, false, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	}
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return factbase.Fact{}, false, mapErr("connection", err)
+	}
+	defer c.Release()
+	t := &tx{s: s, q: &conn{c: c}, user: user, now: s.now().UTC()}
+	return t.Current(ctx, subject, key)
+}
+
+// Purge reports false: PostgreSQL leaves deleted rows in the table files until
+// VACUUM (autovacuum, or an operator's) reclaims them.
+func (s *Store) Purge(ctx context.Context) (bool, error) { return false, nil }
+
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
 // results, not an error.
 func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {

@@ -6,7 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/ranked"
+	"github.com/factbase/factbase/internal/listpos"
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read, as
@@ -21,8 +21,8 @@ import (
 // rank, which PostgreSQL does in about 0.1 µs a member. Every read derives ranks
 // (fixRanks, ListPage, AtRank) before a Fact leaves the package.
 
-// rankGap is ranked.Gap, a variable so that tests can make respacing frequent.
-var rankGap = ranked.Gap
+// rankGap is listpos.Gap, a variable so that tests can make respacing frequent.
+var rankGap = listpos.Gap
 
 const (
 	qRankOf = `SELECT count(*) FROM facts
@@ -57,7 +57,7 @@ const fixRanksBatch = 8
 // fixRanks replaces the position of every current ranked member in facts, read in
 // this transaction, by its rank.
 func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
-	return ranked.DeriveRanks(facts, fixRanksBatch,
+	return listpos.DeriveRanks(facts, fixRanksBatch,
 		func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) },
 		func(subject, key string) ([]int64, error) {
 			return t.positionRows(ctx, qPositions, string(t.user), subject, key)
@@ -66,7 +66,7 @@ func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
 
 // fixRank is fixRanks for one fact.
 func (t *tx) fixRank(ctx context.Context, f *factbase.Fact) error {
-	return ranked.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
+	return listpos.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
 }
 
 func (t *tx) rankOf(ctx context.Context, subject, key string, pos int64) (int, error) {
@@ -98,7 +98,7 @@ func (t *tx) positionAt(ctx context.Context, subject, key string, r int) (int64,
 	return pos[0], true, nil
 }
 
-// listPositions is one list's positions for ranked.Place.
+// listPositions is one list's positions for listpos.Place.
 type listPositions struct {
 	t            *tx
 	subject, key string
@@ -128,11 +128,11 @@ func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (in
 		return 0, mapErr("list tail", err)
 	}
 	if r > n && n > 0 {
-		if p, ok := ranked.Between(last, true, 0, false, rankGap); ok {
+		if p, ok := listpos.Between(last, true, 0, false, rankGap); ok {
 			return p, nil
 		}
 	}
-	return ranked.Place(ctx, listPositions{t, subject, key}, rankGap, min(r, n+1), 0)
+	return listpos.Place(ctx, listPositions{t, subject, key}, rankGap, min(r, n+1), 0)
 }
 
 // move gives member id, now at rank from, rank to: one row changes.
@@ -140,7 +140,7 @@ func (t *tx) move(ctx context.Context, subject, key, id string, from, to int) er
 	if from == to {
 		return nil
 	}
-	p, err := ranked.Place(ctx, listPositions{t, subject, key}, rankGap, to, from)
+	p, err := listpos.Place(ctx, listPositions{t, subject, key}, rankGap, to, from)
 	if err != nil {
 		return err
 	}

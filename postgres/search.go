@@ -9,11 +9,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var (
-	_ factbase.SearchTx   = (*tx)(nil)
-	_ factbase.UserLister = (*Store)(nil)
-)
-
 // factFTS is the full-text entry of a fact, from three arguments ($29..$31 of
 // qInsert): its text and value weighted A, its key B.
 const factFTS = `setweight(to_tsvector('english', $29), 'A') || setweight(to_tsvector('english', $30), 'B') ||

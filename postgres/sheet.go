@@ -12,8 +12,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var _ factbase.SheetStore = (*Store)(nil)
-
 // The statements of references and sheets.
 const (
 	// One statement records a batch: the references go as parallel arrays, in order.

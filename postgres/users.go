@@ -3,13 +3,7 @@ package postgres
 import (
 	"context"
 
-	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
-)
-
-var (
-	_ factbase.UserEraseTx    = (*tx)(nil)
-	_ factbase.UserRowCounter = (*tx)(nil)
 )
 
 // The erasure deletes in this order first, so that the per-row triggers on facts

@@ -70,11 +70,7 @@ configured prices) of every model call they made, failed attempts included.`), s
 }
 
 func (s *Server) jobStore(ctx context.Context) (factbase.JobStore, error) {
-	js, ok := s.opts.Engine.Store().(factbase.JobStore)
-	if !ok {
-		return nil, fail(ctx, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs"))
-	}
-	return js, nil
+	return s.opts.Engine.Store(), nil
 }
 
 // visibleJob returns job id if the request's key may see it; a job of another user is

@@ -11,8 +11,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var _ factbase.PeopleTx = (*tx)(nil)
-
 // The static statements of people: entities, conflicts, preference sessions and
 // anchored facts (see allStaticQueries).
 var (

@@ -21,7 +21,7 @@ func textIDs(t *testing.T, s factbase.Store, u factbase.UserID, kind string, ter
 	t.Helper()
 	var ids []string
 	err := s.View(context.Background(), u, func(tx factbase.ReadTx) error {
-		cs, err := tx.(factbase.SearchReadTx).TextCandidates(context.Background(), factbase.TextQuery{Kind: kind, Terms: terms, Limit: 500})
+		cs, err := tx.TextCandidates(context.Background(), factbase.TextQuery{Kind: kind, Terms: terms, Limit: 500})
 		for _, c := range cs {
 			ids = append(ids, c.ID)
 		}

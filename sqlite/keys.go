@@ -9,8 +9,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var _ factbase.KeyStore = (*Store)(nil)
-
 // The API key statements, prepared at open (see allStaticQueries).
 var (
 	qKeyInsert = `INSERT INTO api_keys (id, name, user_id, hash, created_at) VALUES (?, ?, ?, ?, ?)`

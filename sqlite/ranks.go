@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/ranked"
+	"github.com/factbase/factbase/internal/listpos"
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read
@@ -23,8 +23,8 @@ import (
 // Positions never leave this file's callers: every read derives ranks (fixRanks,
 // ListPage, AtRank) before a Fact leaves the package.
 
-// rankGap is ranked.Gap, a variable so that tests can make respacing frequent.
-var rankGap = ranked.Gap
+// rankGap is listpos.Gap, a variable so that tests can make respacing frequent.
+var rankGap = listpos.Gap
 
 // blockShift makes blocks of 2^38 positions; migration 0016's triggers use it too.
 const blockShift = 38
@@ -71,7 +71,7 @@ const fixRanksBatch = 8
 // fixRanks replaces the position of every current ranked member in facts, read in
 // this transaction, by its rank.
 func (t *tx) fixRanks(ctx context.Context, facts []factbase.Fact) error {
-	return ranked.DeriveRanks(facts, fixRanksBatch,
+	return listpos.DeriveRanks(facts, fixRanksBatch,
 		func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) },
 		func(subject, key string) ([]int64, error) { return t.positions(ctx, subject, key) })
 }
@@ -148,7 +148,7 @@ func (t *tx) blockOf(ctx context.Context, subject, key string, r int) (block, be
 	return 0, 0, false, mapErr("blocks", rows.Err())
 }
 
-// listPositions is one list's positions for ranked.Place.
+// listPositions is one list's positions for listpos.Place.
 type listPositions struct {
 	t            *tx
 	subject, key string
@@ -163,9 +163,9 @@ func (l listPositions) Respace(ctx context.Context, gap int64) error {
 }
 
 // place returns a free position at which a member takes rank r, with the member at
-// rank skip (0: none) left out of the order (ranked.Place).
+// rank skip (0: none) left out of the order (listpos.Place).
 func (t *tx) place(ctx context.Context, subject, key string, r, skip int) (int64, error) {
-	return ranked.Place(ctx, listPositions{t, subject, key}, rankGap, r, skip)
+	return listpos.Place(ctx, listPositions{t, subject, key}, rankGap, r, skip)
 }
 
 // tail returns the list's length and its last member's position (0 when empty):
@@ -216,7 +216,7 @@ func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (in
 		return 0, err
 	}
 	if r > n && n > 0 {
-		if p, ok := ranked.Between(last, true, 0, false, rankGap); ok {
+		if p, ok := listpos.Between(last, true, 0, false, rankGap); ok {
 			return p, nil
 		}
 	}

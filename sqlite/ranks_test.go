@@ -192,10 +192,9 @@ func TestInsertFactsPlacesRankedMembers(t *testing.T) {
 	}
 }
 
-// TestRerankRefusesOddMoves: a pin's move must span exactly its rank and the new
-// one (the shape of the write path's plans); a wider span would shift a member the
-// move does not, which positions cannot express.
-func TestRerankRefusesOddMoves(t *testing.T) {
+// TestMoveTo: a move writes the member's new place and the members between shift;
+// a fact that is not a current member is not found.
+func TestMoveTo(t *testing.T) {
 	s := openRanks(t)
 	u := storetest.NewUser()
 	ctx := context.Background()
@@ -211,12 +210,13 @@ func TestRerankRefusesOddMoves(t *testing.T) {
 		if err != nil || !ok || d.Rank != 4 {
 			t.Fatalf("member d: %+v %v %v", d, ok, err)
 		}
-		if _, err := tx.Rerank(ctx, factbase.SubjectUser, "favorites.odd", 1, 5, 1, d.ID, 3); factbase.ErrorCode(err) != factbase.EINTERNAL {
-			t.Errorf("a move to 3 spanning [1, 5]: %v, want internal", err)
+		gone := d
+		gone.ID = "no-such-fact"
+		if err := tx.MoveTo(ctx, gone, 1); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+			t.Errorf("a move of a fact that is not a member: %v, want not found", err)
 		}
-		n, err := tx.Rerank(ctx, factbase.SubjectUser, "favorites.odd", 1, 4, 1, d.ID, 1)
-		if err != nil || n != 4 {
-			t.Fatalf("move 4 to 1: %d %v", n, err)
+		if err := tx.MoveTo(ctx, d, 1); err != nil {
+			t.Fatalf("move 4 to 1: %v", err)
 		}
 		p, _, err := tx.ListPage(ctx, factbase.SubjectUser, "favorites.odd", 0, 10)
 		var got string

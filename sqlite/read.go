@@ -6,8 +6,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var _ factbase.PointReader = (*Store)(nil)
-
 // CurrentFact is the point read: the current fact of a single-valued key, read by one
 // prepared statement on the reader pool with no explicit transaction (one SELECT reads
 // one consistent snapshot), which saves a BEGIN and a ROLLBACK per read. It is a tx

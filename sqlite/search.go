@@ -92,8 +92,6 @@ func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
 	return out, mapErr("users", rows.Err())
 }
 
-var _ factbase.UserLister = (*Store)(nil)
-
 // factWhere builds the conditions of a search filter over facts aliased f.
 func (t *tx) factWhere(f factbase.SearchFilter) ([]string, []any) {
 	where := []string{"f.u = ?"}
@@ -502,5 +500,3 @@ func (t *tx) SubjectsNamed(ctx context.Context, names []string) ([]string, error
 	}
 	return out, mapErr("subjects", rows.Err())
 }
-
-var _ factbase.SearchTx = (*tx)(nil)

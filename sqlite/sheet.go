@@ -11,8 +11,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var _ factbase.SheetStore = (*Store)(nil)
-
 // The static statements of references and sheets (see allStaticQueries).
 var (
 	qRefInsert = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/ranked"
+	"github.com/factbase/factbase/internal/listpos"
 )
 
 // tx implements factbase.Tx over one SQL transaction scoped to one user.
@@ -401,33 +401,17 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 	return nil
 }
 
-// Rerank shifts ranks in [lo, hi] by delta, pin to pinRank. Ranks are derived from
-// positions (ranks.go), so only pin's row changes: it takes a position between its
-// new neighbours, and the members in between shift by the derivation. A pin's move
-// spans exactly its rank and pinRank, as the write path's plans do; any other shape
-// is refused. Without pin, the shift is one that the Insert after it (or the End
-// before it) makes: nothing is written. It returns how many members the shift
-// moves, hi-lo+1.
-func (t *tx) Rerank(ctx context.Context, subject, key string, lo, hi, delta int, pin string, pinRank int) (int, error) {
-	if lo > hi {
-		return 0, nil
-	}
-	if pin != "" {
-		from, err := ranked.MoveFrom(lo, hi, delta, pinRank)
-		if err != nil {
-			return 0, err
-		}
-		if err := t.move(ctx, subject, key, pin, from, pinRank); err != nil {
-			return 0, err
-		}
-	}
-	return hi - lo + 1, nil
+// MoveTo gives member m rank to. Ranks are derived from positions (ranks.go), so
+// only m's row changes: it takes a position between its new neighbours, and the
+// members in between shift by the derivation.
+func (t *tx) MoveTo(ctx context.Context, m factbase.Fact, to int) error {
+	return t.move(ctx, m.Subject, m.Key, m.ID, m.Rank, to)
 }
 
 // fixRank replaces the position of f, if a current ranked member read in this
 // transaction, by its rank.
 func (t *tx) fixRank(ctx context.Context, f *factbase.Fact) error {
-	return ranked.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
+	return listpos.DeriveRank(f, func(subject, key string, pos int64) (int, error) { return t.rankOf(ctx, subject, key, pos) })
 }
 
 // Erase deletes a fact row and its list events.

@@ -7,12 +7,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-var (
-	_ factbase.UserEraseTx    = (*tx)(nil)
-	_ factbase.UserRowCounter = (*tx)(nil)
-	_ factbase.Purger         = (*Store)(nil)
-)
-
 // The erasure deletes in this order first, so that the per-row triggers on facts
 // (which scrub saved sheets, references and conflicts one fact at a time) find nothing
 // left to scrub; then every other table with a user column, found in the schema, so

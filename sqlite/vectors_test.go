@@ -157,7 +157,7 @@ func (f *vecFixture) candidates(t *testing.T, text string, filter factbase.Searc
 	}
 	var out []factbase.Candidate
 	err = f.s.View(ctx, f.u, func(tx factbase.ReadTx) error {
-		out, err = tx.(factbase.SearchReadTx).VectorCandidates(ctx, factbase.VectorQuery{
+		out, err = tx.VectorCandidates(ctx, factbase.VectorQuery{
 			Kind: factbase.KindFact, Model: embed.NewHash(64).Model(), Vector: v[0], Filter: filter, Limit: limit})
 		return err
 	})
@@ -298,7 +298,7 @@ func TestVec0Dimensions(t *testing.T) {
 	var got []factbase.Candidate
 	err = f.s.View(ctx, u2, func(tx factbase.ReadTx) error {
 		var err error
-		got, err = tx.(factbase.SearchReadTx).VectorCandidates(ctx, factbase.VectorQuery{Kind: factbase.KindFact, Model: embed.NewHash(32).Model(), Vector: q[0], Limit: 5})
+		got, err = tx.VectorCandidates(ctx, factbase.VectorQuery{Kind: factbase.KindFact, Model: embed.NewHash(32).Model(), Vector: q[0], Limit: 5})
 		return err
 	})
 	if err != nil || len(got) != 1 || got[0].ID != res.Facts[0].ID || got[0].Score < 0.5 {
@@ -307,7 +307,7 @@ func TestVec0Dimensions(t *testing.T) {
 	// Re-embedding an item with another dimension moves its vector between tables.
 	before64 := f.count(t, "SELECT count(*) FROM vec_64")
 	err = f.s.Update(ctx, f.u, func(tx factbase.Tx) error {
-		return tx.(factbase.SearchTx).PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: f.facts[0].ID, Model: embed.NewHash(32).Model(), Vec: q[0]}})
+		return tx.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: f.facts[0].ID, Model: embed.NewHash(32).Model(), Vec: q[0]}})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +318,7 @@ func TestVec0Dimensions(t *testing.T) {
 	big := make([]float32, vecMaxDim+1)
 	big[0] = 1
 	err = f.s.Update(ctx, f.u, func(tx factbase.Tx) error {
-		return tx.(factbase.SearchTx).PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: f.facts[0].ID, Model: "big", Vec: big}})
+		return tx.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: f.facts[0].ID, Model: "big", Vec: big}})
 	})
 	if factbase.ErrorCode(err) != factbase.EINVALID || !strings.Contains(err.Error(), "8193 dimensions") {
 		t.Errorf("PutVectors of %d dimensions = %v; want an invalid-input error naming the dimension", len(big), err)

@@ -12,13 +12,10 @@ import (
 	"github.com/factbase/factbase/memory"
 )
 
-// testJobs checks a store's durable job queue, if it keeps one (factbase.JobStore,
-// with factbase.JobTx on its write transactions).
+// testJobs checks a store's durable job queue (factbase.JobStore, with
+// Tx.CompleteJob in the write path's transactions).
 func testJobs(t *testing.T, s factbase.Store) {
-	js, ok := s.(factbase.JobStore)
-	if !ok {
-		t.Skipf("%T does not implement factbase.JobStore", s)
-	}
+	js := s
 	ctx := context.Background()
 	e := memory.New(s, memory.Options{})
 	u1, u2 := NewUser(), NewUser()
@@ -44,11 +41,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 	complete := func(j factbase.Job, lease, value string) error {
 		_, err := e.ApplyWith(ctx, j.User, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "job.value", Value: value}}},
 			func(tx factbase.Tx, res *factbase.Result) error {
-				jt, ok := tx.(factbase.JobTx)
-				if !ok {
-					return fmt.Errorf("%T does not implement factbase.JobTx", tx)
-				}
-				return jt.CompleteJob(ctx, j.ID, lease, factbase.JobOutcome{Result: json.RawMessage(`{"stored":1}`), PromptTokens: 5, CompletionTokens: 2, Cost: 0.5})
+				return tx.CompleteJob(ctx, j.ID, lease, factbase.JobOutcome{Result: json.RawMessage(`{"stored":1}`), PromptTokens: 5, CompletionTokens: 2, Cost: 0.5})
 			})
 		return err
 	}

@@ -9,31 +9,21 @@ import (
 	"github.com/factbase/factbase/memory"
 )
 
-// testPeople checks a store's people primitives (factbase.PeopleTx), if its
-// transactions offer them: entities, conflicts, anchored facts, preference sessions,
+// testPeople checks a store's people primitives (factbase.PeopleReadTx,
+// factbase.PeopleTx): entities, conflicts, anchored facts, preference sessions,
 // isolation between users, and the erasure of conflicts with their facts.
 func testPeople(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
 	u, other := NewUser(), NewUser()
-	supported := true
-	if err := s.View(ctx, u, func(tx factbase.ReadTx) error {
-		_, supported = tx.(factbase.PeopleReadTx)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if !supported {
-		t.Skipf("%T's transactions do not implement factbase.PeopleTx", s)
-	}
-	update := func(user factbase.UserID, fn func(pt factbase.PeopleTx, tx factbase.Tx) error) {
+	update := func(user factbase.UserID, fn func(pt factbase.Tx, tx factbase.Tx) error) {
 		t.Helper()
-		if err := s.Update(ctx, user, func(tx factbase.Tx) error { return fn(tx.(factbase.PeopleTx), tx) }); err != nil {
+		if err := s.Update(ctx, user, func(tx factbase.Tx) error { return fn(tx, tx) }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	view := func(user factbase.UserID, fn func(pt factbase.PeopleReadTx, tx factbase.ReadTx) error) {
+	view := func(user factbase.UserID, fn func(pt factbase.ReadTx, tx factbase.ReadTx) error) {
 		t.Helper()
-		if err := s.View(ctx, user, func(tx factbase.ReadTx) error { return fn(tx.(factbase.PeopleReadTx), tx) }); err != nil {
+		if err := s.View(ctx, user, func(tx factbase.ReadTx) error { return fn(tx, tx) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,13 +31,13 @@ func testPeople(t *testing.T, s factbase.Store) {
 	leo := factbase.Entity{ID: "e-leo", Name: "Leo", Role: factbase.RoleChild, Relation: "son", Aliases: []string{"Leonardo"},
 		Attributes: map[string]string{"age": "8"}, CreatedAt: created}
 	martin := factbase.Entity{ID: "e-martin", Name: "Martin", Role: factbase.RoleColleague, Relation: "colleague", CreatedAt: created.Add(time.Second)}
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		if err := pt.PutEntity(ctx, martin); err != nil {
 			return err
 		}
 		return pt.PutEntity(ctx, leo)
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		es, err := pt.Entities(ctx)
 		if err != nil {
 			return err
@@ -66,12 +56,12 @@ func testPeople(t *testing.T, s factbase.Store) {
 		return nil
 	})
 	// replace keeps the creation time
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		l := leo
 		l.Name, l.Aliases, l.CreatedAt, l.MergedInto = "Leo B", []string{"Leo"}, time.Time{}, "e-martin"
 		return pt.PutEntity(ctx, l)
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		got, err := pt.Entity(ctx, "e-leo")
 		if err != nil {
 			return err
@@ -81,7 +71,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if es, err := pt.Entities(ctx); err != nil || len(es) != 0 {
 			t.Errorf("another user sees entities: %+v, %v", es, err)
 		}
@@ -101,7 +91,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 	c := factbase.Conflict{ID: "c1", Subject: "entity:e-martin", Key: "work.employer", CurrentID: cur.ID, CurrentValue: "Acme",
 		Proposed: factbase.Fact{Key: "work.employer", Value: "Initech", SaidBy: "assistant", Confidence: 0.8}, Reason: "test",
 		Status: factbase.ConflictPending}
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		if err := pt.PutConflict(ctx, c); err != nil {
 			return err
 		}
@@ -109,7 +99,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		c2.ID, c2.Key, c2.Status = "c2", "home.city", factbase.ConflictRejected
 		return pt.PutConflict(ctx, c2)
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		pending, err := pt.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending})
 		if err != nil {
 			return err
@@ -129,11 +119,11 @@ func testPeople(t *testing.T, s factbase.Store) {
 		return nil
 	})
 	resolved := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		c.Status, c.ResolvedAt, c.ResultID = factbase.ConflictConfirmed, &resolved, "f-new"
 		return pt.PutConflict(ctx, c)
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		got, err := pt.Conflict(ctx, "c1")
 		if err != nil {
 			return err
@@ -143,7 +133,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
 			t.Errorf("another user sees conflicts: %+v", cs)
 		}
@@ -153,14 +143,14 @@ func testPeople(t *testing.T, s factbase.Store) {
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpDelete, ID: cur.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
 			t.Errorf("conflicts survive the erasure of their fact: %+v", cs)
 		}
 		return nil
 	})
 	// deleting an entity deletes its conflicts
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		c3 := c
 		c3.ID, c3.CurrentID, c3.Status, c3.ResolvedAt = "c3", "", factbase.ConflictPending, nil
 		if err := pt.PutConflict(ctx, c3); err != nil {
@@ -175,7 +165,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return err
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
 			t.Errorf("conflicts survive their entity: %+v", cs)
 		}
@@ -195,7 +185,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 	if _, err := e.Apply(ctx, u, ops); err != nil {
 		t.Fatal(err)
 	}
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		fs, err := pt.AnchoredFacts(ctx, *day(9), *day(16))
 		if err != nil {
 			return err
@@ -209,7 +199,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if fs, _ := pt.AnchoredFacts(ctx, *day(1), *day(31)); len(fs) != 0 {
 			t.Errorf("another user sees anchored facts: %d", len(fs))
 		}
@@ -217,7 +207,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 	})
 
 	// preference sessions: distinct, sorted, per key and value
-	update(u, func(pt factbase.PeopleTx, _ factbase.Tx) error {
+	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		for _, s := range []string{"s2", "s1", "s2"} {
 			if err := pt.NotePreferenceSession(ctx, "comm.length", "short", s); err != nil {
 				return err
@@ -225,7 +215,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return pt.NotePreferenceSession(ctx, "comm.length", "detailed", "s3")
 	})
-	view(u, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		ss, err := pt.PreferenceSessions(ctx, "comm.length", "short")
 		if err != nil {
 			return err
@@ -235,7 +225,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.PeopleReadTx, _ factbase.ReadTx) error {
+	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
 		if ss, _ := pt.PreferenceSessions(ctx, "comm.length", "short"); len(ss) != 0 {
 			t.Errorf("another user sees sessions: %v", ss)
 		}

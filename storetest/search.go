@@ -17,18 +17,10 @@ type searchCase struct {
 	fn   func(t *testing.T, s factbase.Store, e *memory.Engine)
 }
 
-// testSearch checks episodes and the search indexes (factbase.SearchTx) through the
-// engine: every index entry is written in the transaction of its fact or episode and
-// leaves with it.
+// testSearch checks episodes and the search indexes (factbase.SearchReadTx,
+// factbase.SearchTx) through the engine: every index entry is written in the
+// transaction of its fact or episode and leaves with it.
 func testSearch(t *testing.T, s factbase.Store) {
-	ok := true
-	_ = s.View(context.Background(), NewUser(), func(tx factbase.ReadTx) error {
-		_, ok = tx.(factbase.SearchReadTx)
-		return nil
-	})
-	if !ok {
-		t.Skip("the store does not implement factbase.SearchReadTx")
-	}
 	e := memory.New(s, memory.Options{Embedder: embed.NewHash(64)})
 	for _, tc := range []searchCase{
 		{"EpisodesRoundTrip", testEpisodesRoundTrip},
@@ -46,13 +38,10 @@ func testSearch(t *testing.T, s factbase.Store) {
 	}
 }
 
-// view runs fn with the store's search reads for user.
-func view(t *testing.T, s factbase.Store, u factbase.UserID, fn func(st factbase.SearchReadTx) error) {
+// view runs fn in a read transaction of user.
+func view(t *testing.T, s factbase.Store, u factbase.UserID, fn func(st factbase.ReadTx) error) {
 	t.Helper()
-	err := s.View(context.Background(), u, func(tx factbase.ReadTx) error {
-		return fn(tx.(factbase.SearchReadTx))
-	})
-	if err != nil {
+	if err := s.View(context.Background(), u, fn); err != nil {
 		t.Fatalf("View: %v", err)
 	}
 }
@@ -60,7 +49,7 @@ func view(t *testing.T, s factbase.Store, u factbase.UserID, fn func(st factbase
 func textIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.TextQuery) []string {
 	t.Helper()
 	var out []string
-	view(t, s, u, func(st factbase.SearchReadTx) error {
+	view(t, s, u, func(st factbase.ReadTx) error {
 		cs, err := st.TextCandidates(context.Background(), q)
 		for i, c := range cs {
 			if c.Rank != i+1 || c.Kind != q.Kind {
@@ -76,7 +65,7 @@ func textIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.TextQ
 func vectorIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.VectorQuery) []string {
 	t.Helper()
 	var out []string
-	view(t, s, u, func(st factbase.SearchReadTx) error {
+	view(t, s, u, func(st factbase.ReadTx) error {
 		cs, err := st.VectorCandidates(context.Background(), q)
 		for _, c := range cs {
 			out = append(out, c.ID)
@@ -285,7 +274,7 @@ func testSearchFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 			t.Errorf("%s: vector candidates %v, want %v", tc.name, got, want)
 		}
 		var looked []string
-		view(t, s, u, func(st factbase.SearchReadTx) error {
+		view(t, s, u, func(st factbase.ReadTx) error {
 			facts, err := st.FilterFacts(ctx, "", tc.f, 10)
 			for _, f := range facts {
 				looked = append(looked, f.ID)
@@ -317,7 +306,7 @@ func testVectorCandidates(t *testing.T, s factbase.Store, e *memory.Engine) {
 	}
 	put := func(vs ...factbase.Vector) {
 		t.Helper()
-		if err := s.Update(ctx, u, func(tx factbase.Tx) error { return tx.(factbase.SearchTx).PutVectors(ctx, vs) }); err != nil {
+		if err := s.Update(ctx, u, func(tx factbase.Tx) error { return tx.PutVectors(ctx, vs) }); err != nil {
 			t.Fatalf("PutVectors: %v", err)
 		}
 	}
@@ -327,7 +316,7 @@ func testVectorCandidates(t *testing.T, s factbase.Store, e *memory.Engine) {
 		factbase.Vector{Kind: factbase.KindFact, ID: facts[2].ID, Model: "other", Vec: unit(0)},
 		factbase.Vector{Kind: factbase.KindFact, ID: "erased-meanwhile", Model: "m", Vec: unit(0)})
 	var sims []float64
-	view(t, s, u, func(st factbase.SearchReadTx) error {
+	view(t, s, u, func(st factbase.ReadTx) error {
 		cs, err := st.VectorCandidates(ctx, factbase.VectorQuery{Kind: factbase.KindFact, Model: "m", Vector: q, Limit: 10})
 		for _, c := range cs {
 			sims = append(sims, c.Score)
@@ -441,7 +430,7 @@ func testUnembedded(t *testing.T, s factbase.Store, e *memory.Engine) {
 	setFact(t, e, u, factbase.Fact{Key: "b", Value: "2"})
 	episode(t, plain, u, memory.EpisodeInput{Content: "no numbers here"})
 	count := func(model string) (n int) {
-		view(t, s, u, func(st factbase.SearchReadTx) (err error) { n, err = st.CountUnembedded(ctx, model); return err })
+		view(t, s, u, func(st factbase.ReadTx) (err error) { n, err = st.CountUnembedded(ctx, model); return err })
 		return n
 	}
 	if got := count("hash-64-v1"); got != 2 {
@@ -452,7 +441,7 @@ func testUnembedded(t *testing.T, s factbase.Store, e *memory.Engine) {
 	}
 	var fs []factbase.Fact
 	var eps []factbase.Episode
-	view(t, s, u, func(st factbase.SearchReadTx) (err error) {
+	view(t, s, u, func(st factbase.ReadTx) (err error) {
 		if fs, err = st.UnembeddedFacts(ctx, "hash-64-v1", "", 10); err != nil {
 			return err
 		}
@@ -483,7 +472,7 @@ func testTermStatsAndSubjects(t *testing.T, s factbase.Store, e *memory.Engine) 
 	}
 	setFact(t, e, u, factbase.Fact{Subject: "entity:42", Key: "name", Value: "Martin"})
 	setFact(t, e, u, factbase.Fact{Subject: "entity:42", Key: "diet", Value: "vegetarian"})
-	view(t, s, u, func(st factbase.SearchReadTx) error {
+	view(t, s, u, func(st factbase.ReadTx) error {
 		docs, df, err := st.TermStats(ctx, factbase.KindEpisode, []string{"caroline", "pottery", "zebra"}, 0)
 		if err != nil {
 			return err

@@ -285,10 +285,7 @@ func savedSheet(u factbase.UserID, id string, at time.Time, factIDs ...string) f
 // testSheets: saved sheets round-trip, the latest is served, old ones are deleted on
 // save, and erasing a fact removes it from every saved sheet.
 func testSheets(t *testing.T, s factbase.Store) {
-	ss, ok := s.(factbase.SheetStore)
-	if !ok {
-		t.Skipf("%T does not implement factbase.SheetStore", s)
-	}
+	ss := s
 	ctx := context.Background()
 	e := memory.New(s, memory.Options{})
 	u, other := NewUser(), NewUser()
@@ -375,9 +372,6 @@ func testSheets(t *testing.T, s factbase.Store) {
 // sheet; the example (100 core, 0 technical, 10 project, 500 transient facts,
 // each referenced once just now) gives 50 core, 10 project and 40 transient entries.
 func testSheetEndToEnd(t *testing.T, s factbase.Store) {
-	if _, ok := s.(factbase.SheetStore); !ok {
-		t.Skipf("%T does not implement factbase.SheetStore", s)
-	}
 	ctx := context.Background()
 	e := memory.New(s, memory.Options{})
 	u := NewUser()

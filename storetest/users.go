@@ -36,24 +36,18 @@ func PopulateUser(t *testing.T, s factbase.Store, e *memory.Engine, u factbase.U
 	if _, err := e.CreateEntity(ctx, u, factbase.Entity{Name: marker + " Person"}); err != nil {
 		t.Fatalf("CreateEntity: %v", err)
 	}
-	if _, ok := s.(factbase.SheetStore); ok {
-		if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{}); err != nil {
-			t.Fatalf("GenerateSheet: %v", err)
-		}
+	if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{}); err != nil {
+		t.Fatalf("GenerateSheet: %v", err)
 	}
-	if js, ok := s.(factbase.JobStore); ok {
-		if _, err := js.EnqueueJob(ctx, factbase.Job{ID: "job-" + marker, User: u, Kind: "remember", Input: "remember " + marker, MaxAttempts: 1}); err != nil {
-			t.Fatalf("EnqueueJob: %v", err)
-		}
+	if _, err := s.EnqueueJob(ctx, factbase.Job{ID: "job-" + marker, User: u, Kind: "remember", Input: "remember " + marker, MaxAttempts: 1}); err != nil {
+		t.Fatalf("EnqueueJob: %v", err)
 	}
-	if ks, ok := s.(factbase.KeyStore); ok {
-		_, k, err := factbase.NewKey(u, "key of "+marker, time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := ks.CreateKey(ctx, k); err != nil {
-			t.Fatalf("CreateKey: %v", err)
-		}
+	_, k, err := factbase.NewKey(u, "key of "+marker, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateKey(ctx, k); err != nil {
+		t.Fatalf("CreateKey: %v", err)
 	}
 }
 
@@ -62,12 +56,8 @@ func UserRows(t *testing.T, s factbase.Store, u factbase.UserID) map[string]int6
 	t.Helper()
 	var out map[string]int64
 	err := s.View(context.Background(), u, func(tx factbase.ReadTx) error {
-		c, ok := tx.(factbase.UserRowCounter)
-		if !ok {
-			return fmt.Errorf("%T does not implement factbase.UserRowCounter", tx)
-		}
 		var err error
-		out, err = c.UserRows(context.Background())
+		out, err = tx.UserRows(context.Background())
 		return err
 	})
 	if err != nil {
@@ -157,24 +147,20 @@ func testEraseUser(t *testing.T, s factbase.Store) {
 	if _, err := e.SavedSheet(ctx, a); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("SavedSheet after erasure: %v, want not found", err)
 	}
-	if ks, ok := s.(factbase.KeyStore); ok {
-		keys, err := ks.Keys(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys {
-			if k.User == a {
-				t.Errorf("key %s of the erased user is still stored", k.ID)
-			}
+	keys, err := s.Keys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if k.User == a {
+			t.Errorf("key %s of the erased user is still stored", k.ID)
 		}
 	}
-	if js, ok := s.(factbase.JobStore); ok {
-		if _, err := js.Job(ctx, "job-zorblat"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
-			t.Errorf("job of the erased user: %v, want not found", err)
-		}
-		if _, err := js.Job(ctx, "job-quintex"); err != nil {
-			t.Errorf("job of the other user: %v", err)
-		}
+	if _, err := s.Job(ctx, "job-zorblat"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+		t.Errorf("job of the erased user: %v, want not found", err)
+	}
+	if _, err := s.Job(ctx, "job-quintex"); err != nil {
+		t.Errorf("job of the other user: %v", err)
 	}
 
 	// The other user is untouched.

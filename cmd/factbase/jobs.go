@@ -35,12 +35,7 @@ func (m *Main) jobStore(ctx context.Context, c *common) (factbase.JobStore, func
 	if err != nil {
 		return nil, nil, err
 	}
-	js, ok := s.(factbase.JobStore)
-	if !ok {
-		s.Close()
-		return nil, nil, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
-	}
-	return js, func() { s.Close() }, nil
+	return s, func() { s.Close() }, nil
 }
 
 func (m *Main) jobsList(ctx context.Context, args []string) error {

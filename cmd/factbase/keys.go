@@ -79,10 +79,7 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	ks, ok := e.Store().(factbase.KeyStore)
-	if !ok {
-		return factbase.Errorf(factbase.EINVALID, "this store does not keep API keys")
-	}
+	ks := e.Store()
 	switch sub {
 	case "create":
 		secret, k, err := factbase.NewKey(user, name, time.Now())

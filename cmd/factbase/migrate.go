@@ -269,21 +269,17 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 				events = append(events, evs...)
 			}
 		}
-		if st, ok := tx.(factbase.SearchReadTx); ok {
-			if episodes, err = st.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
-				return err
-			}
+		if episodes, err = tx.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
+			return err
 		}
 		if sessions, err = tx.TranscriptSessions(ctx, ""); err != nil {
 			return err
 		}
-		if pt, ok := tx.(factbase.PeopleReadTx); ok {
-			if entities, err = pt.Entities(ctx); err != nil {
-				return err
-			}
-			if confl, err = pt.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
-				return err
-			}
+		if entities, err = tx.Entities(ctx); err != nil {
+			return err
+		}
+		if confl, err = tx.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -383,12 +379,8 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 	}
 
 	return mg.dst.Update(ctx, u, func(tx factbase.Tx) error {
-		st, ok := tx.(factbase.SearchTx)
-		if !ok && (len(episodes) > 0 || len(vectors) > 0) {
-			return factbase.Errorf(factbase.EINTERNAL, "the destination store does not keep episodes")
-		}
 		for _, e := range episodes {
-			if err := st.InsertEpisode(ctx, e); err != nil {
+			if err := tx.InsertEpisode(ctx, e); err != nil {
 				return fmt.Errorf("episode %s: %w", e.ID, err)
 			}
 		}
@@ -408,7 +400,7 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 			}
 		}
 		for i := 0; i < len(vectors); i += 500 {
-			if err := st.PutVectors(ctx, vectors[i:min(len(vectors), i+500)]); err != nil {
+			if err := tx.PutVectors(ctx, vectors[i:min(len(vectors), i+500)]); err != nil {
 				return fmt.Errorf("vectors: %w", err)
 			}
 		}
@@ -425,25 +417,19 @@ func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourc
 		if err := tx.LinkTranscriptSubjects(ctx, links); err != nil {
 			return fmt.Errorf("transcript links: %w", err)
 		}
-		if len(entities)+len(confl)+len(prefs) > 0 {
-			pt, ok := tx.(factbase.PeopleTx)
-			if !ok {
-				return factbase.Errorf(factbase.EINTERNAL, "the destination store does not keep entities")
+		for _, e := range entities {
+			if err := tx.PutEntity(ctx, e); err != nil {
+				return fmt.Errorf("entity %s: %w", e.ID, err)
 			}
-			for _, e := range entities {
-				if err := pt.PutEntity(ctx, e); err != nil {
-					return fmt.Errorf("entity %s: %w", e.ID, err)
-				}
+		}
+		for _, c := range confl {
+			if err := tx.PutConflict(ctx, c); err != nil {
+				return fmt.Errorf("conflict %s: %w", c.ID, err)
 			}
-			for _, c := range confl {
-				if err := pt.PutConflict(ctx, c); err != nil {
-					return fmt.Errorf("conflict %s: %w", c.ID, err)
-				}
-			}
-			for _, p := range prefs {
-				if err := pt.NotePreferenceSession(ctx, p[0], p[1], p[2]); err != nil {
-					return fmt.Errorf("preference session: %w", err)
-				}
+		}
+		for _, p := range prefs {
+			if err := tx.NotePreferenceSession(ctx, p[0], p[1], p[2]); err != nil {
+				return fmt.Errorf("preference session: %w", err)
 			}
 		}
 		return checkLists(ctx, tx, facts)

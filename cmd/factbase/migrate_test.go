@@ -102,7 +102,7 @@ func snapshot(t *testing.T, s factbase.Store, u factbase.UserID) userSnapshot {
 				return err
 			}
 		}
-		st := tx.(factbase.SearchReadTx)
+		st := tx
 		if snap.Episodes, err = st.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
 			return err
 		}
@@ -133,19 +133,17 @@ func snapshot(t *testing.T, s factbase.Store, u factbase.UserID) userSnapshot {
 		if snap.Objects, err = tx.TranscriptObjects(ctx, factbase.TranscriptQuery{Session: "s1"}); err != nil {
 			return err
 		}
-		if pt, ok := tx.(factbase.PeopleReadTx); ok {
-			if snap.Entities, err = pt.Entities(ctx); err != nil {
-				return err
-			}
-			for i := range snap.Entities {
-				snap.Entities[i].UpdatedAt = time.Time{} // the copy's own write time
-			}
-			if snap.Conflicts, err = pt.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
-				return err
-			}
-			if snap.Preferences, err = pt.PreferenceSessions(ctx, "communication.channel", "email"); err != nil {
-				return err
-			}
+		if snap.Entities, err = tx.Entities(ctx); err != nil {
+			return err
+		}
+		for i := range snap.Entities {
+			snap.Entities[i].UpdatedAt = time.Time{} // the copy's own write time
+		}
+		if snap.Conflicts, err = tx.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
+			return err
+		}
+		if snap.Preferences, err = tx.PreferenceSessions(ctx, "communication.channel", "email"); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -214,19 +212,15 @@ func fillSQLite(t *testing.T, path string, users ...factbase.UserID) {
 			if err := tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "task_1", Session: "s1"}}); err != nil {
 				return err
 			}
-			pt, ok := tx.(factbase.PeopleTx)
-			if !ok {
-				return nil
-			}
-			if err := pt.PutEntity(ctx, factbase.Entity{ID: "e1", Name: "Sam", Role: factbase.RoleChild, Relation: "son",
+			if err := tx.PutEntity(ctx, factbase.Entity{ID: "e1", Name: "Sam", Role: factbase.RoleChild, Relation: "son",
 				Aliases: []string{"the boy"}, Attributes: map[string]string{"age": "7"}}); err != nil {
 				return err
 			}
-			if err := pt.PutConflict(ctx, factbase.Conflict{ID: "c1", Subject: factbase.SubjectUser, Key: "contact.email",
+			if err := tx.PutConflict(ctx, factbase.Conflict{ID: "c1", Subject: factbase.SubjectUser, Key: "contact.email",
 				Proposed: factbase.Fact{Key: "contact.email", Value: "c@example.com"}, Status: factbase.ConflictPending}); err != nil {
 				return err
 			}
-			return pt.NotePreferenceSession(ctx, "communication.channel", "email", "s1")
+			return tx.NotePreferenceSession(ctx, "communication.channel", "email", "s1")
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -268,11 +262,9 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("copied %d rows of %s, want %d", got, table, want)
 		}
 	}
-	if peopleInSQLite(t, file) {
-		for _, table := range []string{"entities", "conflicts", "preference_sessions"} {
-			if got := res.Users[0].Counts[table]; got != 1 {
-				t.Errorf("copied %d rows of %s, want 1", got, table)
-			}
+	for _, table := range []string{"entities", "conflicts", "preference_sessions"} {
+		if got := res.Users[0].Counts[table]; got != 1 {
+			t.Errorf("copied %d rows of %s, want 1", got, table)
 		}
 	}
 	for _, table := range []string{"embeddings", "fact_references", "sheets"} {
@@ -327,22 +319,6 @@ func TestMigrate(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Migrated 2 users") || !strings.Contains(out, "Copied 1 API keys") {
 		t.Fatalf("migrate --all: exit %d, out %q, err %q", code, out, stderr)
 	}
-}
-
-// peopleInSQLite reports whether the SQLite store keeps people (entities, conflicts).
-func peopleInSQLite(t *testing.T, file string) bool {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), file, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ok := false
-	s.View(context.Background(), factbase.UserID(testUser), func(tx factbase.ReadTx) error {
-		_, ok = tx.(factbase.PeopleReadTx)
-		return nil
-	})
-	return ok
 }
 
 func TestMigrateUsage(t *testing.T) {

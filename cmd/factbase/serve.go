@@ -88,11 +88,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL,
 		UI: web.Handler(web.Options{NoAuth: noAuth})}
 	if !noAuth {
-		ks, ok := e.Store().(factbase.KeyStore)
-		if !ok {
-			return factbase.Errorf(factbase.EINVALID, "this store does not keep API keys; use --no-auth on a loopback address")
-		}
-		o.Keys = ks
+		o.Keys = e.Store()
 	}
 	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: noAuth, Logger: log,
 		Background: m.mcpBackground(&c, workers)}); err != nil {

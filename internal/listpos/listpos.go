@@ -1,4 +1,12 @@
-package ranked
+// Package listpos is the position arithmetic both stores share for ranked lists.
+//
+// A store keeps a ranked list's order as sparse positions and derives ranks on read:
+// a current member's rank column holds an integer position, unique in its list, at
+// least 1 and Gap apart when the list is written in order, and its rank is one more
+// than the number of members before it. A MOVE or an INSERT then writes one row: the
+// member takes a position between its new neighbours. The store reads the positions;
+// this package decides which to take.
+package listpos
 
 import (
 	"context"
@@ -7,14 +15,6 @@ import (
 
 	"github.com/factbase/factbase"
 )
-
-// The stores keep a ranked list's order as sparse positions and derive ranks on
-// read (sqlite/ranks.go, postgres/ranks.go): a current member's rank column holds an
-// integer position, unique in its list, at least 1 and Gap apart when the list is
-// written in order, and its rank is one more than the number of members before it.
-// A MOVE or an INSERT then writes one row: the member takes a position between its
-// new neighbours. The functions below are the stores' shared arithmetic; the store
-// reads the positions.
 
 // Gap is the distance between the positions of members written in order: 32
 // halvings of one gap before a list must be respaced.
@@ -132,20 +132,6 @@ func DeriveRanks(facts []factbase.Fact, few int,
 		}
 	}
 	return nil
-}
-
-// MoveFrom returns the rank a member moving to rank to comes from, given the span
-// [lo, hi] and delta of the shift that its Plan makes of the members in between: a
-// move up shifts [to, from-1] down one, so the member was at hi; a move down, at lo.
-// Any other shape is refused: positions cannot shift a member the move passes by.
-func MoveFrom(lo, hi, delta, to int) (int, error) {
-	switch {
-	case delta == 1 && to == lo:
-		return hi, nil
-	case delta == -1 && to == hi:
-		return lo, nil
-	}
-	return 0, factbase.Errorf(factbase.EINTERNAL, "a move to %d must span [%d, %d] from its rank by one", to, lo, hi)
 }
 
 // DeriveRank is DeriveRanks for one fact.

@@ -1,4 +1,4 @@
-package ranked
+package listpos
 
 import (
 	"context"
@@ -124,25 +124,5 @@ func TestDeriveRanks(t *testing.T) {
 	facts = []factbase.Fact{member(15, true), member(10, true), member(40, true)}
 	if err := DeriveRanks(facts, 2, rankOf, all); factbase.ErrorCode(err) != factbase.EINTERNAL {
 		t.Fatalf("a position not in the list: %v", err)
-	}
-}
-
-func TestMoveFrom(t *testing.T) {
-	for _, c := range []struct{ lo, hi, delta, to, from int }{
-		{1, 4, 1, 1, 4},   // #4 up to #1
-		{2, 5, -1, 5, 2},  // #2 down to #5
-		{1, 5, 1, 3, -1},  // wider than the move
-		{1, 5, -1, 1, -1}, // the wrong end
-	} {
-		from, err := MoveFrom(c.lo, c.hi, c.delta, c.to)
-		if c.from < 0 {
-			if factbase.ErrorCode(err) != factbase.EINTERNAL {
-				t.Errorf("MoveFrom(%d, %d, %d, %d) = %d %v, want internal", c.lo, c.hi, c.delta, c.to, from, err)
-			}
-			continue
-		}
-		if err != nil || from != c.from {
-			t.Errorf("MoveFrom(%d, %d, %d, %d) = %d %v, want %d", c.lo, c.hi, c.delta, c.to, from, err, c.from)
-		}
 	}
 }
