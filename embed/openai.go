@@ -104,7 +104,7 @@ type OpenAI struct {
 	client  *http.Client
 }
 
-var _ Embedder = (*OpenAI)(nil)
+var _ factbase.Embedder = (*OpenAI)(nil)
 
 // NewOpenAI returns an embedder for the server and model in o, with o's defaults filled
 // in. It sends nothing. It returns EINVALID if BaseURL is not an http or https URL, if

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
-	"github.com/factbase/factbase/memory"
 )
 
 // embedder returns the embedder --embedder (or $FACTBASE_EMBEDDER) names:
@@ -13,7 +12,7 @@ import (
 //   - "none": no vectors; search ranks by full text alone.
 //
 // No network is used unless "openai" is chosen.
-func (m *Main) embedder(c *common) (memory.Embedder, error) {
+func (m *Main) embedder(c *common) (factbase.Embedder, error) {
 	switch c.embedder {
 	case "", "glove":
 		return embed.NewGloVe()
