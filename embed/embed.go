@@ -2,14 +2,15 @@
 //
 // Every embedder satisfies factbase.Embedder and names the model id and dimension of
 // the vectors it makes, so that stored vectors can record them and be re-embedded when
-// the model changes. Three implementations:
+// the model changes. Two implementations:
 //
 //   - GloVe, the built-in offline default: GloVe 6B 100d word vectors (PDDL) compiled
 //     into the binary as an int8 asset, combined into sentence vectors by a
 //     SIF-weighted mean. It needs no network and no configuration.
-//   - OpenAI, a client for any OpenAI-compatible /v1/embeddings endpoint (OpenAI,
-//     Ollama, vLLM, text-embeddings-inference), with timeouts, retries and batching.
 //   - Hash, deterministic feature hashing, for tests.
+//
+// The client of OpenAI-compatible /v1/embeddings endpoints is llm.Embedder: it shares
+// the model client's transport. It normalises with Normalize.
 //
 // All vectors are L2-normalised, so the cosine of two vectors is their dot product. A
 // text with nothing to embed (no known words) gives the zero vector, whose cosine with
@@ -38,9 +39,9 @@ func Cosine(a, b []float32) float32 {
 	return max(-1, min(1, c))
 }
 
-// normalize scales v in place to unit length and reports whether it could: a zero or
+// Normalize scales v in place to unit length and reports whether it could: a zero or
 // non-finite vector is left as the zero vector.
-func normalize(v []float32) bool {
+func Normalize(v []float32) bool {
 	var n float64
 	for _, x := range v {
 		n += float64(x) * float64(x)

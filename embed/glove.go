@@ -263,7 +263,7 @@ func (t *gloveTable) embed(text string, buf *[]byte) []float32 {
 			v[j] -= dot * x
 		}
 	}
-	normalize(v)
+	Normalize(v)
 	return v
 }
 

@@ -63,7 +63,7 @@ func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 				h.add(v, 'g', gram[starts[k]:starts[k+3]], 0.5)
 			}
 		})
-		normalize(v)
+		Normalize(v)
 		out[i] = v
 	}
 	return out, nil

@@ -1,14 +1,22 @@
-// Package llm is Factbase's client for chat models behind an OpenAI-compatible
-// /v1/chat/completions endpoint: OpenAI, Ollama, vLLM, llama.cpp's server and others.
-// It asks for JSON through response_format (a JSON schema where the server supports
-// it, JSON mode otherwise), validates every answer strictly against the schema before
-// anything uses it, and classifies every failure (timeout, unavailable, invalid
-// output) with a Kind that is counted in its Stats.
+// Package llm is Factbase's client for models behind an OpenAI-compatible API:
+// OpenAI, Ollama, vLLM, llama.cpp's server, text-embeddings-inference and others.
+// Client calls a chat model at /v1/chat/completions; Embedder calls an embedding
+// model at /v1/embeddings. Both share one transport (transport.go): the bearer key,
+// per-request timeouts, retries of 429s, 5xx answers and failed connections with
+// backoff and Retry-After, and the mapping of every failure to a
+// *factbase.ModelError.
+//
+// Client asks for JSON through response_format (a JSON schema where the server
+// supports it, JSON mode otherwise), validates every answer strictly against the
+// schema before anything uses it, and classifies every failure (timeout, unavailable,
+// invalid output) with a factbase.ModelErrorKind that is counted in its Stats.
 //
 // On top of the client sit the model's jobs in Factbase, each with a versioned prompt
 // embedded from prompts/: Extract (facts, entities and topics from one message),
 // Teach (the canonical topic of a phrase, for canon's teacher hook) and Plan (what a
-// question no rule understood asks, for the query planner's fallback).
+// question no rule understood asks, for the query planner's fallback). They make a
+// Client the engine's factbase.Extractor, factbase.Teacher and factbase.Planner, and
+// an Embedder is a factbase.Embedder.
 //
 // The model proposes; it never writes. Callers (package memory) turn proposals into
 // ops that pass the same validation as every other write.
