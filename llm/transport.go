@@ -51,6 +51,8 @@ type transportOptions struct {
 	client        *http.Client // nil: a client of its own
 }
 
+// newTransport returns a transport for o, with retries resolved and its own HTTP
+// client if o has none.
 func newTransport(o transportOptions) *transport {
 	t := &transport{url: o.url, key: o.key, timeout: o.timeout, retries: o.retries, backoff: o.backoff,
 		maxRetryAfter: o.maxRetryAfter, maxResponse: o.maxResponse, client: o.client, sleep: sleepCtx}
