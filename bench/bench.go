@@ -119,7 +119,7 @@ type Options struct {
 	Dir   string // where the files go; default a new temporary directory, removed after
 	// Embedder gives facts and episodes their vectors, as in the product; nil: none
 	// (search by full text alone).
-	Embedder memory.Embedder
+	Embedder factbase.Embedder
 	// Progress, if set, is called as each workload starts.
 	Progress func(name string)
 	// Extra workloads run after the built-in ones, over the same engine.

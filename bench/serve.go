@@ -53,7 +53,7 @@ type ServeReport struct {
 // point reads by key, three in ten hybrid searches, two in ten look-ups by type. The
 // kernel's peak RSS is reset first (Linux), so that the peak reported is that of
 // serving, not of building the store in the same process.
-func serveLoad(ctx context.Context, path string, sc Scale, emb memory.Embedder) (ServeReport, error) {
+func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder) (ServeReport, error) {
 	rep := ServeReport{Users: sc.Users, Facts: sc.Users * sc.Facts, Clients: sc.ServeClients,
 		Mix:         "50% point read by key, 30% hybrid search (top 10), 20% look-up by type (newest 10); users at random",
 		TargetBytes: MemoryTarget}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/sqlite"
 )
@@ -153,7 +154,7 @@ func writeTranscriptFile(path string, size int64) (int64, error) {
 // engine's IngestTranscript with the given embedder. Its latencies are those of each
 // committed batch (2,000 facts or 8 MiB of input); its throughput is the file's MB per
 // second, end to end.
-func ingest(ctx context.Context, dbPath, path string, size int64, emb memory.Embedder) (Result, error) {
+func ingest(ctx context.Context, dbPath, path string, size int64, emb factbase.Embedder) (Result, error) {
 	s, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
 	if err != nil {
 		return Result{}, err

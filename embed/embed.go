@@ -1,44 +1,23 @@
 // Package embed turns texts into vectors for semantic search.
 //
-// Every embedder satisfies one small interface, Embedder, and names the model id and
-// dimension of the vectors it makes, so that stored vectors can record them and be
-// re-embedded when the model changes. Three implementations:
+// Every embedder satisfies factbase.Embedder and names the model id and dimension of
+// the vectors it makes, so that stored vectors can record them and be re-embedded when
+// the model changes. Two implementations:
 //
 //   - GloVe, the built-in offline default: GloVe 6B 100d word vectors (PDDL) compiled
 //     into the binary as an int8 asset, combined into sentence vectors by a
 //     SIF-weighted mean. It needs no network and no configuration.
-//   - OpenAI, a client for any OpenAI-compatible /v1/embeddings endpoint (OpenAI,
-//     Ollama, vLLM, text-embeddings-inference), with timeouts, retries and batching.
 //   - Hash, deterministic feature hashing, for tests.
+//
+// The client of OpenAI-compatible /v1/embeddings endpoints is llm.Embedder: it shares
+// the model client's transport. It normalises with Normalize.
 //
 // All vectors are L2-normalised, so the cosine of two vectors is their dot product. A
 // text with nothing to embed (no known words) gives the zero vector, whose cosine with
 // anything is 0.
 package embed
 
-import (
-	"context"
-	"math"
-)
-
-// Embedder turns texts into vectors. Implementations are safe for concurrent use.
-type Embedder interface {
-	// Model returns the model id recorded with every vector this embedder makes, such
-	// as "glove-6b-100d-sif-v1", "hash-256-v1" or "openai:text-embedding-3-small".
-	// Vectors with different ids are not comparable.
-	Model() string
-
-	// Dim returns the length of every vector this embedder makes. An embedder that
-	// learns its dimension from its model returns 0 until it has.
-	Dim() int
-
-	// Embed returns one L2-normalised vector per text, in the order of texts, or an
-	// error classified by a factbase error code (ETIMEOUT, EUNAVAILABLE, EINVALID).
-	// A text with nothing to embed gives the zero vector. When ctx is done the error
-	// wraps ctx.Err(): ETIMEOUT for a passed deadline, EUNAVAILABLE for a
-	// cancellation.
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
+import "math"
 
 // Cosine returns the cosine similarity of a and b, in [-1, 1]. It is 0 when either is
 // the zero vector or when their lengths differ.
@@ -60,9 +39,9 @@ func Cosine(a, b []float32) float32 {
 	return max(-1, min(1, c))
 }
 
-// normalize scales v in place to unit length and reports whether it could: a zero or
+// Normalize scales v in place to unit length and reports whether it could: a zero or
 // non-finite vector is left as the zero vector.
-func normalize(v []float32) bool {
+func Normalize(v []float32) bool {
 	var n float64
 	for _, x := range v {
 		n += float64(x) * float64(x)

@@ -48,13 +48,13 @@ func TestNormalize(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v := slices.Clone(tc.in)
-			ok := normalize(v)
+			ok := Normalize(v)
 			if ok != tc.wantOK {
-				t.Errorf("normalize(%v) = %v, want %v", tc.in, ok, tc.wantOK)
+				t.Errorf("Normalize(%v) = %v, want %v", tc.in, ok, tc.wantOK)
 			}
 			for i := range v {
 				if math.Abs(float64(v[i]-tc.want[i])) > 1e-6 {
-					t.Errorf("normalize(%v) gives %v, want %v", tc.in, v, tc.want)
+					t.Errorf("Normalize(%v) gives %v, want %v", tc.in, v, tc.want)
 					break
 				}
 			}

@@ -73,7 +73,7 @@ type GloVe struct {
 	t *gloveTable
 }
 
-var _ Embedder = (*GloVe)(nil)
+var _ factbase.Embedder = (*GloVe)(nil)
 
 // loadGloVe parses the embedded asset once per process, on first use.
 var loadGloVe = sync.OnceValues(func() (*gloveTable, error) { return parseGloVe(gloveAsset) })
@@ -263,7 +263,7 @@ func (t *gloveTable) embed(text string, buf *[]byte) []float32 {
 			v[j] -= dot * x
 		}
 	}
-	normalize(v)
+	Normalize(v)
 	return v
 }
 

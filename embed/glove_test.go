@@ -28,7 +28,7 @@ func newGloVe(t testing.TB) *GloVe {
 }
 
 // embedOne embeds one text, failing the test on error.
-func embedOne(t testing.TB, e Embedder, text string) []float32 {
+func embedOne(t testing.TB, e factbase.Embedder, text string) []float32 {
 	t.Helper()
 	v, err := e.Embed(context.Background(), []string{text})
 	if err != nil {
@@ -188,7 +188,7 @@ func pairs(t testing.TB, name string) (questions, facts []string) {
 
 // meanReciprocalRank ranks all facts by cosine to each question and averages 1/rank of
 // the fact that answers it (ties count against it).
-func meanReciprocalRank(t testing.TB, e Embedder, questions, facts []string) float64 {
+func meanReciprocalRank(t testing.TB, e factbase.Embedder, questions, facts []string) float64 {
 	t.Helper()
 	qv, err := e.Embed(context.Background(), questions)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"hash/fnv"
 	"strconv"
+
+	"github.com/factbase/factbase"
 )
 
 // Hash is a deterministic embedder for tests: feature hashing of a text's tokens and of
@@ -21,7 +23,7 @@ type Hash struct {
 	dim int
 }
 
-var _ Embedder = (*Hash)(nil)
+var _ factbase.Embedder = (*Hash)(nil)
 
 // NewHash returns a Hash embedder making vectors of length dim; a dim below 1 means 256.
 func NewHash(dim int) *Hash {
@@ -61,7 +63,7 @@ func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 				h.add(v, 'g', gram[starts[k]:starts[k+3]], 0.5)
 			}
 		})
-		normalize(v)
+		Normalize(v)
 		out[i] = v
 	}
 	return out, nil

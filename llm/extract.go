@@ -39,11 +39,10 @@ func mustPrompt(name string) string {
 	return s
 }
 
-// Limits of what Extract sends and accepts.
+// Limits of what Extract sends and accepts. Of the known entities and facts it sends
+// the first factbase.MaxKnownEntities and factbase.MaxKnownFacts.
 const (
 	MaxMessage        = 16 << 10 // bytes of the user's message
-	MaxPromptEntities = 30       // known entities sent with a message
-	MaxPromptFacts    = 50       // current facts sent with a message
 	maxPromptValue    = 120      // characters of each value, name and alias sent
 	maxPromptAliases  = 5
 	MaxProposedFacts  = 20 // facts one answer may propose
@@ -59,67 +58,6 @@ var FactTypes = []string{"schedule", "travel", "health", "allergy", "medical", "
 var EntityRoles = []string{"partner", "child", "parent", "sibling", "friend", "colleague",
 	"pet", "service_provider", "other"}
 
-// KnownEntity is a person (or pet) already known, sent to the model so that it can
-// refer to them by id.
-type KnownEntity struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name"`
-	Role     string   `json:"role"`
-	Relation string   `json:"relation"` // "sister", "dentist"; "" when unknown
-	Aliases  []string `json:"aliases"`
-}
-
-// KnownFact is a current fact sent to the model so that it reuses keys and sees
-// changes. About is "user" or a known entity's id.
-type KnownFact struct {
-	About string `json:"about"`
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-// ExtractRequest is one message to extract from, with what is known.
-type ExtractRequest struct {
-	Message  string
-	Now      time.Time     // today, for temporal words; zero: not sent
-	Entities []KnownEntity // the first MaxPromptEntities are sent
-	Facts    []KnownFact   // the first MaxPromptFacts are sent
-}
-
-// ProposedFact is one fact a model proposes. Nothing here is trusted: the engine
-// checks every field before a proposal becomes an op.
-type ProposedFact struct {
-	About            string  `json:"about"` // "user" or an entity's ref
-	Key              string  `json:"key"`
-	Value            string  `json:"value"`
-	Text             string  `json:"text"`
-	Type             string  `json:"type"`
-	Confidence       float64 `json:"confidence"`
-	Durability       string  `json:"durability"`
-	Sensitivity      string  `json:"sensitivity"`
-	Temporal         string  `json:"temporal"`
-	Evidence         string  `json:"evidence"`
-	RememberNextWeek bool    `json:"remember_next_week"`
-}
-
-// ProposedEntity is a person or pet a model names.
-type ProposedEntity struct {
-	Ref      string `json:"ref"`
-	Name     string `json:"name"`
-	Role     string `json:"role"`
-	Relation string `json:"relation"` // the relation in the user's words, or ""
-	KnownID  string `json:"known_id"` // the known entity it matched, or ""
-}
-
-// Extraction is a model's answer for one message, validated against ExtractSchema.
-type Extraction struct {
-	Facts    []ProposedFact   `json:"facts"`
-	Entities []ProposedEntity `json:"entities"`
-	Topics   []string         `json:"topics"`
-	Usage    Usage            `json:"-"` // what the call cost
-	Prompt   string           `json:"-"` // the prompt version (ExtractPrompt)
-	Model    string           `json:"-"`
-}
-
 func str(desc string, max int) *Schema {
 	return &Schema{Type: "string", Description: desc, MaxLength: max}
 }
@@ -128,7 +66,7 @@ func enum(desc string, vals ...string) *Schema {
 	return &Schema{Type: "string", Description: desc, Enum: vals}
 }
 
-// ExtractSchema is the schema of an extraction answer.
+// ExtractSchema is the schema of an extraction answer (a factbase.Extraction).
 var ExtractSchema = &Schema{Type: "object", Properties: []Property{
 	{"facts", &Schema{Type: "array", MaxItems: MaxProposedFacts, Description: "at most 20 facts",
 		Items: &Schema{Type: "object", Properties: []Property{
@@ -157,22 +95,22 @@ var ExtractSchema = &Schema{Type: "object", Properties: []Property{
 }}
 
 // Extract asks the model for the facts, entities and topics of one message, with the
-// known entities and current facts in the prompt (bounded by MaxPromptEntities and
-// MaxPromptFacts). The answer is validated against ExtractSchema before it is
-// returned; errors are described on Client and Error. It returns EINVALID for an
+// known entities and current facts in the prompt (bounded by factbase.MaxKnownEntities
+// and factbase.MaxKnownFacts). The answer is validated against ExtractSchema before it
+// is returned; a failed call is a *factbase.ModelError. It returns EINVALID for an
 // empty message or one over MaxMessage bytes, without calling the model.
-func (c *Client) Extract(ctx context.Context, req ExtractRequest) (Extraction, error) {
+func (c *Client) Extract(ctx context.Context, req factbase.ExtractRequest) (factbase.Extraction, error) {
 	if strings.TrimSpace(req.Message) == "" {
-		return Extraction{}, factbase.Errorf(factbase.EINVALID, "llm: the message is empty")
+		return factbase.Extraction{}, factbase.Errorf(factbase.EINVALID, "llm: the message is empty")
 	}
 	if len(req.Message) > MaxMessage {
-		return Extraction{}, factbase.Errorf(factbase.EINVALID, "llm: the message is %d bytes, more than %d", len(req.Message), MaxMessage)
+		return factbase.Extraction{}, factbase.Errorf(factbase.EINVALID, "llm: the message is %d bytes, more than %d", len(req.Message), MaxMessage)
 	}
 	user, err := ExtractInput(req)
 	if err != nil {
-		return Extraction{}, err
+		return factbase.Extraction{}, err
 	}
-	var out Extraction
+	var out factbase.Extraction
 	u, err := c.CallJSON(ctx, JSONRequest{Name: "extraction", Schema: ExtractSchema, Messages: []Message{
 		{Role: "system", Content: mustPrompt(ExtractPrompt)},
 		{Role: "user", Content: user},
@@ -187,22 +125,22 @@ func (c *Client) Extract(ctx context.Context, req ExtractRequest) (Extraction, e
 // ExtractInput returns the user turn Extract sends for req: a JSON object with the
 // message, today's date, and the bounded known entities and current facts. It is
 // exported so that what is sent to the model can be shown and tested exactly.
-func ExtractInput(req ExtractRequest) (string, error) {
+func ExtractInput(req factbase.ExtractRequest) (string, error) {
 	type in struct {
-		Message  string        `json:"message"`
-		Today    string        `json:"today,omitempty"`
-		Entities []KnownEntity `json:"known_entities"`
-		Facts    []KnownFact   `json:"current_facts"`
+		Message  string                 `json:"message"`
+		Today    string                 `json:"today,omitempty"`
+		Entities []factbase.KnownEntity `json:"known_entities"`
+		Facts    []factbase.KnownFact   `json:"current_facts"`
 	}
-	v := in{Message: strings.ToValidUTF8(req.Message, "\uFFFD"), Entities: []KnownEntity{}, Facts: []KnownFact{}}
+	v := in{Message: strings.ToValidUTF8(req.Message, "\uFFFD"), Entities: []factbase.KnownEntity{}, Facts: []factbase.KnownFact{}}
 	if !req.Now.IsZero() {
 		v.Today = req.Now.Format(time.DateOnly)
 	}
 	for i, e := range req.Entities {
-		if i == MaxPromptEntities {
+		if i == factbase.MaxKnownEntities {
 			break
 		}
-		k := KnownEntity{ID: clipChars(e.ID, 64), Name: clipChars(e.Name, maxPromptValue), Role: clipChars(e.Role, 40),
+		k := factbase.KnownEntity{ID: clipChars(e.ID, 64), Name: clipChars(e.Name, maxPromptValue), Role: clipChars(e.Role, 40),
 			Relation: clipChars(e.Relation, 60), Aliases: []string{}}
 		for j, a := range e.Aliases {
 			if j == maxPromptAliases {
@@ -213,10 +151,10 @@ func ExtractInput(req ExtractRequest) (string, error) {
 		v.Entities = append(v.Entities, k)
 	}
 	for i, f := range req.Facts {
-		if i == MaxPromptFacts {
+		if i == factbase.MaxKnownFacts {
 			break
 		}
-		v.Facts = append(v.Facts, KnownFact{About: clipChars(f.About, 64), Key: clipChars(f.Key, 64), Value: clipChars(f.Value, maxPromptValue)})
+		v.Facts = append(v.Facts, factbase.KnownFact{About: clipChars(f.About, 64), Key: clipChars(f.Key, 64), Value: clipChars(f.Value, maxPromptValue)})
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

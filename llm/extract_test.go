@@ -31,23 +31,23 @@ func TestPrompts(t *testing.T) {
 }
 
 func TestExtractInputBounded(t *testing.T) {
-	req := ExtractRequest{Message: "My sister Maria is allergic to peanuts.", Now: time.Date(2026, 3, 4, 15, 0, 0, 0, time.UTC)}
-	for i := 0; i < MaxPromptEntities+7; i++ {
-		req.Entities = append(req.Entities, KnownEntity{ID: fmt.Sprintf("ent-%d", i), Name: strings.Repeat("n", 500), Role: "friend",
+	req := factbase.ExtractRequest{Message: "My sister Maria is allergic to peanuts.", Now: time.Date(2026, 3, 4, 15, 0, 0, 0, time.UTC)}
+	for i := 0; i < factbase.MaxKnownEntities+7; i++ {
+		req.Entities = append(req.Entities, factbase.KnownEntity{ID: fmt.Sprintf("ent-%d", i), Name: strings.Repeat("n", 500), Role: "friend",
 			Aliases: []string{"a", "b", "c", "d", "e", "f", "g"}})
 	}
-	for i := 0; i < MaxPromptFacts+9; i++ {
-		req.Facts = append(req.Facts, KnownFact{About: "user", Key: fmt.Sprintf("k.%d", i), Value: strings.Repeat("v", 1000)})
+	for i := 0; i < factbase.MaxKnownFacts+9; i++ {
+		req.Facts = append(req.Facts, factbase.KnownFact{About: "user", Key: fmt.Sprintf("k.%d", i), Value: strings.Repeat("v", 1000)})
 	}
 	in, err := ExtractInput(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
-		Message  string        `json:"message"`
-		Today    string        `json:"today"`
-		Entities []KnownEntity `json:"known_entities"`
-		Facts    []KnownFact   `json:"current_facts"`
+		Message  string                 `json:"message"`
+		Today    string                 `json:"today"`
+		Entities []factbase.KnownEntity `json:"known_entities"`
+		Facts    []factbase.KnownFact   `json:"current_facts"`
 	}
 	if err := json.Unmarshal([]byte(in), &got); err != nil {
 		t.Fatal(err)
@@ -55,8 +55,8 @@ func TestExtractInputBounded(t *testing.T) {
 	if got.Message != req.Message || got.Today != "2026-03-04" {
 		t.Errorf("message %q today %q", got.Message, got.Today)
 	}
-	if len(got.Entities) != MaxPromptEntities || len(got.Facts) != MaxPromptFacts {
-		t.Errorf("%d entities and %d facts sent, want %d and %d", len(got.Entities), len(got.Facts), MaxPromptEntities, MaxPromptFacts)
+	if len(got.Entities) != factbase.MaxKnownEntities || len(got.Facts) != factbase.MaxKnownFacts {
+		t.Errorf("%d entities and %d facts sent, want %d and %d", len(got.Entities), len(got.Facts), factbase.MaxKnownEntities, factbase.MaxKnownFacts)
 	}
 	if n := len([]rune(got.Entities[0].Name)); n != maxPromptValue || len(got.Entities[0].Aliases) != maxPromptAliases {
 		t.Errorf("entity name %d chars, %d aliases; want %d and %d", n, len(got.Entities[0].Aliases), maxPromptValue, maxPromptAliases)
@@ -76,7 +76,7 @@ const validExtraction = `{"facts":[{"about":"e1","key":"health.allergies","value
 func TestExtract(t *testing.T) {
 	f := newFake(t, "", content(validExtraction))
 	c, _ := newClient(t, f, Options{})
-	req := ExtractRequest{Message: "My sister Maria is allergic to peanuts.", Facts: []KnownFact{{About: "user", Key: "person.name", Value: "Ann"}}}
+	req := factbase.ExtractRequest{Message: "My sister Maria is allergic to peanuts.", Facts: []factbase.KnownFact{{About: "user", Key: "person.name", Value: "Ann"}}}
 	x, err := c.Extract(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
@@ -104,7 +104,7 @@ func TestExtractRefusesBadMessages(t *testing.T) {
 	f := newFake(t, "", content(validExtraction))
 	c, _ := newClient(t, f, Options{})
 	for _, m := range []string{"", "  \n", strings.Repeat("x", MaxMessage+1)} {
-		if _, err := c.Extract(context.Background(), ExtractRequest{Message: m}); factbase.ErrorCode(err) != factbase.EINVALID {
+		if _, err := c.Extract(context.Background(), factbase.ExtractRequest{Message: m}); factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("Extract(%d bytes) error %v, want EINVALID", len(m), err)
 		}
 	}
@@ -132,7 +132,7 @@ func TestExtractSchemaLimits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var x Extraction
+			var x factbase.Extraction
 			err := decodeInto([]byte(tc.doc), ExtractSchema, &x)
 			if (err == nil) != tc.ok {
 				t.Errorf("decode error %v, want ok %v", err, tc.ok)
@@ -153,7 +153,7 @@ func TestTeach(t *testing.T) {
 	}
 	f2 := newFake(t, "", content(`{"topic":"x","confidence":1.5}`))
 	c2, _ := newClient(t, f2, Options{})
-	if _, _, err := c2.Teach(context.Background(), "x", nil); KindOf(err) != KindSchema {
+	if _, _, err := c2.Teach(context.Background(), "x", nil); factbase.ModelErrorKindOf(err) != factbase.ModelSchema {
 		t.Errorf("Teach with confidence 1.5: %v, want a schema error", err)
 	}
 }
@@ -161,22 +161,22 @@ func TestTeach(t *testing.T) {
 func TestPlan(t *testing.T) {
 	cases := []struct {
 		name, answer string
-		want         Plan
-		kind         Kind
+		want         factbase.Plan
+		kind         factbase.ModelErrorKind
 	}{
-		{name: "rank", answer: `{"kind":"rank","key":"favorites.movie","rank":2}`, want: Plan{Kind: PlanRank, Key: "favorites.movie", Rank: 2}},
-		{name: "list drops rank", answer: `{"kind":"list","key":"favorites.movie","rank":3}`, want: Plan{Kind: PlanList, Key: "favorites.movie"}},
-		{name: "none clears", answer: `{"kind":"none","key":"x","rank":1}`, want: Plan{Kind: PlanNone}},
-		{name: "rank without rank", answer: `{"kind":"rank","key":"favorites.movie","rank":0}`, kind: KindSchema},
-		{name: "fact without key", answer: `{"kind":"fact","key":" ","rank":0}`, kind: KindSchema},
-		{name: "unknown kind", answer: `{"kind":"delete","key":"x","rank":0}`, kind: KindSchema},
+		{name: "rank", answer: `{"kind":"rank","key":"favorites.movie","rank":2}`, want: factbase.Plan{Kind: factbase.PlanRank, Key: "favorites.movie", Rank: 2}},
+		{name: "list drops rank", answer: `{"kind":"list","key":"favorites.movie","rank":3}`, want: factbase.Plan{Kind: factbase.PlanList, Key: "favorites.movie"}},
+		{name: "none clears", answer: `{"kind":"none","key":"x","rank":1}`, want: factbase.Plan{Kind: factbase.PlanNone}},
+		{name: "rank without rank", answer: `{"kind":"rank","key":"favorites.movie","rank":0}`, kind: factbase.ModelSchema},
+		{name: "fact without key", answer: `{"kind":"fact","key":" ","rank":0}`, kind: factbase.ModelSchema},
+		{name: "unknown kind", answer: `{"kind":"delete","key":"x","rank":0}`, kind: factbase.ModelSchema},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, "", content(tc.answer))
 			c, _ := newClient(t, f, Options{})
 			p, err := c.Plan(context.Background(), "which film do I like second best?", []string{"favorites.movie"})
-			if KindOf(err) != tc.kind || err == nil && p != tc.want {
+			if factbase.ModelErrorKindOf(err) != tc.kind || err == nil && p != tc.want {
 				t.Errorf("Plan = %+v, %v; want %+v, kind %q", p, err, tc.want, tc.kind)
 			}
 		})

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/factbase/factbase"
 )
 
 // FuzzDecode feeds arbitrary model output through the <think> policy and the strict
@@ -17,7 +19,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`, false)
 	f.Fuzz(func(t *testing.T, content string, allow bool) {
 		c := &Client{o: Options{AllowThink: allow, MaxTokens: 10}}
-		var x Extraction
+		var x factbase.Extraction
 		err := c.decode(content, "stop", ExtractSchema, &x)
 		if err != nil {
 			if !err.Kind.InvalidOutput() {

@@ -1,32 +1,32 @@
-// Package llm is Factbase's client for chat models behind an OpenAI-compatible
-// /v1/chat/completions endpoint: OpenAI, Ollama, vLLM, llama.cpp's server and others.
-// It asks for JSON through response_format (a JSON schema where the server supports
-// it, JSON mode otherwise), validates every answer strictly against the schema before
-// anything uses it, and classifies every failure (timeout, unavailable, invalid
-// output) with a Kind that is counted in its Stats.
+// Package llm is Factbase's client for models behind an OpenAI-compatible API:
+// OpenAI, Ollama, vLLM, llama.cpp's server, text-embeddings-inference and others.
+// Client calls a chat model at /v1/chat/completions; Embedder calls an embedding
+// model at /v1/embeddings. Both share one transport (transport.go): the bearer key,
+// per-request timeouts, retries of 429s, 5xx answers and failed connections with
+// backoff and Retry-After, and the mapping of every failure to a
+// *factbase.ModelError.
+//
+// Client asks for JSON through response_format (a JSON schema where the server
+// supports it, JSON mode otherwise), validates every answer strictly against the
+// schema before anything uses it, and classifies every failure (timeout, unavailable,
+// invalid output) with a factbase.ModelErrorKind that is counted in its Stats.
 //
 // On top of the client sit the model's jobs in Factbase, each with a versioned prompt
 // embedded from prompts/: Extract (facts, entities and topics from one message),
 // Teach (the canonical topic of a phrase, for canon's teacher hook) and Plan (what a
-// question no rule understood asks, for the query planner's fallback).
+// question no rule understood asks, for the query planner's fallback). They make a
+// Client the engine's factbase.Extractor, factbase.Teacher and factbase.Planner, and
+// an Embedder is a factbase.Embedder.
 //
 // The model proposes; it never writes. Callers (package memory) turn proposals into
 // ops that pass the same validation as every other write.
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -88,7 +88,7 @@ type Options struct {
 	Temperature float64
 	// AllowThink strips one leading, closed <think>...</think> block (as reasoning
 	// models such as qwen3 and deepseek-r1 write) before the JSON is validated. Off by
-	// default: a <think> block is then invalid output (KindThink). An unclosed block,
+	// default: a <think> block is then invalid output (factbase.ModelThink). An unclosed block,
 	// or a second one, is invalid output either way.
 	AllowThink bool
 
@@ -106,32 +106,34 @@ type Options struct {
 // longer.
 const MaxRetryAfter = 30 * time.Second
 
-// maxBackoff caps the exponential backoff between retries.
-const maxBackoff = 30 * time.Second
-
-// maxResponse bounds the size of a response body read.
+// maxResponse bounds the size of a chat completion read.
 const maxResponse = 4 << 20
 
 // Client calls one model on one OpenAI-compatible server. It is safe for concurrent
-// use; MaxConcurrent and Rate apply across all callers.
+// use; MaxConcurrent and Rate apply across all callers. It is the engine's
+// Extractor, Planner and Teacher.
 type Client struct {
-	url      string
+	tr       *transport
 	o        Options
-	client   *http.Client
 	sem      semaphore
 	bucket   *bucket
 	noSchema atomic.Bool // the server refused json_schema: use JSON mode
 	stats    counters
-	sleep    func(ctx context.Context, d time.Duration) error // tests replace it
 }
+
+var (
+	_ factbase.Extractor = (*Client)(nil)
+	_ factbase.Planner   = (*Client)(nil)
+	_ factbase.Teacher   = (*Client)(nil)
+)
 
 // New returns a client for the server and model in o, with o's defaults filled in. It
 // sends nothing. It returns EINVALID if BaseURL is not an http or https URL, if Model
 // is empty, if Format is unknown, or if a duration, count or price is negative.
 func New(o Options) (*Client, error) {
-	u, err := url.Parse(o.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, factbase.Errorf(factbase.EINVALID, "llm: base URL must be an http or https URL, got %q", redactURL(o.BaseURL))
+	url, err := endpoint(o.BaseURL, "/chat/completions")
+	if err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(o.Model) == "" {
 		return nil, factbase.Errorf(factbase.EINVALID, "llm: no model")
@@ -150,12 +152,6 @@ func New(o Options) (*Client, error) {
 	if o.Timeout == 0 {
 		o.Timeout = 60 * time.Second
 	}
-	switch {
-	case o.Retries == 0:
-		o.Retries = 3
-	case o.Retries < 0:
-		o.Retries = 0
-	}
 	if o.Backoff == 0 {
 		o.Backoff = 500 * time.Millisecond
 	}
@@ -165,18 +161,11 @@ func New(o Options) (*Client, error) {
 	if o.MaxTokens == 0 {
 		o.MaxTokens = 1024
 	}
-	c := &Client{o: o, client: o.HTTPClient, sem: make(semaphore, o.MaxConcurrent), sleep: sleepCtx}
-	if c.client == nil {
-		c.client = &http.Client{}
-	}
+	tr := newTransport(transportOptions{url: url, key: o.APIKey, timeout: o.Timeout, retries: o.Retries, backoff: o.Backoff,
+		maxRetryAfter: MaxRetryAfter, maxResponse: maxResponse, client: o.HTTPClient})
+	c := &Client{tr: tr, o: o, sem: make(semaphore, o.MaxConcurrent)}
 	if o.Rate > 0 {
 		c.bucket = newBucket(o.Rate, o.Burst)
-	}
-	base := strings.TrimRight(u.String(), "/")
-	if strings.HasSuffix(base, "/v1") {
-		c.url = base + "/chat/completions"
-	} else {
-		c.url = base + "/v1/chat/completions"
 	}
 	return c, nil
 }
@@ -185,26 +174,12 @@ func New(o Options) (*Client, error) {
 func (c *Client) Model() string { return c.o.Model }
 
 // Endpoint returns the URL requests are sent to.
-func (c *Client) Endpoint() string { return redactURL(c.url) }
+func (c *Client) Endpoint() string { return redactURL(c.tr.url) }
 
 // Message is one chat message.
 type Message struct {
 	Role    string `json:"role"` // "system", "user" or "assistant"
 	Content string `json:"content"`
-}
-
-// Usage is what calls cost, from the server's usage field.
-type Usage struct {
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Cost             float64 `json:"cost_usd"` // by Options' prices; 0 for a local model
-}
-
-// Add folds u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.Cost += u2.Cost
 }
 
 // JSONRequest is one call that must answer with a JSON document matching Schema.
@@ -218,10 +193,10 @@ type JSONRequest struct {
 // into out (a pointer to a struct whose fields match the schema). It retries 429s,
 // 5xx answers and failed connections as configured, never an invalid answer. The
 // returned Usage counts every answered request, including one whose output was
-// refused (its cost was incurred); on error it is also in the *Error.
-func (c *Client) CallJSON(ctx context.Context, req JSONRequest, out any) (Usage, error) {
+// refused (its cost was incurred); on error it is also in the *factbase.ModelError.
+func (c *Client) CallJSON(ctx context.Context, req JSONRequest, out any) (factbase.ModelUsage, error) {
 	if req.Schema == nil || req.Schema.Type != "object" || len(req.Messages) == 0 {
-		return Usage{}, factbase.Errorf(factbase.EINTERNAL, "llm: a JSON request needs an object schema and messages")
+		return factbase.ModelUsage{}, factbase.Errorf(factbase.EINTERNAL, "llm: a JSON request needs an object schema and messages")
 	}
 	c.stats.calls.Add(1)
 	start := time.Now()
@@ -230,68 +205,39 @@ func (c *Client) CallJSON(ctx context.Context, req JSONRequest, out any) (Usage,
 	return usage, err
 }
 
-func (c *Client) callJSON(ctx context.Context, req JSONRequest, out any) (Usage, error) {
-	var usage Usage
-	attempts := 0
-	fail := func(e *Error) (Usage, error) {
-		e.Attempts, e.Usage = attempts, usage
-		if attempts > 1 {
-			e.err.Message += fmt.Sprintf(" (after %d tries)", attempts)
-		}
-		return usage, e
-	}
+func (c *Client) callJSON(ctx context.Context, req JSONRequest, out any) (factbase.ModelUsage, error) {
+	var usage factbase.ModelUsage
 	fellBack := false
-	for retry := 0; ; {
+	try := func() *attemptError {
 		schemaMode := c.o.Format == FormatSchema || c.o.Format == FormatAuto && !c.noSchema.Load()
 		body, err := c.body(req, schemaMode)
 		if err != nil {
-			return usage, &Error{Kind: KindRejected, err: &factbase.Error{Code: factbase.EINTERNAL, Message: "llm: encode request", Err: err}}
+			return &attemptError{err: &factbase.ModelError{Kind: factbase.ModelRejected,
+				Err: &factbase.Error{Code: factbase.EINTERNAL, Message: "llm: encode request", Err: err}}}
 		}
-		attempts++
-		content, u, finish, aerr := c.post(ctx, body)
+		content, u, finish, ae := c.post(ctx, body)
 		usage.Add(u)
-		if aerr == nil {
+		if ae == nil {
 			if e := c.decode(content, finish, req.Schema, out); e != nil {
-				return fail(e)
+				return &attemptError{err: e}
 			}
-			return usage, nil
+			return nil
 		}
 		// A server that does not know json_schema: JSON mode from now on. This is not
 		// a retry: the request itself changes.
-		if aerr.schemaRefused && schemaMode && c.o.Format == FormatAuto && !fellBack {
+		if ae.schemaRefused && schemaMode && c.o.Format == FormatAuto && !fellBack {
 			c.noSchema.Store(true)
 			c.stats.fallbacks.Add(1)
 			fellBack = true
-			continue
+			ae.again = true
 		}
-		if !aerr.retry || retry >= c.o.Retries {
-			return fail(aerr.err)
-		}
-		retry++
-		c.stats.retries.Add(1)
-		wait := c.o.Backoff << (retry - 1)
-		if wait <= 0 || wait > maxBackoff {
-			wait = maxBackoff
-		}
-		wait = wait/2 + rand.N(wait/2+1)
-		if aerr.after > 0 {
-			wait = min(aerr.after, MaxRetryAfter)
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return fail(ctxError(err))
-		}
+		return ae
 	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+	if ae := c.tr.do(ctx, try, func() { c.stats.retries.Add(1) }); ae != nil {
+		ae.err.Usage = usage
+		return usage, ae.err
 	}
+	return usage, nil
 }
 
 // body encodes the request body.
@@ -338,28 +284,18 @@ func (c *Client) body(req JSONRequest, schemaMode bool) ([]byte, error) {
 	}{c.o.Model, msgs, c.o.Temperature, c.o.MaxTokens, false, f})
 }
 
-// attemptError is the result of one failed request: the error to return, whether
-// (and after how long, if the server said) to retry, and whether the server refused
-// the json_schema response format.
-type attemptError struct {
-	err           *Error
-	retry         bool
-	after         time.Duration
-	schemaRefused bool
-}
-
 // post makes one request and returns the first choice's content, the usage and the
 // finish reason.
-func (c *Client) post(ctx context.Context, body []byte) (string, Usage, string, *attemptError) {
+func (c *Client) post(ctx context.Context, body []byte) (string, factbase.ModelUsage, string, *attemptError) {
 	if err := ctx.Err(); err != nil {
-		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+		return "", factbase.ModelUsage{}, "", &attemptError{err: ctxError(err)}
 	}
 	if err := c.sem.acquire(ctx); err != nil {
-		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+		return "", factbase.ModelUsage{}, "", &attemptError{err: ctxError(err)}
 	}
 	defer c.sem.release()
 	if err := c.bucket.wait(ctx); err != nil {
-		return "", Usage{}, "", &attemptError{err: ctxError(err)}
+		return "", factbase.ModelUsage{}, "", &attemptError{err: ctxError(err)}
 	}
 	n := c.stats.inflight.Add(1)
 	defer c.stats.inflight.Add(-1)
@@ -371,31 +307,9 @@ func (c *Client) post(ctx context.Context, body []byte) (string, Usage, string, 
 	}
 	c.stats.requests.Add(1)
 
-	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return "", Usage{}, "", &attemptError{err: newError(KindRejected, err, "bad request URL")}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if c.o.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.o.APIKey)
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return "", Usage{}, "", c.transportError(ctx, actx, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
-	if err != nil {
-		return "", Usage{}, "", c.transportError(ctx, actx, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return "", Usage{}, "", c.statusError(resp, data)
-	}
-	if len(data) > maxResponse {
-		return "", Usage{}, "", &attemptError{err: newError(KindBadResponse, nil, "response larger than %d bytes", maxResponse)}
+	data, ae := c.tr.post(ctx, body)
+	if ae != nil {
+		return "", factbase.ModelUsage{}, "", ae
 	}
 	var cr struct {
 		Choices []struct {
@@ -411,15 +325,15 @@ func (c *Client) post(ctx context.Context, body []byte) (string, Usage, string, 
 		} `json:"usage"`
 	}
 	if err := json.Unmarshal(data, &cr); err != nil {
-		return "", Usage{}, "", &attemptError{err: newError(KindBadResponse, err, "the server's answer is not a chat completion")}
+		return "", factbase.ModelUsage{}, "", &attemptError{err: newError(factbase.ModelBadResponse, err, "the server's answer is not a chat completion")}
 	}
-	var u Usage
+	var u factbase.ModelUsage
 	if cr.Usage != nil && cr.Usage.PromptTokens >= 0 && cr.Usage.CompletionTokens >= 0 {
-		u = Usage{PromptTokens: cr.Usage.PromptTokens, CompletionTokens: cr.Usage.CompletionTokens}
+		u = factbase.ModelUsage{PromptTokens: cr.Usage.PromptTokens, CompletionTokens: cr.Usage.CompletionTokens}
 		u.Cost = (float64(u.PromptTokens)*c.o.PromptPrice + float64(u.CompletionTokens)*c.o.CompletionPrice) / 1e6
 	}
 	if len(cr.Choices) == 0 || cr.Choices[0].Message == nil {
-		return "", u, "", &attemptError{err: newError(KindBadResponse, nil, "the server's answer has no message")}
+		return "", u, "", &attemptError{err: newError(factbase.ModelBadResponse, nil, "the server's answer has no message")}
 	}
 	ch := cr.Choices[0]
 	finish := ""
@@ -427,116 +341,13 @@ func (c *Client) post(ctx context.Context, body []byte) (string, Usage, string, 
 		finish = *ch.FinishReason
 	}
 	if ch.Message.Refusal != nil && *ch.Message.Refusal != "" || finish == "content_filter" {
-		return "", u, finish, &attemptError{err: newError(KindRefusal, nil, "the model refused to answer")}
+		return "", u, finish, &attemptError{err: newError(factbase.ModelRefusal, nil, "the model refused to answer")}
 	}
 	if ch.Message.Content == nil {
 		if finish == "length" {
-			return "", u, finish, &attemptError{err: newError(KindTruncated, nil, "the model's answer was cut at the token limit")}
+			return "", u, finish, &attemptError{err: newError(factbase.ModelTruncated, nil, "the model's answer was cut at the token limit")}
 		}
-		return "", u, finish, &attemptError{err: newError(KindBadResponse, nil, "the server's answer has no content")}
+		return "", u, finish, &attemptError{err: newError(factbase.ModelBadResponse, nil, "the server's answer has no content")}
 	}
 	return *ch.Message.Content, u, finish, nil
-}
-
-// transportError classifies a failure to send a request or read its response.
-func (c *Client) transportError(ctx, actx context.Context, err error) *attemptError {
-	if ctx.Err() != nil {
-		return &attemptError{err: ctxError(ctx.Err())}
-	}
-	var ne net.Error
-	if errors.Is(actx.Err(), context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return &attemptError{err: newError(KindTimeout, err, "no response from the model within %v", c.o.Timeout)}
-	}
-	return &attemptError{retry: true, err: newError(KindConnection, err, "cannot reach the model server")}
-}
-
-// statusError classifies a non-2xx response.
-func (c *Client) statusError(resp *http.Response, data []byte) *attemptError {
-	code := resp.StatusCode
-	msg := c.serverMessage(data)
-	text := fmt.Sprintf("the model server answered %d %s", code, http.StatusText(code))
-	if msg != "" {
-		text += ": " + msg
-	}
-	ae := &attemptError{}
-	switch {
-	case code == http.StatusTooManyRequests:
-		ae.err, ae.retry = newError(KindRateLimited, nil, "%s", text), true
-		ae.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	case code >= 500:
-		ae.err, ae.retry = newError(KindServer, nil, "%s", text), true
-		ae.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound:
-		ae.err = newError(KindAuth, nil, "%s", text)
-	default:
-		ae.err = newError(KindRejected, nil, "%s", text)
-		low := strings.ToLower(msg)
-		ae.schemaRefused = code == http.StatusBadRequest &&
-			(strings.Contains(low, "json_schema") || strings.Contains(low, "response_format"))
-	}
-	return ae
-}
-
-// serverMessage extracts the message of an error response: OpenAI's
-// {"error": {"message": ...}}, Ollama's {"error": "..."}, or a short plain text body.
-// It is shortened to 300 bytes and never contains the API key.
-func (c *Client) serverMessage(data []byte) string {
-	var m string
-	var v struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(data, &v) == nil {
-		var s string
-		var obj struct {
-			Message string `json:"message"`
-		}
-		switch {
-		case json.Unmarshal(v.Error, &s) == nil:
-			m = s
-		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
-			m = obj.Message
-		default:
-			m = v.Message
-		}
-	} else if !bytes.ContainsAny(data, "<{") {
-		m = string(data)
-	}
-	m = strings.Join(strings.Fields(m), " ")
-	if c.o.APIKey != "" {
-		m = strings.ReplaceAll(m, c.o.APIKey, "[redacted]")
-	}
-	return clip(strings.ToValidUTF8(m, ""), 300)
-}
-
-// parseRetryAfter returns the wait a Retry-After header asks for, in seconds or as an
-// HTTP date, or 0 if there is none or it cannot be parsed.
-func parseRetryAfter(h string, now time.Time) time.Duration {
-	h = strings.TrimSpace(h)
-	if h == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(h, 64); err == nil {
-		if s <= 0 || math.IsNaN(s) {
-			return 0
-		}
-		if s > MaxRetryAfter.Seconds() {
-			return MaxRetryAfter
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(h); err == nil && t.After(now) {
-		return min(t.Sub(now), MaxRetryAfter)
-	}
-	return 0
-}
-
-// redactURL drops user information and the query from a URL for error messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }

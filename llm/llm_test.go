@@ -39,7 +39,7 @@ func newClient(t *testing.T, f *fake, o Options) (*Client, *[]time.Duration) {
 	}
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
-	c.sleep = func(ctx context.Context, d time.Duration) error {
+	c.tr.sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		*waits = append(*waits, d)
 		mu.Unlock()
@@ -48,7 +48,7 @@ func newClient(t *testing.T, f *fake, o Options) (*Client, *[]time.Duration) {
 	return c, waits
 }
 
-func call(c *Client) (pairOut, Usage, error) {
+func call(c *Client) (pairOut, factbase.ModelUsage, error) {
 	var out pairOut
 	u, err := c.CallJSON(context.Background(), JSONRequest{Name: "pair", Schema: pair,
 		Messages: []Message{{Role: "system", Content: "sys"}, {Role: "user", Content: "hi"}}}, &out)
@@ -145,38 +145,38 @@ func TestInvalidOutput(t *testing.T) {
 		name       string
 		a          answer
 		allowThink bool
-		want       Kind // "" means the answer is valid
+		want       factbase.ModelErrorKind // "" means the answer is valid
 	}{
 		{name: "valid", a: answer{content: s(`{"name":"a","n":1,"tags":[]}`), finish: "stop"}},
-		{name: "prose", a: answer{content: s(`Sure! Here is the JSON you asked for.`), finish: "stop"}, want: KindNotJSON},
-		{name: "code fence", a: answer{content: s("```json\n{\"name\":\"a\",\"n\":1,\"tags\":[]}\n```"), finish: "stop"}, want: KindNotJSON},
-		{name: "trailing data", a: answer{content: s(`{"name":"a","n":1,"tags":[]} {"name":"b"}`), finish: "stop"}, want: KindNotJSON},
-		{name: "empty", a: answer{content: s(``), finish: "stop"}, want: KindTruncated},
-		{name: "duplicate key", a: answer{content: s(`{"name":"a","name":"b","n":1,"tags":[]}`), finish: "stop"}, want: KindNotJSON},
-		{name: "array at top", a: answer{content: s(`[1,2]`), finish: "stop"}, want: KindSchema},
-		{name: "missing property", a: answer{content: s(`{"name":"a","n":1}`), finish: "stop"}, want: KindSchema},
-		{name: "extra property", a: answer{content: s(`{"name":"a","n":1,"tags":[],"admin":true}`), finish: "stop"}, want: KindSchema},
-		{name: "wrong type", a: answer{content: s(`{"name":"a","n":"1","tags":[]}`), finish: "stop"}, want: KindSchema},
-		{name: "not an integer", a: answer{content: s(`{"name":"a","n":1.5,"tags":[]}`), finish: "stop"}, want: KindSchema},
-		{name: "above maximum", a: answer{content: s(`{"name":"a","n":10,"tags":[]}`), finish: "stop"}, want: KindSchema},
-		{name: "null", a: answer{content: s(`{"name":null,"n":1,"tags":[]}`), finish: "stop"}, want: KindSchema},
-		{name: "enum", a: answer{content: s(`{"name":"a","n":1,"tags":["c"]}`), finish: "stop"}, want: KindSchema},
-		{name: "too many items", a: answer{content: s(`{"name":"a","n":1,"tags":["a","b","a"]}`), finish: "stop"}, want: KindSchema},
-		{name: "too long", a: answer{content: s(`{"name":"abcdefghijk","n":1,"tags":[]}`), finish: "stop"}, want: KindSchema},
-		{name: "think refused by default", a: answer{content: s("<think>the user wants...</think>{\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, want: KindThink},
+		{name: "prose", a: answer{content: s(`Sure! Here is the JSON you asked for.`), finish: "stop"}, want: factbase.ModelNotJSON},
+		{name: "code fence", a: answer{content: s("```json\n{\"name\":\"a\",\"n\":1,\"tags\":[]}\n```"), finish: "stop"}, want: factbase.ModelNotJSON},
+		{name: "trailing data", a: answer{content: s(`{"name":"a","n":1,"tags":[]} {"name":"b"}`), finish: "stop"}, want: factbase.ModelNotJSON},
+		{name: "empty", a: answer{content: s(``), finish: "stop"}, want: factbase.ModelTruncated},
+		{name: "duplicate key", a: answer{content: s(`{"name":"a","name":"b","n":1,"tags":[]}`), finish: "stop"}, want: factbase.ModelNotJSON},
+		{name: "array at top", a: answer{content: s(`[1,2]`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "missing property", a: answer{content: s(`{"name":"a","n":1}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "extra property", a: answer{content: s(`{"name":"a","n":1,"tags":[],"admin":true}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "wrong type", a: answer{content: s(`{"name":"a","n":"1","tags":[]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "not an integer", a: answer{content: s(`{"name":"a","n":1.5,"tags":[]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "above maximum", a: answer{content: s(`{"name":"a","n":10,"tags":[]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "null", a: answer{content: s(`{"name":null,"n":1,"tags":[]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "enum", a: answer{content: s(`{"name":"a","n":1,"tags":["c"]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "too many items", a: answer{content: s(`{"name":"a","n":1,"tags":["a","b","a"]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "too long", a: answer{content: s(`{"name":"abcdefghijk","n":1,"tags":[]}`), finish: "stop"}, want: factbase.ModelSchema},
+		{name: "think refused by default", a: answer{content: s("<think>the user wants...</think>{\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, want: factbase.ModelThink},
 		{name: "think stripped when allowed", a: answer{content: s("<think>\nthe user wants...\n</think>\n\n{\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, allowThink: true},
-		{name: "think unclosed", a: answer{content: s("<think>the user wants {\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, allowThink: true, want: KindThink},
-		{name: "two thinks", a: answer{content: s("<think>a</think><THINK>b</think>{\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, allowThink: true, want: KindThink},
-		{name: "think after json", a: answer{content: s("{\"name\":\"a\",\"n\":1,\"tags\":[]}<think>x</think>"), finish: "stop"}, allowThink: true, want: KindNotJSON},
+		{name: "think unclosed", a: answer{content: s("<think>the user wants {\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, allowThink: true, want: factbase.ModelThink},
+		{name: "two thinks", a: answer{content: s("<think>a</think><THINK>b</think>{\"name\":\"a\",\"n\":1,\"tags\":[]}"), finish: "stop"}, allowThink: true, want: factbase.ModelThink},
+		{name: "think after json", a: answer{content: s("{\"name\":\"a\",\"n\":1,\"tags\":[]}<think>x</think>"), finish: "stop"}, allowThink: true, want: factbase.ModelNotJSON},
 		{name: "think inside a string is data", a: answer{content: s(`{"name":"<think>","n":1,"tags":[]}`), finish: "stop"}},
-		{name: "finish length", a: answer{content: s(`{"name":"a","n":1,"tags":[]}`), finish: "length"}, want: KindTruncated},
-		{name: "cut json", a: answer{content: s(`{"name":"a","n":1,"ta`), finish: "stop"}, want: KindTruncated},
-		{name: "null content cut", a: answer{finish: "length"}, want: KindTruncated},
-		{name: "null content", a: answer{finish: "stop"}, want: KindBadResponse},
-		{name: "refusal", a: answer{content: s(""), finish: "stop", refusal: "I can't help with that"}, want: KindRefusal},
-		{name: "content filter", a: answer{content: s(`{}`), finish: "content_filter"}, want: KindRefusal},
-		{name: "no choices", a: answer{raw: `{"id":"x","choices":[]}`}, want: KindBadResponse},
-		{name: "html body", a: answer{raw: `<html>gateway</html>`}, want: KindBadResponse},
+		{name: "finish length", a: answer{content: s(`{"name":"a","n":1,"tags":[]}`), finish: "length"}, want: factbase.ModelTruncated},
+		{name: "cut json", a: answer{content: s(`{"name":"a","n":1,"ta`), finish: "stop"}, want: factbase.ModelTruncated},
+		{name: "null content cut", a: answer{finish: "length"}, want: factbase.ModelTruncated},
+		{name: "null content", a: answer{finish: "stop"}, want: factbase.ModelBadResponse},
+		{name: "refusal", a: answer{content: s(""), finish: "stop", refusal: "I can't help with that"}, want: factbase.ModelRefusal},
+		{name: "content filter", a: answer{content: s(`{}`), finish: "content_filter"}, want: factbase.ModelRefusal},
+		{name: "no choices", a: answer{raw: `{"id":"x","choices":[]}`}, want: factbase.ModelBadResponse},
+		{name: "html body", a: answer{raw: `<html>gateway</html>`}, want: factbase.ModelBadResponse},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestInvalidOutput(t *testing.T) {
 			})
 			c, _ := newClient(t, f, Options{AllowThink: tc.allowThink})
 			out, u, err := call(c)
-			if got := KindOf(err); got != tc.want {
+			if got := factbase.ModelErrorKindOf(err); got != tc.want {
 				t.Fatalf("CallJSON error %v (kind %q), want kind %q", err, got, tc.want)
 			}
 			if len(f.requests()) != 1 {
@@ -219,7 +219,7 @@ func TestInvalidOutput(t *testing.T) {
 			if st.Errors[tc.want] != 1 || st.OK != 0 {
 				t.Errorf("stats errors[%s] = %d, ok %d; want 1 and 0", tc.want, st.Errors[tc.want], st.OK)
 			}
-			var le *Error
+			var le *factbase.ModelError
 			if tc.a.raw == "" && errors.As(err, &le) && le.Usage.PromptTokens != 7 {
 				t.Errorf("error usage = %+v, want the 7 prompt tokens the refused answer cost", le.Usage)
 			}
@@ -248,32 +248,32 @@ func TestRetries(t *testing.T) {
 		name     string
 		codes    []int
 		retries  int
-		want     Kind
+		want     factbase.ModelErrorKind
 		requests int
 		waits    []time.Duration // exact waits, when a Retry-After decides them
 	}{
 		{name: "429 then ok", codes: []int{429, 429}, retries: 3, requests: 3, waits: []time.Duration{2 * time.Second, 2 * time.Second}},
 		{name: "503 then ok", codes: []int{503}, retries: 3, requests: 2},
-		{name: "429 every time", codes: []int{429, 429, 429, 429}, retries: 3, want: KindRateLimited, requests: 4,
+		{name: "429 every time", codes: []int{429, 429, 429, 429}, retries: 3, want: factbase.ModelRateLimited, requests: 4,
 			waits: []time.Duration{2 * time.Second, 2 * time.Second, 2 * time.Second}},
-		{name: "500 every time", codes: []int{500, 502, 503}, retries: 2, want: KindServer, requests: 3},
-		{name: "no retries", codes: []int{500}, retries: -1, want: KindServer, requests: 1},
-		{name: "401 not retried", codes: []int{401}, retries: 3, want: KindAuth, requests: 1},
-		{name: "400 not retried", codes: []int{400}, retries: 3, want: KindRejected, requests: 1},
+		{name: "500 every time", codes: []int{500, 502, 503}, retries: 2, want: factbase.ModelServerError, requests: 3},
+		{name: "no retries", codes: []int{500}, retries: -1, want: factbase.ModelServerError, requests: 1},
+		{name: "401 not retried", codes: []int{401}, retries: 3, want: factbase.ModelAuth, requests: 1},
+		{name: "400 not retried", codes: []int{400}, retries: 3, want: factbase.ModelRejected, requests: 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, "", status(tc.codes...))
 			c, waits := newClient(t, f, Options{Retries: tc.retries, Backoff: 100 * time.Millisecond})
 			_, _, err := call(c)
-			if got := KindOf(err); got != tc.want {
+			if got := factbase.ModelErrorKindOf(err); got != tc.want {
 				t.Fatalf("error %v (kind %q), want kind %q", err, got, tc.want)
 			}
 			if got := len(f.requests()); got != tc.requests {
 				t.Errorf("%d requests, want %d", got, tc.requests)
 			}
 			if tc.want != "" {
-				var le *Error
+				var le *factbase.ModelError
 				if !errors.As(err, &le) || le.Attempts != tc.requests {
 					t.Errorf("error attempts = %v, want %d", le, tc.requests)
 				}
@@ -309,14 +309,14 @@ func TestTimeout(t *testing.T) {
 	defer close(release)
 	c, _ := newClient(t, f, Options{Timeout: 20 * time.Millisecond})
 	_, _, err := call(c)
-	if KindOf(err) != KindTimeout || factbase.ErrorCode(err) != factbase.ETIMEOUT {
+	if factbase.ModelErrorKindOf(err) != factbase.ModelTimeout || factbase.ErrorCode(err) != factbase.ETIMEOUT {
 		t.Fatalf("error %v, want a timeout (ETIMEOUT)", err)
 	}
 	if n := len(f.requests()); n != 1 {
 		t.Errorf("%d requests, want 1: a timeout is not retried", n)
 	}
-	if st := c.Stats(); st.Errors[KindTimeout] != 1 {
-		t.Errorf("stats errors[timeout] = %d, want 1", st.Errors[KindTimeout])
+	if st := c.Stats(); st.Errors[factbase.ModelTimeout] != 1 {
+		t.Errorf("stats errors[timeout] = %d, want 1", st.Errors[factbase.ModelTimeout])
 	}
 }
 
@@ -325,7 +325,7 @@ func TestConnectionRefused(t *testing.T) {
 	c, waits := newClient(t, f, Options{Retries: 2})
 	f.srv.Close()
 	_, _, err := call(c)
-	if KindOf(err) != KindConnection || factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
+	if factbase.ModelErrorKindOf(err) != factbase.ModelConnection || factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
 		t.Fatalf("error %v, want a connection error (EUNAVAILABLE)", err)
 	}
 	if len(*waits) != 2 {
@@ -339,7 +339,7 @@ func TestCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := c.CallJSON(ctx, JSONRequest{Schema: pair, Messages: []Message{{Role: "user", Content: "x"}}}, nil)
-	if KindOf(err) != KindCanceled || !errors.Is(err, context.Canceled) {
+	if factbase.ModelErrorKindOf(err) != factbase.ModelCanceled || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want canceled", err)
 	}
 }
@@ -385,7 +385,7 @@ func TestSchemaFallback(t *testing.T) {
 	// A client pinned to json_schema does not fall back.
 	f2 := newFake(t, "", f.reply)
 	c2, _ := newClient(t, f2, Options{Format: FormatSchema})
-	if _, _, err := call(c2); KindOf(err) != KindRejected {
+	if _, _, err := call(c2); factbase.ModelErrorKindOf(err) != factbase.ModelRejected {
 		t.Errorf("pinned json_schema: error %v, want rejected", err)
 	}
 	f3 := newFake(t, "", f.reply)
@@ -480,7 +480,7 @@ func TestRateLimitedClient(t *testing.T) {
 	}
 	c.bucket.reserve(time.Now()) // empty it
 	c.bucket.reserve(time.Now())
-	if _, err := c.CallJSON(ctx, JSONRequest{Schema: pair, Messages: []Message{{Role: "user", Content: "x"}}}, nil); KindOf(err) != KindCanceled {
+	if _, err := c.CallJSON(ctx, JSONRequest{Schema: pair, Messages: []Message{{Role: "user", Content: "x"}}}, nil); factbase.ModelErrorKindOf(err) != factbase.ModelCanceled {
 		t.Errorf("waiting for a token with a canceled context: %v", err)
 	}
 	if n := len(f.requests()); n != 2 {
@@ -498,7 +498,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"soon", 0}, {now.Add(4 * time.Second).Format(http.TimeFormat), 4 * time.Second},
 	}
 	for _, tc := range cases {
-		if got := parseRetryAfter(tc.h, now); got != tc.want {
+		if got := parseRetryAfter(tc.h, now, MaxRetryAfter); got != tc.want {
 			t.Errorf("parseRetryAfter(%q) = %v, want %v", tc.h, got, tc.want)
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/factbase/factbase"
 )
 
 // The <think> policy. Reasoning models write their reasoning in a <think> block before
-// the answer. Such a block is invalid output (KindThink) unless Options.AllowThink is
+// the answer. Such a block is invalid output (factbase.ModelThink) unless Options.AllowThink is
 // set, and even then only one closed block at the very start of the content is
 // stripped: what follows must be the whole JSON document, validated as usual. The
 // block is found only at the start, so a "<think>" inside a JSON string (a user who
@@ -19,22 +21,22 @@ const (
 )
 
 // stripThink applies the <think> policy to content.
-func stripThink(content string, allow bool) (string, *Error) {
+func stripThink(content string, allow bool) (string, *factbase.ModelError) {
 	s := strings.TrimLeft(content, " \t\r\n\ufeff")
 	if len(s) < len(thinkOpen) || !strings.EqualFold(s[:len(thinkOpen)], thinkOpen) {
 		return content, nil
 	}
 	if !allow {
-		return "", newError(KindThink, nil, "the model's answer starts with a <think> block (set AllowThink to strip it)")
+		return "", newError(factbase.ModelThink, nil, "the model's answer starts with a <think> block (set AllowThink to strip it)")
 	}
 	rest := s[len(thinkOpen):]
 	i := strings.Index(strings.ToLower(rest), thinkClose)
 	if i < 0 {
-		return "", newError(KindThink, nil, "the model's answer has an unclosed <think> block")
+		return "", newError(factbase.ModelThink, nil, "the model's answer has an unclosed <think> block")
 	}
 	rest = strings.TrimLeft(rest[i+len(thinkClose):], " \t\r\n")
 	if len(rest) >= len(thinkOpen) && strings.EqualFold(rest[:len(thinkOpen)], thinkOpen) {
-		return "", newError(KindThink, nil, "the model's answer has more than one <think> block")
+		return "", newError(factbase.ModelThink, nil, "the model's answer has more than one <think> block")
 	}
 	return rest, nil
 }
@@ -42,9 +44,9 @@ func stripThink(content string, allow bool) (string, *Error) {
 // decode turns a completion's content into out: the <think> policy, the truncation
 // check, strict JSON parsing (one document, no duplicate keys), the schema, and only
 // then encoding/json into out.
-func (c *Client) decode(content, finish string, schema *Schema, out any) *Error {
+func (c *Client) decode(content, finish string, schema *Schema, out any) *factbase.ModelError {
 	if finish == "length" {
-		return newError(KindTruncated, nil, "the model's answer was cut at the token limit (%d tokens)", c.o.MaxTokens)
+		return newError(factbase.ModelTruncated, nil, "the model's answer was cut at the token limit (%d tokens)", c.o.MaxTokens)
 	}
 	body, e := stripThink(content, c.o.AllowThink)
 	if e != nil {
@@ -57,18 +59,18 @@ func (c *Client) decode(content, finish string, schema *Schema, out any) *Error 
 }
 
 // decodeInto validates data against schema and decodes it into out.
-func decodeInto(data []byte, schema *Schema, out any) *Error {
+func decodeInto(data []byte, schema *Schema, out any) *factbase.ModelError {
 	// The messages carry the detail (they are what a job record shows); no cause is
 	// wrapped, so that it is not repeated.
 	v, err := decodeStrict(data)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return newError(KindTruncated, nil, "the model's JSON answer ends early")
+			return newError(factbase.ModelTruncated, nil, "the model's JSON answer ends early")
 		}
-		return newError(KindNotJSON, nil, "the model's answer is not one JSON document: %s", clip(err.Error(), 200))
+		return newError(factbase.ModelNotJSON, nil, "the model's answer is not one JSON document: %s", clip(err.Error(), 200))
 	}
 	if err := schema.Validate(v); err != nil {
-		return newError(KindSchema, nil, "the model's answer does not match the schema: %s", clip(err.Error(), 200))
+		return newError(factbase.ModelSchema, nil, "the model's answer does not match the schema: %s", clip(err.Error(), 200))
 	}
 	if out == nil {
 		return nil
@@ -76,7 +78,7 @@ func decodeInto(data []byte, schema *Schema, out any) *Error {
 	if err := json.Unmarshal(data, out); err != nil {
 		// The schema admitted something the Go type cannot hold: a mismatch between
 		// the two, reported as a schema error rather than used.
-		return newError(KindSchema, nil, "the model's answer does not fit: %s", clip(err.Error(), 200))
+		return newError(factbase.ModelSchema, nil, "the model's answer does not fit: %s", clip(err.Error(), 200))
 	}
 	return nil
 }

@@ -15,9 +15,9 @@ var TeachSchema = &Schema{Type: "object", Properties: []Property{
 }}
 
 // Teach asks the model for the canonical topic of a favorites phrase, given the
-// topics already known. Its signature is canon.TeachFunc's, so that a Client can be
-// canon's teacher: canon.Options{Teach: client.Teach}. The answer is validated like
-// every other; canon still normalises the topic and checks it before use.
+// topics already known: the Client is a factbase.Teacher, and its Teach a
+// canon.TeachFunc. The answer is validated like every other; canon still normalises
+// the topic and checks it before use.
 func (c *Client) Teach(ctx context.Context, raw string, known []string) (string, float64, error) {
 	if len(known) > 200 {
 		known = known[:200]
@@ -42,25 +42,9 @@ func (c *Client) Teach(ctx context.Context, raw string, known []string) (string,
 	return strings.TrimSpace(out.Topic), out.Confidence, nil
 }
 
-// The kinds of a Plan.
-const (
-	PlanList = "list" // a whole favorites list
-	PlanRank = "rank" // one position of a list
-	PlanFact = "fact" // one single-valued fact
-	PlanNone = "none" // not a question about the user's facts
-)
-
-// Plan is what the model says a question asks for. It is a proposal: the query
-// planner checks the key before reading anything.
-type Plan struct {
-	Kind string `json:"kind"`
-	Key  string `json:"key"`
-	Rank int    `json:"rank"`
-}
-
-// PlanSchema is the schema of a planner's answer.
+// PlanSchema is the schema of a planner's answer (a factbase.Plan).
 var PlanSchema = &Schema{Type: "object", Properties: []Property{
-	{"kind", enum("what the question asks for", PlanList, PlanRank, PlanFact, PlanNone)},
+	{"kind", enum("what the question asks for", factbase.PlanList, factbase.PlanRank, factbase.PlanFact, factbase.PlanNone)},
 	{"key", str(`the key asked about, or ""`, 200)},
 	{"rank", &Schema{Type: "integer", Description: "the position for rank, else 0", Minimum: ptr(0), Maximum: ptr(1000)}},
 }}
@@ -68,10 +52,10 @@ var PlanSchema = &Schema{Type: "object", Properties: []Property{
 // Plan asks the model what a question no rule understood asks for, given the keys
 // the user has facts under (at most 200 are sent). The answer is validated against
 // PlanSchema and checked for consistency: a rank plan needs a rank of at least 1, a
-// list or fact plan a key; otherwise it is invalid output (KindSchema).
-func (c *Client) Plan(ctx context.Context, question string, keys []string) (Plan, error) {
+// list or fact plan a key; otherwise it is invalid output (factbase.ModelSchema).
+func (c *Client) Plan(ctx context.Context, question string, keys []string) (factbase.Plan, error) {
 	if strings.TrimSpace(question) == "" {
-		return Plan{}, factbase.Errorf(factbase.EINVALID, "llm: the question is empty")
+		return factbase.Plan{}, factbase.Errorf(factbase.EINVALID, "llm: the question is empty")
 	}
 	if len(keys) > 200 {
 		keys = keys[:200]
@@ -81,22 +65,22 @@ func (c *Client) Plan(ctx context.Context, question string, keys []string) (Plan
 		Keys     []string `json:"keys"`
 	}{clipChars(question, 2000), append([]string{}, keys...)})
 	if err != nil {
-		return Plan{}, factbase.Errorf(factbase.EINTERNAL, "llm: encode the planner input: %v", err)
+		return factbase.Plan{}, factbase.Errorf(factbase.EINTERNAL, "llm: encode the planner input: %v", err)
 	}
-	var p Plan
+	var p factbase.Plan
 	if _, err := c.CallJSON(ctx, JSONRequest{Name: "plan", Schema: PlanSchema, Messages: []Message{
 		{Role: "system", Content: mustPrompt(PlanPrompt)},
 		{Role: "user", Content: string(in)},
 	}}, &p); err != nil {
-		return Plan{}, err
+		return factbase.Plan{}, err
 	}
 	switch {
-	case p.Kind == PlanRank && p.Rank < 1,
-		p.Kind != PlanNone && strings.TrimSpace(p.Key) == "":
-		return Plan{}, newError(KindSchema, nil, "the model's plan is inconsistent: kind %q, key %q, rank %d", p.Kind, clip(p.Key, 40), p.Rank)
-	case p.Kind == PlanNone:
+	case p.Kind == factbase.PlanRank && p.Rank < 1,
+		p.Kind != factbase.PlanNone && strings.TrimSpace(p.Key) == "":
+		return factbase.Plan{}, newError(factbase.ModelSchema, nil, "the model's plan is inconsistent: kind %q, key %q, rank %d", p.Kind, clip(p.Key, 40), p.Rank)
+	case p.Kind == factbase.PlanNone:
 		p.Key, p.Rank = "", 0
-	case p.Kind != PlanRank:
+	case p.Kind != factbase.PlanRank:
 		p.Rank = 0
 	}
 	return p, nil

@@ -24,7 +24,7 @@ type Options struct {
 	Observer Observer
 	// TopicTeacher is the canonicalizer's teacher (a model) for topics no cheaper
 	// step settles; nil: no teacher. Used only when Canon is nil.
-	TopicTeacher canon.TeachFunc
+	TopicTeacher factbase.Teacher
 	// Canon canonicalises favorites topics. Default: canon.New with the built-in
 	// aliases, the Embedder's similarity step when an Embedder is set, and the
 	// TopicTeacher; any of these hooks also turns KnownTopics on.
@@ -42,14 +42,14 @@ type Options struct {
 	// Embedder turns fact and episode texts into vectors for semantic search; the
 	// write path embeds before its transaction and stores the vectors in it. Default
 	// nil: no vectors, and search ranks by full text alone.
-	Embedder Embedder
+	Embedder factbase.Embedder
 
 	// People configures personal facts, entities and conflicts (people.go).
 	People PeopleOptions
 	// Planner, when set, is Ask's fallback for a question no rule understood: it names
 	// the key asked about, and Ask answers from it (plan.go). nil (the default): such
 	// a question gets the usual reply, and no model is called.
-	Planner Planner
+	Planner factbase.Planner
 
 	// BackgroundDelay, when positive, moves two kinds of writes out of the calls that
 	// cause them into a background goroutine that runs every BackgroundDelay
@@ -99,7 +99,10 @@ func New(store factbase.Store, o Options) *Engine {
 		o.NewID = newID
 	}
 	if o.Canon == nil {
-		co := canon.Options{Teach: o.TopicTeacher}
+		var co canon.Options
+		if o.TopicTeacher != nil {
+			co.Teach = o.TopicTeacher.Teach
+		}
 		if emb := o.Embedder; emb != nil {
 			co.Embed = func(ctx context.Context, text string) ([]float32, error) {
 				v, err := emb.Embed(ctx, []string{text})

@@ -7,18 +7,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-// Embedder turns texts into vectors for semantic search. Every embedder of package
-// embed satisfies it (embed.NewGloVe, embed.NewOpenAI, embed.NewHash).
-type Embedder interface {
-	// Model names the vectors' model; vectors of different models are not compared.
-	Model() string
-	// Dim returns the vectors' length (0 while an embedder has not learnt it).
-	Dim() int
-	// Embed returns one L2-normalised vector per text, or an error with a factbase
-	// code (ETIMEOUT, EUNAVAILABLE, EINVALID).
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
-
 // FactText returns the text embedded for a fact: its Text if set, else its key and
 // value, with the key's dots and underscores as spaces ("contact.email_address
 // a@b.com" reads "contact email address a@b.com").

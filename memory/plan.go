@@ -7,24 +7,15 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/router"
 )
-
-// Planner says what a question no rule understood asks for, given the keys the user
-// has facts under; *llm.Client implements it. Its plan is a proposal: Ask reads only
-// a key the user has, of the kind the plan names.
-type Planner interface {
-	Plan(ctx context.Context, question string, keys []string) (llm.Plan, error)
-	Model() string
-}
 
 // askPlanner is Ask's fallback for a question the rules did not understand (no
 // query, no clarification): with a Planner configured it asks the model which of the
 // user's keys the question is about and answers from that key, deterministically.
 // ok is false when there is no planner, when the rules understood the message, or
 // when the model says the question is not about the user's facts. A model failure is
-// returned as the error (typed by llm), not hidden behind a canned reply.
+// returned as the error (a *factbase.ModelError), not hidden behind a canned reply.
 func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question string, p router.Result) (AskResult, bool, error) {
 	pl := e.opts.Planner
 	if pl == nil || p.Route == router.RouteWrite || len(p.Queries) > 0 || p.Clarify != "" {
@@ -38,7 +29,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 	if err != nil {
 		return AskResult{}, false, err
 	}
-	if plan.Kind == llm.PlanNone {
+	if plan.Kind == factbase.PlanNone {
 		return AskResult{}, false, nil
 	}
 	out := AskResult{Route: router.RouteRead, Items: []AskItem{}, Planned: pl.Model(), Key: plan.Key}
@@ -46,7 +37,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 	list := strings.HasPrefix(plan.Key, FavoritesPrefix)
 	var a Answer
 	switch {
-	case factbase.ValidateKey(plan.Key) != nil || list != (plan.Kind != llm.PlanFact):
+	case factbase.ValidateKey(plan.Key) != nil || list != (plan.Kind != factbase.PlanFact):
 		// A plan whose key does not fit its kind is not used: say so.
 		out.Reply = "I could not tell which of your facts that question is about."
 		return out, true, nil
@@ -54,7 +45,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 		a = Answer{Key: plan.Key, Items: []AskItem{}, Reply: fmt.Sprintf("I don't know your %s yet.", planNoun(plan.Key))}
 	case list:
 		q := router.Query{Kind: router.QueryList, Topic: topicNoun(plan.Key), Span: question}
-		if plan.Kind == llm.PlanRank {
+		if plan.Kind == factbase.PlanRank {
 			q.Kind, q.Rank = router.QueryRank, plan.Rank
 		}
 		if a, err = e.answer(ctx, user, q); err != nil {

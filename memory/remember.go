@@ -9,20 +9,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/people"
 	"github.com/factbase/factbase/router"
 	"github.com/factbase/factbase/when"
 )
-
-// Extractor proposes the facts, entities and topics of one message; *llm.Client
-// implements it. Its proposals are never trusted: remember turns them into ops only
-// after the checks described on Workers.
-type Extractor interface {
-	Extract(ctx context.Context, req llm.ExtractRequest) (llm.Extraction, error)
-	Model() string
-}
 
 // The actions a Decision reports for one model proposal.
 const (
@@ -65,7 +56,7 @@ type RememberResult struct {
 	Mutations  []factbase.Mutation  `json:"mutations"`
 	FactIDs    []string             `json:"fact_ids"` // facts written or touched
 	Entities   []string             `json:"entities"` // entities the model's facts created
-	Usage      llm.Usage            `json:"usage"`    // this attempt's model usage
+	Usage      factbase.ModelUsage  `json:"usage"`    // this attempt's model usage
 }
 
 // ExtractorLLM is the Extractor value stored in facts the model proposed.
@@ -205,15 +196,15 @@ type modelPlan struct {
 type modelContext struct {
 	known       []factbase.Entity // the user's entities, merged ones left out
 	fingerprint string            // of every entity, to detect a change before commit
-	prompt      llm.ExtractRequest
+	prompt      factbase.ExtractRequest
 }
 
 // modelInput reads what the extraction prompt carries: the user's current facts
 // (newest first), the user's entities (those the message names first) and the
-// current facts about the entities it names, bounded by llm.MaxPromptEntities and
-// llm.MaxPromptFacts.
+// current facts about the entities it names, bounded by factbase.MaxKnownEntities and
+// factbase.MaxKnownFacts.
 func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
-	mc := modelContext{prompt: llm.ExtractRequest{Message: message, Now: now}}
+	mc := modelContext{prompt: factbase.ExtractRequest{Message: message, Now: now}}
 	msgWords := wordSet(message)
 	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
 		var named []factbase.Entity
@@ -235,7 +226,7 @@ func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message s
 			}
 		}
 		for _, en := range append(append([]factbase.Entity{}, named...), rest...) {
-			mc.prompt.Entities = append(mc.prompt.Entities, llm.KnownEntity{ID: en.ID, Name: en.Name, Role: string(en.Role),
+			mc.prompt.Entities = append(mc.prompt.Entities, factbase.KnownEntity{ID: en.ID, Name: en.Name, Role: string(en.Role),
 				Relation: en.Relation, Aliases: en.Aliases})
 		}
 		// The entities named get up to ten facts each; the user has the rest.
@@ -247,7 +238,7 @@ func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message s
 			}
 			facts = append(facts, fs...)
 		}
-		if room := llm.MaxPromptFacts - len(facts); room > 0 {
+		if room := factbase.MaxKnownFacts - len(facts); room > 0 {
 			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: factbase.SubjectUser, NewestFirst: true, Limit: room})
 			if err != nil {
 				return err
@@ -259,7 +250,7 @@ func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message s
 			if id, ok := factbase.EntityID(f.Subject); ok {
 				about = id
 			}
-			mc.prompt.Facts = append(mc.prompt.Facts, llm.KnownFact{About: about, Key: f.Key, Value: f.Value})
+			mc.prompt.Facts = append(mc.prompt.Facts, factbase.KnownFact{About: about, Key: f.Key, Value: f.Value})
 		}
 		return nil
 	})
@@ -312,10 +303,10 @@ func entityNamed(msgWords map[string]bool, en factbase.Entity) bool {
 //   - the conflict policy for a changed one-valued fact: with replace false the
 //     current value stays and the change is queued as a pending conflict for the
 //     user to confirm (when the store keeps conflicts) and reported.
-func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x llm.Extraction, ruleOps []factbase.Op,
+func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x factbase.Extraction, ruleOps []factbase.Op,
 	created []factbase.Entity, mc modelContext, replace bool, now time.Time) (modelPlan, error) {
 	msgWords := wordSet(message)
-	refs := map[string]llm.ProposedEntity{}
+	refs := map[string]factbase.ProposedEntity{}
 	for _, en := range x.Entities {
 		refs[en.Ref] = en
 	}
@@ -525,7 +516,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 // resolveEntity resolves an entity the model named, as the rules resolve a mention:
 // it returns the subject of its facts, or why they are skipped. A new entity is
 // added to plan.entities and to cands (so that a second ref to it finds it).
-func (e *Engine) resolveEntity(en llm.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
+func (e *Engine) resolveEntity(en factbase.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
 	label := strings.TrimSpace(en.Name)
 	if label == "" {
 		label = "the user's " + strings.TrimSpace(en.Relation)
@@ -575,7 +566,7 @@ func subjectOf(f factbase.Fact) string {
 	return f.Subject
 }
 
-func entityLabel(en llm.ProposedEntity) string {
+func entityLabel(en factbase.ProposedEntity) string {
 	if en.Name != "" {
 		return fmt.Sprintf("%q (%s)", clipText(en.Name), en.Role)
 	}

@@ -677,8 +677,8 @@ func TestRememberModelFailures(t *testing.T) {
 			if tc.prompts != 0 && j.PromptTokens != tc.prompts {
 				t.Errorf("job prompt tokens %d, want %d (failed attempts count)", j.PromptTokens, tc.prompts)
 			}
-			if st := env.c.Stats(); tc.kind != "" && tc.state == factbase.JobDead && st.Errors[llm.Kind(tc.kind)] != int64(tc.tries) {
-				t.Errorf("client stats errors[%s] = %d, want %d", tc.kind, st.Errors[llm.Kind(tc.kind)], tc.tries)
+			if st := env.c.Stats(); tc.kind != "" && tc.state == factbase.JobDead && st.Errors[factbase.ModelErrorKind(tc.kind)] != int64(tc.tries) {
+				t.Errorf("client stats errors[%s] = %d, want %d", tc.kind, st.Errors[factbase.ModelErrorKind(tc.kind)], tc.tries)
 			}
 			if tc.state == factbase.JobDead {
 				if r, err := env.w.Jobs().RetryJob(ctx, j.ID); err != nil || r.State != factbase.JobQueued {
@@ -853,8 +853,8 @@ func TestBurst(t *testing.T) {
 		n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), ws.Done, ws.Dead, cs.Requests, cs.Retries, cs.MaxInFlight, nonzero(cs.Errors))
 }
 
-func nonzero(m map[llm.Kind]int64) map[llm.Kind]int64 {
-	out := map[llm.Kind]int64{}
+func nonzero(m map[factbase.ModelErrorKind]int64) map[factbase.ModelErrorKind]int64 {
+	out := map[factbase.ModelErrorKind]int64{}
 	for k, v := range m {
 		if v != 0 {
 			out[k] = v

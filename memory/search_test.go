@@ -19,7 +19,7 @@ import (
 
 // newSearchEngine returns an engine over a fresh SQLite store with the embedder
 // (nil for none) and a clock tests can move.
-func newSearchEngine(t testing.TB, emb memory.Embedder) (*memory.Engine, *sqlite.Store) {
+func newSearchEngine(t testing.TB, emb factbase.Embedder) (*memory.Engine, *sqlite.Store) {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/router"
 )
 
@@ -20,7 +19,7 @@ import (
 type WorkerOptions struct {
 	// Extractor, when set, is asked for the facts of every message, besides the
 	// rules. nil (the default): rules only, no network call.
-	Extractor Extractor
+	Extractor factbase.Extractor
 	// Workers is the most jobs processed at once. Default 4. (The model client has
 	// its own concurrency limit, shared by every caller.)
 	Workers int
@@ -316,10 +315,11 @@ func (w *Workers) run(ctx context.Context, j factbase.Job) {
 }
 
 // fail records a failed attempt: retried after a backoff, or dead.
-func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage llm.Usage) {
-	permanent := llm.KindOf(err).Permanent()
+func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage factbase.ModelUsage) {
+	kind := factbase.ModelErrorKindOf(err)
+	permanent := kind.Permanent()
 	var fe *factbase.Error
-	if llm.KindOf(err) == "" && errors.As(err, &fe) && fe.Code == factbase.EINVALID {
+	if kind == "" && errors.As(err, &fe) && fe.Code == factbase.EINVALID {
 		permanent = true // the message itself is refused: no retry can help
 	}
 	wait := w.o.Backoff << max(j.Attempts-1, 0)
@@ -332,8 +332,8 @@ func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage llm
 	if code == factbase.EINTERNAL {
 		msg = err.Error()
 	}
-	if k := llm.KindOf(err); k != "" {
-		msg = string(k) + ": " + msg
+	if kind != "" {
+		msg = string(kind) + ": " + msg
 	}
 	// The failure is recorded even while the pool stops, so that the attempt counts.
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -354,13 +354,13 @@ func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage llm
 }
 
 // process does a remember job's work and commits it with the job's completion.
-func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, llm.Usage, error) {
+func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, factbase.ModelUsage, error) {
 	e := w.e
 	res := RememberResult{RuleOps: []OpView{}, Notes: []string{}, Topics: []string{}, Decisions: []Decision{}, FactIDs: []string{},
 		Entities: []string{}}
 	p, err := router.Parse(j.Input)
 	if err != nil {
-		return res, llm.Usage{}, err
+		return res, factbase.ModelUsage{}, err
 	}
 	now := w.o.Now()
 	src := factbase.Source{Kind: factbase.SourceMessage, ID: j.ID}
@@ -368,13 +368,13 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 	// The rules, as Say runs them: the router's statements and the personal facts.
 	ruleOps, _, notes, skipped, err := e.statementOps(ctx, j.User, p.Statements, src)
 	if err != nil {
-		return res, llm.Usage{}, err
+		return res, factbase.ModelUsage{}, err
 	}
 	res.Notes = append(append(res.Notes, notes...), skipped...)
 	var pp PersonalPlan
 	if !e.opts.People.Off {
 		if pp, err = e.PlanPersonal(ctx, j.User, j.Input, MessageInfo{Time: now}, src); err != nil {
-			return res, llm.Usage{}, err
+			return res, factbase.ModelUsage{}, err
 		}
 		ruleOps = append(ruleOps, pp.Ops...)
 		res.Notes = append(res.Notes, pp.Skipped...)
@@ -387,22 +387,20 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 		mc modelContext
 	)
 	if x := w.o.Extractor; x != nil {
-		res.Model, res.Prompt = x.Model(), llm.ExtractPrompt
+		res.Model = x.Model()
 		if mc, err = e.modelInput(ctx, j.User, j.Input, now); err != nil {
-			return res, llm.Usage{}, err
+			return res, factbase.ModelUsage{}, err
 		}
 		ext, err := x.Extract(ctx, mc.prompt)
 		res.Usage = ext.Usage
 		if err != nil {
-			var le *llm.Error
+			var le *factbase.ModelError
 			if errors.As(err, &le) {
 				res.Usage = le.Usage
 			}
 			return res, res.Usage, err
 		}
-		if ext.Prompt != "" {
-			res.Prompt = ext.Prompt
-		}
+		res.Prompt = ext.Prompt
 		res.Topics = append(res.Topics, ext.Topics...)
 		if mp, err = e.modelOps(ctx, j.User, j.ID, j.Input, ext, ruleOps, pp.Created, mc, w.o.ReplaceOnChange, now); err != nil {
 			return res, res.Usage, err
@@ -536,16 +534,16 @@ func (w *Workers) Jobs() factbase.JobStore { return w.js }
 
 // WorkerStats are a pool's counters since it was made, for metrics.
 type WorkerStats struct {
-	Enqueued    int64     `json:"enqueued"`
-	Claimed     int64     `json:"claimed"`
-	Done        int64     `json:"done"`
-	Retried     int64     `json:"retried"`  // failed attempts queued again
-	Dead        int64     `json:"dead"`     // jobs that died in this pool
-	Lost        int64     `json:"lost"`     // jobs abandoned because their lease was lost
-	Released    int64     `json:"released"` // jobs given back when the pool stopped
-	InFlight    int64     `json:"in_flight"`
-	MaxInFlight int64     `json:"max_in_flight"`
-	Usage       llm.Usage `json:"usage"` // model usage of every attempt
+	Enqueued    int64               `json:"enqueued"`
+	Claimed     int64               `json:"claimed"`
+	Done        int64               `json:"done"`
+	Retried     int64               `json:"retried"`  // failed attempts queued again
+	Dead        int64               `json:"dead"`     // jobs that died in this pool
+	Lost        int64               `json:"lost"`     // jobs abandoned because their lease was lost
+	Released    int64               `json:"released"` // jobs given back when the pool stopped
+	InFlight    int64               `json:"in_flight"`
+	MaxInFlight int64               `json:"max_in_flight"`
+	Usage       factbase.ModelUsage `json:"usage"` // model usage of every attempt
 }
 
 type workerCounters struct {
@@ -556,7 +554,7 @@ type workerCounters struct {
 	cost                                                   float64
 }
 
-func (c *workerCounters) addUsage(u llm.Usage) {
+func (c *workerCounters) addUsage(u factbase.ModelUsage) {
 	c.prompt.Add(int64(u.PromptTokens))
 	c.completion.Add(int64(u.CompletionTokens))
 	c.costMu.Lock()
@@ -574,5 +572,5 @@ func (w *Workers) Stats() WorkerStats {
 	return WorkerStats{Enqueued: c.enqueued.Load(), Claimed: c.claimed.Load(), Done: c.done.Load(), Retried: c.retried.Load(),
 		Dead: c.dead.Load(), Lost: c.lost.Load(), Released: c.released.Load(), InFlight: c.inflight.Load(),
 		MaxInFlight: c.maxInflight.Load(),
-		Usage:       llm.Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load()), Cost: cost}}
+		Usage:       factbase.ModelUsage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load()), Cost: cost}}
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/llm"
 )
 
 // embedder returns the embedder --embedder (or $FACTBASE_EMBEDDER) names:
@@ -13,7 +13,7 @@ import (
 //   - "none": no vectors; search ranks by full text alone.
 //
 // No network is used unless "openai" is chosen.
-func (m *Main) embedder(c *common) (memory.Embedder, error) {
+func (m *Main) embedder(c *common) (factbase.Embedder, error) {
 	switch c.embedder {
 	case "", "glove":
 		return embed.NewGloVe()
@@ -24,7 +24,7 @@ func (m *Main) embedder(c *common) (memory.Embedder, error) {
 		if url == "" || model == "" {
 			return nil, factbase.Errorf(factbase.EINVALID, "--embedder openai needs FACTBASE_EMBED_URL and FACTBASE_EMBED_MODEL")
 		}
-		return embed.NewOpenAI(embed.OpenAIOptions{BaseURL: url, Model: model, APIKey: m.Getenv("FACTBASE_EMBED_KEY")})
+		return llm.NewEmbedder(llm.EmbedderOptions{BaseURL: url, Model: model, APIKey: m.Getenv("FACTBASE_EMBED_KEY")})
 	}
 	return nil, usagef("--embedder %q is not one of glove, openai, none", c.embedder)
 }

@@ -158,7 +158,7 @@ type evalSystem struct {
 	speaker [2]string
 }
 
-func newEvalSystem(ctx context.Context, path string, emb memory.Embedder, c eval.Conversation) (*evalSystem, error) {
+func newEvalSystem(ctx context.Context, path string, emb factbase.Embedder, c eval.Conversation) (*evalSystem, error) {
 	s, err := sqlite.Open(ctx, path, sqlite.Options{})
 	if err != nil {
 		return nil, err

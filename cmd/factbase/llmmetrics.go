@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
 	"github.com/prometheus/client_golang/prometheus"
@@ -57,7 +58,7 @@ func (m *modelCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(m.retries, float64(s.Retries))
 		counter(m.fallbacks, float64(s.Fallbacks))
 		counter(m.think, float64(s.Think))
-		for _, k := range llm.Kinds {
+		for _, k := range factbase.ModelErrorKinds {
 			counter(m.errors, float64(s.Errors[k]), string(k), k.Code())
 		}
 		counter(m.tokens, float64(s.Usage.PromptTokens), "prompt")

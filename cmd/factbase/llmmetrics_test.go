@@ -81,7 +81,7 @@ func TestModelMetrics(t *testing.T) {
 			t.Errorf("%s = %v (present %v), want %v", tc.series, v, ok, tc.want)
 		}
 	}
-	if n := len(llm.Kinds); got["factbase_llm_errors_total{code=unavailable}{kind=server_error}"] != 0 || n < 10 {
+	if n := len(factbase.ModelErrorKinds); got["factbase_llm_errors_total{code=unavailable}{kind=server_error}"] != 0 || n < 10 {
 		t.Errorf("every error kind should be exported")
 	}
 }

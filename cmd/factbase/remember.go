@@ -83,7 +83,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 		return err
 	}
 	c.llm.c = client
-	o.TopicTeacher = client.Teach
+	o.TopicTeacher = client
 	o.Planner = client
 	return nil
 }

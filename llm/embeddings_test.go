@@ -1,4 +1,4 @@
-package embed
+package llm
 
 import (
 	"context"
@@ -17,29 +17,29 @@ import (
 	"github.com/factbase/factbase"
 )
 
-const testKey = "sk-test-SECRET-0123456789"
+const embedKey = "sk-test-SECRET-0123456789"
 
-// request is one request the fake server saw.
-type request struct {
+// embedRequest is one request the fake embeddings server saw.
+type embedRequest struct {
 	Method, Path, ContentType, Authorization string
 	Model                                    string
 	Input                                    []string
 	Err                                      string // a body that did not parse
 }
 
-// fakeServer is an OpenAI-compatible embeddings server for tests. Each request is
+// embedServer is an OpenAI-compatible embeddings server for tests. Each request is
 // recorded and answered by reply, called with the request's number (from 0).
-type fakeServer struct {
+type embedServer struct {
 	*httptest.Server
 	mu       sync.Mutex
-	requests []request
+	requests []embedRequest
 }
 
-func newFakeServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, n int, req request)) *fakeServer {
+func newEmbedServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, n int, req embedRequest)) *embedServer {
 	t.Helper()
-	f := &fakeServer{}
+	f := &embedServer{}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req := request{
+		req := embedRequest{
 			Method:        r.Method,
 			Path:          r.URL.Path,
 			ContentType:   r.Header.Get("Content-Type"),
@@ -64,15 +64,15 @@ func newFakeServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Reque
 	return f
 }
 
-func (f *fakeServer) seen() []request {
+func (f *embedServer) seen() []embedRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]request(nil), f.requests...)
+	return append([]embedRequest(nil), f.requests...)
 }
 
-// vectorFor is the fake model: text "t<i>" gets (i+1, 2(i+1), 2(i+1)), of norm
+// embedVector is the fake model: text "t<i>" gets (i+1, 2(i+1), 2(i+1)), of norm
 // 3(i+1), and any other text (1, 2, 2).
-func vectorFor(text string) []float32 {
+func embedVector(text string) []float32 {
 	var i int
 	if _, err := fmt.Sscanf(text, "t%d", &i); err != nil {
 		i = 0
@@ -83,7 +83,7 @@ func vectorFor(text string) []float32 {
 
 // answer writes a successful response with the fake model's vectors, in reverse
 // order of index to check that the client reorders them.
-func answer(w http.ResponseWriter, req request) {
+func embedAnswer(w http.ResponseWriter, req embedRequest) {
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -91,16 +91,16 @@ func answer(w http.ResponseWriter, req request) {
 	}
 	var data []item
 	for i := len(req.Input) - 1; i >= 0; i-- {
-		data = append(data, item{"embedding", i, vectorFor(req.Input[i])})
+		data = append(data, item{"embedding", i, embedVector(req.Input[i])})
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
 }
 
-func ok(w http.ResponseWriter, r *http.Request, n int, req request) { answer(w, req) }
+func embedOK(w http.ResponseWriter, r *http.Request, n int, req embedRequest) { embedAnswer(w, req) }
 
-// newTestOpenAI returns an embedder for f with fast retries.
-func newTestOpenAI(t *testing.T, f *fakeServer, o OpenAIOptions) *OpenAI {
+// newTestEmbedder returns an embedder for f with fast retries.
+func newTestEmbedder(t *testing.T, f *embedServer, o EmbedderOptions) *Embedder {
 	t.Helper()
 	if o.BaseURL == "" {
 		o.BaseURL = f.URL
@@ -111,30 +111,30 @@ func newTestOpenAI(t *testing.T, f *fakeServer, o OpenAIOptions) *OpenAI {
 	if o.Backoff == 0 {
 		o.Backoff = time.Millisecond
 	}
-	e, err := NewOpenAI(o)
+	e, err := NewEmbedder(o)
 	if err != nil {
-		t.Fatalf("NewOpenAI error: %v", err)
+		t.Fatalf("NewEmbedder error: %v", err)
 	}
 	return e
 }
 
-func TestOpenAIRequest(t *testing.T) {
+func TestEmbedderRequest(t *testing.T) {
 	tests := []struct {
 		name     string
 		base     string // appended to the server's URL
 		key      string
 		wantAuth string
 	}{
-		{name: "root", base: "", key: testKey, wantAuth: "Bearer " + testKey},
-		{name: "root slash", base: "/", key: testKey, wantAuth: "Bearer " + testKey},
-		{name: "v1", base: "/v1", key: testKey, wantAuth: "Bearer " + testKey},
-		{name: "v1 slash", base: "/v1/", key: testKey, wantAuth: "Bearer " + testKey},
+		{name: "root", base: "", key: embedKey, wantAuth: "Bearer " + embedKey},
+		{name: "root slash", base: "/", key: embedKey, wantAuth: "Bearer " + embedKey},
+		{name: "v1", base: "/v1", key: embedKey, wantAuth: "Bearer " + embedKey},
+		{name: "v1 slash", base: "/v1/", key: embedKey, wantAuth: "Bearer " + embedKey},
 		{name: "no key", base: "/v1", key: "", wantAuth: ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t, ok)
-			e := newTestOpenAI(t, f, OpenAIOptions{BaseURL: f.URL + tc.base, Model: "text-embedding-3-small", APIKey: tc.key})
+			f := newEmbedServer(t, embedOK)
+			e := newTestEmbedder(t, f, EmbedderOptions{BaseURL: f.URL + tc.base, Model: "text-embedding-3-small", APIKey: tc.key})
 			texts := []string{"t0", "t1", "t2"}
 			vecs, err := e.Embed(context.Background(), texts)
 			if err != nil {
@@ -146,7 +146,7 @@ func TestOpenAIRequest(t *testing.T) {
 			}
 			r := reqs[0]
 			if r.Method != http.MethodPost || r.Path != "/v1/embeddings" {
-				t.Errorf("request %s %s, want POST /v1/embeddings", r.Method, r.Path)
+				t.Errorf("embedRequest %s %s, want POST /v1/embeddings", r.Method, r.Path)
 			}
 			if r.ContentType != "application/json" {
 				t.Errorf("Content-Type %q, want application/json", r.ContentType)
@@ -176,10 +176,10 @@ func TestOpenAIRequest(t *testing.T) {
 	}
 }
 
-func TestOpenAIBatching(t *testing.T) {
-	// Vectors from vectorFor all normalise to the same direction, so this server
+func TestEmbedderBatching(t *testing.T) {
+	// Vectors from embedVector all normalise to the same direction, so this server
 	// answers (i, 1) for text "t<i>" instead, to check order across batches.
-	f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+	f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 		type item struct {
 			Index     int       `json:"index"`
 			Embedding []float32 `json:"embedding"`
@@ -192,7 +192,7 @@ func TestOpenAIBatching(t *testing.T) {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"data": data})
 	})
-	e := newTestOpenAI(t, f, OpenAIOptions{BatchSize: 64})
+	e := newTestEmbedder(t, f, EmbedderOptions{BatchSize: 64})
 	var texts []string
 	for i := range 150 {
 		texts = append(texts, fmt.Sprintf("t%d", i))
@@ -219,9 +219,9 @@ func TestOpenAIBatching(t *testing.T) {
 	}
 }
 
-func TestOpenAIEmptyTexts(t *testing.T) {
-	f := newFakeServer(t, ok)
-	e := newTestOpenAI(t, f, OpenAIOptions{})
+func TestEmbedderEmptyTexts(t *testing.T) {
+	f := newEmbedServer(t, embedOK)
+	e := newTestEmbedder(t, f, EmbedderOptions{})
 	vecs, err := e.Embed(context.Background(), []string{"", "t1", "  \n", "t3"})
 	if err != nil {
 		t.Fatalf("Embed error: %v", err)
@@ -240,10 +240,10 @@ func TestOpenAIEmptyTexts(t *testing.T) {
 	}
 }
 
-func TestOpenAIRetries(t *testing.T) {
+func TestEmbedderRetries(t *testing.T) {
 	tests := []struct {
 		name     string
-		reply    func(w http.ResponseWriter, r *http.Request, n int, req request)
+		reply    func(w http.ResponseWriter, r *http.Request, n int, req embedRequest)
 		retries  int
 		wantCode string // "" for success
 		wantReqs int
@@ -251,31 +251,31 @@ func TestOpenAIRetries(t *testing.T) {
 	}{
 		{
 			name: "500 then 200",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				if n == 0 {
 					http.Error(w, "boom", http.StatusInternalServerError)
 					return
 				}
-				answer(w, req)
+				embedAnswer(w, req)
 			},
 			wantReqs: 2,
 		},
 		{
 			name: "429 with Retry-After then 200",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				if n == 0 {
 					w.Header().Set("Retry-After", "1")
 					w.WriteHeader(http.StatusTooManyRequests)
 					w.Write([]byte(`{"error":{"message":"Rate limit reached","type":"requests"}}`))
 					return
 				}
-				answer(w, req)
+				embedAnswer(w, req)
 			},
 			wantReqs: 2,
 		},
 		{
 			name: "503 always",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusServiceUnavailable)
 				w.Write([]byte(`{"error":"model is loading"}`))
 			},
@@ -286,7 +286,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "no retries",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusBadGateway)
 			},
 			retries:  -1,
@@ -296,7 +296,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "400 is not retried",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusBadRequest)
 				w.Write([]byte(`{"error":{"message":"This model's maximum context length is 8192 tokens","type":"invalid_request_error"}}`))
 			},
@@ -306,9 +306,9 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "401 is not retried and the key is redacted",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusUnauthorized)
-				w.Write([]byte(`{"error":{"message":"Incorrect API key provided: ` + testKey + `"}}`))
+				w.Write([]byte(`{"error":{"message":"Incorrect API key provided: ` + embedKey + `"}}`))
 			},
 			wantCode: factbase.EUNAVAILABLE,
 			wantReqs: 1,
@@ -316,7 +316,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "404 unknown model, Ollama style",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusNotFound)
 				w.Write([]byte(`{"error":"model \"test-model\" not found, try pulling it first"}`))
 			},
@@ -326,7 +326,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "413",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
 			},
 			wantCode: factbase.ETOOLARGE,
@@ -335,7 +335,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "422, TEI style",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusUnprocessableEntity)
 				w.Write([]byte(`{"error":"Input validation error: inputs must have less than 512 tokens","error_type":"Validation"}`))
 			},
@@ -345,7 +345,7 @@ func TestOpenAIRetries(t *testing.T) {
 		},
 		{
 			name: "html error page is not quoted",
-			reply: func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			reply: func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.WriteHeader(http.StatusBadRequest)
 				w.Write([]byte(`<html><body>Bad</body></html>`))
 			},
@@ -356,8 +356,8 @@ func TestOpenAIRetries(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t, tc.reply)
-			e := newTestOpenAI(t, f, OpenAIOptions{APIKey: testKey, Retries: tc.retries})
+			f := newEmbedServer(t, tc.reply)
+			e := newTestEmbedder(t, f, EmbedderOptions{APIKey: embedKey, Retries: tc.retries})
 			_, err := e.Embed(context.Background(), []string{"t0"})
 			if got := factbase.ErrorCode(err); got != tc.wantCode {
 				t.Errorf("Embed error code %q, want %q (err %v)", got, tc.wantCode, err)
@@ -369,7 +369,7 @@ func TestOpenAIRetries(t *testing.T) {
 				if !strings.Contains(factbase.ErrorMessage(err), tc.wantMsg) {
 					t.Errorf("error message %q, want it to contain %q", factbase.ErrorMessage(err), tc.wantMsg)
 				}
-				if strings.Contains(err.Error(), testKey) {
+				if strings.Contains(err.Error(), embedKey) {
 					t.Errorf("error %q contains the API key", err)
 				}
 			}
@@ -377,7 +377,7 @@ func TestOpenAIRetries(t *testing.T) {
 	}
 }
 
-func TestOpenAIBadResponses(t *testing.T) {
+func TestEmbedderBadResponses(t *testing.T) {
 	tests := []struct {
 		name    string
 		dim     int
@@ -401,10 +401,10 @@ func TestOpenAIBadResponses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+			f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 				w.Write([]byte(tc.body))
 			})
-			e := newTestOpenAI(t, f, OpenAIOptions{APIKey: testKey, Dim: tc.dim})
+			e := newTestEmbedder(t, f, EmbedderOptions{APIKey: embedKey, Dim: tc.dim})
 			vecs, err := e.Embed(context.Background(), []string{"a", "b"})
 			if got, want := factbase.ErrorCode(err), factbase.EINVALID; got != want {
 				t.Fatalf("Embed = %v, %v: code %q, want %q", vecs, err, got, want)
@@ -419,11 +419,11 @@ func TestOpenAIBadResponses(t *testing.T) {
 	}
 }
 
-func TestOpenAINoIndexes(t *testing.T) {
-	f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+func TestEmbedderNoIndexes(t *testing.T) {
+	f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 		w.Write([]byte(`{"data":[{"embedding":[3,4]},{"embedding":[0,2]}]}`))
 	})
-	e := newTestOpenAI(t, f, OpenAIOptions{})
+	e := newTestEmbedder(t, f, EmbedderOptions{})
 	vecs, err := e.Embed(context.Background(), []string{"a", "b"})
 	if err != nil {
 		t.Fatalf("Embed error: %v", err)
@@ -433,14 +433,14 @@ func TestOpenAINoIndexes(t *testing.T) {
 	}
 }
 
-func TestOpenAILearnedDimension(t *testing.T) {
+func TestEmbedderLearnedDimension(t *testing.T) {
 	dims := []int{3, 4}
-	f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+	f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 		v := make([]float32, dims[min(n, 1)])
 		v[0] = 1
 		json.NewEncoder(w).Encode(map[string]any{"data": []map[string]any{{"index": 0, "embedding": v}}})
 	})
-	e := newTestOpenAI(t, f, OpenAIOptions{})
+	e := newTestEmbedder(t, f, EmbedderOptions{})
 	if got := e.Dim(); got != 0 {
 		t.Errorf("Dim() before any response = %d, want 0", got)
 	}
@@ -456,17 +456,17 @@ func TestOpenAILearnedDimension(t *testing.T) {
 	}
 }
 
-func TestOpenAITimeouts(t *testing.T) {
+func TestEmbedderTimeouts(t *testing.T) {
 	// hang answers nothing until the client gives up (or the test ends).
-	hang := func(w http.ResponseWriter, r *http.Request, n int, req request) {
+	hang := func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 		select {
 		case <-r.Context().Done():
 		case <-time.After(10 * time.Second):
 		}
 	}
-	t.Run("per-request timeout", func(t *testing.T) {
-		f := newFakeServer(t, hang)
-		e := newTestOpenAI(t, f, OpenAIOptions{Timeout: 50 * time.Millisecond, APIKey: testKey})
+	t.Run("per-embedRequest timeout", func(t *testing.T) {
+		f := newEmbedServer(t, hang)
+		e := newTestEmbedder(t, f, EmbedderOptions{Timeout: 50 * time.Millisecond, APIKey: embedKey})
 		_, err := e.Embed(context.Background(), []string{"a"})
 		if got, want := factbase.ErrorCode(err), factbase.ETIMEOUT; got != want {
 			t.Errorf("Embed against a slow server: code %q, want %q (err %v)", got, want, err)
@@ -474,25 +474,25 @@ func TestOpenAITimeouts(t *testing.T) {
 		if got := len(f.seen()); got != 1 {
 			t.Errorf("%d requests, want 1: a timeout is not retried", got)
 		}
-		if err != nil && strings.Contains(err.Error(), testKey) {
+		if err != nil && strings.Contains(err.Error(), embedKey) {
 			t.Errorf("error %q contains the API key", err)
 		}
 	})
 	t.Run("slow body", func(t *testing.T) {
-		f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+		f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 			w.Write([]byte(`{"data":[`))
 			w.(http.Flusher).Flush()
 			hang(w, r, n, req)
 		})
-		e := newTestOpenAI(t, f, OpenAIOptions{Timeout: 50 * time.Millisecond})
+		e := newTestEmbedder(t, f, EmbedderOptions{Timeout: 50 * time.Millisecond})
 		_, err := e.Embed(context.Background(), []string{"a"})
 		if got, want := factbase.ErrorCode(err), factbase.ETIMEOUT; got != want {
 			t.Errorf("Embed against a server that stalls mid-body: code %q, want %q (err %v)", got, want, err)
 		}
 	})
 	t.Run("caller deadline", func(t *testing.T) {
-		f := newFakeServer(t, hang)
-		e := newTestOpenAI(t, f, OpenAIOptions{})
+		f := newEmbedServer(t, hang)
+		e := newTestEmbedder(t, f, EmbedderOptions{})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := e.Embed(ctx, []string{"a"})
@@ -502,11 +502,11 @@ func TestOpenAITimeouts(t *testing.T) {
 	})
 	t.Run("caller cancels", func(t *testing.T) {
 		arrived := make(chan struct{})
-		f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+		f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 			close(arrived)
 			hang(w, r, n, req)
 		})
-		e := newTestOpenAI(t, f, OpenAIOptions{})
+		e := newTestEmbedder(t, f, EmbedderOptions{})
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			<-arrived
@@ -519,12 +519,12 @@ func TestOpenAITimeouts(t *testing.T) {
 	})
 	t.Run("canceled while waiting to retry", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		f := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, req request) {
+		f := newEmbedServer(t, func(w http.ResponseWriter, r *http.Request, n int, req embedRequest) {
 			cancel()
 			w.Header().Set("Retry-After", "10")
 			w.WriteHeader(http.StatusTooManyRequests)
 		})
-		e := newTestOpenAI(t, f, OpenAIOptions{})
+		e := newTestEmbedder(t, f, EmbedderOptions{})
 		_, err := e.Embed(ctx, []string{"a"})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Embed canceled during backoff = %v, want it to wrap context.Canceled", err)
@@ -535,11 +535,11 @@ func TestOpenAITimeouts(t *testing.T) {
 	})
 }
 
-func TestOpenAIConnectionRefused(t *testing.T) {
-	f := newFakeServer(t, ok)
+func TestEmbedderConnectionRefused(t *testing.T) {
+	f := newEmbedServer(t, embedOK)
 	url := f.URL
 	f.Close() // nothing listens there now
-	e, err := NewOpenAI(OpenAIOptions{BaseURL: url, Model: "m", APIKey: testKey, Retries: 2, Backoff: time.Millisecond})
+	e, err := NewEmbedder(EmbedderOptions{BaseURL: url, Model: "m", APIKey: embedKey, Retries: 2, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,50 +547,50 @@ func TestOpenAIConnectionRefused(t *testing.T) {
 	if got, want := factbase.ErrorCode(err), factbase.EUNAVAILABLE; got != want {
 		t.Errorf("Embed with no server: code %q, want %q (err %v)", got, want, err)
 	}
-	if err != nil && (!strings.Contains(err.Error(), "after 3 tries") || strings.Contains(err.Error(), testKey)) {
+	if err != nil && (!strings.Contains(err.Error(), "after 3 tries") || strings.Contains(err.Error(), embedKey)) {
 		t.Errorf("error %q, want it to say it tried 3 times and not to contain the key", err)
 	}
 }
 
-func TestNewOpenAIOptions(t *testing.T) {
+func TestNewEmbedderOptions(t *testing.T) {
 	tests := []struct {
 		name     string
-		o        OpenAIOptions
+		o        EmbedderOptions
 		wantCode string
 	}{
-		{name: "valid", o: OpenAIOptions{BaseURL: "http://localhost:11434", Model: "nomic-embed-text"}},
-		{name: "https", o: OpenAIOptions{BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", APIKey: "k"}},
-		{name: "no base URL", o: OpenAIOptions{Model: "m"}, wantCode: factbase.EINVALID},
-		{name: "no scheme", o: OpenAIOptions{BaseURL: "localhost:11434", Model: "m"}, wantCode: factbase.EINVALID},
-		{name: "ftp", o: OpenAIOptions{BaseURL: "ftp://host", Model: "m"}, wantCode: factbase.EINVALID},
-		{name: "no model", o: OpenAIOptions{BaseURL: "http://h"}, wantCode: factbase.EINVALID},
-		{name: "negative dim", o: OpenAIOptions{BaseURL: "http://h", Model: "m", Dim: -1}, wantCode: factbase.EINVALID},
-		{name: "negative timeout", o: OpenAIOptions{BaseURL: "http://h", Model: "m", Timeout: -time.Second}, wantCode: factbase.EINVALID},
-		{name: "negative batch", o: OpenAIOptions{BaseURL: "http://h", Model: "m", BatchSize: -1}, wantCode: factbase.EINVALID},
+		{name: "valid", o: EmbedderOptions{BaseURL: "http://localhost:11434", Model: "nomic-embed-text"}},
+		{name: "https", o: EmbedderOptions{BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", APIKey: "k"}},
+		{name: "no base URL", o: EmbedderOptions{Model: "m"}, wantCode: factbase.EINVALID},
+		{name: "no scheme", o: EmbedderOptions{BaseURL: "localhost:11434", Model: "m"}, wantCode: factbase.EINVALID},
+		{name: "ftp", o: EmbedderOptions{BaseURL: "ftp://host", Model: "m"}, wantCode: factbase.EINVALID},
+		{name: "no model", o: EmbedderOptions{BaseURL: "http://h"}, wantCode: factbase.EINVALID},
+		{name: "negative dim", o: EmbedderOptions{BaseURL: "http://h", Model: "m", Dim: -1}, wantCode: factbase.EINVALID},
+		{name: "negative timeout", o: EmbedderOptions{BaseURL: "http://h", Model: "m", Timeout: -time.Second}, wantCode: factbase.EINVALID},
+		{name: "negative batch", o: EmbedderOptions{BaseURL: "http://h", Model: "m", BatchSize: -1}, wantCode: factbase.EINVALID},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewOpenAI(tc.o)
+			_, err := NewEmbedder(tc.o)
 			if got := factbase.ErrorCode(err); got != tc.wantCode {
-				t.Errorf("NewOpenAI(%+v): code %q, want %q (err %v)", tc.o, got, tc.wantCode, err)
+				t.Errorf("NewEmbedder(%+v): code %q, want %q (err %v)", tc.o, got, tc.wantCode, err)
 			}
 		})
 	}
-	e, err := NewOpenAI(OpenAIOptions{BaseURL: "http://h/api/v1/", Model: "m"})
+	e, err := NewEmbedder(EmbedderOptions{BaseURL: "http://h/api/v1/", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.url != "http://h/api/v1/embeddings" || e.timeout != 30*time.Second || e.retries != 3 || e.batch != 64 || e.backoff != 200*time.Millisecond {
+	if e.tr.url != "http://h/api/v1/embeddings" || e.tr.timeout != 30*time.Second || e.tr.retries != 3 || e.batch != 64 || e.tr.backoff != 200*time.Millisecond {
 		t.Errorf("defaults: url %q, timeout %v, retries %d, batch %d, backoff %v; want http://h/api/v1/embeddings, 30s, 3, 64, 200ms",
-			e.url, e.timeout, e.retries, e.batch, e.backoff)
+			e.tr.url, e.tr.timeout, e.tr.retries, e.batch, e.tr.backoff)
 	}
-	_, err = NewOpenAI(OpenAIOptions{BaseURL: "ftp://user:hunter2@h", Model: "m"})
+	_, err = NewEmbedder(EmbedderOptions{BaseURL: "ftp://user:hunter2@h", Model: "m"})
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
-		t.Errorf("NewOpenAI with a password in a bad URL = %v, want an error without the password", err)
+		t.Errorf("NewEmbedder with a password in a bad URL = %v, want an error without the password", err)
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
+func TestEmbedderParseRetryAfter(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		header string
@@ -602,22 +602,22 @@ func TestParseRetryAfter(t *testing.T) {
 		{header: "0.5", want: 500 * time.Millisecond},
 		{header: "0", want: 0},
 		{header: "-3", want: 0},
-		{header: "3600", want: MaxRetryAfter},
+		{header: "3600", want: MaxEmbedRetryAfter},
 		{header: "NaN", want: 0},
 		{header: now.Add(7 * time.Second).Format(http.TimeFormat), want: 7 * time.Second},
 		{header: now.Add(-7 * time.Second).Format(http.TimeFormat), want: 0},
 		{header: "soon", want: 0},
 	}
 	for _, tc := range tests {
-		if got := parseRetryAfter(tc.header, now); got != tc.want {
+		if got := parseRetryAfter(tc.header, now, MaxEmbedRetryAfter); got != tc.want {
 			t.Errorf("parseRetryAfter(%q) = %v, want %v", tc.header, got, tc.want)
 		}
 	}
 }
 
-func TestOpenAIConcurrent(t *testing.T) {
-	f := newFakeServer(t, ok)
-	e := newTestOpenAI(t, f, OpenAIOptions{BatchSize: 2})
+func TestEmbedderConcurrent(t *testing.T) {
+	f := newEmbedServer(t, embedOK)
+	e := newTestEmbedder(t, f, EmbedderOptions{BatchSize: 2})
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
