@@ -52,35 +52,23 @@ func (p *parser) emitComm(key, value, rule string, corr bool) {
 
 // phrase matches one to three words at i in m.
 func (p *parser) phrase(i int, m map[string]string) (string, int) {
-	for n := 3; n >= 1; n-- {
-		if i+n > len(p.t) {
-			continue
-		}
-		var ws []string
-		for k := i; k < i+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if v, ok := m[strings.Join(ws, " ")]; ok {
-			return v, i + n
-		}
-	}
-	return "", i
+	return p.phraseIn(i, func(w string) (string, bool) {
+		v, ok := m[w]
+		return v, ok
+	})
 }
 
+// formatAt matches one to three words at i in formatObjects.
 func (p *parser) formatAt(i int) ([2]string, int) {
-	for n := 3; n >= 1; n-- {
-		if i+n > len(p.t) {
-			continue
+	var v [2]string
+	_, e := p.phraseIn(i, func(w string) (string, bool) {
+		f, ok := formatObjects[w]
+		if ok {
+			v = f
 		}
-		var ws []string
-		for k := i; k < i+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if v, ok := formatObjects[strings.Join(ws, " ")]; ok {
-			return v, i + n
-		}
-	}
-	return [2]string{}, i
+		return "", ok
+	})
+	return v, e
 }
 
 // language reads "in German", "German" at i.

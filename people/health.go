@@ -98,32 +98,19 @@ func (p *parser) onRule(i int, st state) int {
 
 // medication reads a known medication at i.
 func (p *parser) medication(i int, st state) int {
-	for n := 3; n >= 1; n-- {
-		if i+n > len(p.t) {
-			continue
-		}
-		var ws []string
-		for k := i; k < i+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if medications[strings.Join(ws, " ")] {
-			v := p.span(i, i+n)
-			p.emitFx(*st.s, fx{key: KeyMedication, value: v, rule: "takes <medication>", correction: st.corr, text: func(x string) string { return x + " takes " + v }})
-			return p.afterTail(i + n)
-		}
+	if _, e := p.phraseIn(i, medicationPhrase); e > i {
+		v := p.span(i, e)
+		p.emitFx(*st.s, fx{key: KeyMedication, value: v, rule: "takes <medication>", correction: st.corr, text: func(x string) string { return x + " takes " + v }})
+		return p.afterTail(e)
 	}
 	return i
 }
 
+// medicationAt reports whether a known medication starts at i.
 func (p *parser) medicationAt(i int) bool {
-	for n := 3; n >= 1; n-- {
-		var ws []string
-		for k := i; k < i+n && k < len(p.t); k++ {
-			ws = append(ws, p.w(k))
-		}
-		if medications[strings.Join(ws, " ")] {
-			return true
-		}
-	}
-	return false
+	_, e := p.phraseIn(i, medicationPhrase)
+	return e > i
 }
+
+// medicationPhrase matches one to three words to a known medication.
+func medicationPhrase(w string) (string, bool) { return w, medications[w] }

@@ -376,18 +376,7 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 // possessive parses "my/our [modifiers] [age] <relation>['s <relation>] [name]" at i.
 func (p *parser) possessive(i int) (subj, int, bool) {
 	j := i + 1
-	age := ""
-	for {
-		if relationModifiers[p.w(j)] {
-			j++
-			continue
-		}
-		if a, k := p.ageAdjective(j); k > j {
-			age, j = a, k
-			continue
-		}
-		break
-	}
+	age, j := p.modifiersAt(j)
 	if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
 		if p.startsPredicate(j+1) || p.t[min(j, len(p.t)-1)].poss {
 			return subj{skip: "group: \"" + p.span(i, j+1) + "\" names several people; facts are kept per person"}, j + 1, true

@@ -90,18 +90,7 @@ func (p *parser) relationIntro(i int, st state) int {
 	default:
 		return i
 	}
-	age := ""
-	for {
-		if relationModifiers[p.w(j)] {
-			j++
-			continue
-		}
-		if a, k := p.ageAdjective(j); k > j {
-			age, j = a, k
-			continue
-		}
-		break
-	}
+	age, j := p.modifiersAt(j)
 	if count == 0 {
 		// "two kids, Leo and Mia" / "two sons named Leo and Max"
 		plural := p.w(j)
@@ -174,4 +163,21 @@ func relWord(r relInfo, word string) string {
 		return r.canon
 	}
 	return word
+}
+
+// modifiersAt steps over the relation modifiers and age adjectives before a relation
+// word at j ("little", "8-year-old"): it returns the last age read ("" if none) and
+// the index after them.
+func (p *parser) modifiersAt(j int) (age string, k int) {
+	for {
+		if relationModifiers[p.w(j)] {
+			j++
+			continue
+		}
+		if a, k := p.ageAdjective(j); k > j {
+			age, j = a, k
+			continue
+		}
+		return age, j
+	}
 }

@@ -197,7 +197,8 @@ func isDigits(s string) bool {
 	return true
 }
 
-// phraseIn matches one to three words at i with f.
+// phraseIn matches one to three words at i with f, the longest first, and returns
+// f's value and the index after the words; ("", i) when none match.
 func (p *parser) phraseIn(i int, f func(string) (string, bool)) (string, int) {
 	for n := 3; n >= 1; n-- {
 		if i+n > len(p.t) {

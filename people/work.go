@@ -15,29 +15,19 @@ func (p *parser) occupation(i int, st state) int {
 	for roleModifiers[p.w(j)] {
 		j++
 	}
-	for n := 3; n >= 1; n-- {
-		if j+n > len(p.t) {
-			continue
-		}
-		var ws []string
-		for k := j; k < j+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if !occupations[strings.Join(ws, " ")] {
-			continue
-		}
-		e := j + n
-		role := p.span(i, e)
-		s := *st.s
-		p.emitFx(s, fx{key: KeyRole, value: role, rule: "is a <occupation>", correction: st.corr, text: func(x string) string {
-			return x + " works as " + article(role) + " " + role
-		}})
-		if p.w(e) == "at" || p.w(e) == "for" || p.w(e) == "with" {
-			return p.employer(e+1, st, "is a <occupation> at")
-		}
-		return e
+	_, e := p.phraseIn(j, func(w string) (string, bool) { return w, occupations[w] })
+	if e == j {
+		return i
 	}
-	return i
+	role := p.span(i, e)
+	s := *st.s
+	p.emitFx(s, fx{key: KeyRole, value: role, rule: "is a <occupation>", correction: st.corr, text: func(x string) string {
+		return x + " works as " + article(role) + " " + role
+	}})
+	if p.w(e) == "at" || p.w(e) == "for" || p.w(e) == "with" {
+		return p.employer(e+1, st, "is a <occupation> at")
+	}
+	return e
 }
 
 func article(s string) string {
