@@ -154,7 +154,7 @@ func recallKeyMatches(key string, prefixes []string) bool {
 // schedule as its marker says.
 func recallRecurrence(f factbase.Fact) when.Recurrence {
 	switch f.Key {
-	case people.KeyBirthday, people.KeyAnniversary, "person.birthday":
+	case factbase.KeyBirthday, factbase.KeyAnniversary, "person.birthday":
 		return when.Yearly
 	}
 	if f.Temporal != "" && f.Anchor != nil {
@@ -318,7 +318,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 				return err
 			}
 			// recurring facts anchored elsewhere: birthdays, anniversaries, schedules
-			for _, k := range []string{people.KeyBirthday, "person.birthday", people.KeyAnniversary, people.KeySchedule} {
+			for _, k := range []string{factbase.KeyBirthday, "person.birthday", factbase.KeyAnniversary, factbase.KeySchedule} {
 				rs, err := tx.Facts(ctx, factbase.FactFilter{Key: k, Limit: 1000})
 				if err != nil {
 					return err

@@ -71,15 +71,15 @@ type AskResult struct {
 
 // personal describes the single-valued personal keys the router knows.
 var personal = map[string]struct{ noun, typ string }{
-	router.KeyEmail:     {"email", "contact"},
-	router.KeyWorkEmail: {"work email", "contact"},
-	router.KeyPhone:     {"phone number", "contact"},
-	router.KeyWorkPhone: {"work phone number", "contact"},
-	router.KeyName:      {"name", "identity"},
-	router.KeyBirthday:  {"birthday", "personal"},
-	router.KeyCity:      {"home city", "home"},
-	router.KeyEmployer:  {"employer", "work"},
-	router.KeyRole:      {"job", "work"},
+	factbase.KeyEmail:        {"email", "contact"},
+	factbase.KeyWorkEmail:    {"work email", "contact"},
+	factbase.KeyPhone:        {"phone number", "contact"},
+	factbase.KeyWorkPhone:    {"work phone number", "contact"},
+	factbase.KeyName:         {"name", "identity"},
+	factbase.KeyUserBirthday: {"birthday", "personal"},
+	factbase.KeyCity:         {"home city", "home"},
+	factbase.KeyEmployer:     {"employer", "work"},
+	factbase.KeyRole:         {"job", "work"},
 }
 
 // topicKey canonicalises a topic phrase into a list key.

@@ -3,6 +3,7 @@ package people
 import (
 	"strings"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/when"
 )
 
@@ -18,7 +19,7 @@ func (p *parser) emitAge(idx int, age, rule string) {
 	if strings.HasSuffix(age, "months") {
 		unit = " old"
 	}
-	p.emit(subj{refs: []int{idx}}, KeyAge, age, rule, func(s string) string { return s + " is " + age + unit })
+	p.emit(subj{refs: []int{idx}}, factbase.KeyAge, age, rule, func(s string) string { return s + " is " + age + unit })
 }
 
 // ageRule reads "8", "8 years old", "8 months old" after a copula.
@@ -69,7 +70,7 @@ func (p *parser) birthday(st state, m *when.Marker, rule string) {
 	if !mm.HasYear && !p.o.Now.IsZero() {
 		mm.Anchor = when.NextYearly(m.Anchor.Month(), m.Anchor.Day(), p.o.Now)
 	}
-	p.emitFx(*st.s, fx{key: KeyBirthday, value: text, rule: rule, marker: &mm, correction: st.corr, text: func(s string) string {
+	p.emitFx(*st.s, fx{key: factbase.KeyBirthday, value: text, rule: rule, marker: &mm, correction: st.corr, text: func(s string) string {
 		return s + "'s birthday is " + text
 	}})
 }

@@ -1,6 +1,10 @@
 package people
 
-import "github.com/factbase/factbase/when"
+import (
+	"github.com/factbase/factbase/when"
+
+	"github.com/factbase/factbase"
+)
 
 // copulaRule reads "is/are ..." predicates.
 func (p *parser) copulaRule(head int, st state) int {
@@ -24,7 +28,7 @@ func (p *parser) copulaRule(head int, st state) int {
 	case hw == "from" && p.isPlace(head+1):
 		e := p.valueEnd(head+1, true, "but", "in", "originally")
 		v := p.span(head+1, e)
-		p.emitFx(s, fx{key: KeyOrigin, value: v, rule: "is from", correction: st.corr, text: func(x string) string { return x + " is from " + v }})
+		p.emitFx(s, fx{key: factbase.KeyOrigin, value: v, rule: "is from", correction: st.corr, text: func(x string) string { return x + " is from " + v }})
 		return e
 	case (hw == "based" || hw == "living" || hw == "settled") && (p.w(head+1) == "in" || p.w(head+1) == "out"):
 		i := head + 2
@@ -49,14 +53,14 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.employer(head+2, st, "is employed by")
 	case hw == "retired" && p.clauseEnd(head+1) == head+1:
 		if !s.isUser() || p.o.UserBasics {
-			p.emitFx(s, fx{key: KeyRole, value: "retired", rule: "is retired", correction: st.corr, text: func(x string) string { return x + " is retired" }})
+			p.emitFx(s, fx{key: factbase.KeyRole, value: "retired", rule: "is retired", correction: st.corr, text: func(x string) string { return x + " is retired" }})
 		}
 		return head + 1
 	case likeCopula(p, head) > head:
 		k := likeCopula(p, head)
-		key := KeyLikes
+		key := factbase.KeyLikes
 		if fearWords[hw] {
-			key = KeyFears
+			key = factbase.KeyFears
 		}
 		return p.likeObject(st, k, key, hw)
 	case travelIng[hw]:
@@ -79,13 +83,13 @@ func (p *parser) copulaRule(head int, st state) int {
 	}
 	if d, e := p.phraseIn(head, dietPhrase); e > head {
 		v := d
-		p.emitFx(s, fx{key: KeyDiet, value: v, rule: "is " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
+		p.emitFx(s, fx{key: factbase.KeyDiet, value: v, rule: "is " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
 		return p.afterTail(e)
 	}
 	if c, e := p.phraseIn(head, conditionPhrase); e > head {
 		v := c
 		word := p.span(head, e)
-		p.emitFx(s, fx{key: KeyCondition, value: v, rule: "is " + word, correction: st.corr, text: func(x string) string { return x + " has " + v }})
+		p.emitFx(s, fx{key: factbase.KeyCondition, value: v, rule: "is " + word, correction: st.corr, text: func(x string) string { return x + " has " + v }})
 		return p.afterTail(e)
 	}
 	if _, e := p.name(head); st.s.isName() && e > head && len(s.refs) == 1 {
@@ -103,17 +107,17 @@ func (p *parser) copulaArticle(i int, st state) int {
 		return e
 	}
 	if k := likeCopula(p, i); k > i {
-		return p.likeObject(st, k, KeyLikes, "is a fan of")
+		return p.likeObject(st, k, factbase.KeyLikes, "is a fan of")
 	}
 	for adjectiveBeforeFan[p.w(i)] {
 		i++
 		if k := likeCopula(p, i); k > i {
-			return p.likeObject(st, k, KeyLikes, "is a fan of")
+			return p.likeObject(st, k, factbase.KeyLikes, "is a fan of")
 		}
 	}
 	if d, e := p.phraseIn(i, dietPhrase); e > i {
 		v := d
-		p.emitFx(*st.s, fx{key: KeyDiet, value: v, rule: "is a " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
+		p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: "is a " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
 		return e
 	}
 	return p.occupation(i, st)

@@ -33,7 +33,7 @@ func (p *parser) emitFx(s subj, f fx) {
 	}
 	spec, ok := specs[f.key]
 	if !ok {
-		if !strings.HasPrefix(f.key, "favorites.") {
+		if !strings.HasPrefix(f.key, factbase.FavoritesPrefix) {
 			return
 		}
 		spec = keySpec{"preference", factbase.Ranked, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9}
@@ -54,7 +54,7 @@ func (p *parser) emitFx(s subj, f fx) {
 		if ref >= len(p.ex.Mentions) {
 			continue
 		}
-		if ref != User && strings.HasPrefix(f.key, CommPrefix) {
+		if ref != User && strings.HasPrefix(f.key, factbase.CommPrefix) {
 			continue
 		}
 		dk := string(rune(ref+2)) + "\x00" + f.key + "\x00" + normalize.Value(value)

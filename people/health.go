@@ -1,6 +1,10 @@
 package people
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 // allergy reads the allergens at i.
 func (p *parser) allergy(st state, i int) int {
@@ -10,7 +14,7 @@ func (p *parser) allergy(st state, i int) int {
 	}
 	for _, v := range p.listValues(i, e) {
 		val := v
-		p.emitFx(*st.s, fx{key: KeyAllergy, value: val, rule: "is allergic to", correction: st.corr, text: func(s string) string {
+		p.emitFx(*st.s, fx{key: factbase.KeyAllergy, value: val, rule: "is allergic to", correction: st.corr, text: func(s string) string {
 			return s + " is allergic to " + val
 		}})
 	}
@@ -41,7 +45,7 @@ func (p *parser) hasAllergy(i int, st state) int {
 			}
 			for _, v := range p.listValues(j, k) {
 				val := v
-				p.emitFx(*st.s, fx{key: KeyAllergy, value: val, rule: "has an allergy", correction: st.corr, text: func(s string) string {
+				p.emitFx(*st.s, fx{key: factbase.KeyAllergy, value: val, rule: "has an allergy", correction: st.corr, text: func(s string) string {
 					return s + " is allergic to " + val
 				}})
 			}
@@ -84,12 +88,12 @@ func (p *parser) onRule(i int, st state) int {
 	if p.w(i) == "a" || p.w(i) == "an" {
 		if d, e := p.phraseIn(i+1, dietPhrase); e > i+1 && p.w(e) == "diet" {
 			v := d
-			p.emitFx(*st.s, fx{key: KeyDiet, value: v, rule: "is on a diet", correction: st.corr, text: func(x string) string { return x + " is on a " + v + " diet" }})
+			p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: "is on a diet", correction: st.corr, text: func(x string) string { return x + " is on a " + v + " diet" }})
 			return e + 1
 		}
 		if p.w(i+2) == "diet" && p.t[i+1].kind == kWord {
 			v := p.span(i+1, i+2)
-			p.emitFx(*st.s, fx{key: KeyDiet, value: v, rule: "is on a diet", correction: st.corr, text: func(x string) string { return x + " is on a " + v + " diet" }})
+			p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: "is on a diet", correction: st.corr, text: func(x string) string { return x + " is on a " + v + " diet" }})
 			return i + 3
 		}
 	}
@@ -100,7 +104,7 @@ func (p *parser) onRule(i int, st state) int {
 func (p *parser) medication(i int, st state) int {
 	if _, e := p.phraseIn(i, medicationPhrase); e > i {
 		v := p.span(i, e)
-		p.emitFx(*st.s, fx{key: KeyMedication, value: v, rule: "takes <medication>", correction: st.corr, text: func(x string) string { return x + " takes " + v }})
+		p.emitFx(*st.s, fx{key: factbase.KeyMedication, value: v, rule: "takes <medication>", correction: st.corr, text: func(x string) string { return x + " takes " + v }})
 		return p.afterTail(e)
 	}
 	return i

@@ -1,5 +1,7 @@
 package people
 
+import "github.com/factbase/factbase"
+
 // isPlace reports whether token i starts a place name (capitalised).
 func (p *parser) isPlace(i int) bool {
 	if i >= len(p.t) || p.t[i].kind != kWord {
@@ -22,6 +24,6 @@ func (p *parser) homeCity(st state, i int, rule string) int {
 		e = e2
 	}
 	v := p.span(i, e)
-	p.emitFx(*st.s, fx{key: KeyCity, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " lives in " + v }})
+	p.emitFx(*st.s, fx{key: factbase.KeyCity, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " lives in " + v }})
 	return p.afterTail(e)
 }

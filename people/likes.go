@@ -1,6 +1,10 @@
 package people
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 var likeVerbs = map[string]bool{"love": true, "loves": true, "like": true, "likes": true, "enjoy": true,
 	"enjoys": true, "adore": true, "adores": true, "prefer": true, "prefers": true}
@@ -27,7 +31,7 @@ func (p *parser) likeObject(st state, i int, key, verb string) int {
 		return i
 	}
 	items := p.listValues(i, e)
-	wordFor := map[string]string{KeyLikes: "likes", KeyDislikes: "dislikes", KeyFears: "is afraid of"}[key]
+	wordFor := map[string]string{factbase.KeyLikes: "likes", factbase.KeyDislikes: "dislikes", factbase.KeyFears: "is afraid of"}[key]
 	for _, v := range items {
 		if objectPronouns[strings.ToLower(v)] {
 			continue

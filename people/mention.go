@@ -210,7 +210,7 @@ func (p *parser) setRelation(idx int, r relInfo, word string, owner int, ownerLa
 			m.Gender = genderName(r.gender)
 		}
 	}
-	p.emit(subj{refs: []int{idx}}, KeyRelation, rel, "relation", func(s string) string {
+	p.emit(subj{refs: []int{idx}}, factbase.KeyRelation, rel, "relation", func(s string) string {
 		return s + " is the user's " + rel
 	})
 }

@@ -3,6 +3,7 @@ package people
 import (
 	"strings"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/when"
 )
 
@@ -64,7 +65,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			e = p.valueEnd(v, false)
 			if e > v && (months[p.w(v)] || isNumber(p.w(v))) {
 				val := p.span(v, e)
-				p.emitFx(*s, fx{key: KeyBirthday, value: val, rule: "birthday is", correction: st.corr, text: func(x string) string { return x + "'s birthday is " + val }})
+				p.emitFx(*s, fx{key: factbase.KeyBirthday, value: val, rule: "birthday is", correction: st.corr, text: func(x string) string { return x + "'s birthday is " + val }})
 				return e
 			}
 			return j
@@ -82,7 +83,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	case "email", "email address", "e-mail", "e mail", "mail":
 		if v < len(p.t) && p.t[v].kind == kEmail {
 			val := strings.TrimRight(p.span(v, v+1), ".")
-			p.emitFx(*s, fx{key: KeyEmail, value: val, rule: "email is", correction: st.corr, text: func(x string) string { return x + "'s email is " + val }})
+			p.emitFx(*s, fx{key: factbase.KeyEmail, value: val, rule: "email is", correction: st.corr, text: func(x string) string { return x + "'s email is " + val }})
 			return v + 1
 		}
 	case "number", "phone", "phone number", "cell", "cell number", "mobile", "mobile number", "cell phone", "telephone":
@@ -99,7 +100,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		}
 		if digits >= 5 && digits <= 20 {
 			val := p.span(v, e)
-			p.emitFx(*s, fx{key: KeyPhone, value: val, rule: "number is", correction: st.corr, text: func(x string) string { return x + "'s phone number is " + val }})
+			p.emitFx(*s, fx{key: factbase.KeyPhone, value: val, rule: "number is", correction: st.corr, text: func(x string) string { return x + "'s phone number is " + val }})
 			return e
 		}
 	case "age":
@@ -114,7 +115,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		e := p.valueEnd(v, true, "at", "for", "in")
 		if e > v {
 			val := p.span(v, e)
-			p.emitFx(*s, fx{key: KeyRole, value: val, rule: "job is", correction: st.corr, text: func(x string) string { return x + " works as " + val }})
+			p.emitFx(*s, fx{key: factbase.KeyRole, value: val, rule: "job is", correction: st.corr, text: func(x string) string { return x + " works as " + val }})
 			if p.w(e) == "at" || p.w(e) == "for" {
 				return p.employer(e+1, st, "job is ... at")
 			}
@@ -130,7 +131,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	case "diet":
 		if d, e := p.phraseIn(v, dietPhrase); e > v {
 			val := d
-			p.emitFx(*s, fx{key: KeyDiet, value: val, rule: "diet is", correction: st.corr, text: func(x string) string { return x + " is " + val }})
+			p.emitFx(*s, fx{key: factbase.KeyDiet, value: val, rule: "diet is", correction: st.corr, text: func(x string) string { return x + " is " + val }})
 			return e
 		}
 	case "home", "hometown", "home town", "city":
@@ -154,12 +155,12 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			p.skip("past: \"" + m.Text + "\" is in the past")
 			return e
 		}
-		key := KeyPlan
+		key := factbase.KeyPlan
 		if m.Recur != when.Once {
-			key = KeySchedule
+			key = factbase.KeySchedule
 		}
 		if strings.Contains(what, "flight") || strings.Contains(what, "trip") {
-			key = KeyTravel
+			key = factbase.KeyTravel
 		}
 		value := what + " " + m.Text
 		mm := *m

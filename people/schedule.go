@@ -3,6 +3,7 @@ package people
 import (
 	"strings"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/when"
 )
 
@@ -52,7 +53,7 @@ func (p *parser) travel(head int, st state) int {
 	if m.Recur != when.Once {
 		return head // a recurring trip is a schedule
 	}
-	key := KeyTravel
+	key := factbase.KeyTravel
 	value := what + " " + m.Text
 	mm := *m
 	p.emitFx(*st.s, fx{key: key, value: value, rule: "travel", marker: &mm, correction: st.corr, text: func(x string) string {
@@ -98,9 +99,9 @@ func (p *parser) planFact(st state, what string, m *when.Marker, end, me int) in
 		p.skip("past: \"" + m.Text + "\" is in the past")
 		return max(end, me)
 	}
-	key := KeyPlan
+	key := factbase.KeyPlan
 	if m.Recur != when.Once {
-		key = KeySchedule
+		key = factbase.KeySchedule
 	}
 	value := what + " " + m.Text
 	mm := *m
@@ -142,7 +143,7 @@ func (p *parser) schedule(head, i int, st state) int {
 		}
 		value := what + " " + m.Text
 		mm := *m
-		p.emitFx(*st.s, fx{key: KeySchedule, value: value, rule: "schedule", marker: &mm, correction: st.corr, text: func(x string) string {
+		p.emitFx(*st.s, fx{key: factbase.KeySchedule, value: value, rule: "schedule", marker: &mm, correction: st.corr, text: func(x string) string {
 			return x + " has " + value
 		}})
 		k = max(me, vEnd)

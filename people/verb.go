@@ -1,6 +1,10 @@
 package people
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 // verbRule reads a predicate headed by a verb.
 func (p *parser) verbRule(head int, st state) int {
@@ -11,9 +15,9 @@ func (p *parser) verbRule(head int, st state) int {
 		if p.w(head+1) == "it" || p.w(head+1) == "that" || p.w(head+1) == "you" {
 			return head
 		}
-		return p.likeObject(st, head+1, KeyLikes, hw)
+		return p.likeObject(st, head+1, factbase.KeyLikes, hw)
 	case dislikeVerbs[hw]:
-		return p.likeObject(st, head+1, KeyDislikes, hw)
+		return p.likeObject(st, head+1, factbase.KeyDislikes, hw)
 	case hw == "avoids" || hw == "avoid":
 		i := head + 1
 		if p.w(i) == "eating" || p.w(i) == "drinking" {
@@ -22,7 +26,7 @@ func (p *parser) verbRule(head int, st state) int {
 		e := p.valueEnd(i, true)
 		for _, v := range p.listValues(i, e) {
 			val := v
-			p.emitFx(s, fx{key: KeyAvoid, value: val, rule: "avoids", correction: st.corr, text: func(x string) string { return x + " avoids " + val }})
+			p.emitFx(s, fx{key: factbase.KeyAvoid, value: val, rule: "avoids", correction: st.corr, text: func(x string) string { return x + " avoids " + val }})
 		}
 		return e
 	case hw == "suffers" || hw == "suffer":
@@ -30,7 +34,7 @@ func (p *parser) verbRule(head int, st state) int {
 			e := p.valueEnd(head+2, true)
 			for _, v := range p.listValues(head+2, e) {
 				val := v
-				p.emitFx(s, fx{key: KeyCondition, value: val, rule: "suffers from", correction: st.corr, text: func(x string) string { return x + " has " + val }})
+				p.emitFx(s, fx{key: factbase.KeyCondition, value: val, rule: "suffers from", correction: st.corr, text: func(x string) string { return x + " has " + val }})
 			}
 			return e
 		}
@@ -40,7 +44,7 @@ func (p *parser) verbRule(head int, st state) int {
 		for _, v := range p.listValues(head+1, e) {
 			if lang, ok := languages[strings.ToLower(strings.TrimPrefix(v, "fluent "))]; ok {
 				l := lang
-				p.emitFx(s, fx{key: KeySpeaks, value: l, rule: "speaks", correction: st.corr, text: func(x string) string { return x + " speaks " + l }})
+				p.emitFx(s, fx{key: factbase.KeySpeaks, value: l, rule: "speaks", correction: st.corr, text: func(x string) string { return x + " speaks " + l }})
 				n++
 			}
 		}
@@ -100,13 +104,13 @@ func (p *parser) verbRule(head int, st state) int {
 			e := p.valueEnd(head+2, true)
 			for _, v := range p.listValues(head+2, e) {
 				val := v
-				p.emitFx(s, fx{key: KeyAvoid, value: val, rule: "eats no", correction: st.corr, text: func(x string) string { return x + " does not eat " + val }})
+				p.emitFx(s, fx{key: factbase.KeyAvoid, value: val, rule: "eats no", correction: st.corr, text: func(x string) string { return x + " does not eat " + val }})
 			}
 			return e
 		}
 		if d, e := p.phraseIn(head+1, dietPhrase); e > head+1 {
 			v := d
-			p.emitFx(s, fx{key: KeyDiet, value: v, rule: "eats " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
+			p.emitFx(s, fx{key: factbase.KeyDiet, value: v, rule: "eats " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
 			return e
 		}
 	case hw == "got" && p.w(head+1) == "married":
@@ -129,7 +133,7 @@ func (p *parser) hasRule(head int, st state) int {
 	}
 	if c, e := p.phraseIn(i, conditionNounPhrase); e > i {
 		v := c
-		p.emitFx(s, fx{key: KeyCondition, value: v, rule: "has <condition>", correction: st.corr, text: func(x string) string { return x + " has " + v }})
+		p.emitFx(s, fx{key: factbase.KeyCondition, value: v, rule: "has <condition>", correction: st.corr, text: func(x string) string { return x + " has " + v }})
 		return p.afterTail(e)
 	}
 	if s.isUser() || s.we {
@@ -163,7 +167,7 @@ func (p *parser) negativeRule(head int, st state) int {
 		}
 		for _, v := range p.listValues(i, e) {
 			val := v
-			p.emitFx(*st.s, fx{key: KeyAvoid, value: val, rule: "cannot eat", correction: st.corr, text: func(s string) string {
+			p.emitFx(*st.s, fx{key: factbase.KeyAvoid, value: val, rule: "cannot eat", correction: st.corr, text: func(s string) string {
 				return s + " does not eat " + val
 			}})
 		}
@@ -172,11 +176,11 @@ func (p *parser) negativeRule(head int, st state) int {
 		if hw == "care" {
 			head++
 		}
-		return p.likeObject(st, head+1, KeyDislikes, "does not like")
+		return p.likeObject(st, head+1, factbase.KeyDislikes, "does not like")
 	case (hw == "stand" || hw == "bear") && st.aux:
-		return p.likeObject(st, head+1, KeyDislikes, "cannot stand")
+		return p.likeObject(st, head+1, factbase.KeyDislikes, "cannot stand")
 	case hw == "a" && p.w(head+1) == "fan" && p.w(head+2) == "of" && st.cop:
-		return p.likeObject(st, head+3, KeyDislikes, "not a fan of")
+		return p.likeObject(st, head+3, factbase.KeyDislikes, "not a fan of")
 	}
 	return head
 }

@@ -1,6 +1,10 @@
 package people
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 // roleModifiers may precede an occupation.
 var roleModifiers = map[string]bool{"senior": true, "junior": true, "lead": true, "head": true, "chief": true,
@@ -21,7 +25,7 @@ func (p *parser) occupation(i int, st state) int {
 	}
 	role := p.span(i, e)
 	s := *st.s
-	p.emitFx(s, fx{key: KeyRole, value: role, rule: "is a <occupation>", correction: st.corr, text: func(x string) string {
+	p.emitFx(s, fx{key: factbase.KeyRole, value: role, rule: "is a <occupation>", correction: st.corr, text: func(x string) string {
 		return x + " works as " + article(role) + " " + role
 	}})
 	if p.w(e) == "at" || p.w(e) == "for" || p.w(e) == "with" {
@@ -50,7 +54,7 @@ func (p *parser) employer(i int, st state, rule string) int {
 	if p.w(i) == "the" && !p.t[min(i+1, len(p.t)-1)].cap {
 		return i
 	}
-	p.emitFx(*st.s, fx{key: KeyEmployer, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " works at " + v }})
+	p.emitFx(*st.s, fx{key: factbase.KeyEmployer, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " works at " + v }})
 	if p.w(e) == "as" {
 		return p.workAs(e+1, st)
 	}
@@ -67,7 +71,7 @@ func (p *parser) workAs(i int, st state) int {
 		return i
 	}
 	v := p.span(i, e)
-	p.emitFx(*st.s, fx{key: KeyRole, value: v, rule: "works as", correction: st.corr, text: func(x string) string { return x + " works as " + article(v) + " " + v }})
+	p.emitFx(*st.s, fx{key: factbase.KeyRole, value: v, rule: "works as", correction: st.corr, text: func(x string) string { return x + " works as " + article(v) + " " + v }})
 	if p.w(e) == "at" || p.w(e) == "for" {
 		return p.employer(e+1, st, "works as ... at")
 	}
