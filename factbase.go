@@ -92,7 +92,7 @@ func DefaultCardinalities() Cardinalities {
 	return Cardinalities{
 		Exact: map[string]Cardinality{},
 		Prefix: map[string]Cardinality{
-			"favorites.": Ranked,
+			FavoritesPrefix: Ranked,
 		},
 	}
 }

@@ -197,7 +197,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 					pending[k+"\x00"+normalize.Value(c.Proposed.Value)] = true
 				}
 			}
-			if strings.HasPrefix(f.Key, people.CommPrefix) {
+			if strings.HasPrefix(f.Key, factbase.CommPrefix) {
 				sk := f.Key + "\x00" + normalize.Value(f.Value)
 				if sessions[sk], err = tx.PreferenceSessions(ctx, f.Key, normalize.Value(f.Value)); err != nil {
 					return err
@@ -226,7 +226,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 		f := pf.Fact
 		k := f.Subject + "\x00" + f.Key
 		norm := normalize.Value(f.Value)
-		if strings.HasPrefix(f.Key, people.CommPrefix) {
+		if strings.HasPrefix(f.Key, factbase.CommPrefix) {
 			ss := sessions[f.Key+"\x00"+norm]
 			n := len(ss)
 			if !slices.Contains(ss, info.Session) {
@@ -343,19 +343,19 @@ func personalAbout(about string) string {
 // keyNoun renders a key as words: "work.employer" -> "employer".
 func personalKeyNoun(key string) string {
 	switch key {
-	case people.KeyEmployer:
+	case factbase.KeyEmployer:
 		return "employer"
-	case people.KeyRole:
+	case factbase.KeyRole:
 		return "job"
-	case people.KeyCity:
+	case factbase.KeyCity:
 		return "home city"
-	case people.KeyOrigin:
+	case factbase.KeyOrigin:
 		return "home town"
-	case people.KeyEmail:
+	case factbase.KeyEmail:
 		return "email"
-	case people.KeyPhone:
+	case factbase.KeyPhone:
 		return "phone number"
-	case people.KeyAvoid:
+	case factbase.KeyAvoid:
 		return "food to avoid"
 	}
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
@@ -368,37 +368,37 @@ func personalKeyNoun(key string) string {
 func personalPhrase(f factbase.Fact) string {
 	v := f.Value
 	switch f.Key {
-	case people.KeyRelation:
+	case factbase.KeyRelation:
 		return ""
-	case people.KeyAge:
+	case factbase.KeyAge:
 		return "age " + v
-	case people.KeyAllergy:
+	case factbase.KeyAllergy:
 		return "allergic to " + v
-	case people.KeyAvoid:
+	case factbase.KeyAvoid:
 		return "avoids " + v
-	case people.KeyMedication:
+	case factbase.KeyMedication:
 		return "takes " + v
-	case people.KeyEmployer:
+	case factbase.KeyEmployer:
 		return "works at " + v
-	case people.KeyRole:
+	case factbase.KeyRole:
 		return "works as " + v
-	case people.KeyCity:
+	case factbase.KeyCity:
 		return "lives in " + v
-	case people.KeyOrigin:
+	case factbase.KeyOrigin:
 		return "from " + v
-	case people.KeyLikes:
+	case factbase.KeyLikes:
 		return "likes " + v
-	case people.KeyDislikes:
+	case factbase.KeyDislikes:
 		return "dislikes " + v
-	case people.KeyFears:
+	case factbase.KeyFears:
 		return "afraid of " + v
-	case people.KeyBirthday:
+	case factbase.KeyBirthday:
 		return "birthday " + v
-	case people.KeyLength:
+	case factbase.KeyLength:
 		return v + " answers"
-	case people.KeyLanguage:
+	case factbase.KeyLanguage:
 		return "answers in " + v
-	case people.KeySpeaks:
+	case factbase.KeySpeaks:
 		return "speaks " + v
 	}
 	return personalKeyNoun(f.Key) + " " + v

@@ -208,8 +208,8 @@ func entityHas(list []string, s string) bool {
 
 // relationOp records an entity's relation as a fact.
 func entityRelationOp(en factbase.Entity) factbase.Op {
-	typ, card, cat, dur, sens, conf, _ := people.Spec(people.KeyRelation)
-	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: en.Subject(), Key: people.KeyRelation,
+	typ, card, cat, dur, sens, conf, _ := people.Spec(factbase.KeyRelation)
+	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: en.Subject(), Key: factbase.KeyRelation,
 		Value: en.Relation, Cardinality: card, Type: typ, Category: cat, Durability: dur, Sensitivity: sens, Confidence: conf,
 		SaidBy: people.SpeakerUser, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "manual",
 		Text: clipText(people.Label(en) + " is the user's " + en.Relation)}}
@@ -479,7 +479,7 @@ func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id strin
 	if en.Relation != "" {
 		has := false
 		for _, f := range moved {
-			has = has || f.Key == people.KeyRelation
+			has = has || f.Key == factbase.KeyRelation
 		}
 		if !has {
 			ops = append(ops, entityRelationOp(en))

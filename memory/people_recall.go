@@ -81,36 +81,67 @@ type Recollection struct {
 
 // recallIntents map question words to the key prefixes they ask about.
 var recallIntents = map[string][]string{
-	"eat": {"diet", "allergy"}, "eats": {"diet", "allergy"}, "food": {"diet", "allergy", "likes", "dislikes"},
-	"diet": {"diet"}, "meal": {"diet", "allergy"}, "meals": {"diet", "allergy"}, "cook": {"diet", "allergy", "dislikes"},
-	"cooking": {"diet", "allergy", "dislikes"}, "dinner": {"diet", "allergy"}, "lunch": {"diet", "allergy"},
-	"breakfast": {"diet", "allergy"}, "restaurant": {"diet", "allergy"}, "vegetarian": {"diet"}, "vegan": {"diet"},
-	"drink": {"diet"}, "menu": {"diet", "allergy"},
-	"allergic": {"allergy"}, "allergy": {"allergy"}, "allergies": {"allergy"},
-	"health": {"health.", "medical.", "allergy"}, "medical": {"medical.", "health."}, "condition": {"health."},
-	"conditions": {"health."}, "medication": {"medical."}, "medications": {"medical."}, "medicine": {"medical."},
-	"meds": {"medical."}, "sick": {"health."}, "illness": {"health."},
-	"work": {"work."}, "works": {"work."}, "job": {"work."}, "employer": {"work.employer"}, "company": {"work.employer"},
-	"living": {"work."}, "profession": {"work.role"}, "occupation": {"work.role"},
-	"live": {"home."}, "lives": {"home."}, "home": {"home."}, "city": {"home.city"}, "from": {"home.origin"},
-	"birthday": {"birthday", "person.birthday"}, "birthdays": {"birthday", "person.birthday"}, "born": {"birthday", "person.birthday"},
-	"anniversary": {"anniversary"},
-	"like":        {"likes", "favorites."}, "likes": {"likes", "favorites."}, "love": {"likes"}, "loves": {"likes"},
-	"enjoy": {"likes"}, "enjoys": {"likes"}, "hobby": {"likes"}, "hobbies": {"likes"}, "interests": {"likes"},
-	"gift": {"likes", "dislikes"}, "present": {"likes", "dislikes"}, "into": {"likes"},
-	"hate": {"dislikes"}, "hates": {"dislikes"}, "dislike": {"dislikes"}, "dislikes": {"dislikes"}, "afraid": {"fears"},
-	"scared":   {"fears"},
-	"schedule": {"schedule"}, "lessons": {"schedule"}, "lesson": {"schedule"}, "class": {"schedule"},
-	"classes": {"schedule"}, "practice": {"schedule"}, "weekly": {"schedule"},
-	"plans": {"plan", "travel"}, "plan": {"plan", "travel"}, "trip": {"travel"}, "travel": {"travel"},
-	"flight": {"travel"}, "flying": {"travel"}, "vacation": {"travel"}, "happening": {"plan", "travel", "schedule", "birthday", "anniversary"},
-	"upcoming": {"plan", "travel", "schedule", "birthday", "anniversary"}, "appointment": {"plan"},
-	"old": {"age"}, "age": {"age"},
-	"email": {"contact."}, "phone": {"contact."}, "number": {"contact."}, "contact": {"contact."}, "reach": {"contact."},
-	"who": {"relation"}, "relation": {"relation"},
-	"language": {"languages", "comm.language"}, "languages": {"languages", "comm.language"}, "speak": {"languages"},
-	"speaks": {"languages"},
-	"answer": {"comm."}, "answers": {"comm."}, "reply": {"comm."}, "respond": {"comm."}, "tone": {"comm."},
+	"eat": {factbase.KeyDiet, factbase.KeyAllergy}, "eats": {factbase.KeyDiet, factbase.KeyAllergy},
+	"food": {factbase.KeyDiet, factbase.KeyAllergy, factbase.KeyLikes, factbase.KeyDislikes},
+	"diet": {factbase.KeyDiet}, "meal": {factbase.KeyDiet, factbase.KeyAllergy},
+	"meals":   {factbase.KeyDiet, factbase.KeyAllergy},
+	"cook":    {factbase.KeyDiet, factbase.KeyAllergy, factbase.KeyDislikes},
+	"cooking": {factbase.KeyDiet, factbase.KeyAllergy, factbase.KeyDislikes},
+	"dinner":  {factbase.KeyDiet, factbase.KeyAllergy}, "lunch": {factbase.KeyDiet, factbase.KeyAllergy},
+	"breakfast": {factbase.KeyDiet, factbase.KeyAllergy}, "restaurant": {factbase.KeyDiet, factbase.KeyAllergy},
+	"vegetarian": {factbase.KeyDiet}, "vegan": {factbase.KeyDiet}, "drink": {factbase.KeyDiet},
+	"menu": {factbase.KeyDiet, factbase.KeyAllergy},
+
+	"allergic": {factbase.KeyAllergy}, "allergy": {factbase.KeyAllergy}, "allergies": {factbase.KeyAllergy},
+
+	"health": {"health.", "medical.", factbase.KeyAllergy}, "medical": {"medical.", "health."},
+	"condition": {"health."}, "conditions": {"health."}, "medication": {"medical."}, "medications": {"medical."},
+	"medicine": {"medical."}, "meds": {"medical."}, "sick": {"health."}, "illness": {"health."},
+
+	"work": {"work."}, "works": {"work."}, "job": {"work."}, "employer": {factbase.KeyEmployer},
+	"company": {factbase.KeyEmployer}, "living": {"work."}, "profession": {factbase.KeyRole},
+	"occupation": {factbase.KeyRole},
+
+	"live": {"home."}, "lives": {"home."}, "home": {"home."}, "city": {factbase.KeyCity},
+	"from": {factbase.KeyOrigin},
+
+	"birthday":  {factbase.KeyBirthday, factbase.KeyUserBirthday},
+	"birthdays": {factbase.KeyBirthday, factbase.KeyUserBirthday},
+	"born":      {factbase.KeyBirthday, factbase.KeyUserBirthday}, "anniversary": {factbase.KeyAnniversary},
+
+	"like": {factbase.KeyLikes, factbase.FavoritesPrefix}, "likes": {factbase.KeyLikes, factbase.FavoritesPrefix},
+	"love": {factbase.KeyLikes}, "loves": {factbase.KeyLikes}, "enjoy": {factbase.KeyLikes},
+	"enjoys": {factbase.KeyLikes}, "hobby": {factbase.KeyLikes}, "hobbies": {factbase.KeyLikes},
+	"interests": {factbase.KeyLikes}, "gift": {factbase.KeyLikes, factbase.KeyDislikes},
+	"present": {factbase.KeyLikes, factbase.KeyDislikes}, "into": {factbase.KeyLikes},
+
+	"hate": {factbase.KeyDislikes}, "hates": {factbase.KeyDislikes}, "dislike": {factbase.KeyDislikes},
+	"dislikes": {factbase.KeyDislikes}, "afraid": {factbase.KeyFears}, "scared": {factbase.KeyFears},
+
+	"schedule": {factbase.KeySchedule}, "lessons": {factbase.KeySchedule}, "lesson": {factbase.KeySchedule},
+	"class": {factbase.KeySchedule}, "classes": {factbase.KeySchedule}, "practice": {factbase.KeySchedule},
+	"weekly": {factbase.KeySchedule},
+
+	"plans": {factbase.KeyPlan, factbase.KeyTravel}, "plan": {factbase.KeyPlan, factbase.KeyTravel},
+	"trip": {factbase.KeyTravel}, "travel": {factbase.KeyTravel}, "flight": {factbase.KeyTravel},
+	"flying": {factbase.KeyTravel}, "vacation": {factbase.KeyTravel},
+	"happening":   {factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule, factbase.KeyBirthday, factbase.KeyAnniversary},
+	"upcoming":    {factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule, factbase.KeyBirthday, factbase.KeyAnniversary},
+	"appointment": {factbase.KeyPlan},
+
+	"old": {factbase.KeyAge}, "age": {factbase.KeyAge},
+
+	"email": {"contact."}, "phone": {"contact."}, "number": {"contact."}, "contact": {"contact."},
+	"reach": {"contact."},
+
+	"who": {factbase.KeyRelation}, "relation": {factbase.KeyRelation},
+
+	"language":  {factbase.KeySpeaks, factbase.KeyLanguage},
+	"languages": {factbase.KeySpeaks, factbase.KeyLanguage}, "speak": {factbase.KeySpeaks},
+	"speaks": {factbase.KeySpeaks},
+
+	"answer": {factbase.CommPrefix}, "answers": {factbase.CommPrefix}, "reply": {factbase.CommPrefix},
+	"respond": {factbase.CommPrefix}, "tone": {factbase.CommPrefix},
 }
 
 // recallSensitive are question words that ask for high-sensitivity facts.
@@ -154,7 +185,7 @@ func recallKeyMatches(key string, prefixes []string) bool {
 // schedule as its marker says.
 func recallRecurrence(f factbase.Fact) when.Recurrence {
 	switch f.Key {
-	case people.KeyBirthday, people.KeyAnniversary, "person.birthday":
+	case factbase.KeyBirthday, factbase.KeyAnniversary, factbase.KeyUserBirthday:
 		return when.Yearly
 	}
 	if f.Temporal != "" && f.Anchor != nil {
@@ -314,7 +345,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 				return err
 			}
 			// recurring facts anchored elsewhere: birthdays, anniversaries, schedules
-			for _, k := range []string{people.KeyBirthday, "person.birthday", people.KeyAnniversary, people.KeySchedule} {
+			for _, k := range []string{factbase.KeyBirthday, factbase.KeyUserBirthday, factbase.KeyAnniversary, factbase.KeySchedule} {
 				rs, err := tx.Facts(ctx, factbase.FactFilter{Key: k, Limit: 1000})
 				if err != nil {
 					return err

@@ -34,7 +34,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 	}
 	out := AskResult{Route: router.RouteRead, Items: []AskItem{}, Planned: pl.Model(), Key: plan.Key}
 	known := slices.Contains(keys, plan.Key)
-	list := strings.HasPrefix(plan.Key, FavoritesPrefix)
+	list := strings.HasPrefix(plan.Key, factbase.FavoritesPrefix)
 	var a Answer
 	switch {
 	case factbase.ValidateKey(plan.Key) != nil || list != (plan.Kind != factbase.PlanFact):
@@ -74,7 +74,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 // planNoun renders a key for a reply: "work.employer" -> "employer",
 // "home.city" -> "home city", "favorites.movie" -> "favorite movies".
 func planNoun(key string) string {
-	if strings.HasPrefix(key, FavoritesPrefix) {
+	if strings.HasPrefix(key, factbase.FavoritesPrefix) {
 		return "favorite " + plural(topicNoun(key))
 	}
 	if info, ok := personal[key]; ok {

@@ -73,8 +73,8 @@ var criticalTypes = map[string]bool{"allergy": true, "medical": true, "health": 
 // several of ("hobbies", "likes.food"); a key ending in "*" is a prefix. The engine's
 // cardinality declarations decide every write and read, so an engine that takes
 // model proposals should declare these as sets: DeclareModelSets does.
-var ModelSetKeys = []string{"health.allergies", "health.conditions", "hobbies", "languages", "pets", "skills",
-	"diet.restrictions", "likes.*", "dislikes.*"}
+var ModelSetKeys = []string{"health.allergies", "health.conditions", "hobbies", factbase.KeySpeaks, "pets",
+	"skills", "diet.restrictions", "likes.*", "dislikes.*"}
 
 // DeclareModelSets declares ModelSetKeys as sets (factbase.Many) in c, leaving alone
 // any key or prefix c already declares.
@@ -399,8 +399,8 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			}
 		}
 		switch {
-		case strings.HasPrefix(key, FavoritesPrefix):
-			c, err := e.topicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, FavoritesPrefix), "_", " "))
+		case strings.HasPrefix(key, factbase.FavoritesPrefix):
+			c, err := e.topicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, factbase.FavoritesPrefix), "_", " "))
 			if err != nil {
 				return modelPlan{}, err
 			}

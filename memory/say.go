@@ -11,9 +11,6 @@ import (
 	"github.com/factbase/factbase/router"
 )
 
-// FavoritesPrefix is the key prefix of ranked preference lists.
-const FavoritesPrefix = "favorites."
-
 // OpView is an op as Say reports it.
 type OpView struct {
 	Kind  factbase.OpKind `json:"kind"`
@@ -71,34 +68,34 @@ type AskResult struct {
 
 // personal describes the single-valued personal keys the router knows.
 var personal = map[string]struct{ noun, typ string }{
-	router.KeyEmail:     {"email", "contact"},
-	router.KeyWorkEmail: {"work email", "contact"},
-	router.KeyPhone:     {"phone number", "contact"},
-	router.KeyWorkPhone: {"work phone number", "contact"},
-	router.KeyName:      {"name", "identity"},
-	router.KeyBirthday:  {"birthday", "personal"},
-	router.KeyCity:      {"home city", "home"},
-	router.KeyEmployer:  {"employer", "work"},
-	router.KeyRole:      {"job", "work"},
+	factbase.KeyEmail:        {"email", "contact"},
+	factbase.KeyWorkEmail:    {"work email", "contact"},
+	factbase.KeyPhone:        {"phone number", "contact"},
+	factbase.KeyWorkPhone:    {"work phone number", "contact"},
+	factbase.KeyName:         {"name", "identity"},
+	factbase.KeyUserBirthday: {"birthday", "personal"},
+	factbase.KeyCity:         {"home city", "home"},
+	factbase.KeyEmployer:     {"employer", "work"},
+	factbase.KeyRole:         {"job", "work"},
 }
 
 // topicKey canonicalises a topic phrase into a list key.
 func (e *Engine) topicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
 	var known []string
 	if e.opts.KnownTopics {
-		keys, err := e.Keys(ctx, user, factbase.SubjectUser, FavoritesPrefix)
+		keys, err := e.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
 		if err != nil {
 			return Canonical{}, err
 		}
 		for _, k := range keys {
-			known = append(known, strings.ReplaceAll(strings.TrimPrefix(k, FavoritesPrefix), "_", " "))
+			known = append(known, strings.ReplaceAll(strings.TrimPrefix(k, factbase.FavoritesPrefix), "_", " "))
 		}
 	}
 	d, err := e.canon.Canonicalize(ctx, topic, known)
 	if err != nil && d.Topic == "" {
 		return Canonical{}, err
 	}
-	return Canonical{Topic: topic, Key: FavoritesPrefix + strings.ReplaceAll(d.Topic, " ", "_"),
+	return Canonical{Topic: topic, Key: factbase.FavoritesPrefix + strings.ReplaceAll(d.Topic, " ", "_"),
 		Method: d.Method, Confidence: d.Confidence}, nil
 }
 
@@ -115,7 +112,7 @@ func (e *Engine) Keys(ctx context.Context, user factbase.UserID, subject, prefix
 // topicNoun renders a list key as words: favorites.vacation_destination -> "vacation
 // destination".
 func topicNoun(key string) string {
-	return strings.ReplaceAll(strings.TrimPrefix(key, FavoritesPrefix), "_", " ")
+	return strings.ReplaceAll(strings.TrimPrefix(key, factbase.FavoritesPrefix), "_", " ")
 }
 
 // Say reads a user's message, writes what it states through the write path, and
@@ -300,7 +297,7 @@ func replyFor(res factbase.Result, ops []factbase.Op) []string {
 		}
 	}
 	for _, d := range res.Duplicates {
-		if strings.HasPrefix(d.Key, FavoritesPrefix) {
+		if strings.HasPrefix(d.Key, factbase.FavoritesPrefix) {
 			out = append(out, fmt.Sprintf("%s is already in your favorite %s at #%d.", d.Value, plural(topicNoun(d.Key)), d.Rank))
 		} else if info, ok := personal[d.Key]; ok && userKeys[d.Key] {
 			out = append(out, fmt.Sprintf("I already have your %s as %s.", info.noun, d.Value))

@@ -1,6 +1,10 @@
 package people
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 // Communication preferences: how the user wants the assistant to answer.
 
@@ -25,62 +29,50 @@ var answerNouns = map[string]bool{"answers": true, "answer": true, "responses": 
 
 // formatObjects are what "use ..." can name, with their key and value.
 var formatObjects = map[string][2]string{
-	"bullet points": {KeyFormat, "bullet points"}, "bullets": {KeyFormat, "bullet points"},
-	"lists": {KeyFormat, "lists"}, "markdown": {KeyFormat, "markdown"}, "tables": {KeyFormat, "tables"},
-	"plain text": {KeyFormat, "plain text"}, "numbered lists": {KeyFormat, "numbered lists"},
-	"emojis": {KeyEmoji, "yes"}, "emoji": {KeyEmoji, "yes"}, "metric": {KeyUnits, "metric"},
-	"metric units": {KeyUnits, "metric"}, "the metric system": {KeyUnits, "metric"},
-	"imperial": {KeyUnits, "imperial"}, "imperial units": {KeyUnits, "imperial"},
-	"celsius": {KeyUnits, "celsius"}, "fahrenheit": {KeyUnits, "fahrenheit"},
-	"code examples": {KeyFormat, "code examples"}, "examples": {KeyFormat, "examples"},
-	"headings": {KeyFormat, "headings"}, "headers": {KeyFormat, "headings"},
+	"bullet points": {factbase.KeyFormat, "bullet points"}, "bullets": {factbase.KeyFormat, "bullet points"},
+	"lists": {factbase.KeyFormat, "lists"}, "markdown": {factbase.KeyFormat, "markdown"}, "tables": {factbase.KeyFormat, "tables"},
+	"plain text": {factbase.KeyFormat, "plain text"}, "numbered lists": {factbase.KeyFormat, "numbered lists"},
+	"emojis": {factbase.KeyEmoji, "yes"}, "emoji": {factbase.KeyEmoji, "yes"}, "metric": {factbase.KeyUnits, "metric"},
+	"metric units": {factbase.KeyUnits, "metric"}, "the metric system": {factbase.KeyUnits, "metric"},
+	"imperial": {factbase.KeyUnits, "imperial"}, "imperial units": {factbase.KeyUnits, "imperial"},
+	"celsius": {factbase.KeyUnits, "celsius"}, "fahrenheit": {factbase.KeyUnits, "fahrenheit"},
+	"code examples": {factbase.KeyFormat, "code examples"}, "examples": {factbase.KeyFormat, "examples"},
+	"headings": {factbase.KeyFormat, "headings"}, "headers": {factbase.KeyFormat, "headings"},
 }
 
 // emitComm records a communication preference of the user.
 func (p *parser) emitComm(key, value, rule string, corr bool) {
 	v := value
 	text := map[string]func(string) string{
-		KeyLength:   func(s string) string { return s + " prefers " + v + " answers" },
-		KeyLanguage: func(s string) string { return s + " wants answers in " + v },
-		KeyFormat:   func(s string) string { return s + " prefers answers formatted as " + v },
-		KeyTone:     func(s string) string { return s + " prefers a " + v + " tone" },
-		KeyEmoji:    func(s string) string { return s + " emoji preference: " + v },
-		KeyUnits:    func(s string) string { return s + " prefers " + v + " units" },
+		factbase.KeyLength:   func(s string) string { return s + " prefers " + v + " answers" },
+		factbase.KeyLanguage: func(s string) string { return s + " wants answers in " + v },
+		factbase.KeyFormat:   func(s string) string { return s + " prefers answers formatted as " + v },
+		factbase.KeyTone:     func(s string) string { return s + " prefers a " + v + " tone" },
+		factbase.KeyEmoji:    func(s string) string { return s + " emoji preference: " + v },
+		factbase.KeyUnits:    func(s string) string { return s + " prefers " + v + " units" },
 	}[key]
 	p.emitFx(subj{refs: []int{User}}, fx{key: key, value: value, rule: rule, text: text, correction: true})
 }
 
 // phrase matches one to three words at i in m.
 func (p *parser) phrase(i int, m map[string]string) (string, int) {
-	for n := 3; n >= 1; n-- {
-		if i+n > len(p.t) {
-			continue
-		}
-		var ws []string
-		for k := i; k < i+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if v, ok := m[strings.Join(ws, " ")]; ok {
-			return v, i + n
-		}
-	}
-	return "", i
+	return p.phraseIn(i, func(w string) (string, bool) {
+		v, ok := m[w]
+		return v, ok
+	})
 }
 
+// formatAt matches one to three words at i in formatObjects.
 func (p *parser) formatAt(i int) ([2]string, int) {
-	for n := 3; n >= 1; n-- {
-		if i+n > len(p.t) {
-			continue
+	var v [2]string
+	_, e := p.phraseIn(i, func(w string) (string, bool) {
+		f, ok := formatObjects[w]
+		if ok {
+			v = f
 		}
-		var ws []string
-		for k := i; k < i+n; k++ {
-			ws = append(ws, p.w(k))
-		}
-		if v, ok := formatObjects[strings.Join(ws, " ")]; ok {
-			return v, i + n
-		}
-	}
-	return [2]string{}, i
+		return "", ok
+	})
+	return v, e
 }
 
 // language reads "in German", "German" at i.
@@ -118,7 +110,7 @@ func (p *parser) commPref(i int) int {
 			if p.w(j) == "in" {
 				if p.at(j, "in", "the", "future") < 0 {
 					if l, e := p.language(j); e > j && (e >= len(p.t) || p.w(e) == "please" || p.w(e) == "," || p.w(e) == "from") {
-						p.emitComm(KeyLanguage, l, "in <language> please", true)
+						p.emitComm(factbase.KeyLanguage, l, "in <language> please", true)
 						return e
 					}
 					return i
@@ -161,11 +153,11 @@ func (p *parser) commPref(i int) int {
 			k++
 		}
 		if v, e := p.phrase(k, lengthWords); e > k && !neg {
-			p.emitComm(KeyLength, v, "keep answers "+v, true)
+			p.emitComm(factbase.KeyLength, v, "keep answers "+v, true)
 			return e
 		}
 		if v, e := p.phrase(k, toneWords); e > k && !neg {
-			p.emitComm(KeyTone, v, "keep it "+v, true)
+			p.emitComm(factbase.KeyTone, v, "keep it "+v, true)
 			return e
 		}
 	case "be", "being", "sound":
@@ -176,17 +168,17 @@ func (p *parser) commPref(i int) int {
 		if neg {
 			// "don't be so verbose"
 			if p.w(k) == "verbose" || p.w(k) == "wordy" || p.w(k) == "long-winded" {
-				p.emitComm(KeyLength, "short", "do not be verbose", true)
+				p.emitComm(factbase.KeyLength, "short", "do not be verbose", true)
 				return k + 1
 			}
 			return i
 		}
 		if v, e := p.phrase(k, lengthWords); e > k {
-			p.emitComm(KeyLength, v, "be "+v, true)
+			p.emitComm(factbase.KeyLength, v, "be "+v, true)
 			return e
 		}
 		if v, e := p.phrase(k, toneWords); e > k {
-			p.emitComm(KeyTone, v, "be "+v, true)
+			p.emitComm(factbase.KeyTone, v, "be "+v, true)
 			return e
 		}
 	case "answer", "reply", "respond", "write", "talk", "speak", "communicate", "chat", "explain":
@@ -201,33 +193,33 @@ func (p *parser) commPref(i int) int {
 			k++
 		}
 		if l, e := p.language(k); e > k && !neg {
-			p.emitComm(KeyLanguage, l, w+" in <language>", true)
+			p.emitComm(factbase.KeyLanguage, l, w+" in <language>", true)
 			return e
 		}
 		if v, e := p.phrase(k, lengthWords); e > k && !neg {
-			p.emitComm(KeyLength, v, w+" "+v, true)
+			p.emitComm(factbase.KeyLength, v, w+" "+v, true)
 			return e
 		}
 		if (p.w(k) == "briefly" || p.w(k) == "shortly" || p.w(k) == "concisely") && !neg {
-			p.emitComm(KeyLength, "short", w+" briefly", true)
+			p.emitComm(factbase.KeyLength, "short", w+" briefly", true)
 			return k + 1
 		}
 		if (p.w(k) == "in" && (p.w(k+1) == "detail" || p.w(k+1) == "depth")) && !neg {
-			p.emitComm(KeyLength, "detailed", w+" in detail", true)
+			p.emitComm(factbase.KeyLength, "detailed", w+" in detail", true)
 			return k + 2
 		}
 		if v, e := p.phrase(k, toneWords); e > k && !neg {
-			p.emitComm(KeyTone, v, w+" "+v, true)
+			p.emitComm(factbase.KeyTone, v, w+" "+v, true)
 			return e
 		}
 		if (p.w(k) == "formally" || p.w(k) == "casually") && !neg {
-			p.emitComm(KeyTone, strings.TrimSuffix(p.w(k), "ly"), w+" "+p.w(k), true)
+			p.emitComm(factbase.KeyTone, strings.TrimSuffix(p.w(k), "ly"), w+" "+p.w(k), true)
 			return k + 1
 		}
 	case "switch":
 		if p.w(j+1) == "to" {
 			if l, e := p.language(j + 2); e > j+2 {
-				p.emitComm(KeyLanguage, l, "switch to <language>", true)
+				p.emitComm(factbase.KeyLanguage, l, "switch to <language>", true)
 				return e
 			}
 		}
@@ -239,7 +231,7 @@ func (p *parser) commPref(i int) int {
 			}
 			k++
 			if v, e := p.phrase(k, lengthWords); e > k && answerNouns[p.w(e)] && !neg {
-				p.emitComm(KeyLength, v, "give me "+v+" answers", true)
+				p.emitComm(factbase.KeyLength, v, "give me "+v+" answers", true)
 				return e + 1
 			}
 			return i
@@ -251,7 +243,7 @@ func (p *parser) commPref(i int) int {
 			k++
 		}
 		if l, e := p.language(k); e > k && !neg {
-			p.emitComm(KeyLanguage, l, "use <language>", true)
+			p.emitComm(factbase.KeyLanguage, l, "use <language>", true)
 			return e
 		}
 		if f, e := p.formatAt(k); e > k {
@@ -265,7 +257,7 @@ func (p *parser) commPref(i int) int {
 			return e
 		}
 		if p.w(j) == "more" && p.w(j+1) == "emojis" {
-			p.emitComm(KeyEmoji, "none", "no more emojis", true)
+			p.emitComm(factbase.KeyEmoji, "none", "no more emojis", true)
 			return j + 2
 		}
 		return i
@@ -273,20 +265,20 @@ func (p *parser) commPref(i int) int {
 	// "shorter answers please", "short answers, please"
 	if v, e := p.phrase(j, lengthWords); e > j && answerNouns[p.w(e)] && p.w(e) != "it" {
 		if e+1 >= len(p.t) || p.w(e+1) == "please" || p.w(e+1) == "," || p.w(e+1) == "from" {
-			p.emitComm(KeyLength, v, v+" answers please", true)
+			p.emitComm(factbase.KeyLength, v, v+" answers please", true)
 			return e + 1
 		}
 	}
 	if p.w(j) == "less" && (p.w(j+1) == "verbose" || p.w(j+1) == "wordy" || p.w(j+1) == "detail" || p.w(j+1) == "text") {
-		p.emitComm(KeyLength, "short", "less verbose", true)
+		p.emitComm(factbase.KeyLength, "short", "less verbose", true)
 		return j + 2
 	}
 	if p.w(j) == "more" && (p.w(j+1) == "detail" || p.w(j+1) == "details") {
-		p.emitComm(KeyLength, "detailed", "more detail", true)
+		p.emitComm(factbase.KeyLength, "detailed", "more detail", true)
 		return j + 2
 	}
 	if l, e := p.phrase(j, languages); e > j && (p.w(e) == "please" || p.w(e) == "only" && p.w(e+1) == "please") {
-		p.emitComm(KeyLanguage, l, "<language> please", true)
+		p.emitComm(factbase.KeyLanguage, l, "<language> please", true)
 		return e + 1
 	}
 	return i
@@ -296,9 +288,9 @@ func (p *parser) emitFormat(f [2]string, neg bool) {
 	key, val := f[0], f[1]
 	if neg {
 		switch key {
-		case KeyEmoji:
+		case factbase.KeyEmoji:
 			val = "none"
-		case KeyUnits:
+		case factbase.KeyUnits:
 			return
 		default:
 			val = "no " + val
@@ -336,12 +328,12 @@ func (p *parser) commUser(head int, st state) int {
 	}
 	// "short answers", "answers in German", "bullet points", "no emojis"
 	if v, e := p.phrase(k, lengthWords); e > k && answerNouns[p.w(e)] && p.w(e) != "it" {
-		p.emitComm(KeyLength, v, "prefer "+v+" answers", true)
+		p.emitComm(factbase.KeyLength, v, "prefer "+v+" answers", true)
 		return e + 1
 	}
 	if answerNouns[p.w(k)] && p.w(k) != "it" && p.w(k) != "things" {
 		if l, e := p.language(k + 1); e > k+1 {
-			p.emitComm(KeyLanguage, l, "answers in <language>", true)
+			p.emitComm(factbase.KeyLanguage, l, "answers in <language>", true)
 			return e
 		}
 		if v, e := p.phrase(k+1, lengthWords); e > k+1 || p.w(k+1) == "to" && p.w(k+2) == "be" {
@@ -349,7 +341,7 @@ func (p *parser) commUser(head int, st state) int {
 				v, e = p.phrase(k+3, lengthWords)
 			}
 			if e > k+1 {
-				p.emitComm(KeyLength, v, "prefer answers "+v, true)
+				p.emitComm(factbase.KeyLength, v, "prefer answers "+v, true)
 				return e
 			}
 		}
@@ -366,7 +358,7 @@ func (p *parser) commUser(head int, st state) int {
 	}
 	if hw == "prefer" {
 		if l, e := p.phrase(k, languages); e > k {
-			p.emitComm(KeyLanguage, l, "prefer <language>", true)
+			p.emitComm(factbase.KeyLanguage, l, "prefer <language>", true)
 			return e
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/when"
 )
 
@@ -385,7 +386,7 @@ func (p *parser) specialClause(i int) int {
 			}
 			text := strings.TrimPrefix(strings.TrimPrefix(m.Text, "on "), "On ")
 			label := p.span(i+1, j+1)
-			p.emitFx(subj{refs: []int{User}}, fx{key: KeyAnniversary, value: text, rule: "anniversary is", marker: &mm, text: func(x string) string {
+			p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeyAnniversary, value: text, rule: "anniversary is", marker: &mm, text: func(x string) string {
 				return x + "'s " + label + " is " + text
 			}})
 			return e

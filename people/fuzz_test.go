@@ -62,8 +62,8 @@ func FuzzExtract(f *testing.F) {
 // canonicalKey reports keys whose values are canonical words rather than cut from
 // the message ("child" for "kid", "short" for "brief", "2" for "two-year-old").
 func canonicalKey(key string) bool {
-	return strings.HasPrefix(key, CommPrefix) || key == KeyCondition || key == KeySpeaks || key == KeyDiet ||
-		key == KeyRelation || key == KeyAge || key == KeyRole
+	return strings.HasPrefix(key, factbase.CommPrefix) || key == factbase.KeyCondition || key == factbase.KeySpeaks || key == factbase.KeyDiet ||
+		key == factbase.KeyRelation || key == factbase.KeyAge || key == factbase.KeyRole
 }
 
 func firstWord(s string) string {

@@ -210,7 +210,7 @@ func (p *parser) setRelation(idx int, r relInfo, word string, owner int, ownerLa
 			m.Gender = genderName(r.gender)
 		}
 	}
-	p.emit(subj{refs: []int{idx}}, KeyRelation, rel, "relation", func(s string) string {
+	p.emit(subj{refs: []int{idx}}, factbase.KeyRelation, rel, "relation", func(s string) string {
 		return s + " is the user's " + rel
 	})
 }
@@ -376,18 +376,7 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 // possessive parses "my/our [modifiers] [age] <relation>['s <relation>] [name]" at i.
 func (p *parser) possessive(i int) (subj, int, bool) {
 	j := i + 1
-	age := ""
-	for {
-		if relationModifiers[p.w(j)] {
-			j++
-			continue
-		}
-		if a, k := p.ageAdjective(j); k > j {
-			age, j = a, k
-			continue
-		}
-		break
-	}
+	age, j := p.modifiersAt(j)
 	if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
 		if p.startsPredicate(j+1) || p.t[min(j, len(p.t)-1)].poss {
 			return subj{skip: "group: \"" + p.span(i, j+1) + "\" names several people; facts are kept per person"}, j + 1, true

@@ -113,70 +113,37 @@ type keySpec struct {
 	conf float64
 }
 
-// The keys of personal facts.
-const (
-	KeyRelation    = "relation"
-	KeyAge         = "age"
-	KeyAllergy     = "allergy"
-	KeyDiet        = "diet"
-	KeyAvoid       = "diet.avoid"
-	KeyCondition   = "health.condition"
-	KeyMedication  = "medical.medication"
-	KeyBirthday    = "birthday"
-	KeyAnniversary = "anniversary"
-	KeyEmployer    = "work.employer"
-	KeyRole        = "work.role"
-	KeyCity        = "home.city"
-	KeyOrigin      = "home.origin"
-	KeyLikes       = "likes"
-	KeyDislikes    = "dislikes"
-	KeyFears       = "fears"
-	KeySchedule    = "schedule"
-	KeyPlan        = "plan"
-	KeyTravel      = "travel"
-	KeyEmail       = "contact.email"
-	KeyPhone       = "contact.phone"
-	KeyLanguage    = "comm.language"
-	KeyLength      = "comm.length"
-	KeyFormat      = "comm.format"
-	KeyTone        = "comm.tone"
-	KeyEmoji       = "comm.emoji"
-	KeyUnits       = "comm.units"
-	KeySpeaks      = "languages"
-)
-
-// CommPrefix starts the keys of communication preferences.
-const CommPrefix = "comm."
-
+// specs give what the extractor writes with each of its keys: type, cardinality,
+// value type, category, durability, sensitivity and confidence.
 var specs = map[string]keySpec{
-	KeyRelation:    {"relationship", factbase.One, factbase.String, factbase.Core, factbase.Durable, factbase.Low, 0.95},
-	KeyAge:         {"personal", factbase.One, factbase.Number, factbase.Core, factbase.Medium, factbase.Low, 0.9},
-	KeyAllergy:     {"allergy", factbase.Many, factbase.String, factbase.Core, factbase.Durable, factbase.MediumSens, 0.95},
-	KeyDiet:        {"diet", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
-	KeyAvoid:       {"diet", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
-	KeyCondition:   {"health", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.High, 0.9},
-	KeyMedication:  {"medical", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.High, 0.95},
-	KeyBirthday:    {"birthday", factbase.One, factbase.Date, factbase.Core, factbase.Durable, factbase.Low, 0.95},
-	KeyAnniversary: {"anniversary", factbase.One, factbase.Date, factbase.Core, factbase.Durable, factbase.Low, 0.95},
-	KeyEmployer:    {"work", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
-	KeyRole:        {"work", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
-	KeyCity:        {"home", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.9},
-	KeyOrigin:      {"home", factbase.One, factbase.String, factbase.Core, factbase.Durable, factbase.Low, 0.9},
-	KeyLikes:       {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
-	KeyDislikes:    {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
-	KeyFears:       {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
-	KeySchedule:    {"schedule", factbase.Many, factbase.String, factbase.Project, factbase.Medium, factbase.Low, 0.85},
-	KeyPlan:        {"plan", factbase.Many, factbase.String, factbase.Transient, factbase.Short, factbase.Low, 0.8},
-	KeyTravel:      {"travel", factbase.Many, factbase.String, factbase.Transient, factbase.Short, factbase.Low, 0.85},
-	KeyEmail:       {"contact", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.95},
-	KeyPhone:       {"contact", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.95},
-	KeyLanguage:    {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeyLength:      {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeyFormat:      {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeyTone:        {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeyEmoji:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeyUnits:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
-	KeySpeaks:      {"personal", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyRelation:    {"relationship", factbase.One, factbase.String, factbase.Core, factbase.Durable, factbase.Low, 0.95},
+	factbase.KeyAge:         {"personal", factbase.One, factbase.Number, factbase.Core, factbase.Medium, factbase.Low, 0.9},
+	factbase.KeyAllergy:     {"allergy", factbase.Many, factbase.String, factbase.Core, factbase.Durable, factbase.MediumSens, 0.95},
+	factbase.KeyDiet:        {"diet", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
+	factbase.KeyAvoid:       {"diet", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
+	factbase.KeyCondition:   {"health", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.High, 0.9},
+	factbase.KeyMedication:  {"medical", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.High, 0.95},
+	factbase.KeyBirthday:    {"birthday", factbase.One, factbase.Date, factbase.Core, factbase.Durable, factbase.Low, 0.95},
+	factbase.KeyAnniversary: {"anniversary", factbase.One, factbase.Date, factbase.Core, factbase.Durable, factbase.Low, 0.95},
+	factbase.KeyEmployer:    {"work", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
+	factbase.KeyRole:        {"work", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.9},
+	factbase.KeyCity:        {"home", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.9},
+	factbase.KeyOrigin:      {"home", factbase.One, factbase.String, factbase.Core, factbase.Durable, factbase.Low, 0.9},
+	factbase.KeyLikes:       {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyDislikes:    {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyFears:       {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeySchedule:    {"schedule", factbase.Many, factbase.String, factbase.Project, factbase.Medium, factbase.Low, 0.85},
+	factbase.KeyPlan:        {"plan", factbase.Many, factbase.String, factbase.Transient, factbase.Short, factbase.Low, 0.8},
+	factbase.KeyTravel:      {"travel", factbase.Many, factbase.String, factbase.Transient, factbase.Short, factbase.Low, 0.85},
+	factbase.KeyEmail:       {"contact", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.95},
+	factbase.KeyPhone:       {"contact", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.MediumSens, 0.95},
+	factbase.KeyLanguage:    {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeyLength:      {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeyFormat:      {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeyTone:        {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeyEmoji:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeyUnits:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
+	factbase.KeySpeaks:      {"personal", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
 }
 
 // Cardinalities returns the cardinality of every key the extractor writes, to
@@ -198,5 +165,6 @@ func Spec(key string) (typ string, card factbase.Cardinality, cat factbase.Categ
 
 // routerKeys are the user's own keys the router already writes for Say.
 var routerKeys = map[string]bool{
-	KeyCity: true, KeyEmployer: true, KeyRole: true, KeyEmail: true, KeyPhone: true, KeyBirthday: true,
+	factbase.KeyCity: true, factbase.KeyEmployer: true, factbase.KeyRole: true,
+	factbase.KeyEmail: true, factbase.KeyPhone: true, factbase.KeyBirthday: true,
 }

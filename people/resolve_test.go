@@ -73,7 +73,7 @@ func TestAttributeOrphans(t *testing.T) {
 	}
 	ex := Extract("Martin is vegetarian and I'm allergic to nuts.", Options{Known: known})
 	p := Attribute(ex, Resolve(ex.Mentions, known), known, PlanOptions{Speaker: SpeakerUser})
-	if len(p.Facts) != 1 || p.Facts[0].Fact.Subject != "user" || p.Facts[0].Fact.Key != KeyAllergy || p.Facts[0].Fact.SaidBy != "user" {
+	if len(p.Facts) != 1 || p.Facts[0].Fact.Subject != "user" || p.Facts[0].Fact.Key != factbase.KeyAllergy || p.Facts[0].Fact.SaidBy != "user" {
 		t.Fatalf("facts = %+v", p.Facts)
 	}
 	if len(p.Skips) != 1 || !strings.HasPrefix(p.Skips[0].Reason, "orphan:") || !strings.Contains(p.Skips[0].Reason, "ambiguous") {

@@ -3,6 +3,8 @@ package router
 import (
 	"strings"
 	"unicode"
+
+	"github.com/factbase/factbase"
 )
 
 // keyAt parses a key phrase after "my" at i (with modifiers); it returns the key, the
@@ -83,19 +85,19 @@ func (c *cl) setFact(key string, i, j int) (outcome, bool) {
 // factValue checks and cleans the value of key in tokens [i, j); "" if it is not one.
 func (c *cl) factValue(key string, i, j int) string {
 	switch key {
-	case KeyEmail, KeyWorkEmail:
+	case factbase.KeyEmail, factbase.KeyWorkEmail:
 		return c.email(i, j)
-	case KeyPhone, KeyWorkPhone:
+	case factbase.KeyPhone, factbase.KeyWorkPhone:
 		return c.phone(i, j)
-	case KeyName:
+	case factbase.KeyName:
 		return c.name(i, j)
-	case KeyBirthday:
+	case factbase.KeyUserBirthday:
 		return c.birthday(i, j)
-	case KeyCity:
+	case factbase.KeyCity:
 		return c.city(i, j)
-	case KeyEmployer:
+	case factbase.KeyEmployer:
 		return c.employer(i, j)
-	case KeyRole:
+	case factbase.KeyRole:
 		return c.role(i, j, false)
 	}
 	return ""
@@ -349,12 +351,12 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		switch c.w(j) {
 		case "living", "residing", "staying":
 			if c.w(j+1) == "in" {
-				return c.setFact(KeyCity, j+2, len(c.t))
+				return c.setFact(factbase.KeyCity, j+2, len(c.t))
 			}
 			return none, false
 		case "based", "located":
 			if n := c.oneOf(j+1, []string{"in"}, []string{"out", "of"}, []string{"at"}); n > 0 {
-				return c.setFact(KeyCity, n, len(c.t))
+				return c.setFact(factbase.KeyCity, n, len(c.t))
 			}
 			return none, false
 		case "working":
@@ -362,7 +364,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		case "employed":
 			return c.work(j+1, true)
 		case "called", "named":
-			return c.setFact(KeyName, j+1, len(c.t))
+			return c.setFact(factbase.KeyName, j+1, len(c.t))
 		case "a", "an":
 			return c.iAmA(j)
 		case "moving", "going", "not", "no", "never":
@@ -371,7 +373,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		// "Hi, I'm Sam.", "I'm Ada Lovelace": capitalised name-like words and nothing
 		// else ("I'm Tired" and "I'm French" are not names).
 		if v := c.introduction(j); v != "" {
-			return c.statement(Statement{Kind: Set, Key: KeyName, Values: []string{v}}), true
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{v}}), true
 		}
 		return none, false
 	case "have":
@@ -382,7 +384,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			switch c.w(k) {
 			case "living", "residing":
 				if c.w(k+1) == "in" {
-					return c.setFact(KeyCity, k+2, len(c.t))
+					return c.setFact(factbase.KeyCity, k+2, len(c.t))
 				}
 			case "working":
 				return c.work(k+1, false)
@@ -392,7 +394,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			return c.moved(k + 1)
 		case "lived":
 			if c.w(k+1) == "in" && c.hasTimeTail(k+2) {
-				return c.setFact(KeyCity, k+2, len(c.t))
+				return c.setFact(factbase.KeyCity, k+2, len(c.t))
 			}
 			return none, false
 		case "a", "an":
@@ -401,7 +403,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		return none, false
 	case "live", "reside":
 		if c.w(j+1) == "in" {
-			return c.setFact(KeyCity, j+2, len(c.t))
+			return c.setFact(factbase.KeyCity, j+2, len(c.t))
 		}
 		return none, false
 	case "moved", "relocated":
@@ -409,14 +411,14 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 	case "call":
 		// "I call Lisbon home"
 		if n := len(c.t); n-j >= 3 && c.w(n-1) == "home" {
-			return c.setFact(KeyCity, j+1, n-1)
+			return c.setFact(factbase.KeyCity, j+1, n-1)
 		}
 		return none, false
 	case "work":
 		return c.work(skipAdv(j+1), false)
 	case "go":
 		if c.w(j+1) == "by" {
-			return c.setFact(KeyName, j+2, len(c.t))
+			return c.setFact(factbase.KeyName, j+2, len(c.t))
 		}
 		return none, false
 	case "was":
@@ -427,7 +429,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 				k++
 			}
 			if v := c.birthday(k, len(c.t)); v != "" {
-				return c.statement(Statement{Kind: Set, Key: KeyBirthday, Values: []string{v}}), true
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyUserBirthday, Values: []string{v}}), true
 			}
 		}
 		return none, true
@@ -440,7 +442,7 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			k++
 		}
 		if v := c.employer(k, len(c.t)); v != "" {
-			return c.statement(Statement{Kind: Set, Key: KeyEmployer, Values: []string{v}}), true
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyEmployer, Values: []string{v}}), true
 		}
 		return c.gotJob(k)
 	case "got", "landed", "took", "accepted":
@@ -469,7 +471,7 @@ func (c *cl) moved(k int) (outcome, bool) {
 	if c.w(k) != "to" {
 		return none, false
 	}
-	return c.setFact(KeyCity, k+1, len(c.t))
+	return c.setFact(factbase.KeyCity, k+1, len(c.t))
 }
 
 // work parses what follows "work" (or "working", "employed"): "at/for X [as a R]",
@@ -483,17 +485,17 @@ func (c *cl) work(k int, employed bool) (outcome, bool) {
 		end := len(c.t)
 		var stmts []Statement
 		if v := c.employer(k+1, end); v != "" {
-			stmts = append(stmts, Statement{Kind: Set, Key: KeyEmployer, Values: []string{v}, Span: c.span})
+			stmts = append(stmts, Statement{Kind: Set, Key: factbase.KeyEmployer, Values: []string{v}, Span: c.span})
 		} else {
 			if c.trimPunctEnd(k+1, end) == k+1 {
-				return c.ask(keyQuestions[KeyEmployer]), true
+				return c.ask(keyQuestions[factbase.KeyEmployer]), true
 			}
 			return none, true
 		}
 		for m := k + 1; m < end; m++ {
 			if c.w(m) == "as" {
 				if v := c.role(m+1, end, false); v != "" {
-					stmts = append(stmts, Statement{Kind: Set, Key: KeyRole, Values: []string{v}, Span: c.span})
+					stmts = append(stmts, Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{v}, Span: c.span})
 				}
 				break
 			}
@@ -504,15 +506,15 @@ func (c *cl) work(k int, employed bool) (outcome, bool) {
 		v := c.role(k+1, end, false)
 		if v == "" {
 			if c.trimPunctEnd(k+1, end) == k+1 || c.trimPunctEnd(k+1, end) == k+2 && (c.w(k+1) == "a" || c.w(k+1) == "an") {
-				return c.ask(keyQuestions[KeyRole]), true
+				return c.ask(keyQuestions[factbase.KeyRole]), true
 			}
 			return none, true
 		}
-		stmts := []Statement{{Kind: Set, Key: KeyRole, Values: []string{v}, Span: c.span}}
+		stmts := []Statement{{Kind: Set, Key: factbase.KeyRole, Values: []string{v}, Span: c.span}}
 		for m := k + 1; m < end; m++ {
 			if c.w(m) == "at" || c.w(m) == "for" {
 				if e := c.employer(m+1, end); e != "" {
-					stmts = append(stmts, Statement{Kind: Set, Key: KeyEmployer, Values: []string{e}, Span: c.span})
+					stmts = append(stmts, Statement{Kind: Set, Key: factbase.KeyEmployer, Values: []string{e}, Span: c.span})
 				}
 				break
 			}
@@ -547,15 +549,15 @@ func (c *cl) iAmA(k int) (outcome, bool) {
 			return none, false
 		}
 		return outcome{route: RouteWrite, stmts: []Statement{
-			{Kind: Set, Key: KeyRole, Values: []string{r}, Span: c.span},
-			{Kind: Set, Key: KeyEmployer, Values: []string{e}, Span: c.span},
+			{Kind: Set, Key: factbase.KeyRole, Values: []string{r}, Span: c.span},
+			{Kind: Set, Key: factbase.KeyEmployer, Values: []string{e}, Span: c.span},
 		}}, true
 	}
 	r := c.role(k, end, strict)
 	if r == "" {
 		return none, false
 	}
-	return c.statement(Statement{Kind: Set, Key: KeyRole, Values: []string{r}}), true
+	return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{r}}), true
 }
 
 // gotJob parses "(got|have|started) a (new) job at X".
@@ -580,7 +582,7 @@ func (c *cl) gotJob(k int) (outcome, bool) {
 	if v == "" {
 		return none, true
 	}
-	return c.statement(Statement{Kind: Set, Key: KeyEmployer, Values: []string{v}}), true
+	return c.statement(Statement{Kind: Set, Key: factbase.KeyEmployer, Values: []string{v}}), true
 }
 
 // callMe parses "call me N", "you can call me N", "people call me N".
@@ -596,7 +598,7 @@ func (c *cl) callMe() (outcome, bool) {
 	if c.w(n) == "at" || c.w(n) == "on" {
 		// "call me at 555 0100"
 		if v := c.phone(n+1, c.trimPunctEnd(n+1, len(c.t))); v != "" {
-			return c.statement(Statement{Kind: Set, Key: KeyPhone, Values: []string{v}}), true
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyPhone, Values: []string{v}}), true
 		}
 		return none, true
 	}
@@ -607,7 +609,7 @@ func (c *cl) callMe() (outcome, bool) {
 	if v == "" {
 		return none, true
 	}
-	return c.statement(Statement{Kind: Set, Key: KeyName, Values: []string{v}}), true
+	return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{v}}), true
 }
 
 func (c *cl) trimValueStart(i int) int {
@@ -627,10 +629,10 @@ func (c *cl) reachMe() (outcome, bool) {
 	}
 	end := c.trimPunctEnd(n, len(c.t))
 	if v := c.email(n, end); v != "" {
-		return c.statement(Statement{Kind: Set, Key: KeyEmail, Values: []string{v}}), true
+		return c.statement(Statement{Kind: Set, Key: factbase.KeyEmail, Values: []string{v}}), true
 	}
 	if v := c.phone(n, end); v != "" {
-		return c.statement(Statement{Kind: Set, Key: KeyPhone, Values: []string{v}}), true
+		return c.statement(Statement{Kind: Set, Key: factbase.KeyPhone, Values: []string{v}}), true
 	}
 	return none, true
 }

@@ -1,31 +1,48 @@
 package router
 
+import "github.com/factbase/factbase"
+
 // The word tables of the personal-fact grammar in personal.go.
 
 // keyPhrases name the personal facts after "my": the words, joined by spaces, to the
 // key.
 var keyPhrases = map[string]string{
-	"email": KeyEmail, "email address": KeyEmail, "e mail": KeyEmail, "e mail address": KeyEmail,
-	"mail address": KeyEmail,
-	"work email":   KeyWorkEmail, "work email address": KeyWorkEmail, "business email": KeyWorkEmail,
-	"business email address": KeyWorkEmail, "office email": KeyWorkEmail,
-	"phone": KeyPhone, "phone number": KeyPhone, "cell": KeyPhone, "cell phone": KeyPhone,
-	"cell number": KeyPhone, "cell phone number": KeyPhone, "cellphone": KeyPhone,
-	"cellphone number": KeyPhone, "mobile": KeyPhone, "mobile number": KeyPhone,
-	"mobile phone": KeyPhone, "mobile phone number": KeyPhone, "telephone": KeyPhone,
-	"telephone number": KeyPhone, "number": KeyPhone, "contact number": KeyPhone,
-	"phone no":   KeyPhone,
-	"work phone": KeyWorkPhone, "work number": KeyWorkPhone, "work phone number": KeyWorkPhone,
-	"office phone": KeyWorkPhone, "office number": KeyWorkPhone, "business phone": KeyWorkPhone,
-	"name": KeyName, "full name": KeyName, "real name": KeyName,
-	"birthday": KeyBirthday, "bday": KeyBirthday, "b-day": KeyBirthday, "birth date": KeyBirthday,
-	"birthdate": KeyBirthday, "date of birth": KeyBirthday, "dob": KeyBirthday, "birth day": KeyBirthday,
-	"city": KeyCity, "home city": KeyCity, "city of residence": KeyCity,
-	"place of residence": KeyCity, "home": KeyCity, "home town": KeyCity, "hometown": KeyCity,
-	"employer": KeyEmployer, "company": KeyEmployer, "workplace": KeyEmployer,
-	"work place": KeyEmployer, "place of work": KeyEmployer,
-	"job title": KeyRole, "job": KeyRole, "role": KeyRole, "position": KeyRole,
-	"occupation": KeyRole, "profession": KeyRole, "job role": KeyRole,
+	"email": factbase.KeyEmail, "email address": factbase.KeyEmail, "e mail": factbase.KeyEmail,
+	"e mail address": factbase.KeyEmail, "mail address": factbase.KeyEmail,
+
+	"work email": factbase.KeyWorkEmail, "work email address": factbase.KeyWorkEmail,
+	"business email": factbase.KeyWorkEmail, "business email address": factbase.KeyWorkEmail,
+	"office email": factbase.KeyWorkEmail,
+
+	"phone": factbase.KeyPhone, "phone number": factbase.KeyPhone, "cell": factbase.KeyPhone,
+	"cell phone": factbase.KeyPhone, "cell number": factbase.KeyPhone, "cell phone number": factbase.KeyPhone,
+	"cellphone": factbase.KeyPhone, "cellphone number": factbase.KeyPhone, "mobile": factbase.KeyPhone,
+	"mobile number": factbase.KeyPhone, "mobile phone": factbase.KeyPhone,
+	"mobile phone number": factbase.KeyPhone, "telephone": factbase.KeyPhone,
+	"telephone number": factbase.KeyPhone, "number": factbase.KeyPhone, "contact number": factbase.KeyPhone,
+	"phone no": factbase.KeyPhone,
+
+	"work phone": factbase.KeyWorkPhone, "work number": factbase.KeyWorkPhone,
+	"work phone number": factbase.KeyWorkPhone, "office phone": factbase.KeyWorkPhone,
+	"office number": factbase.KeyWorkPhone, "business phone": factbase.KeyWorkPhone,
+
+	"name": factbase.KeyName, "full name": factbase.KeyName, "real name": factbase.KeyName,
+
+	"birthday": factbase.KeyUserBirthday, "bday": factbase.KeyUserBirthday, "b-day": factbase.KeyUserBirthday,
+	"birth date": factbase.KeyUserBirthday, "birthdate": factbase.KeyUserBirthday,
+	"date of birth": factbase.KeyUserBirthday, "dob": factbase.KeyUserBirthday,
+	"birth day": factbase.KeyUserBirthday,
+
+	"city": factbase.KeyCity, "home city": factbase.KeyCity, "city of residence": factbase.KeyCity,
+	"place of residence": factbase.KeyCity, "home": factbase.KeyCity, "home town": factbase.KeyCity,
+	"hometown": factbase.KeyCity,
+
+	"employer": factbase.KeyEmployer, "company": factbase.KeyEmployer, "workplace": factbase.KeyEmployer,
+	"work place": factbase.KeyEmployer, "place of work": factbase.KeyEmployer,
+
+	"job title": factbase.KeyRole, "job": factbase.KeyRole, "role": factbase.KeyRole,
+	"position": factbase.KeyRole, "occupation": factbase.KeyRole, "profession": factbase.KeyRole,
+	"job role": factbase.KeyRole,
 }
 
 // keyModifiers may come between "my" and a key phrase.
@@ -37,11 +54,11 @@ var keyModifiers = map[string]bool{
 
 // keyQuestions ask for a personal fact's value.
 var keyQuestions = map[string]string{
-	KeyEmail: "What is your email address?", KeyWorkEmail: "What is your work email address?",
-	KeyPhone: "What is your phone number?", KeyWorkPhone: "What is your work phone number?",
-	KeyName: "What is your name?", KeyBirthday: "When is your birthday?",
-	KeyCity: "Where do you live?", KeyEmployer: "Where do you work?",
-	KeyRole: "What do you do for work?",
+	factbase.KeyEmail: "What is your email address?", factbase.KeyWorkEmail: "What is your work email address?",
+	factbase.KeyPhone: "What is your phone number?", factbase.KeyWorkPhone: "What is your work phone number?",
+	factbase.KeyName: "What is your name?", factbase.KeyUserBirthday: "When is your birthday?",
+	factbase.KeyCity: "Where do you live?", factbase.KeyEmployer: "Where do you work?",
+	factbase.KeyRole: "What do you do for work?",
 }
 
 // nameStops may not open a name: "call me later", "call me crazy".

@@ -1,5 +1,7 @@
 package router
 
+import "github.com/factbase/factbase"
+
 // mode says how a read without a copula chooses between a list and its first member.
 type mode int
 
@@ -87,7 +89,7 @@ func (c *cl) wh(i int) (outcome, bool) {
 			return c.npQuery(j, modeAsk, "")
 		case "am":
 			if w == "who" && c.trimPunctEnd(j+1, len(c.t)) == j+2 && c.w(j+1) == "i" {
-				return c.factQuery(KeyName), true
+				return c.factQuery(factbase.KeyName), true
 			}
 			return none, false
 		case "do", "should", "did":
@@ -96,18 +98,18 @@ func (c *cl) wh(i int) (outcome, bool) {
 				[]string{"do", "i", "do", "professionally"}, []string{"do", "i", "do", "for", "my", "job"},
 				[]string{"do", "i", "work", "as"}, []string{"do", "i", "do", "for", "money"},
 				[]string{"do", "i", "do", "at", "work"}) && w == "what":
-				return c.factQuery(KeyRole), true
+				return c.factQuery(factbase.KeyRole), true
 			case w != "which" && c.endsAt(j, len(c.trimmedEnd()), []string{"do", "you", "call", "me"}, []string{"should", "you", "call", "me"},
 				[]string{"do", "people", "call", "me"}, []string{"do", "i", "go", "by"}):
-				return c.factQuery(KeyName), true
+				return c.factQuery(factbase.KeyName), true
 			case w == "who" && c.endsAt(j, len(c.trimmedEnd()), []string{"do", "i", "work", "for"}, []string{"do", "i", "work", "at"},
 				[]string{"do", "i", "work", "with"}):
-				return c.factQuery(KeyEmployer), true
+				return c.factQuery(factbase.KeyEmployer), true
 			}
 			return none, false
 		case "employs":
 			if w == "who" && c.at(j+1, "me") == len(c.trimmedEnd()) {
-				return c.factQuery(KeyEmployer), true
+				return c.factQuery(factbase.KeyEmployer), true
 			}
 			return none, false
 		case "was", "were", "would", "will", "used":
@@ -123,15 +125,15 @@ func (c *cl) wh(i int) (outcome, bool) {
 			[]string{"do", "i", "reside"}, []string{"am", "i", "located"}, []string{"is", "my", "home"},
 			[]string{"is", "home"}, []string{"do", "i", "live", "now"}, []string{"do", "i", "currently", "live"},
 			[]string{"do", "i", "stay"}, []string{"is", "my", "home", "city"}, []string{"do", "i", "call", "home"}):
-			return c.factQuery(KeyCity), true
+			return c.factQuery(factbase.KeyCity), true
 		case c.endsAt(j, n, []string{"do", "i", "work"}, []string{"am", "i", "working"}, []string{"am", "i", "employed"},
 			[]string{"do", "i", "currently", "work"}, []string{"do", "i", "work", "now"}, []string{"do", "i", "work", "at"}):
-			return c.factQuery(KeyEmployer), true
+			return c.factQuery(factbase.KeyEmployer), true
 		}
 		return none, false
 	case "when":
 		if c.endsAt(j, len(c.trimmedEnd()), []string{"was", "i", "born"}) {
-			return c.factQuery(KeyBirthday), true
+			return c.factQuery(factbase.KeyUserBirthday), true
 		}
 		if c.w(j) == "is" && c.w(j+1) == "my" {
 			return c.npQuery(j+1, modeAsk, "is")
@@ -192,12 +194,12 @@ func (c *cl) topicFirst(j int) (outcome, bool) {
 			switch {
 			case (c.w(j) == "city" || c.w(j) == "town" || c.w(j) == "place") && k == j+1 &&
 				c.endsAt(m, end, []string{"live", "in"}, []string{"reside", "in"}, []string{"call", "home"}):
-				return c.factQuery(KeyCity), true
+				return c.factQuery(factbase.KeyCity), true
 			case (c.w(j) == "company" || c.w(j) == "employer" || c.w(j) == "firm" || c.w(j) == "organization" || c.w(j) == "organisation" || c.w(j) == "business") && k == j+1 &&
 				c.endsAt(m, end, []string{"work", "for"}, []string{"work", "at"}):
-				return c.factQuery(KeyEmployer), true
+				return c.factQuery(factbase.KeyEmployer), true
 			case (c.w(j) == "job" || c.w(j) == "role") && k == j+1 && c.endsAt(m, end, []string{"have"}, []string{"do"}):
-				return c.factQuery(KeyRole), true
+				return c.factQuery(factbase.KeyRole), true
 			}
 			if !likeVerbs[c.w(m)] {
 				return none, false
@@ -218,7 +220,7 @@ func (c *cl) topicFirst(j int) (outcome, bool) {
 		case "am":
 			if (c.w(j) == "city" || c.w(j) == "town") && k == j+1 &&
 				c.endsAt(k+1, end, []string{"i", "living", "in"}, []string{"i", "based", "in"}, []string{"i", "in"}) {
-				return c.factQuery(KeyCity), true
+				return c.factQuery(factbase.KeyCity), true
 			}
 			return none, false
 		}
@@ -365,25 +367,25 @@ func (c *cl) embeddedFact(i int) string {
 		switch {
 		case c.endsAt(i+1, end, []string{"i", "live"}, []string{"i", "am", "living"}, []string{"i", "currently", "live"},
 			[]string{"i", "am", "based"}, []string{"i", "reside"}):
-			return KeyCity
+			return factbase.KeyCity
 		case c.endsAt(i+1, end, []string{"i", "work"}, []string{"i", "am", "working"}, []string{"i", "currently", "work"}):
-			return KeyEmployer
+			return factbase.KeyEmployer
 		}
 	case "who":
 		switch {
 		case c.endsAt(i+1, end, []string{"i", "work", "for"}, []string{"my", "employer", "is"}):
-			return KeyEmployer
+			return factbase.KeyEmployer
 		case c.endsAt(i+1, end, []string{"i", "am"}):
-			return KeyName
+			return factbase.KeyName
 		}
 	case "when":
 		if c.endsAt(i+1, end, []string{"i", "was", "born"}) {
-			return KeyBirthday
+			return factbase.KeyUserBirthday
 		}
 	case "what":
 		if c.endsAt(i+1, end, []string{"i", "do", "for", "work"}, []string{"i", "do", "for", "a", "living"},
 			[]string{"i", "do"}, []string{"i", "work", "as"}) {
-			return KeyRole
+			return factbase.KeyRole
 		}
 	}
 	return ""

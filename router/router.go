@@ -129,7 +129,7 @@ type Statement struct {
 	// Topic is the raw topic phrase of a favorites list, lower-cased ("vacation
 	// destinations"); canon makes it canonical. "" for personal facts.
 	Topic string `json:"topic,omitempty"`
-	// Key is the key of a personal fact ("contact.email"); "" for favorites.
+	// Key is the key of a personal fact (factbase.KeyEmail, ...); "" for favorites.
 	Key string `json:"key,omitempty"`
 	// Values are the values in their original spelling, in order.
 	Values []string `json:"values"`
@@ -170,19 +170,6 @@ type Result struct {
 	// the clause that needs it; other clauses' statements are still returned.
 	Clarify string `json:"clarify,omitempty"`
 }
-
-// The personal fact keys.
-const (
-	KeyEmail     = "contact.email"
-	KeyWorkEmail = "contact.work_email"
-	KeyPhone     = "contact.phone"
-	KeyWorkPhone = "contact.work_phone"
-	KeyName      = "person.name"
-	KeyBirthday  = "person.birthday"
-	KeyCity      = "home.city"
-	KeyEmployer  = "work.employer"
-	KeyRole      = "work.role"
-)
 
 // Parse classifies message and extracts its statements and queries. Route is
 // RouteWrite when any clause is a write (statements, or a clarification of one), else

@@ -1,0 +1,124 @@
+package people
+
+import (
+	"github.com/factbase/factbase/when"
+
+	"github.com/factbase/factbase"
+)
+
+// copulaRule reads "is/are ..." predicates.
+func (p *parser) copulaRule(head int, st state) int {
+	s := *st.s
+	hw := p.w(head)
+	switch {
+	case hw == "born":
+		return p.bornRule(head+1, st)
+	case hw == "allergic":
+		i := head + 1
+		if p.w(i) == "to" {
+			i++
+		}
+		return p.allergy(st, i)
+	case hw == "a" || hw == "an":
+		return p.copulaArticle(head+1, st)
+	case hw == "on" && (p.w(head+1) == "vacation" || p.w(head+1) == "holiday" || p.w(head+1) == "leave" || p.w(head+1) == "a" && (p.w(head+2) == "trip" || p.w(head+2) == "business")):
+		return p.plan(head, st)
+	case hw == "on":
+		return p.onRule(head+1, st)
+	case hw == "from" && p.isPlace(head+1):
+		e := p.valueEnd(head+1, true, "but", "in", "originally")
+		v := p.span(head+1, e)
+		p.emitFx(s, fx{key: factbase.KeyOrigin, value: v, rule: "is from", correction: st.corr, text: func(x string) string { return x + " is from " + v }})
+		return e
+	case (hw == "based" || hw == "living" || hw == "settled") && (p.w(head+1) == "in" || p.w(head+1) == "out"):
+		i := head + 2
+		if p.w(head+1) == "out" && p.w(i) == "of" {
+			i++
+		}
+		return p.homeCity(st, i, "is based in")
+	case hw == "married" && p.w(head+1) == "to", hw == "engaged" && p.w(head+1) == "to", hw == "dating":
+		i := head + 1
+		if hw != "dating" {
+			i++
+		}
+		if s.isUser() {
+			return p.partnerName(i, hw)
+		}
+		return head
+	case hw == "my" || hw == "our":
+		return p.relationStatement(head, st)
+	case hw == "called" || hw == "named":
+		return p.nameStatement(head+1, st)
+	case hw == "employed" && (p.w(head+1) == "by" || p.w(head+1) == "at"):
+		return p.employer(head+2, st, "is employed by")
+	case hw == "retired" && p.clauseEnd(head+1) == head+1:
+		if !s.isUser() || p.o.UserBasics {
+			p.emitFx(s, fx{key: factbase.KeyRole, value: "retired", rule: "is retired", correction: st.corr, text: func(x string) string { return x + " is retired" }})
+		}
+		return head + 1
+	case likeCopula(p, head) > head:
+		k := likeCopula(p, head)
+		key := factbase.KeyLikes
+		if fearWords[hw] {
+			key = factbase.KeyFears
+		}
+		return p.likeObject(st, k, key, hw)
+	case travelIng[hw]:
+		return p.travel(head, st)
+	case hw == "in" && p.isPlace(head+1):
+		// "Sarah is in Paris next week"
+		if m, _, _ := p.markerIn(head+2, p.clauseEnd(head+2)); m != nil && !m.Past && m.Recur == when.Once {
+			return p.travel(head, st)
+		}
+		return head
+	case hw == "turning" || hw == "having" || hw == "getting" || hw == "starting" || hw == "doing" || hw == "taking" || hw == "playing" || hw == "hosting" || hw == "throwing" || hw == "celebrating" || hw == "attending" || hw == "running" || hw == "seeing" || hw == "meeting":
+		return p.plan(head, st)
+	}
+	if a, ok := ageNumber(hw); ok {
+		return p.ageRule(head, a, st)
+	}
+	if a, e := p.ageAdjective(head); e > head {
+		p.ageFacts(st, a)
+		return e
+	}
+	if d, e := p.phraseIn(head, dietPhrase); e > head {
+		v := d
+		p.emitFx(s, fx{key: factbase.KeyDiet, value: v, rule: "is " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
+		return p.afterTail(e)
+	}
+	if c, e := p.phraseIn(head, conditionPhrase); e > head {
+		v := c
+		word := p.span(head, e)
+		p.emitFx(s, fx{key: factbase.KeyCondition, value: v, rule: "is " + word, correction: st.corr, text: func(x string) string { return x + " has " + v }})
+		return p.afterTail(e)
+	}
+	if _, e := p.name(head); st.s.isName() && e > head && len(s.refs) == 1 {
+		// "my wife is Sarah"
+		return p.nameStatement(head, st)
+	}
+	return head
+}
+
+// copulaArticle reads "a/an ..." after a copula: an age, an occupation, a diet, a
+// fan of something.
+func (p *parser) copulaArticle(i int, st state) int {
+	if a, e := p.ageAdjective(i); e > i {
+		p.ageFacts(st, a)
+		return e
+	}
+	if k := likeCopula(p, i); k > i {
+		return p.likeObject(st, k, factbase.KeyLikes, "is a fan of")
+	}
+	for adjectiveBeforeFan[p.w(i)] {
+		i++
+		if k := likeCopula(p, i); k > i {
+			return p.likeObject(st, k, factbase.KeyLikes, "is a fan of")
+		}
+	}
+	if d, e := p.phraseIn(i, dietPhrase); e > i {
+		v := d
+		p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: "is a " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
+		return e
+	}
+	return p.occupation(i, st)
+}

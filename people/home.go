@@ -1,0 +1,29 @@
+package people
+
+import "github.com/factbase/factbase"
+
+// isPlace reports whether token i starts a place name (capitalised).
+func (p *parser) isPlace(i int) bool {
+	if i >= len(p.t) || p.t[i].kind != kWord {
+		return false
+	}
+	if p.w(i) == "the" {
+		i++
+	}
+	return i < len(p.t) && p.t[i].cap && !months[p.w(i)]
+}
+
+// homeCity reads a city at i.
+func (p *parser) homeCity(st state, i int, rule string) int {
+	if !p.isPlace(i) {
+		return i
+	}
+	e := p.valueEnd(i, true, "with", "for", "since", "near", "now", "in", "at")
+	if p.w(e) == "in" && p.isPlace(e+1) { // "Cambridge in England": keep the city
+		e2 := p.valueEnd(e+1, true, "with", "for", "since", "near", "now")
+		e = e2
+	}
+	v := p.span(i, e)
+	p.emitFx(*st.s, fx{key: factbase.KeyCity, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " lives in " + v }})
+	return p.afterTail(e)
+}

@@ -1,0 +1,183 @@
+package people
+
+import "strings"
+
+// relationStatement reads "Sarah is my wife" (head at "my").
+func (p *parser) relationStatement(head int, st state) int {
+	s := *st.s
+	if len(s.refs) != 1 || s.refs[0] == User {
+		return head
+	}
+	j := head + 1
+	for relationModifiers[p.w(j)] {
+		j++
+	}
+	r, word, e, ok := p.relationAt(j)
+	if !ok {
+		return head
+	}
+	idx := s.refs[0]
+	if p.t[e-1].poss {
+		if r2, word2, e2, ok2 := p.relationAt(e); ok2 {
+			o := p.mention(Mention{Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Span: p.span(head, e)})
+			p.setRelation(idx, r2, word2, o, word)
+			return e2
+		}
+		return head
+	}
+	if m := p.ex.Mentions[idx]; m.Relation != "" && m.Relation != word {
+		return head
+	}
+	p.setRelation(idx, r, word, User, "")
+	return e
+}
+
+// nameStatement reads a name at i for a relation-only subject: "my wife is Sarah",
+// "my son is called Leo", "my wife's name is Sarah".
+func (p *parser) nameStatement(i int, st state) int {
+	s := *st.s
+	if len(s.refs) != 1 || s.refs[0] == User || p.dry {
+		return i
+	}
+	name, e := p.name(i)
+	if e == i {
+		// lower case names after "called": "my son is called leo"
+		if i < len(p.t) && p.t[i].kind == kWord && !notNames[p.w(i)] && !nameStops[p.w(i)] && p.clauseEnd(i+1) == i+1 {
+			name, e = p.span(i, i+1), i+1
+		} else {
+			return i
+		}
+	}
+	m := &p.ex.Mentions[s.refs[0]]
+	if m.Name == "" {
+		m.Name = name
+	} else if !strings.EqualFold(m.Name, name) {
+		return i
+	}
+	return e
+}
+
+// partnerName reads "married to Sarah" for the user.
+func (p *parser) partnerName(i int, verb string) int {
+	name, e := p.name(i)
+	if e == i {
+		return i
+	}
+	r := relations["spouse"]
+	word := "spouse"
+	switch verb {
+	case "engaged":
+		r, word = relations["fiance"], "fiance"
+	case "dating":
+		r, word = relations["partner"], "partner"
+	}
+	idx := p.mention(Mention{Name: name, Owner: User, Span: p.span(i, e)})
+	p.setRelation(idx, r, word, User, "")
+	return e
+}
+
+// relationIntro reads "a son named Leo", "a dog called Rex", "two kids, Leo and Mia"
+// after "I have" / "we have".
+func (p *parser) relationIntro(i int, st state) int {
+	j := i
+	count := 1
+	switch p.w(j) {
+	case "a", "an", "one":
+		j++
+	case "two", "three", "four", "2", "3", "4":
+		count = 0
+		j++
+	default:
+		return i
+	}
+	age, j := p.modifiersAt(j)
+	if count == 0 {
+		// "two kids, Leo and Mia" / "two sons named Leo and Max"
+		plural := p.w(j)
+		single := map[string]string{"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
+			"dogs": "dog", "cats": "cat", "brothers": "brother", "sisters": "sister", "boys": "son", "girls": "daughter"}[plural]
+		if single == "" {
+			return i
+		}
+		r := relations[single]
+		k := j + 1
+		if p.w(k) == "," || p.w(k) == ":" || p.w(k) == "named" || p.w(k) == "called" {
+			k++
+		}
+		e := k
+		n := 0
+		for {
+			name, ne := p.name(e)
+			if ne == e {
+				break
+			}
+			idx := p.mention(Mention{Name: name, Relation: relWord(r, single), Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(e, ne)})
+			p.setRelation(idx, r, relWord(r, single), User, "")
+			n++
+			e = ne
+			if p.w(e) == "," {
+				e++
+			}
+			if p.w(e) == "and" {
+				e++
+			}
+		}
+		if n == 0 {
+			return i
+		}
+		return e
+	}
+	r, word, k, ok := p.relationAt(j)
+	if !ok {
+		return i
+	}
+	n := k
+	if p.w(n) == "named" || p.w(n) == "called" || p.w(n) == "," {
+		n++
+	}
+	name, e := p.name(n)
+	if e == n {
+		name, e = "", k
+	}
+	idx := p.mention(Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Age: age, Span: p.span(i, e)})
+	p.setRelation(idx, r, word, User, "")
+	if age != "" {
+		p.emitAge(idx, age, "age")
+	}
+	// "a son named Leo who is 8"
+	if p.w(e) == "who" || p.w(e) == "," && p.w(e+1) == "who" {
+		w := e + 1
+		if p.w(e) == "," {
+			w++
+		}
+		inner := subj{refs: []int{idx}, clauseStart: w}
+		if end := p.predicate(&inner, w); end > w {
+			return end
+		}
+	}
+	return e
+}
+
+func relWord(r relInfo, word string) string {
+	if r.canon != "" {
+		return r.canon
+	}
+	return word
+}
+
+// modifiersAt steps over the relation modifiers and age adjectives before a relation
+// word at j ("little", "8-year-old"): it returns the last age read ("" if none) and
+// the index after them.
+func (p *parser) modifiersAt(j int) (age string, k int) {
+	for {
+		if relationModifiers[p.w(j)] {
+			j++
+			continue
+		}
+		if a, k := p.ageAdjective(j); k > j {
+			age, j = a, k
+			continue
+		}
+		return age, j
+	}
+}

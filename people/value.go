@@ -1,0 +1,216 @@
+package people
+
+import (
+	"strings"
+
+	"github.com/factbase/factbase/when"
+)
+
+// markerAt returns the temporal marker that starts at token k, and the token after it.
+func (p *parser) markerAt(k int) (*when.Marker, int) {
+	if k >= len(p.t) {
+		return nil, k
+	}
+	for idx := range p.markers {
+		m := &p.markers[idx]
+		if m.Start == p.t[k].start || m.Start > p.t[k].start && m.Start < p.t[k].end {
+			e := k
+			for e < len(p.t) && p.t[e].start < m.End {
+				e++
+			}
+			return m, e
+		}
+	}
+	return nil, k
+}
+
+// markerIn returns the first marker whose start lies in tokens [i, j) and its token
+// span.
+func (p *parser) markerIn(i, j int) (*when.Marker, int, int) {
+	for k := i; k < j && k < len(p.t); k++ {
+		if m, e := p.markerAt(k); m != nil {
+			return m, k, e
+		}
+	}
+	return nil, -1, -1
+}
+
+// skipMarker steps over a temporal marker at e.
+func (p *parser) skipMarker(e int) int {
+	if m, me := p.markerAt(e); m != nil {
+		return me
+	}
+	return e
+}
+
+// valueStop words end a value.
+var valueStop = map[string]bool{
+	"because": true, "since": true, "so": true, "which": true, "who": true, "when": true, "while": true,
+	"although": true, "though": true, "if": true, "unless": true, "until": true, "but": true, "except": true,
+	"whereas": true, "(": true, ";": true, ")": true, "-": true, ":": false, "whom": true, "that": false,
+	"anymore": true, "nowadays": true, "these": false, "lately": true, "too": true, "btw": true,
+}
+
+// valueEnd returns the end of a value starting at i: before a stop word, a clause
+// boundary, a temporal marker (when cut), or one of the extra stops.
+func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
+	k := i
+	for k < len(p.t) {
+		w := p.w(k)
+		if valueStop[w] && k > i {
+			return k
+		}
+		for _, x := range extra {
+			if w == x && k > i {
+				return k
+			}
+		}
+		if (w == "," || w == "and" || w == "or" || w == "&") && k > i {
+			n := k + 1
+			for p.w(n) == "and" || p.w(n) == "," || p.w(n) == "but" {
+				n++
+			}
+			if p.startsClause(n) || p.startsPredicate(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+				return k
+			}
+		}
+		if cutMarkers && k > i {
+			if m, _ := p.markerAt(k); m != nil {
+				return k
+			}
+		}
+		k++
+	}
+	return k
+}
+
+// listValues splits the value tokens [i, j) into items at commas, "and", "or", "&"
+// and "as well as".
+func (p *parser) listValues(i, j int) []string {
+	var out []string
+	start := i
+	flush := func(e int) {
+		for start < e && (p.w(start) == "and" || p.w(start) == "or" || p.w(start) == "," || p.w(start) == "&" || p.w(start) == "also") {
+			start++
+		}
+		if start < e {
+			out = append(out, p.span(start, e))
+		}
+	}
+	for k := i; k < j; k++ {
+		if w := p.w(k); (w == "," || w == "and" || w == "or" || w == "but") && p.clauseAt(k+1, j) {
+			// "I love hiking and my email is ...": the list ends where a new clause
+			// starts; that clause is not a liked thing.
+			flush(k)
+			return out
+		}
+		switch w := p.w(k); {
+		case w == "," || w == "&" || w == "/":
+			flush(k)
+			start = k + 1
+		case w == "and" || w == "or" || w == "plus":
+			// keep "salt and pepper"-like pairs only when nothing else splits the list
+			flush(k)
+			start = k + 1
+		case w == "as" && p.w(k+1) == "well" && p.w(k+2) == "as":
+			flush(k)
+			start = k + 3
+			k += 2
+		}
+	}
+	flush(j)
+	return out
+}
+
+// subjectPronouns start a clause of their own.
+var subjectPronouns = map[string]bool{"i": true, "he": true, "she": true, "we": true, "they": true, "it's": true, "i'm": true}
+
+// copulas and common verbs that make a possessive phrase a clause ("my email is").
+var clauseVerbs = map[string]bool{"is": true, "are": true, "was": true, "were": true, "has": true, "have": true,
+	"lives": true, "works": true, "loves": true, "likes": true, "hates": true}
+
+// clauseAt reports whether tokens [k, j) start a clause: a subject pronoun, or a
+// possessive phrase whose verb follows within a few words ("my email is ...").
+func (p *parser) clauseAt(k, j int) bool {
+	if k >= j {
+		return false
+	}
+	if subjectPronouns[p.w(k)] {
+		return true
+	}
+	if !possessives[p.w(k)] {
+		return false
+	}
+	for n := k + 1; n < j && n <= k+4; n++ {
+		if clauseVerbs[p.w(n)] {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseWords open a clause, not a thing one likes.
+var clauseWords = map[string]bool{"when": true, "if": true, "that": true, "how": true, "what": true,
+	"because": true, "whenever": true, "where": true, "why": true, "who": true}
+
+// possessives are possessive determiners.
+var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
+
+// objectPronouns are objects that name nothing on their own.
+var objectPronouns = map[string]bool{"it": true, "that": true, "this": true, "you": true, "him": true,
+	"her": true, "them": true, "me": true, "us": true, "those": true, "these": true, "everything": true,
+	"everyone": true, "anything": true, "nothing": true, "something": true, "one": true, "lots": false}
+
+// afterTail steps over harmless tails ("now", "too", "since birth", "for years").
+func (p *parser) afterTail(e int) int {
+	for {
+		switch {
+		case p.w(e) == "now" || p.w(e) == "too" || p.w(e) == "as" && p.w(e+1) == "well":
+			if p.w(e) == "as" {
+				e++
+			}
+			e++
+		case p.w(e) == "for" && (p.w(e+1) == "years" || p.w(e+1) == "ages" || p.w(e+1) == "life" || p.w(e+1) == "a" || isNumber(p.w(e+1))):
+			e = p.valueEnd(e+1, false)
+		case p.w(e) == "since" && (p.w(e+1) == "birth" || p.w(e+1) == "childhood" || isNumber(p.w(e+1)) || p.w(e+1) == "last"):
+			e = p.valueEnd(e+1, false)
+		default:
+			return e
+		}
+	}
+}
+
+func isNumber(w string) bool {
+	_, ok := ageNumber(w)
+	return ok
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// phraseIn matches one to three words at i with f, the longest first, and returns
+// f's value and the index after the words; ("", i) when none match.
+func (p *parser) phraseIn(i int, f func(string) (string, bool)) (string, int) {
+	for n := 3; n >= 1; n-- {
+		if i+n > len(p.t) {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, p.w(k))
+		}
+		if v, ok := f(strings.Join(ws, " ")); ok {
+			return v, i + n
+		}
+	}
+	return "", i
+}
