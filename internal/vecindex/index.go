@@ -122,8 +122,8 @@ type Hit struct {
 //
 // A hit may be a ghost (deleted since) or newer than src's snapshot: accept is
 // expected to drop those it cannot join to a live row. Search returns the first
-// error of src or accept. accept is called with the copy read-locked: it must not
-// search the same Index.
+// error of src or accept. accept is called with the copy locked: it must not search
+// the same Index.
 func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]Hit) (done bool, err error)) error {
 	if len(q.Vector) == 0 {
 		return nil
@@ -142,28 +142,20 @@ func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]H
 		x.drop(k, s)
 		return nil
 	}
-	fits := x.evict(s)
-	s.mu.Unlock()
-	if !fits {
-		return x.scan(ctx, src, q, s, accept)
+	if !x.evict(s) {
+		// The user's vectors alone exceed the bound: rank what was just read, then
+		// free it, so that the next search reads them afresh.
+		defer func() {
+			s.clear()
+			s.resize()
+			s.mu.Unlock()
+		}()
+		return s.rank(q, accept)
 	}
+	s.mu.Unlock()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.rank(q, accept)
-}
-
-// scan ranks a user whose vectors do not fit the cache: it empties the copy s and
-// reads the vectors afresh into a copy of its own.
-func (x *Index) scan(ctx context.Context, src Source, q Query, s *set, accept func([]Hit) (bool, error)) error {
-	s.mu.Lock()
-	s.clear()
-	s.resize()
-	s.mu.Unlock()
-	tmp := &set{dim: s.dim, signed: s.signed}
-	if err := tmp.refresh(ctx, src, q.Model); err != nil {
-		return err
-	}
-	return tmp.rank(q, accept)
 }
 
 // Clear forgets every copy: the next search of each user reads its vectors afresh.
