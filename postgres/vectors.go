@@ -166,21 +166,10 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
 	}
-	var out []factbase.Candidate
 	iq := vecindex.Query{User: string(t.user), Model: q.Model, Kind: q.Kind, Vector: q.Vector, Limit: q.Limit}
-	err := t.s.vecs.Search(ctx, vecSource{t}, iq, func(hits []vecindex.Hit) (bool, error) {
-		found, err := t.resolveVectors(ctx, q, hits)
-		out = append(out, found...)
-		return len(out) >= q.Limit, err
+	return t.s.vecs.Collect(ctx, vecSource{t}, iq, func(hits []vecindex.Hit) ([]factbase.Candidate, error) {
+		return t.resolveVectors(ctx, q, hits)
 	})
-	if err != nil {
-		return nil, err
-	}
-	out = out[:min(len(out), q.Limit)]
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out, nil
 }
 
 // resolveVectors joins hits (best first, sent as a bigint[]) to their embeddings

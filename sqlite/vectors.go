@@ -293,27 +293,11 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	if n <= vecKNNMax {
 		return t.knnCandidates(ctx, q, n)
 	}
-	var out []factbase.Candidate
 	src := vecSource{t: t, model: q.Model, dim: len(q.Vector)}
 	iq := vecindex.Query{User: strconv.FormatInt(t.u, 10), Model: q.Model, Kind: q.Kind, Vector: q.Vector, Limit: q.Limit}
-	err := vecCacheFor(t.cache).Search(ctx, src, iq, func(hits []vecindex.Hit) (bool, error) {
-		found, err := t.resolveVectors(ctx, q, hits)
-		out = append(out, found...)
-		return len(out) >= q.Limit, err
+	return vecCacheFor(t.cache).Collect(ctx, src, iq, func(hits []vecindex.Hit) ([]factbase.Candidate, error) {
+		return t.resolveVectors(ctx, q, hits)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return topCandidates(out, q.Limit), nil
-}
-
-// topCandidates keeps the first limit candidates of out and numbers their ranks.
-func topCandidates(out []factbase.Candidate, limit int) []factbase.Candidate {
-	out = out[:min(len(out), limit)]
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out
 }
 
 // vecDelta is the refresh query of the in-memory copy of vectors of dim: the user's
@@ -451,7 +435,7 @@ func (t *tx) knnCandidates(ctx context.Context, q factbase.VectorQuery, n int) (
 		}
 		out = append(out, found...)
 		if len(out) >= q.Limit || k >= n {
-			return topCandidates(out, q.Limit), nil
+			return vecindex.Top(out, q.Limit), nil
 		}
 	}
 }

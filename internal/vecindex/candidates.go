@@ -1,6 +1,7 @@
 package vecindex
 
 import (
+	"context"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -11,6 +12,32 @@ type Rows interface {
 	Next() bool
 	Scan(dest ...any) error
 	Err() error
+}
+
+// Collect runs Search with resolve, which turns a batch of hits into the live
+// candidates the caller's filter passes, in order, until q.Limit candidates are
+// found or the hits run out, and returns the first q.Limit, ranked from 1. It
+// returns the first error of src or resolve.
+func (x *Index) Collect(ctx context.Context, src Source, q Query, resolve func([]Hit) ([]factbase.Candidate, error)) ([]factbase.Candidate, error) {
+	var out []factbase.Candidate
+	err := x.Search(ctx, src, q, func(hits []Hit) (bool, error) {
+		found, err := resolve(hits)
+		out = append(out, found...)
+		return len(out) >= q.Limit, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return Top(out, q.Limit), nil
+}
+
+// Top returns the first limit candidates of cs, ranked from 1.
+func Top(cs []factbase.Candidate, limit int) []factbase.Candidate {
+	cs = cs[:min(len(cs), max(limit, 0))]
+	for i := range cs {
+		cs[i].Rank = i + 1
+	}
+	return cs
 }
 
 // Seqs returns the seqs of hits, in order.

@@ -1,7 +1,10 @@
 package vecindex
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,5 +55,67 @@ func TestCandidates(t *testing.T) {
 	failed := errors.New("connection lost")
 	if _, err := Candidates(factbase.KindFact, hits, &fakeRows{err: failed}); !errors.Is(err, failed) {
 		t.Errorf("Candidates with a failing result = %v, want its error", err)
+	}
+}
+
+func TestCollect(t *testing.T) {
+	src := &memSource{}
+	for i := range 200 {
+		src.put(factbase.KindFact, "m", []float32{float32(i) / 200, 1})
+	}
+	x := New(Options{})
+	q := Query{User: "u", Model: "m", Kind: factbase.KindFact, Vector: []float32{1, 0}, Limit: 40}
+	var batches int
+	// The resolver keeps one seq in four, as a filter would.
+	got, err := x.Collect(context.Background(), src, q, func(hits []Hit) ([]factbase.Candidate, error) {
+		batches++
+		var out []factbase.Candidate
+		for _, h := range hits {
+			if h.Seq%4 == 1 {
+				out = append(out, factbase.Candidate{ID: fmt.Sprint(h.Seq), Score: float64(h.Score)})
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 40 || batches != 2 {
+		t.Fatalf("Collect = %d candidates after %d batches, want 40 after 2 (80 hits, then the other 120)", len(got), batches)
+	}
+	for i, c := range got {
+		if want := fmt.Sprint(197 - 4*i); c.ID != want || c.Rank != i+1 {
+			t.Errorf("#%d: %s rank %d, want %s rank %d", i, c.ID, c.Rank, want, i+1)
+		}
+	}
+	failed := errors.New("resolve failed")
+	if _, err := x.Collect(context.Background(), src, q, func([]Hit) ([]factbase.Candidate, error) { return nil, failed }); !errors.Is(err, failed) {
+		t.Errorf("Collect = %v, want the resolver's error", err)
+	}
+}
+
+func TestTop(t *testing.T) {
+	cs := []factbase.Candidate{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	for _, tc := range []struct {
+		name  string
+		limit int
+		want  int
+	}{
+		{"fewer", 2, 2},
+		{"all", 3, 3},
+		{"more", 5, 3},
+		{"none", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Top(slices.Clone(cs), tc.limit)
+			if len(got) != tc.want {
+				t.Fatalf("Top(%d) holds %d, want %d", tc.limit, len(got), tc.want)
+			}
+			for i, c := range got {
+				if c.Rank != i+1 || c.ID != cs[i].ID {
+					t.Errorf("Top(%d)[%d] = %s rank %d, want %s rank %d", tc.limit, i, c.ID, c.Rank, cs[i].ID, i+1)
+				}
+			}
+		})
 	}
 }

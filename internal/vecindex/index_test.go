@@ -147,14 +147,6 @@ func bruteForce(src *memSource, q Query) []Hit {
 	return out
 }
 
-func seqsOf(hs []Hit) []int64 {
-	out := make([]int64, len(hs))
-	for i, h := range hs {
-		out[i] = h.Seq
-	}
-	return out
-}
-
 func TestSearchMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	src := &memSource{}
