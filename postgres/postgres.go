@@ -76,6 +76,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -121,7 +122,7 @@ type Options struct {
 // Store is the PostgreSQL store. It is safe for concurrent use.
 type Store struct {
 	pool    *pgxpool.Pool
-	vecs    *vecCache
+	vecs    *vecindex.Index
 	analyze *analyzer
 	schema  string
 	now     func() time.Time
@@ -199,7 +200,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, mapErr("open", err)
 	}
-	s := &Store{pool: pool, vecs: newVecCache(), schema: o.Schema, now: o.Now, retries: o.Retries}
+	s := &Store{pool: pool, vecs: vecindex.New(vecindex.Options{}), schema: o.Schema, now: o.Now, retries: o.Retries}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -1,22 +1,21 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/bits"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 	"weak"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/factbase/factbase/search"
 	_ "modernc.org/sqlite/vec" // sqlite-vec's vec0 module, on every connection
 )
@@ -35,31 +34,22 @@ import (
 //
 // Ranking. modernc.org/sqlite/vec is sqlite-vec v0.1.9 transpiled to Go. Its k-NN is
 // a brute-force scan of the partition whose per-chunk top-k selection is O(chunk × k)
-// (min_idx), and its distance loops are scalar: measured in one process on this
-// shared 2-core machine (see /work/notes/vec.md), a k=50 k-NN over one user's
-// 100-dimension vectors costs about 0.7 ms of CPU for 2,000, 2.5 ms for 5,000, 11 ms
-// for 20,000 and 20-35 ms at k=10 for 100,000 (float32; int8 is no faster), where
-// the Go ranking below takes about 1-2 ms for 100,000. The target is a whole hybrid
-// search over 100,000 facts of one user in under 20 ms at the 95th percentile, so:
+// (min_idx), with scalar distance loops: cheap for a few thousand vectors, but over
+// one user's 100,000 it alone takes longer than the 20 ms a whole hybrid search may
+// take at the 95th percentile, where the Go ranking over a copy in memory takes a
+// few milliseconds. So:
 //   - a user with at most vecKNNMax vectors of the kind and dimension asked is
 //     ranked by vec0's k-NN (float32, L2, which orders unit vectors as cosine does),
 //     re-scored in Go by the exact dot product of the vectors vec0 returns; nothing
 //     of that user is kept in memory;
-//   - a larger user is ranked in Go over an in-memory copy of the user's vectors,
-//     read from vec0, with a sign-bit prefilter and exact dot products.
-//
-// The copy is kept correct without any notification from writers:
-//   - embeddings.seq only grows (AUTOINCREMENT) and writes are serialised, so a reader
-//     that has loaded every vector with seq <= S finds all newer ones, from any process,
-//     with one index range read (seq > S) in its own snapshot;
-//   - a vector deleted since (its item erased or retracted, or re-embedded) stays in the
-//     copy as a ghost, but every candidate is joined back to its embeddings row and its
-//     fact or episode in the reader's snapshot, so a ghost is never returned; the
-//     database counts deletions per user (embedding_deletes), and a copy is rebuilt
-//     when too many of its entries are ghosts.
-//
-// Copies are bounded by vecCacheBytes per store, least recently used first out; a
-// user whose vectors alone exceed it is ranked by reading the vectors each time.
+//   - a larger user is ranked by internal/vecindex over an in-memory copy of the
+//     user's vectors, read from vec0 (vecSource), with a sign-bit prefilter and
+//     exact dot products. The copy is kept correct as that package describes:
+//     embeddings.seq only grows (AUTOINCREMENT) and writes are serialised, so a
+//     reader finds every newer vector, from any process, with one index range read
+//     in its own snapshot; every candidate is joined back to its embeddings row and
+//     its fact or episode in the reader's snapshot (resolveVectors); and the
+//     database counts deletions per user (embedding_deletes).
 
 // vecKNNMax is the most vectors of one user, kind and dimension that vec0's k-NN
 // ranks; above it the in-memory ranking does. It is at most vec0's largest k (4096),
@@ -206,121 +196,59 @@ var migrationSteps = map[string]func(context.Context, *sql.Tx) error{
 	"migrations/0015_vec_chunk_index.sql": vecChunkIndexes,
 }
 
-// vecCacheBytes bounds the vectors kept in memory per store.
-const vecCacheBytes = 512 << 20
+// vecCaches maps each statement cache (one per connection pool of a Store) to the
+// vector index of that pool. It is keyed weakly, so a closed and unreferenced
+// Store's vectors are freed with it; the Store needs no field for it.
+var vecCaches sync.Map // weak.Pointer[stmtCache] -> *vecindex.Index
 
-// vecKey names one user's vectors of one model and dimension.
-type vecKey struct {
-	u     int64
+// vecCacheFor returns the vector index of the connection pool of sc. Its copies
+// keep sign bits: the prefilter keeps the ranking of a 100,000-vector user cheap.
+func vecCacheFor(sc *stmtCache) *vecindex.Index {
+	key := weak.Make(sc)
+	if c, ok := vecCaches.Load(key); ok {
+		return c.(*vecindex.Index)
+	}
+	c, loaded := vecCaches.LoadOrStore(key, vecindex.New(vecindex.Options{Prefilter: true}))
+	if !loaded {
+		runtime.AddCleanup(sc, func(k weak.Pointer[stmtCache]) { vecCaches.Delete(k) }, key)
+	}
+	return c.(*vecindex.Index)
+}
+
+// vecSource reads the transaction's user's vectors for the index.
+type vecSource struct {
+	t     *tx
 	model string
 	dim   int
 }
 
-// vecSet is the in-memory copy of one user's vectors of one model and dimension.
-type vecSet struct {
-	mu      sync.RWMutex
-	maxSeq  int64     // every vector of the user with seq <= maxSeq has been read
-	deleted int64     // the user's deletion count when the copy was last rebuilt
-	seqs    []int64   // embeddings.seq of each entry
-	kinds   []byte    // 'f' for facts, 'e' for episodes
-	vecs    []float32 // len(seqs) * dim
-	signs   []uint64  // each vector's sign bits, signWords(dim) words per vector
-	lastUse atomic.Int64
-	size    atomic.Int64 // bytes held, updated under mu, read without it
-}
+var _ vecindex.Source = vecSource{}
 
-// resize records the set's size; the caller holds s.mu.
-func (s *vecSet) resize() {
-	s.size.Store(int64(len(s.vecs))*4 + int64(len(s.signs))*8 + int64(len(s.seqs))*9)
-}
-
-// vecCache holds the vector copies of one store's connection pool.
-type vecCache struct {
-	mu   sync.Mutex
-	sets map[vecKey]*vecSet
-}
-
-// vecCaches maps each statement cache (one per connection pool of a Store) to its
-// vector cache. It is keyed weakly, so a closed and unreferenced Store's vectors are
-// freed with it; the Store needs no field for it.
-var vecCaches sync.Map // weak.Pointer[stmtCache] -> *vecCache
-
-func vecCacheFor(sc *stmtCache) *vecCache {
-	key := weak.Make(sc)
-	if c, ok := vecCaches.Load(key); ok {
-		return c.(*vecCache)
-	}
-	c, loaded := vecCaches.LoadOrStore(key, &vecCache{sets: map[vecKey]*vecSet{}})
-	if !loaded {
-		runtime.AddCleanup(sc, func(k weak.Pointer[stmtCache]) { vecCaches.Delete(k) }, key)
-	}
-	return c.(*vecCache)
-}
-
-// set returns the copy for k, creating an empty one.
-func (c *vecCache) set(k vecKey) *vecSet {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.sets[k]
-	if s == nil {
-		s = &vecSet{}
-		c.sets[k] = s
-	}
-	s.lastUse.Store(time.Now().UnixNano())
-	return s
-}
-
-// evict drops least recently used copies other than keep until the cache fits its
-// budget. It reports whether keep itself fits. It takes no set's lock (sizes are
-// atomic), so it may be called while holding one.
-func (c *vecCache) evict(keep *vecSet) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var total int64
-	for _, s := range c.sets {
-		total += s.size.Load()
-	}
-	for total > vecCacheBytes {
-		var oldK vecKey
-		var old *vecSet
-		for k, s := range c.sets {
-			if s != keep && (old == nil || s.lastUse.Load() < old.lastUse.Load()) {
-				oldK, old = k, s
-			}
-		}
-		if old == nil {
-			return false
-		}
-		total -= old.size.Load()
-		delete(c.sets, oldK)
-	}
-	return true
-}
-
-// refresh brings s up to date with the transaction's snapshot. The caller holds s.mu.
-func (t *tx) refresh(ctx context.Context, s *vecSet, k vecKey) error {
+// Deletes returns the user's count of deleted vectors (embedding_deletes).
+func (v vecSource) Deletes(ctx context.Context) (int64, error) {
 	var deleted int64
-	if err := t.queryRow(ctx, qVecDeletes, t.u).Scan(&deleted); err != nil {
-		return mapErr("vector deletes", err)
+	if err := v.t.queryRow(ctx, qVecDeletes, v.t.u).Scan(&deleted); err != nil {
+		return 0, mapErr("vector deletes", err)
 	}
-	if ghosts := deleted - s.deleted; ghosts > 64 && ghosts > int64(len(s.seqs)/4) {
-		s.maxSeq, s.seqs, s.kinds, s.vecs, s.signs = 0, nil, nil, nil, nil
-		s.deleted = deleted
-	} else if len(s.seqs) == 0 && s.maxSeq == 0 {
-		s.deleted = deleted
-	}
-	if s.maxSeq == 0 {
-		loaded, err := t.loadChunks(ctx, s, k)
-		if err != nil || loaded {
-			s.resize()
-			return err
+	return deleted, nil
+}
+
+// Load reads the user's vectors after a seq: from vec0's chunks for an empty copy,
+// where it can, and otherwise row by row.
+func (v vecSource) Load(ctx context.Context, after int64, add vecindex.AddFunc) (int64, error) {
+	if after == 0 {
+		through, ok, err := v.t.loadChunks(ctx, v.model, v.dim, add)
+		if err != nil || ok {
+			return through, err
 		}
 	}
-	rows, err := t.query(ctx, vecDelta(k.dim), t.u, s.maxSeq)
+	rows, err := v.t.query(ctx, vecDelta(v.dim), v.t.u, after)
 	if err != nil {
-		return mapErr("vectors", err)
+		return 0, mapErr("vectors", err)
 	}
 	defer rows.Close()
+	through := after
+	var buf []float32
 	for rows.Next() {
 		var (
 			seq       int64
@@ -329,19 +257,16 @@ func (t *tx) refresh(ctx context.Context, s *vecSet, k vecKey) error {
 			blob      []byte
 		)
 		if err := rows.Scan(&seq, &kind, &mdl, &dim, &blob); err != nil {
-			return mapErr("vectors", err)
+			return 0, mapErr("vectors", err)
 		}
-		s.maxSeq = max(s.maxSeq, seq)
-		if mdl != k.model || dim != k.dim || len(blob) != 4*dim {
-			continue // another model or dimension, or a zero vector (no vec0 row)
-		}
-		s.seqs = append(s.seqs, seq)
-		s.kinds = append(s.kinds, kind[0])
-		s.vecs = decodeVec(s.vecs, blob)
-		s.signs = appendSigns(s.signs, s.vecs[len(s.vecs)-dim:])
+		through = max(through, seq)
+		buf = buf[:0]
+		if dim == v.dim && len(blob) == 4*dim {
+			buf = decodeVec(buf, blob)
+		} // else another dimension, or a zero vector (no vec0 row): add skips it
+		add(seq, kind, mdl, buf)
 	}
-	s.resize()
-	return mapErr("vectors", rows.Err())
+	return through, mapErr("vectors", rows.Err())
 }
 
 // VectorCandidates returns the items most similar to q.Vector, best first.
@@ -368,27 +293,16 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	if n <= vecKNNMax {
 		return t.knnCandidates(ctx, q, n)
 	}
-	k := vecKey{u: t.u, model: q.Model, dim: len(q.Vector)}
-	c := vecCacheFor(t.cache)
-	s := c.set(k)
-	s.mu.Lock()
-	if err := t.refresh(ctx, s, k); err != nil {
-		s.mu.Unlock()
-		return nil, err
-	}
-	fits := c.evict(s)
-	s.mu.Unlock()
-	if !fits {
-		return t.vectorScan(ctx, q, s)
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return t.rankVectors(ctx, q, s)
+	src := vecSource{t: t, model: q.Model, dim: len(q.Vector)}
+	iq := vecindex.Query{User: strconv.FormatInt(t.u, 10), Model: q.Model, Kind: q.Kind, Vector: q.Vector, Limit: q.Limit}
+	return vecCacheFor(t.cache).Collect(ctx, src, iq, func(hits []vecindex.Hit) ([]factbase.Candidate, error) {
+		return t.resolveVectors(ctx, q, hits)
+	})
 }
 
 // vecDelta is the refresh query of the in-memory copy of vectors of dim: the user's
 // embeddings rows after a seq, each with its vector from vec_<dim> (NULL for another
-// dimension or a zero vector, so that the copy's maxSeq passes those rows too).
+// dimension or a zero vector, so that the copy moves past those rows too).
 func vecDelta(dim int) string {
 	return fmt.Sprintf(`SELECT m.seq, m.kind, m.model, m.dim, v.embedding FROM embeddings m
 		LEFT JOIN %s v ON m.dim = %d AND v.rowid = m.seq
@@ -399,29 +313,30 @@ func vecDelta(dim int) string {
 // variable for tests).
 var vecLayout = "v0.1.9"
 
-// loadChunks fills the empty copy s from vec0's shadow tables: vec_<dim>_chunks
-// (per chunk of the partition: its capacity, a validity bitmap and the rowid of
-// each slot) and vec_<dim>_vector_chunks00 (the chunk's vectors, contiguous
-// float32s). A vec0 read by rowid costs about 25-90 µs a vector here, which made
-// the first search of a 100,000-vector user take a minute; the chunks take tens of
-// milliseconds. It reads only tables written by the sqlite-vec version it knows
-// (vec_<dim>_info) and reports false otherwise, leaving s to the row-by-row read.
-func (t *tx) loadChunks(ctx context.Context, s *vecSet, k vecKey) (bool, error) {
-	name := vecTable(k.dim)
+// loadChunks passes to add the user's vectors of model and dim from vec0's shadow
+// tables: vec_<dim>_chunks (per chunk of the partition: its capacity, a validity
+// bitmap and the rowid of each slot) and vec_<dim>_vector_chunks00 (the chunk's
+// vectors, contiguous float32s), and returns the user's greatest embeddings seq.
+// Reading vec0 row by row made the first search of a 100,000-vector user take a
+// minute; the chunks take tens of milliseconds. It reads only tables written by the
+// sqlite-vec version it knows (vec_<dim>_info) and reports false otherwise, leaving
+// the vectors to the row-by-row read.
+func (t *tx) loadChunks(ctx context.Context, model string, dim int, add vecindex.AddFunc) (int64, bool, error) {
+	name := vecTable(dim)
 	var version string
 	err := t.queryRow(ctx, "SELECT value FROM "+name+"_info WHERE key = 'CREATE_VERSION'").Scan(&version)
 	if err != nil || version != vecLayout {
-		return false, nil // no table yet, or a layout this code does not know
+		return 0, false, nil // no table yet, or a layout this code does not know
 	}
 	var maxSeq sql.NullInt64
 	if err := t.queryRow(ctx, "SELECT max(seq) FROM embeddings WHERE u = ?", t.u).Scan(&maxSeq); err != nil {
-		return false, mapErr("vectors", err)
+		return 0, false, mapErr("vectors", err)
 	}
-	rows, err := t.query(ctx, "SELECT seq, kind FROM embeddings WHERE u = ? AND dim = ? AND model = ?", t.u, k.dim, k.model)
+	rows, err := t.query(ctx, "SELECT seq, kind FROM embeddings WHERE u = ? AND dim = ? AND model = ?", t.u, dim, model)
 	if err != nil {
-		return false, mapErr("vectors", err)
+		return 0, false, mapErr("vectors", err)
 	}
-	kinds := map[int64]byte{}
+	kinds := map[int64]string{}
 	for rows.Next() {
 		var (
 			seq  int64
@@ -429,31 +344,32 @@ func (t *tx) loadChunks(ctx context.Context, s *vecSet, k vecKey) (bool, error) 
 		)
 		if err := rows.Scan(&seq, &kind); err != nil {
 			rows.Close()
-			return false, mapErr("vectors", err)
+			return 0, false, mapErr("vectors", err)
 		}
-		kinds[seq] = kind[0]
+		kinds[seq] = kind
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return false, mapErr("vectors", err)
+		return 0, false, mapErr("vectors", err)
 	}
 	rows, err = t.query(ctx, "SELECT c.size, c.validity, c.rowids, x.vectors FROM "+name+"_chunks c JOIN "+name+
 		"_vector_chunks00 x ON x.rowid = c.chunk_id WHERE c.partition00 = ? ORDER BY c.chunk_id", t.u)
 	if err != nil {
-		return false, mapErr("vectors", err)
+		return 0, false, mapErr("vectors", err)
 	}
 	defer rows.Close()
-	width := 4 * k.dim
+	width := 4 * dim
+	var buf []float32
 	for rows.Next() {
 		var (
 			size                   int
 			validity, ids, vectors []byte
 		)
 		if err := rows.Scan(&size, &validity, &ids, &vectors); err != nil {
-			return false, mapErr("vectors", err)
+			return 0, false, mapErr("vectors", err)
 		}
 		if len(validity)*8 < size || len(ids) < 8*size || len(vectors) < width*size {
-			return false, factbase.Errorf(factbase.EINTERNAL, "sqlite: %s_chunks: a chunk of %d slots holds %d validity bytes, %d rowid bytes and %d vector bytes",
+			return 0, false, factbase.Errorf(factbase.EINTERNAL, "sqlite: %s_chunks: a chunk of %d slots holds %d validity bytes, %d rowid bytes and %d vector bytes",
 				name, size, len(validity), len(ids), len(vectors))
 		}
 		for i := range size {
@@ -465,17 +381,14 @@ func (t *tx) loadChunks(ctx context.Context, s *vecSet, k vecKey) (bool, error) 
 			if !ok {
 				continue
 			}
-			s.seqs = append(s.seqs, seq)
-			s.kinds = append(s.kinds, kind)
-			s.vecs = decodeVec(s.vecs, vectors[width*i:width*(i+1)])
-			s.signs = appendSigns(s.signs, s.vecs[len(s.vecs)-k.dim:])
+			buf = decodeVec(buf[:0], vectors[width*i:width*(i+1)])
+			add(seq, kind, model, buf)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return false, mapErr("vectors", err)
+		return 0, false, mapErr("vectors", err)
 	}
-	s.maxSeq = maxSeq.Int64
-	return true, nil
+	return maxSeq.Int64, true, nil
 }
 
 // knnCandidates ranks the user's n vectors of q.Kind and dimension with vec0's
@@ -494,10 +407,7 @@ func (t *tx) knnCandidates(ctx context.Context, q factbase.VectorQuery, n int) (
 		if err != nil {
 			return nil, mapErr("vector search", err)
 		}
-		var (
-			seqs   []int64
-			scores []float32
-		)
+		var hits []vecindex.Hit
 		for rows.Next() {
 			var (
 				seq  int64
@@ -512,208 +422,31 @@ func (t *tx) knnCandidates(ctx context.Context, q factbase.VectorQuery, n int) (
 			}
 			seen[seq] = true
 			buf = decodeVec(buf[:0], blob)
-			seqs, scores = append(seqs, seq), append(scores, search.Dot(q.Vector, buf))
+			hits = append(hits, vecindex.Hit{Seq: seq, Score: search.Dot(q.Vector, buf)})
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, mapErr("vector search", err)
 		}
-		batch := make([]int, len(seqs))
-		for i := range batch {
-			batch[i] = i
-		}
-		slices.SortStableFunc(batch, func(a, b int) int { return -cmpFloat32(scores[a], scores[b]) })
-		found, err := t.resolveVectors(ctx, q, seqs, scores, batch)
+		slices.SortStableFunc(hits, func(a, b vecindex.Hit) int { return cmp.Compare(b.Score, a.Score) })
+		found, err := t.resolveVectors(ctx, q, hits)
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range found {
-			if len(out) == q.Limit {
-				break
-			}
-			c.Rank = len(out) + 1
-			out = append(out, c)
-		}
+		out = append(out, found...)
 		if len(out) >= q.Limit || k >= n {
-			return out, nil
+			return vecindex.Top(out, q.Limit), nil
 		}
 	}
 }
 
-func cmpFloat32(a, b float32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// vectorScan ranks a user whose vectors do not fit the cache: it drops the copy and
-// reads the vectors afresh.
-func (t *tx) vectorScan(ctx context.Context, q factbase.VectorQuery, s *vecSet) ([]factbase.Candidate, error) {
-	s.mu.Lock()
-	s.maxSeq, s.seqs, s.kinds, s.vecs, s.signs = 0, nil, nil, nil, nil
-	s.resize()
-	s.mu.Unlock()
-	tmp := &vecSet{}
-	if err := t.refresh(ctx, tmp, vecKey{u: t.u, model: q.Model, dim: len(q.Vector)}); err != nil {
-		return nil, err
-	}
-	return t.rankVectors(ctx, q, tmp)
-}
-
-// Above exactBelow vectors of a kind, rankVectors first narrows them by the
-// Hamming distance of their sign bits to the query's (binary quantisation: about
-// 0.3 ms for 100,000 vectors, against 6 ms for as many dot products) and computes
-// exact similarities for the prefilter best only; if the filter then passes too
-// few, the rest are scored exactly too. The prefilter keeps 2,000 vectors or 40 per
-// hit asked, whichever is more; TestSignPrefilterRecall measures what it misses.
-const (
-	exactBelow    = 20000
-	prefilterMin  = 2000
-	prefilterEach = 40
-)
-
-// rankVectors scores the entries of q.Kind and resolves the best ones against the
-// snapshot and q.Filter, widening the window until q.Limit pass or none are left.
-func (t *tx) rankVectors(ctx context.Context, q factbase.VectorQuery, s *vecSet) ([]factbase.Candidate, error) {
-	want := byte('f')
-	if q.Kind == factbase.KindEpisode {
-		want = 'e'
-	}
-	dim := len(q.Vector)
-	n := 0
-	for _, k := range s.kinds {
-		if k == want {
-			n++
-		}
-	}
-	scores := make([]float32, len(s.seqs))
-	for i := range scores {
-		scores[i] = float32NaN
-	}
-	scored := make([]bool, len(s.seqs)) // scores[i] computed (and maybe used since)
-	scoreAll := func() {
-		for i, k := range s.kinds {
-			if k == want && !scored[i] {
-				scores[i], scored[i] = search.Dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
-			}
-		}
-	}
-	approx := n > exactBelow
-	if approx {
-		for _, i := range nearestSigns(s.signs, s.kinds, want, signsOf(q.Vector), signWords(dim), max(prefilterMin, prefilterEach*q.Limit)) {
-			scores[i], scored[i] = search.Dot(q.Vector, s.vecs[i*dim:(i+1)*dim]), true
-		}
-	} else {
-		scoreAll()
-	}
-	var out []factbase.Candidate
-	window := max(2*q.Limit, 64)
-	for len(out) < q.Limit {
-		batch := search.TopK(scores, window)
-		if len(batch) == 0 {
-			if !approx {
-				break
-			}
-			approx = false
-			scoreAll()
-			continue
-		}
-		found, err := t.resolveVectors(ctx, q, s.seqs, scores, batch)
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range batch {
-			scores[b] = float32NaN // done with: never offered again
-		}
-		for _, c := range found {
-			if len(out) == q.Limit {
-				break
-			}
-			c.Rank = len(out) + 1
-			out = append(out, c)
-		}
-		window *= 4
-	}
-	return out, nil
-}
-
-// signWords is how many 64-bit words hold the sign bits of a vector of dim.
-func signWords(dim int) int { return (dim + 63) / 64 }
-
-// appendSigns appends v's sign bits (bit set for a positive component).
-func appendSigns(dst []uint64, v []float32) []uint64 {
-	for w := 0; w < signWords(len(v)); w++ {
-		var word uint64
-		for b := 0; b < 64 && w*64+b < len(v); b++ {
-			if v[w*64+b] > 0 {
-				word |= 1 << b
-			}
-		}
-		dst = append(dst, word)
-	}
-	return dst
-}
-
-func signsOf(v []float32) []uint64 { return appendSigns(nil, v) }
-
-// nearestSigns returns the indexes of at least k entries of kind want (all there
-// are, if fewer) whose sign bits are nearest to q's by Hamming distance: every entry
-// at a distance below the cut-off and as many at it as make k. A bucket count keeps
-// it linear.
-func nearestSigns(signs []uint64, kinds []byte, want byte, q []uint64, words, k int) []int {
-	dist := make([]uint16, len(kinds))
-	counts := make([]int, 64*words+1)
-	for i, kind := range kinds {
-		if kind != want {
-			continue
-		}
-		d := 0
-		for w, qw := range q {
-			d += bits.OnesCount64(signs[i*words+w] ^ qw)
-		}
-		dist[i] = uint16(d)
-		counts[d]++
-	}
-	cut, total := 0, 0
-	for cut < len(counts) && total+counts[cut] < k {
-		total += counts[cut]
-		cut++
-	}
-	out := make([]int, 0, k)
-	atCut := k - total
-	for i, kind := range kinds {
-		if kind != want {
-			continue
-		}
-		switch d := int(dist[i]); {
-		case d < cut:
-			out = append(out, i)
-		case d == cut && atCut > 0:
-			out = append(out, i)
-			atCut--
-		}
-	}
-	return out
-}
-
-// float32NaN marks an entry that is not of the kind asked for.
-var float32NaN = float32(math.NaN())
-
-// resolveVectors joins the entries at batch (indexes into seqs, best first) to their
-// embeddings rows and items in the snapshot, keeping those q.Filter passes, in the
-// order of batch.
-func (t *tx) resolveVectors(ctx context.Context, q factbase.VectorQuery, seqs []int64, scores []float32, batch []int) ([]factbase.Candidate, error) {
-	if len(batch) == 0 {
+// resolveVectors joins hits (best first, sent as a JSON array) to their embeddings
+// rows and items in the snapshot, keeping those q.Filter passes, in the order of hits.
+func (t *tx) resolveVectors(ctx context.Context, q factbase.VectorQuery, hits []vecindex.Hit) ([]factbase.Candidate, error) {
+	if len(hits) == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, len(batch))
-	for i, b := range batch {
-		ids[i] = seqs[b]
-	}
+	ids := vecindex.Seqs(hits)
 	list, err := json.Marshal(ids)
 	if err != nil {
 		return nil, factbase.Errorf(factbase.EINTERNAL, "sqlite: encode vector ids: %v", err)
@@ -738,28 +471,6 @@ func (t *tx) resolveVectors(ctx context.Context, q factbase.VectorQuery, seqs []
 		return nil, mapErr("vector search", err)
 	}
 	defer rows.Close()
-	found := make(map[int64]factbase.Candidate, len(batch))
-	for rows.Next() {
-		var (
-			seq int64
-			at  int64
-			c   = factbase.Candidate{Kind: q.Kind}
-		)
-		if err := rows.Scan(&seq, &c.ID, &at, &c.Subject, &c.Importance); err != nil {
-			return nil, mapErr("vector search", err)
-		}
-		c.Time = time.Unix(0, at).UTC()
-		found[seq] = c
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("vector search", err)
-	}
-	out := make([]factbase.Candidate, 0, len(found))
-	for _, b := range batch {
-		if c, ok := found[seqs[b]]; ok {
-			c.Score = float64(scores[b])
-			out = append(out, c)
-		}
-	}
-	return out, nil
+	out, err := vecindex.Candidates(q.Kind, hits, rows)
+	return out, mapErr("vector search", err)
 }

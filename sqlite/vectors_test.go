@@ -14,89 +14,11 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
+	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/search"
 	"github.com/factbase/factbase/storetest"
 )
-
-func TestSigns(t *testing.T) {
-	v := make([]float32, 70)
-	v[0], v[63], v[64], v[69] = 1, 0.5, -1, 2
-	if got, want := signsOf(v), []uint64{1 | 1<<63, 1 << 5}; !slices.Equal(got, want) {
-		t.Errorf("signsOf = %b, want %b", got, want)
-	}
-	signs := slices.Concat(signsOf([]float32{1, 1, 1}), signsOf([]float32{-1, -1, -1}), signsOf([]float32{1, -1, 1}), signsOf([]float32{1, 1, -1}))
-	got := nearestSigns(signs, []byte("fffe"), 'f', signsOf([]float32{1, 1, 1}), 1, 2)
-	if !slices.Equal(got, []int{0, 2}) {
-		t.Errorf("nearestSigns = %v, want [0 2] (distance 0, then the first at distance 1; the episode left out)", got)
-	}
-}
-
-// TestSignPrefilterRecall measures how much of the exact top 10 the sign-bit
-// prefilter keeps, on GloVe vectors of 100,000 varied sentences.
-func TestSignPrefilterRecall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("embeds 100,000 sentences")
-	}
-	g, err := embed.NewGloVe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(7, 8))
-	words := []string{"coffee", "jazz", "chess", "tennis", "museum", "garden", "curry", "novel", "guitar", "sushi",
-		"hiking", "yoga", "violin", "pottery", "laptop", "budget", "dentist", "flight", "hotel", "conference",
-		"doctor", "allergy", "peanuts", "vegetarian", "birthday", "wedding", "school", "office", "salary", "car"}
-	names := []string{"Martin", "Sarah", "Dana", "Eli", "Priya", "Tom", "Anna", "Mei", "Omar", "Grace"}
-	sentence := func() string {
-		return fmt.Sprintf("%s talked about %s and %s near the %s", names[r.IntN(len(names))],
-			words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))])
-	}
-	texts := make([]string, 100000)
-	for i := range texts {
-		texts[i] = sentence()
-	}
-	vecs, err := g.Embed(context.Background(), texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dim := len(vecs[0])
-	var flat []float32
-	var signs []uint64
-	kinds := make([]byte, len(vecs))
-	for i, v := range vecs {
-		flat = append(flat, v...)
-		signs = appendSigns(signs, v)
-		kinds[i] = 'f'
-	}
-	total, found := 0, 0
-	for range 100 {
-		qv, _ := g.Embed(context.Background(), []string{sentence()})
-		q := qv[0]
-		exact := make([]float32, len(vecs))
-		for i := range vecs {
-			exact[i] = search.Dot(q, flat[i*dim:(i+1)*dim])
-		}
-		approx := make([]float32, len(vecs))
-		for i := range approx {
-			approx[i] = float32NaN
-		}
-		for _, i := range nearestSigns(signs, kinds, 'f', signsOf(q), signWords(dim), prefilterMin) {
-			approx[i] = exact[i]
-		}
-		want, got := search.TopK(exact, 10), search.TopK(approx, 10)
-		for _, i := range want {
-			total++
-			if slices.Contains(got, i) || approx[got[len(got)-1]] == exact[i] {
-				found++
-			}
-		}
-	}
-	recall := float64(found) / float64(total)
-	t.Logf("sign prefilter (%d of %d) keeps %.3f of the exact top 10", prefilterMin, len(vecs), recall)
-	if recall < 0.9 {
-		t.Errorf("prefilter recall@10 = %.3f, want at least 0.9", recall)
-	}
-}
 
 // vecFixture is a store, an engine with the 64-dimension hashing embedder, and a
 // user with facts and an episode written through the engine.
@@ -230,10 +152,7 @@ func TestVec0MatchesGoRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareRankings(t, f)
-	c := vecCacheFor(f.s.rstmts)
-	c.mu.Lock()
-	clear(c.sets)
-	c.mu.Unlock()
+	vecCacheFor(f.s.rstmts).Clear()
 	vecLayout = "not a known layout"
 	compareRankings(t, f)
 }
@@ -391,8 +310,6 @@ var knnBench struct {
 	once    sync.Once
 	vecs    [][]float32
 	flat    []float32
-	signs   []uint64
-	kinds   []byte
 	queries [][]float32
 	exact   [][]int // each query's exact top 10
 }
@@ -427,8 +344,6 @@ func loadKNNBench(b *testing.B) {
 		dim := len(knnBench.vecs[0])
 		for _, v := range knnBench.vecs {
 			knnBench.flat = append(knnBench.flat, v...)
-			knnBench.signs = appendSigns(knnBench.signs, v)
-			knnBench.kinds = append(knnBench.kinds, 'f')
 		}
 		for _, q := range knnBench.queries {
 			sc := make([]float32, len(knnBench.vecs))
@@ -463,37 +378,36 @@ func BenchmarkVec0Options(b *testing.B) {
 		}
 		return float64(hit) / float64(max(all, 1))
 	}
-	b.Run("go/exact-scan/n=100000", func(b *testing.B) {
-		got := make([][]int, len(knnBench.queries))
-		i := 0
-		for b.Loop() {
-			q := knnBench.queries[i%len(knnBench.queries)]
-			sc := make([]float32, len(knnBench.vecs))
-			for j := range sc {
-				sc[j] = search.Dot(q, knnBench.flat[j*dim:(j+1)*dim])
+	goRanking := func(name string, o vecindex.Options) {
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			x := vecindex.New(o)
+			rank := func(q []float32) []int {
+				var ids []int
+				iq := vecindex.Query{User: "bench", Model: "glove", Kind: factbase.KindFact, Vector: q, Limit: 50}
+				err := x.Search(ctx, benchSource{}, iq, func(hits []vecindex.Hit) (bool, error) {
+					for _, h := range hits[:min(50, len(hits))] {
+						ids = append(ids, int(h.Seq-1))
+					}
+					return true, nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return ids
 			}
-			got[i%len(got)] = search.TopK(sc, 50)
-			i++
-		}
-		b.ReportMetric(recall(got), "recall@10")
-	})
-	b.Run("go/sign-prefilter/n=100000", func(b *testing.B) {
-		got := make([][]int, len(knnBench.queries))
-		i := 0
-		for b.Loop() {
-			q := knnBench.queries[i%len(knnBench.queries)]
-			sc := make([]float32, len(knnBench.vecs))
-			for j := range sc {
-				sc[j] = float32NaN
+			rank(knnBench.queries[0]) // loads the copy
+			got := make([][]int, len(knnBench.queries))
+			i := 0
+			for b.Loop() {
+				got[i%len(got)] = rank(knnBench.queries[i%len(knnBench.queries)])
+				i++
 			}
-			for _, j := range nearestSigns(knnBench.signs, knnBench.kinds, 'f', signsOf(q), signWords(dim), prefilterMin) {
-				sc[j] = search.Dot(q, knnBench.flat[j*dim:(j+1)*dim])
-			}
-			got[i%len(got)] = search.TopK(sc, 50)
-			i++
-		}
-		b.ReportMetric(recall(got), "recall@10")
-	})
+			b.ReportMetric(recall(got), "recall@10")
+		})
+	}
+	goRanking("go/exact-scan/n=100000", vecindex.Options{})
+	goRanking("go/sign-prefilter/n=100000", vecindex.Options{Prefilter: true})
 	type config struct {
 		col, quantize, pragma string
 		n, k                  int
@@ -588,6 +502,18 @@ func BenchmarkVec0Options(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSource serves knnBench's vectors as one user's facts, vector i at seq i+1.
+type benchSource struct{}
+
+func (benchSource) Deletes(context.Context) (int64, error) { return 0, nil }
+
+func (benchSource) Load(_ context.Context, after int64, add vecindex.AddFunc) (int64, error) {
+	for i := int(after); i < len(knnBench.vecs); i++ {
+		add(int64(i+1), factbase.KindFact, "glove", knnBench.vecs[i])
+	}
+	return int64(len(knnBench.vecs)), nil
 }
 
 // TestVecChunkIndex: sqlite-vec's look-up of a partition's newest chunk (run for every

@@ -1,0 +1,313 @@
+// Package vecindex ranks stored vectors in memory, for the stores that keep them in
+// SQL tables. For each user, model and dimension searched, an Index keeps a copy of
+// the user's vectors, brings it up to date before every search with the rows it has
+// not seen yet, and offers the vectors nearest to the query by dot product, best
+// first, for the store to join back to its live rows.
+//
+// The copy is kept correct without any notification from writers, even writers in
+// other processes, given the two properties of the store stated on Source:
+//   - a user's vector seqs grow in commit order, so a copy that has read every vector
+//     with seq <= S finds all newer ones with one range read (seq > S) in the reader's
+//     own snapshot;
+//   - a vector deleted since (its item erased or retracted, or re-embedded) stays in
+//     the copy as a ghost, but the store joins every hit back to its row in the
+//     reader's snapshot, so a ghost is never returned; the store counts deletions per
+//     user, and a copy is rebuilt when too many of its entries are ghosts.
+//
+// Copies are bounded by Options.MaxBytes per Index, least recently used first out; a
+// user whose vectors alone exceed it is ranked by reading the vectors each time.
+package vecindex
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultMaxBytes is the default of Options.MaxBytes.
+const DefaultMaxBytes = 512 << 20
+
+// A copy is rebuilt when the deletions since it was last built exceed both
+// rebuildGhosts and a rebuildShare of its entries: ghosts cost memory and ranking
+// time, and a few are not worth a full read.
+const (
+	rebuildGhosts = 64
+	rebuildShare  = 4 // 1/rebuildShare of the entries
+)
+
+// Options configures an Index.
+type Options struct {
+	// MaxBytes bounds the memory the copies hold together, in bytes.
+	// Default DefaultMaxBytes (512 MiB).
+	MaxBytes int64
+	// Prefilter keeps the sign bits of every vector (one bit a dimension) and, when
+	// more than 20,000 vectors of the kind asked are ranked, scores exactly only
+	// those nearest to the query by their sign bits (see Search). Default false:
+	// every vector is scored.
+	Prefilter bool
+}
+
+// Index holds the in-memory copies of one store's vectors. It is safe for
+// concurrent use.
+type Index struct {
+	maxBytes  int64
+	prefilter bool
+	clock     atomic.Int64 // ticks at every use of a copy, for least-recently-used eviction
+
+	mu   sync.Mutex
+	sets map[key]*set
+}
+
+// New returns an empty Index.
+func New(o Options) *Index {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	return &Index{maxBytes: o.MaxBytes, prefilter: o.Prefilter, sets: map[key]*set{}}
+}
+
+// A Source reads one user's stored vectors for Search, in the snapshot of the
+// store's transaction. Search calls it only during the call, from the calling
+// goroutine.
+//
+// The Index relies on two properties of the store behind it:
+//   - a user's vectors have unique seqs that grow in commit order: every vector
+//     committed after a snapshot in which the greatest seq was S has a seq above S;
+//   - every deletion of one of the user's vectors adds one to a count, in the
+//     transaction that deletes it.
+type Source interface {
+	// Deletes returns the user's deletion count (0 for a user who never had a
+	// vector deleted).
+	Deletes(ctx context.Context) (int64, error)
+	// Load calls add for the user's vectors with seq > after, in any order, and
+	// returns through: every vector of the user with seq in (after, through] has
+	// been passed to add. It may pass or leave out vectors of other models or
+	// dimensions; the Index keeps those of the model and dimension searched. On
+	// error, what was added is discarded.
+	Load(ctx context.Context, after int64, add AddFunc) (through int64, err error)
+}
+
+// AddFunc takes one stored vector from Source.Load: its seq, the kind of item it
+// belongs to (factbase.KindFact or factbase.KindEpisode), its model and its
+// components. A vec of another length than the dimension searched (nil, for a row
+// that has no vector) only moves the copy past seq. The Index copies vec, so the
+// caller may reuse it.
+type AddFunc func(seq int64, kind, model string, vec []float32)
+
+// Query is one search of an Index.
+type Query struct {
+	User   string    // the store's id of the user
+	Model  string    // the model whose vectors are ranked
+	Kind   string    // the kind of item whose vectors are ranked
+	Vector []float32 // the query; its length is the dimension ranked
+	Limit  int       // how many hits the caller means to keep; sizes the batches
+}
+
+// Hit is a vector offered by Search: its seq and its dot product with the query.
+type Hit struct {
+	Seq   int64
+	Score float32
+}
+
+// Search brings the copy of q's user, model and dimension up to date through src,
+// then passes the copy's vectors of q.Kind to accept in batches, best first by
+// exact dot product with q.Vector (ties: the earlier loaded first), each vector
+// once, until accept returns true or none are left. The first batch holds
+// max(2*q.Limit, 64) hits and each next one four times as many as the one before.
+//
+// With Options.Prefilter and more than 20,000 vectors of the kind, the batches
+// first come from the vectors nearest to the query by their sign bits, at least
+// 2,000 or 40 per hit of q.Limit; only if accept asks for more are the others
+// scored, and offered after them.
+//
+// A hit may be a ghost (deleted since) or newer than src's snapshot: accept is
+// expected to drop those it cannot join to a live row. Search returns the first
+// error of src or accept. accept is called with the copy locked: it must not search
+// the same Index.
+func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]Hit) (done bool, err error)) error {
+	if len(q.Vector) == 0 {
+		return nil
+	}
+	k := key{user: q.User, model: q.Model, dim: len(q.Vector)}
+	s := x.set(k)
+	s.mu.Lock()
+	if err := s.refresh(ctx, src, q.Model); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	if s.empty() {
+		// The user has no vectors at all: keep no copy, so that such users cost the
+		// cache nothing.
+		s.mu.Unlock()
+		x.drop(k, s)
+		return nil
+	}
+	if !x.evict(s) {
+		// The user's vectors alone exceed the bound: rank what was just read, then
+		// free it, so that the next search reads them afresh.
+		defer func() {
+			s.clear()
+			s.resize()
+			s.mu.Unlock()
+		}()
+		return s.rank(q, accept)
+	}
+	s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rank(q, accept)
+}
+
+// Clear forgets every copy: the next search of each user reads its vectors afresh.
+func (x *Index) Clear() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	clear(x.sets)
+}
+
+// key names one user's vectors of one model and dimension.
+type key struct {
+	user, model string
+	dim         int
+}
+
+// set is the in-memory copy of one user's vectors of one model and dimension.
+type set struct {
+	mu        sync.RWMutex
+	dim       int
+	signed    bool      // signs are kept
+	maxSeq    int64     // every vector of the user with seq <= maxSeq has been read
+	deleted   int64     // the user's deletion count when the copy was last rebuilt
+	seqs      []int64   // the seq of each entry
+	kinds     []byte    // each entry's kind, an index into kindNames
+	kindNames []string  // the kinds met so far
+	vecs      []float32 // len(seqs) * dim
+	signs     []uint64  // each vector's sign bits, signWords(dim) words per vector, if signed
+	lastUse   atomic.Int64
+	size      atomic.Int64 // bytes held, updated under mu, read without it
+}
+
+// set returns the copy for k, creating an empty one, and marks it used.
+func (x *Index) set(k key) *set {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s := x.sets[k]
+	if s == nil {
+		s = &set{dim: k.dim, signed: x.prefilter}
+		x.sets[k] = s
+	}
+	s.lastUse.Store(x.clock.Add(1))
+	return s
+}
+
+// drop forgets the copy s of k, unless another has replaced it meanwhile.
+func (x *Index) drop(k key, s *set) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.sets[k] == s {
+		delete(x.sets, k)
+	}
+}
+
+// evict drops least recently used copies other than keep until the cache fits its
+// budget. It reports whether keep itself fits. It takes no copy's lock (sizes are
+// atomic), so it may be called while holding one.
+func (x *Index) evict(keep *set) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var total int64
+	for _, s := range x.sets {
+		total += s.size.Load()
+	}
+	for total > x.maxBytes {
+		var oldK key
+		var old *set
+		for k, s := range x.sets {
+			if s != keep && (old == nil || s.lastUse.Load() < old.lastUse.Load()) {
+				oldK, old = k, s
+			}
+		}
+		if old == nil {
+			return false
+		}
+		total -= old.size.Load()
+		delete(x.sets, oldK)
+	}
+	return true
+}
+
+// empty reports whether the copy has read nothing: the user had no vectors at all.
+// The caller holds s.mu.
+func (s *set) empty() bool { return len(s.seqs) == 0 && s.maxSeq == 0 }
+
+// clear empties the copy. The caller holds s.mu.
+func (s *set) clear() {
+	s.maxSeq, s.seqs, s.kinds, s.vecs, s.signs = 0, nil, nil, nil, nil
+}
+
+// resize records the copy's size. The caller holds s.mu.
+func (s *set) resize() {
+	s.size.Store(int64(len(s.vecs))*4 + int64(len(s.signs))*8 + int64(len(s.seqs))*9)
+}
+
+// kindCode returns the code of kind in s.kinds, adding it if add is set; ok is
+// false if kind is not there (and not added).
+func (s *set) kindCode(kind string, add bool) (code byte, ok bool) {
+	for i, k := range s.kindNames {
+		if k == kind {
+			return byte(i), true
+		}
+	}
+	if !add || len(s.kindNames) > 255 {
+		return 0, false
+	}
+	s.kindNames = append(s.kindNames, kind)
+	return byte(len(s.kindNames) - 1), true
+}
+
+// refresh brings s up to date with src's snapshot, rebuilding it first if too many
+// of its entries are ghosts. On error s is left as it was before the load. The
+// caller holds s.mu.
+func (s *set) refresh(ctx context.Context, src Source, model string) error {
+	deleted, err := src.Deletes(ctx)
+	if err != nil {
+		return err
+	}
+	if ghosts := deleted - s.deleted; ghosts > rebuildGhosts && ghosts > int64(len(s.seqs)/rebuildShare) {
+		s.clear()
+		s.deleted = deleted
+	} else if s.empty() {
+		s.deleted = deleted
+	}
+	n, maxSeq := len(s.seqs), s.maxSeq
+	through, err := src.Load(ctx, s.maxSeq, func(seq int64, kind, mdl string, vec []float32) {
+		s.maxSeq = max(s.maxSeq, seq)
+		if mdl != model || len(vec) != s.dim {
+			return
+		}
+		code, ok := s.kindCode(kind, true)
+		if !ok {
+			return
+		}
+		s.seqs = append(s.seqs, seq)
+		s.kinds = append(s.kinds, code)
+		s.vecs = append(s.vecs, vec...)
+		if s.signed {
+			s.signs = appendSigns(s.signs, vec)
+		}
+	})
+	if err != nil {
+		// A partial load would be read again: roll it back.
+		s.maxSeq = maxSeq
+		s.seqs, s.kinds = s.seqs[:n], s.kinds[:n]
+		s.vecs = s.vecs[:n*s.dim]
+		if s.signed {
+			s.signs = s.signs[:n*signWords(s.dim)]
+		}
+		s.resize()
+		return err
+	}
+	s.maxSeq = max(s.maxSeq, through)
+	s.resize()
+	return nil
+}
