@@ -10,7 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 )
 
 // PeopleOptions configure personal facts, entities and conflicts. The zero value
@@ -55,7 +55,7 @@ func (o PeopleOptions) promoteAfter() int {
 // any key c already declares. The extractor's ops carry their cardinality, so writes
 // are right without it; reads by key (Get) need it.
 func DeclarePeopleKeys(c *factbase.Cardinalities) {
-	for k, card := range people.Cardinalities() {
+	for k, card := range personal.Cardinalities() {
 		if _, have := c.Exact[k]; have {
 			continue
 		}
@@ -93,7 +93,7 @@ func messageInfo(ctx context.Context) MessageInfo {
 		info.Session = info.Time.UTC().Format("2006-01-02")
 	}
 	if info.Speaker == "" {
-		info.Speaker = people.SpeakerUser
+		info.Speaker = personal.SpeakerUser
 	}
 	return info
 }
@@ -111,7 +111,7 @@ type PersonalPlan struct {
 	Updated   []factbase.Entity                                `json:"updated"`
 	Conflicts []factbase.Conflict                              `json:"conflicts"`
 	// Facts are the facts planned, with whom they are about.
-	Facts []people.Planned `json:"facts"`
+	Facts []personal.Planned `json:"facts"`
 }
 
 // empty reports whether the plan writes nothing and has nothing to tell.
@@ -131,7 +131,7 @@ func (e *Engine) personalPlan(ctx context.Context, user factbase.UserID, message
 // assistant.
 func personalTrust(saidBy string) int {
 	switch {
-	case saidBy == people.SpeakerUser || saidBy == "":
+	case saidBy == personal.SpeakerUser || saidBy == "":
 		return 3
 	case strings.HasPrefix(saidBy, "entity:"):
 		return 2
@@ -139,7 +139,7 @@ func personalTrust(saidBy string) int {
 	return 1
 }
 
-// PlanPersonal extracts the personal facts of a message (people.Extract), resolves
+// PlanPersonal extracts the personal facts of a message (personal.Extract), resolves
 // the people it names against the user's entities, and plans the writes: facts about
 // the user or an entity, new entities, and conflicts. A single-valued fact that would
 // change value waits for confirmation instead of being applied when its type is one
@@ -149,7 +149,7 @@ func personalTrust(saidBy string) int {
 // applied by passing Ops and With to ApplyWith (Say does); nothing is written here.
 func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
 	out := PersonalPlan{Reply: []string{}, Skipped: []string{}, Created: []factbase.Entity{}, Updated: []factbase.Entity{},
-		Conflicts: []factbase.Conflict{}, Facts: []people.Planned{}}
+		Conflicts: []factbase.Conflict{}, Facts: []personal.Planned{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
 	}
@@ -161,7 +161,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 	}
 	var (
 		known    []factbase.Entity
-		plan     people.Plan
+		plan     personal.Plan
 		current  = map[string]factbase.Fact{} // subject|key -> current fact of a one-valued key
 		pending  = map[string]bool{}          // subject|key|norm of pending conflicts
 		sessions = map[string][]string{}      // key|norm -> sessions
@@ -171,9 +171,9 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 		if known, err = tx.Entities(ctx); err != nil {
 			return err
 		}
-		ex := people.Extract(message, people.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
-		res := people.Resolve(ex.Mentions, known)
-		plan = people.Attribute(ex, res, known, people.PlanOptions{NewID: e.opts.NewID, Now: info.Time,
+		ex := personal.Extract(message, personal.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
+		res := personal.Resolve(ex.Mentions, known)
+		plan = personal.Attribute(ex, res, known, personal.PlanOptions{NewID: e.opts.NewID, Now: info.Time,
 			Speaker: info.Speaker, Source: src})
 		for i, pf := range plan.Facts {
 			f := &plan.Facts[i].Fact
@@ -247,7 +247,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 			if ok && normalize.Value(cur.Value) != norm {
 				reason := ""
 				switch {
-				case pf.Correction && f.SaidBy == people.SpeakerUser:
+				case pf.Correction && f.SaidBy == personal.SpeakerUser:
 					// an explicit correction by the user applies directly
 				case confirm[f.Type]:
 					reason = fmt.Sprintf("a change of a %s fact needs your confirmation", f.Type)
@@ -270,7 +270,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 			}
 		}
 		out.Ops = append(out.Ops, factbase.Op{Kind: factbase.OpSet, Fact: f})
-		out.Facts = append(out.Facts, people.Planned{Fact: f, About: pf.About, Correction: pf.Correction, Recur: pf.Recur})
+		out.Facts = append(out.Facts, personal.Planned{Fact: f, About: pf.About, Correction: pf.Correction, Recur: pf.Recur})
 	}
 	if len(retract) > 0 {
 		ops := make([]factbase.Op, 0, len(retract)+len(out.Ops))
@@ -405,7 +405,7 @@ func personalPhrase(f factbase.Fact) string {
 }
 
 // notedReply renders planned facts as one sentence per subject.
-func personalReply(facts []people.Planned) []string {
+func personalReply(facts []personal.Planned) []string {
 	var order []string
 	by := map[string][]string{}
 	for _, pf := range facts {

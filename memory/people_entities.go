@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 )
 
 // EntityView is an entity with its facts.
@@ -83,7 +83,7 @@ func (e *Engine) FindEntity(ctx context.Context, user factbase.UserID, ref strin
 	}
 	var ids []string
 	for _, en := range byName {
-		ids = append(ids, fmt.Sprintf("%s (%s, %s)", en.ID, people.Label(en), en.Role))
+		ids = append(ids, fmt.Sprintf("%s (%s, %s)", en.ID, personal.Label(en), en.Role))
 	}
 	return factbase.Entity{}, factbase.Errorf(factbase.ECONFLICT, "%d entities are named %q: %s; use an id", len(byName), ref, strings.Join(ids, ", "))
 }
@@ -208,11 +208,11 @@ func entityHas(list []string, s string) bool {
 
 // relationOp records an entity's relation as a fact.
 func entityRelationOp(en factbase.Entity) factbase.Op {
-	typ, card, cat, dur, sens, conf, _ := people.Spec(factbase.KeyRelation)
+	typ, card, cat, dur, sens, conf, _ := personal.Spec(factbase.KeyRelation)
 	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: en.Subject(), Key: factbase.KeyRelation,
 		Value: en.Relation, Cardinality: card, Type: typ, Category: cat, Durability: dur, Sensitivity: sens, Confidence: conf,
-		SaidBy: people.SpeakerUser, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "manual",
-		Text: clipText(people.Label(en) + " is the user's " + en.Relation)}}
+		SaidBy: personal.SpeakerUser, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "manual",
+		Text: clipText(personal.Label(en) + " is the user's " + en.Relation)}}
 }
 
 // CreateEntity creates an entity from a name and/or relation, a role (default other)
@@ -549,7 +549,7 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 			}
 		}
 		if len(facts) > 0 {
-			return factbase.Errorf(factbase.ECONFLICT, "facts about %s were written during the delete; try again", people.Label(target))
+			return factbase.Errorf(factbase.ECONFLICT, "facts about %s were written during the delete; try again", personal.Label(target))
 		}
 		return nil
 	})

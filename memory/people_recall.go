@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/when"
 	"github.com/kljensen/snowball/english"
 )
@@ -415,7 +415,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 				score += 0.5
 			}
 			score *= 2
-			c.why = append(c.why, "names "+people.Label(entities[f.Subject]))
+			c.why = append(c.why, "names "+personal.Label(entities[f.Subject]))
 		case len(named) > 0:
 			score *= 0.5
 		}

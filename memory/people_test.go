@@ -9,7 +9,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -222,7 +222,7 @@ func TestPeopleConflictPolicy(t *testing.T) {
 	}
 	// the assistant restating a different diet is less trusted than the user
 	peopleSay(t, e, u, "Sarah is vegan.")
-	p, err := e.PlanPersonal(ctx, u, "Your wife Sarah is vegetarian.", memory.MessageInfo{Time: peopleNow, Speaker: people.SpeakerAssistant}, factbase.Source{Kind: factbase.SourceMessage})
+	p, err := e.PlanPersonal(ctx, u, "Your wife Sarah is vegetarian.", memory.MessageInfo{Time: peopleNow, Speaker: personal.SpeakerAssistant}, factbase.Source{Kind: factbase.SourceMessage})
 	if err != nil {
 		t.Fatal(err)
 	}

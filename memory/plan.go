@@ -77,7 +77,7 @@ func planNoun(key string) string {
 	if strings.HasPrefix(key, factbase.FavoritesPrefix) {
 		return "favorite " + plural(topicNoun(key))
 	}
-	if info, ok := personal[key]; ok {
+	if info, ok := personalKeys[key]; ok {
 		return info.noun
 	}
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {

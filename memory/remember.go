@@ -10,7 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/router"
 	"github.com/factbase/factbase/when"
 )
@@ -292,7 +292,7 @@ func entityNamed(msgWords map[string]bool, en factbase.Entity) bool {
 //
 //   - the persistence test and the least confidence;
 //   - the subject: "user", or an entity of the answer, resolved like the rules'
-//     mentions (people.Resolve against the user's entities and those the rules
+//     mentions (personal.Resolve against the user's entities and those the rules
 //     create): a known entity, a new one (created with the facts, when its name or
 //     relation is stated in the message), or an ambiguous match, whose facts are
 //     skipped; a fact about no entity is an orphan, skipped;
@@ -406,7 +406,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			}
 			f.Key, f.Cardinality, f.Type = c.Key, factbase.Ranked, "preference"
 		default:
-			if typ, card, cat, dur, sens, _, ok := people.Spec(key); ok {
+			if typ, card, cat, dur, sens, _, ok := personal.Spec(key); ok {
 				// A key the personal-fact extractor writes: its declaration decides.
 				f.Type, f.Cardinality, f.Category, f.Durability, f.Sensitivity = typ, card, cat, dur, sens
 			} else {
@@ -536,8 +536,8 @@ func (e *Engine) resolveEntity(en factbase.ProposedEntity, msgWords map[string]b
 	if err != nil {
 		role = factbase.RoleOther
 	}
-	m := people.Mention{Name: strings.TrimSpace(en.Name), Relation: strings.ToLower(strings.TrimSpace(en.Relation)), Role: role}
-	r := people.Resolve([]people.Mention{m}, *cands)[0]
+	m := personal.Mention{Name: strings.TrimSpace(en.Name), Relation: strings.ToLower(strings.TrimSpace(en.Relation)), Role: role}
+	r := personal.Resolve([]personal.Mention{m}, *cands)[0]
 	switch {
 	case r.Skip:
 		return "", r.Reason

@@ -66,8 +66,8 @@ type AskResult struct {
 	Planned string `json:"planned,omitempty"`
 }
 
-// personal describes the single-valued personal keys the router knows.
-var personal = map[string]struct{ noun, typ string }{
+// personalKeys describes the single-valued personal keys the router knows.
+var personalKeys = map[string]struct{ noun, typ string }{
 	factbase.KeyEmail:        {"email", "contact"},
 	factbase.KeyWorkEmail:    {"work email", "contact"},
 	factbase.KeyPhone:        {"phone number", "contact"},
@@ -178,7 +178,7 @@ func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, stateme
 			if len(st.Values) == 0 {
 				continue
 			}
-			info := personal[st.Key]
+			info := personalKeys[st.Key]
 			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: st.Key, Value: st.Values[0],
 				Cardinality: factbase.One, Type: info.typ, Category: factbase.Core, Source: src, Extractor: "router",
 				Text: clipText(fmt.Sprintf("User's %s is %s", info.noun, st.Values[0])), SaidBy: "user"}})
@@ -299,12 +299,12 @@ func replyFor(res factbase.Result, ops []factbase.Op) []string {
 	for _, d := range res.Duplicates {
 		if strings.HasPrefix(d.Key, factbase.FavoritesPrefix) {
 			out = append(out, fmt.Sprintf("%s is already in your favorite %s at #%d.", d.Value, plural(topicNoun(d.Key)), d.Rank))
-		} else if info, ok := personal[d.Key]; ok && userKeys[d.Key] {
+		} else if info, ok := personalKeys[d.Key]; ok && userKeys[d.Key] {
 			out = append(out, fmt.Sprintf("I already have your %s as %s.", info.noun, d.Value))
 		}
 	}
 	for _, op := range ops {
-		info, ok := personal[op.Fact.Key]
+		info, ok := personalKeys[op.Fact.Key]
 		if !ok || op.Kind != factbase.OpSet || !(op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
 			continue
 		}
@@ -394,7 +394,7 @@ func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string)
 
 func (e *Engine) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
 	if q.Kind == router.QueryFact {
-		info := personal[q.Key]
+		info := personalKeys[q.Key]
 		a := Answer{Key: q.Key, Items: []AskItem{}}
 		facts, err := e.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/people"
+	"github.com/factbase/factbase/personal"
 )
 
 const entitiesUsage = `Usage:
@@ -145,7 +145,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 				Merged []string   `json:"merged,omitempty"`
 			}{entityOut(v.Entity), toJSONs(v.Facts), v.Merged})
 		}
-		fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, people.Label(v.Entity), v.Role)
+		fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, personal.Label(v.Entity), v.Role)
 		if len(v.Aliases) > 0 {
 			fmt.Fprintf(m.Stdout, "; also %s", strings.Join(v.Aliases, ", "))
 		}
@@ -193,7 +193,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.entityDone(c, r, fmt.Sprintf("Merged %s into", people.Label(from)))
+		return m.entityDone(c, r, fmt.Sprintf("Merged %s into", personal.Label(from)))
 	case "split":
 		en, err := find(a[0])
 		if err != nil {
@@ -203,7 +203,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.entityDone(c, r, fmt.Sprintf("Split %d facts from %s to", len(a)-1, people.Label(en)))
+		return m.entityDone(c, r, fmt.Sprintf("Split %d facts from %s to", len(a)-1, personal.Label(en)))
 	case "delete":
 		en, err := find(a[0])
 		if err != nil {
@@ -227,6 +227,6 @@ func (m *Main) entityDone(c common, r memory.EntityResult, verb string) error {
 		}{entityOut(r.Entity), r.Result}
 		return m.printJSON(out)
 	}
-	fmt.Fprintf(m.Stdout, "%s %s (%s, %s).\n", verb, people.Label(r.Entity), r.Entity.Role, r.Entity.ID)
+	fmt.Fprintf(m.Stdout, "%s %s (%s, %s).\n", verb, personal.Label(r.Entity), r.Entity.Role, r.Entity.ID)
 	return nil
 }

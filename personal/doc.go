@@ -1,4 +1,4 @@
-// Package people reads the personal facts of a message — about the user and about
+// Package personal reads the personal facts of a message — about the user and about
 // the people (and pets) the user names — deterministically and offline, and decides
 // whom each fact is about. It is pure: no I/O, no clock (the message time is an
 // option), no model, no global mutable state; safe for concurrent use.
@@ -49,4 +49,4 @@
 //
 // Corpus metrics (testdata/corpus.jsonl, every case a test; testdata/heldout.jsonl,
 // logged) are printed by "go test -run 'TestCorpus|TestHeldout' -v".
-package people
+package personal

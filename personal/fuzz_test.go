@@ -1,4 +1,4 @@
-package people
+package personal
 
 import (
 	"strings"

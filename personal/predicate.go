@@ -1,4 +1,4 @@
-package people
+package personal
 
 // adverbs may stand between a subject and its verb.
 var adverbs = map[string]bool{
