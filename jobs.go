@@ -51,7 +51,7 @@ type Job struct {
 	ErrorCode string `json:"error_code,omitempty"`
 	Error     string `json:"error,omitempty"`
 	// Result is what the job did, as JSON written by its worker (for JobRemember:
-	// memory.RememberResult).
+	// jobs.RememberResult).
 	Result json.RawMessage `json:"result,omitempty"`
 	// Tokens and cost of every model call the job made, failed attempts included.
 	PromptTokens     int        `json:"prompt_tokens"`

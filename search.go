@@ -2,7 +2,10 @@ package factbase
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Episode is a narrative record an assistant or agent writes ("Session 14 complete:
@@ -30,6 +33,32 @@ const (
 	MaxMetadata    = 64       // metadata entries per episode
 	MaxMetadataLen = 1024     // bytes per metadata key or value
 )
+
+// NormalizeTags lower-cases, trims, sorts and deduplicates episode tags, refusing
+// one that is too long or holds a control character or invalid UTF-8, and more than
+// MaxTags of them.
+func NormalizeTags(tags []string) ([]string, error) {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t == "" {
+			continue
+		}
+		if len(t) > MaxTagLen {
+			return nil, Errorf(EINVALID, "tag %q is longer than %d bytes", t[:32]+"…", MaxTagLen)
+		}
+		if !utf8.ValidString(t) || strings.ContainsFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return nil, Errorf(EINVALID, "tag %q has a control character or invalid UTF-8", t)
+		}
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > MaxTags {
+		return nil, Errorf(EINVALID, "%d tags; the limit is %d", len(out), MaxTags)
+	}
+	return out, nil
+}
 
 // The kinds of searchable items.
 const (

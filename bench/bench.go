@@ -20,6 +20,9 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -207,7 +210,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		{"insert", func() (Result, error) { return rawInsert(ctx, db, sc.Ops) }},
 		{"select", func() (Result, error) { return rawSelect(ctx, db, sc.Ops) }},
 		{"bulk", func() (Result, error) {
-			return rawBulk(ctx, db, min(sc.Users*sc.Facts, 100_000), min(sc.Facts, memory.MaxOps))
+			return rawBulk(ctx, db, min(sc.Users*sc.Facts, 100_000), min(sc.Facts, core.MaxOps))
 		}},
 		{"fts", func() (Result, error) { return rawFTS(ctx, db, searchTexts(sc), searchQs, max(1, sc.SearchOps)) }},
 		{"sheet", func() (Result, error) { return rawSheet(ctx, db, sc.SearchFacts, sc.SheetRefs, sheetOps(sc)) }},
@@ -302,7 +305,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			return rep, fmt.Errorf("bench: raw line insert: %w", err)
 		}
 		if _, err := step(func() (Result, error) {
-			r, err := ingest(ctx, filepath.Join(dir, "ingest.db"), tpath, size, o.Embedder)
+			r, err := ingestFile(ctx, filepath.Join(dir, "ingest.db"), tpath, size, o.Embedder)
 			r.Baseline, r.RatioThroughput = "raw line insert", rawLines.Throughput/r.Throughput
 			return r, err
 		}); err != nil {
@@ -417,14 +420,14 @@ func userID(i int) factbase.UserID {
 }
 
 // load writes the scale's users and facts through the write path, one transaction
-// per user (at most memory.MaxOps facts each), the facts' vectors computed by the
+// per user (at most core.MaxOps facts each), the facts' vectors computed by the
 // engine's embedder before each transaction. Two writers overlap one user's
 // embedding with another's transaction, as concurrent clients of a server would; the
 // store serialises the transactions. Latencies are per transaction; the throughput is
 // facts per second.
 func load(ctx context.Context, e *memory.Engine, sc Scale) (Result, error) {
 	const writers = 2
-	batch := min(sc.Facts, memory.MaxOps)
+	batch := min(sc.Facts, core.MaxOps)
 	lats := make([][]time.Duration, writers)
 	errs := make([]error, writers)
 	var wg sync.WaitGroup
@@ -548,11 +551,11 @@ func builtin(sc Scale, su factbase.UserID, qs []string) []Workload {
 					return err
 				}
 				// The first search loads the user's vectors into memory.
-				_, err = e.Search(ctx, su, qs[0], memory.SearchOptions{})
+				_, err = e.Retrieve.Search(ctx, su, qs[0], retrieve.SearchOptions{})
 				return err
 			},
 			Op: func(ctx context.Context, e *memory.Engine, i int) error {
-				res, err := e.Search(ctx, su, qs[i%len(qs)], memory.SearchOptions{})
+				res, err := e.Retrieve.Search(ctx, su, qs[i%len(qs)], retrieve.SearchOptions{})
 				if err == nil && len(res.Hits) == 0 && i%5 != 4 { // the fifth form names no stored word
 					err = fmt.Errorf("search %q found nothing", qs[i%len(qs)])
 				}
@@ -562,7 +565,7 @@ func builtin(sc Scale, su factbase.UserID, qs []string) []Workload {
 			Baseline: "sheet", Ops: sheetOps(sc),
 			Setup: func(ctx context.Context, e *memory.Engine) error { return addReferences(ctx, e, su, ids, sc.SheetRefs) },
 			Op: func(ctx context.Context, e *memory.Engine, i int) error {
-				sh, err := e.GenerateSheet(ctx, su, memory.SheetOptions{})
+				sh, err := e.GenerateSheet(ctx, su, core.SheetOptions{})
 				if err == nil && sh.Count == 0 {
 					err = fmt.Errorf("the sheet of %d facts is empty", len(ids))
 				}
@@ -590,7 +593,7 @@ func fillSearchUser(ctx context.Context, e *memory.Engine, sc Scale, su factbase
 		}
 	}
 	for i := range sc.SearchEpisodes {
-		if _, err := e.AddEpisode(ctx, su, memory.EpisodeInput{Content: episodeText(i)}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, su, ingest.EpisodeInput{Content: episodeText(i)}); err != nil {
 			return nil, fmt.Errorf("episode %d: %w", i, err)
 		}
 	}
@@ -613,7 +616,8 @@ func addReferences(ctx context.Context, e *memory.Engine, user factbase.UserID, 
 			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
 				Source: factbase.Source{Kind: factbase.SourceMessage}}
 		}
-		if _, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+		if _, err := e.ApplyWith(ctx, user, nil, func(wr *core.Writer) error {
+			tx := wr.Tx()
 			_, err := tx.AddReferences(ctx, rs)
 			return err
 		}); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -102,9 +103,9 @@ func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder
 						err = fmt.Errorf("point read found %d facts", len(fs))
 					}
 				case p < 8:
-					_, err = e.Search(ctx, user, qs[r.IntN(len(qs))], memory.SearchOptions{})
+					_, err = e.Retrieve.Search(ctx, user, qs[r.IntN(len(qs))], retrieve.SearchOptions{})
 				default:
-					_, err = e.Lookup(ctx, user, memory.LookupOptions{Type: types[r.IntN(len(types))], Limit: 10})
+					_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: types[r.IntN(len(types))], Limit: 10})
 				}
 				if err != nil {
 					errs[c] = err

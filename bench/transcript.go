@@ -14,6 +14,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -154,7 +155,7 @@ func writeTranscriptFile(path string, size int64) (int64, error) {
 // engine's IngestTranscript with the given embedder. Its latencies are those of each
 // committed batch (2,000 facts or 8 MiB of input); its throughput is the file's MB per
 // second, end to end.
-func ingest(ctx context.Context, dbPath, path string, size int64, emb factbase.Embedder) (Result, error) {
+func ingestFile(ctx context.Context, dbPath, path string, size int64, emb factbase.Embedder) (Result, error) {
 	s, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
 	if err != nil {
 		return Result{}, err
@@ -169,7 +170,7 @@ func ingest(ctx context.Context, dbPath, path string, size int64, emb factbase.E
 	var lat []time.Duration
 	t0 := time.Now()
 	last := t0
-	sum, err := e.IngestTranscript(ctx, userID(0), in, path, memory.IngestOptions{Progress: func(memory.IngestProgress) {
+	sum, err := e.Ingest.IngestTranscript(ctx, userID(0), in, path, ingest.IngestOptions{Progress: func(ingest.IngestProgress) {
 		now := time.Now()
 		lat = append(lat, now.Sub(last))
 		last = now

@@ -41,7 +41,7 @@ type Options struct {
 	// Version is reported in the MCP handshake. Default "dev".
 	Version string
 	// Background, when set, also hands every message remember receives to the
-	// background model: it enqueues a remember job (memory.Workers.Remember) and
+	// background model: it enqueues a remember job (jobs.Workers.Remember) and
 	// returns it. Set it only when a model is configured. Default nil: rules only.
 	Background func(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error)
 

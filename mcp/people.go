@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,7 +67,7 @@ type RecallOutput struct {
 }
 
 func (s *Server) recall(ctx context.Context, user factbase.UserID, in RecallInput) (RecallOutput, error) {
-	r, err := s.e.Recall(ctx, user, in.Query, memory.RecallOptions{Limit: in.Limit, IncludeSensitive: in.IncludeSensitive})
+	r, err := s.e.Chat.Recall(ctx, user, in.Query, chat.RecallOptions{Limit: in.Limit, IncludeSensitive: in.IncludeSensitive})
 	if err != nil {
 		return RecallOutput{}, err
 	}
@@ -118,7 +118,7 @@ type ListPeopleOutput struct {
 }
 
 func (s *Server) listPeople(ctx context.Context, user factbase.UserID, in ListPeopleInput) (ListPeopleOutput, error) {
-	ens, err := s.e.Entities(ctx, user, in.IncludeMerged)
+	ens, err := s.e.People.Entities(ctx, user, in.IncludeMerged)
 	if err != nil {
 		return ListPeopleOutput{}, err
 	}
@@ -130,7 +130,7 @@ func (s *Server) listPeople(ctx context.Context, user factbase.UserID, in ListPe
 			p.Aliases = []string{}
 		}
 		if in.WithFacts {
-			v, err := s.e.Entity(ctx, user, en.ID, false)
+			v, err := s.e.People.Entity(ctx, user, en.ID, false)
 			if err != nil {
 				return ListPeopleOutput{}, err
 			}
@@ -170,7 +170,7 @@ type ListConflictsOutput struct {
 
 // labels maps entity subjects to how people are referred to.
 func (s *Server) labels(ctx context.Context, user factbase.UserID) (map[string]string, error) {
-	ens, err := s.e.Entities(ctx, user, true)
+	ens, err := s.e.People.Entities(ctx, user, true)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (s *Server) listConflicts(ctx context.Context, user factbase.UserID, in Lis
 	case "all":
 		status = ""
 	}
-	cs, err := s.e.Conflicts(ctx, user, status)
+	cs, err := s.e.People.Conflicts(ctx, user, status)
 	if err != nil {
 		return ListConflictsOutput{}, err
 	}
@@ -242,15 +242,14 @@ func (s *Server) resolveConflict(ctx context.Context, user factbase.UserID, in R
 	)
 	switch in.Decision {
 	case "confirm":
-		r, err := s.e.ConfirmConflict(ctx, user, in.ID)
+		r, err := s.e.People.ConfirmConflict(ctx, user, in.ID)
 		if err != nil {
 			return ResolveConflictOutput{}, err
 		}
 		c, res = r.Conflict, r.Result
-		s.afterWrite(ctx, user, res)
 	case "reject":
 		var err error
-		if c, err = s.e.RejectConflict(ctx, user, in.ID); err != nil {
+		if c, err = s.e.People.RejectConflict(ctx, user, in.ID); err != nil {
 			return ResolveConflictOutput{}, err
 		}
 	default:

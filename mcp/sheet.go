@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,7 +25,7 @@ const emptySheet = "# Fact sheet\n\nNothing is known about the user yet.\n"
 
 func (s *Server) registerSheet() {
 	addTool(s, &mcpsdk.Tool{Name: "fact_sheet", Title: "The user's fact sheet",
-		Description: `The user's fact sheet as a prompt block: their most important facts, scored by category weight and how often and how recently each was mentioned, grouped by category (core, technical, project, transient). Bounded by max_tokens or max_chars, dropping the lowest-scored entries first. The sheet is regenerated after each write through this server.`,
+		Description: `The user's fact sheet as a prompt block: their most important facts, scored by category weight and how often and how recently each was mentioned, grouped by category (core, technical, project, transient). Bounded by max_tokens or max_chars, dropping the lowest-scored entries first. The sheet is regenerated after each write that changes the user's facts, through any entry point.`,
 		Annotations: &mcpsdk.ToolAnnotations{Title: "Fact sheet", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
 		s.factSheet)
 	res := &mcpsdk.ResourceTemplate{Name: "fact-sheet", Title: "Fact sheet", URITemplate: SheetURITemplate,
@@ -43,18 +43,6 @@ func (s *Server) registerSheet() {
 			{Name: "max_tokens", Description: "The most tokens the sheet may take, estimated (optional; default no limit)."},
 			{Name: "user", Description: "The user's id (a UUID); leave it out unless you were told to name a user."},
 		}}, s.prompt)
-}
-
-// afterWrite regenerates the user's sheet after a write that changed it, so that
-// fact_sheet, the resource and the prompt see the write. A failure is logged: the
-// write itself has succeeded.
-func (s *Server) afterWrite(ctx context.Context, user factbase.UserID, res factbase.Result) {
-	if !memory.SheetChanged(res) {
-		return
-	}
-	if err := s.e.RegenerateSheet(ctx, user); err != nil {
-		s.log.WarnContext(ctx, "mcp: fact sheet not regenerated", "user", string(user), "error", err.Error())
-	}
 }
 
 // FactSheetInput is the input of the fact_sheet tool.
@@ -85,16 +73,16 @@ func (s *Server) factSheet(ctx context.Context, user factbase.UserID, in FactShe
 
 // sheetPrompt renders the user's latest sheet (one read, so that the entry count
 // and the text agree).
-func (s *Server) sheetPrompt(ctx context.Context, user factbase.UserID, ro sheet.RenderOptions) (memory.SheetPrompt, int, error) {
+func (s *Server) sheetPrompt(ctx context.Context, user factbase.UserID, ro sheet.RenderOptions) (core.SheetPrompt, int, error) {
 	if ro.MaxChars < 0 || ro.MaxTokens < 0 {
-		return memory.SheetPrompt{}, 0, factbase.Errorf(factbase.EINVALID, "a prompt budget cannot be negative")
+		return core.SheetPrompt{}, 0, factbase.Errorf(factbase.EINVALID, "a prompt budget cannot be negative")
 	}
 	fs, err := s.e.LatestSheet(ctx, user)
 	if err != nil {
-		return memory.SheetPrompt{}, 0, err
+		return core.SheetPrompt{}, 0, err
 	}
-	text, dropped := sheet.Render(memory.FromFactSheet(fs), ro)
-	return memory.SheetPrompt{SheetID: fs.ID, CreatedAt: fs.CreatedAt, Text: text, Dropped: dropped,
+	text, dropped := sheet.Render(core.FromFactSheet(fs), ro)
+	return core.SheetPrompt{SheetID: fs.ID, CreatedAt: fs.CreatedAt, Text: text, Dropped: dropped,
 		Tokens: sheet.EstimateTokens(text)}, len(fs.Entries), nil
 }
 

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/retrieve"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -95,7 +97,7 @@ func (s *Server) remember(ctx context.Context, user factbase.UserID, in Remember
 	if err := checkText("text", in.Text); err != nil {
 		return RememberOutput{}, err
 	}
-	res, err := s.e.Say(ctx, user, in.Text)
+	res, err := s.e.Chat.Say(ctx, user, in.Text)
 	if err != nil {
 		return RememberOutput{}, err
 	}
@@ -105,7 +107,6 @@ func (s *Server) remember(ctx context.Context, user factbase.UserID, in Remember
 	for _, op := range res.Ops {
 		out.Writes = append(out.Writes, Write{Kind: string(op.Kind), Key: op.Key, Value: op.Value, Rank: op.Rank})
 	}
-	s.afterWrite(ctx, user, res.Result)
 	if s.opts.Background != nil {
 		out.Extraction = "rules+model"
 		j, err := s.opts.Background(ctx, user, in.Text)
@@ -149,7 +150,7 @@ type AskOutput struct {
 	Answers []Answer  `json:"answers,omitempty" jsonschema:"One answer per thing asked, when the question asks several."`
 }
 
-func askItems(items []memory.AskItem) []AskItem {
+func askItems(items []chat.AskItem) []AskItem {
 	out := make([]AskItem, len(items))
 	for i, it := range items {
 		out[i] = AskItem{Rank: it.Rank, Value: it.Value, ID: it.ID}
@@ -161,7 +162,7 @@ func (s *Server) ask(ctx context.Context, user factbase.UserID, in AskInput) (As
 	if err := checkText("question", in.Question); err != nil {
 		return AskOutput{}, err
 	}
-	res, err := s.e.Ask(ctx, user, in.Question)
+	res, err := s.e.Chat.Ask(ctx, user, in.Question)
 	if err != nil {
 		return AskOutput{}, err
 	}
@@ -214,7 +215,7 @@ func (s *Server) search(ctx context.Context, user factbase.UserID, in SearchInpu
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	res, err := s.e.Search(ctx, user, in.Query, memory.SearchOptions{Kinds: in.Kinds, KeyPrefix: in.KeyPrefix,
+	res, err := s.e.Retrieve.Search(ctx, user, in.Query, retrieve.SearchOptions{Kinds: in.Kinds, KeyPrefix: in.KeyPrefix,
 		Type: in.Type, Category: factbase.Category(in.Category), Subject: in.Subject, MinConfidence: in.MinConfidence,
 		Tags: in.Tags, From: from, To: to, IncludeSuperseded: in.IncludeSuperseded, Limit: in.Limit})
 	if err != nil {
@@ -330,7 +331,6 @@ func (s *Server) setFact(ctx context.Context, user factbase.UserID, in SetFactIn
 	if err != nil {
 		return WriteOutput{}, err
 	}
-	s.afterWrite(ctx, user, res)
 	return writeOutput(res), nil
 }
 
@@ -359,10 +359,10 @@ type ListFactsOutput struct {
 func (s *Server) listFacts(ctx context.Context, user factbase.UserID, in ListFactsInput) (ListFactsOutput, error) {
 	limit := in.Limit
 	if limit == 0 {
-		limit = memory.DefaultPageSize
+		limit = core.DefaultPageSize
 	}
-	if limit < 0 || limit > memory.MaxPageSize {
-		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, memory.MaxPageSize)
+	if limit < 0 || limit > core.MaxPageSize {
+		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, core.MaxPageSize)
 	}
 	if in.Offset < 0 {
 		return ListFactsOutput{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", in.Offset)
@@ -514,7 +514,6 @@ func (s *Server) forget(ctx context.Context, user factbase.UserID, in ForgetInpu
 	}
 	s.log.InfoContext(ctx, "mcp forget", "user", string(user), "mode", mode, "id", in.ID, "subject", in.Subject,
 		"key", in.Key, "reason", in.Reason, "retracted", res.Retracted, "deleted", res.Deleted)
-	s.afterWrite(ctx, user, res)
 	facts := res.Facts
 	if kind == factbase.OpDelete {
 		facts = nil

@@ -48,7 +48,7 @@ func TestRememberAsk(t *testing.T) {
 // writes and says why.
 func TestRememberBackground(t *testing.T) {
 	f := newFixture(t)
-	srv, err := mcp.New(mcp.Options{Engine: f.engine, User: alice, Background: f.engine.Remember})
+	srv, err := mcp.New(mcp.Options{Engine: f.engine, User: alice, Background: f.engine.Jobs.Remember})
 	if err != nil {
 		t.Fatal(err)
 	}

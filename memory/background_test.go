@@ -51,7 +51,7 @@ func TestAnswerReferences(t *testing.T) {
 			}
 			id := res.Facts[0].ID
 			for range 3 {
-				ask, err := e.Ask(ctx, u, "What is my email?")
+				ask, err := e.Chat.Ask(ctx, u, "What is my email?")
 				if err != nil || len(ask.Items) != 1 || ask.Items[0].ID != id {
 					t.Fatalf("Ask = %+v, %v", ask, err)
 				}
@@ -69,7 +69,7 @@ func TestAnswerReferences(t *testing.T) {
 			}
 			// After Close, answers record their own references again.
 			e.Close()
-			if _, err := e.Ask(ctx, u, "What is my email?"); err != nil {
+			if _, err := e.Chat.Ask(ctx, u, "What is my email?"); err != nil {
 				t.Fatal(err)
 			}
 			if got := answerRefs(t, s, u, id); got != 4 {
@@ -104,7 +104,7 @@ func TestAnswerReferencesConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 25 {
-				if _, err := e.Ask(ctx, u, "What is my email?"); err != nil {
+				if _, err := e.Chat.Ask(ctx, u, "What is my email?"); err != nil {
 					t.Error(err)
 					return
 				}
@@ -155,7 +155,7 @@ func TestBackgroundSheet(t *testing.T) {
 	}
 	say := func(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) {
 		t.Helper()
-		if _, err := e.Say(ctx, u, msg); err != nil {
+		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
 			t.Fatal(err)
 		}
 	}

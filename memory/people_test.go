@@ -9,6 +9,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
@@ -24,14 +26,14 @@ func peopleEngine(t *testing.T, o memory.Options) *memory.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	memory.DeclarePeopleKeys(&o.Cardinalities)
+	people.DeclarePeopleKeys(&o.Cardinalities)
 	return memory.New(s, o)
 }
 
-func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) memory.SayResult {
+func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) chat.SayResult {
 	t.Helper()
-	ctx := memory.WithMessage(context.Background(), memory.MessageInfo{Time: peopleNow})
-	res, err := e.Say(ctx, u, msg)
+	ctx := people.WithMessage(context.Background(), people.MessageInfo{Time: peopleNow})
+	res, err := e.Chat.Say(ctx, u, msg)
 	if err != nil {
 		t.Fatalf("Say(%q): %v", msg, err)
 	}
@@ -41,7 +43,7 @@ func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) me
 // entityNamed returns the live entity with name and relation.
 func peopleEntity(t *testing.T, e *memory.Engine, u factbase.UserID, name, relation string) factbase.Entity {
 	t.Helper()
-	es, err := e.Entities(context.Background(), u, false)
+	es, err := e.People.Entities(context.Background(), u, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestPeopleMustShow(t *testing.T) {
 		t.Errorf("Leo's likes = %v", got)
 	}
 
-	rec, err := e.Recall(ctx, u, "What does Martin eat?", memory.RecallOptions{Now: peopleNow})
+	rec, err := e.Chat.Recall(ctx, u, "What does Martin eat?", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func TestPeopleConflicts(t *testing.T) {
 	if got := peopleCurrent(t, e, u, sarah.Subject(), "work.employer"); len(got) != 1 || got[0] != "Google" {
 		t.Fatalf("employer after the proposal = %v, want Google", got)
 	}
-	pending, err := e.Conflicts(ctx, u, factbase.ConflictPending)
+	pending, err := e.People.Conflicts(ctx, u, factbase.ConflictPending)
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending = %+v, %v", pending, err)
 	}
@@ -152,10 +154,10 @@ func TestPeopleConflicts(t *testing.T) {
 	}
 	// the same proposal again does not queue a second conflict
 	peopleSay(t, e, u, "Sarah works at Apple.")
-	if again, _ := e.Conflicts(ctx, u, factbase.ConflictPending); len(again) != 1 {
+	if again, _ := e.People.Conflicts(ctx, u, factbase.ConflictPending); len(again) != 1 {
 		t.Errorf("pending after repeating = %d, want 1", len(again))
 	}
-	cr, err := e.ConfirmConflict(ctx, u, c.ID)
+	cr, err := e.People.ConfirmConflict(ctx, u, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,23 +168,23 @@ func TestPeopleConflicts(t *testing.T) {
 	if err != nil || len(hist) != 2 || hist[0].Value != "Apple" || !hist[0].Current || hist[1].Value != "Google" || hist[1].Current || hist[0].Supersedes != hist[1].ID {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
-	if _, err := e.ConfirmConflict(ctx, u, c.ID); factbase.ErrorCode(err) != factbase.ECONFLICT {
+	if _, err := e.People.ConfirmConflict(ctx, u, c.ID); factbase.ErrorCode(err) != factbase.ECONFLICT {
 		t.Errorf("confirming twice: %v, want conflict", err)
 	}
 
 	peopleSay(t, e, u, "Sarah works at Microsoft.")
-	pending, _ = e.Conflicts(ctx, u, factbase.ConflictPending)
+	pending, _ = e.People.Conflicts(ctx, u, factbase.ConflictPending)
 	if len(pending) != 1 {
 		t.Fatalf("pending = %+v", pending)
 	}
-	rej, err := e.RejectConflict(ctx, u, pending[0].ID)
+	rej, err := e.People.RejectConflict(ctx, u, pending[0].ID)
 	if err != nil || rej.Status != factbase.ConflictRejected || rej.ResolvedAt == nil {
 		t.Fatalf("reject = %+v, %v", rej, err)
 	}
 	if got := peopleCurrent(t, e, u, sarah.Subject(), "work.employer"); len(got) != 1 || got[0] != "Apple" {
 		t.Errorf("employer after the rejection = %v, want Apple", got)
 	}
-	if all, _ := e.Conflicts(ctx, u, ""); len(all) != 3-1 && len(all) != 2 {
+	if all, _ := e.People.Conflicts(ctx, u, ""); len(all) != 3-1 && len(all) != 2 {
 		t.Errorf("all conflicts = %d, want 2 (confirmed, rejected)", len(all))
 	}
 
@@ -212,7 +214,7 @@ func TestPeopleConflicts(t *testing.T) {
 // a less trusted source.
 func TestPeopleConflictPolicy(t *testing.T) {
 	ctx := context.Background()
-	e := peopleEngine(t, memory.Options{People: memory.PeopleOptions{ConfirmTypes: []string{}}})
+	e := peopleEngine(t, memory.Options{People: people.Options{ConfirmTypes: []string{}}})
 	u := storetest.NewUser()
 	peopleSay(t, e, u, "My wife Sarah works at Google.")
 	peopleSay(t, e, u, "Sarah works at Apple.")
@@ -222,7 +224,7 @@ func TestPeopleConflictPolicy(t *testing.T) {
 	}
 	// the assistant restating a different diet is less trusted than the user
 	peopleSay(t, e, u, "Sarah is vegan.")
-	p, err := e.PlanPersonal(ctx, u, "Your wife Sarah is vegetarian.", memory.MessageInfo{Time: peopleNow, Speaker: personal.SpeakerAssistant}, factbase.Source{Kind: factbase.SourceMessage})
+	p, err := e.People.PlanPersonal(ctx, u, "Your wife Sarah is vegetarian.", people.MessageInfo{Time: peopleNow, Speaker: personal.SpeakerAssistant}, factbase.Source{Kind: factbase.SourceMessage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,9 +244,9 @@ func TestPeopleConflictPolicy(t *testing.T) {
 func TestPreferencePromotion(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	sayIn := func(session, msg string) memory.SayResult {
-		ctx := memory.WithMessage(context.Background(), memory.MessageInfo{Time: peopleNow, Session: session})
-		res, err := e.Say(ctx, u, msg)
+	sayIn := func(session, msg string) chat.SayResult {
+		ctx := people.WithMessage(context.Background(), people.MessageInfo{Time: peopleNow, Session: session})
+		res, err := e.Chat.Say(ctx, u, msg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +292,7 @@ func TestEntityOperations(t *testing.T) {
 	peopleSay(t, e, u, "Jonathan is vegetarian.")
 	jon := peopleEntity(t, e, u, "Jon", "colleague")
 	jonathan := peopleEntity(t, e, u, "Jonathan", "")
-	merged, err := e.MergeEntities(ctx, u, jon.ID, jonathan.ID)
+	merged, err := e.People.MergeEntities(ctx, u, jon.ID, jonathan.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +305,7 @@ func TestEntityOperations(t *testing.T) {
 	if got := peopleCurrent(t, e, u, jonathan.Subject(), ""); len(got) != 0 {
 		t.Errorf("the merged entity still has current facts: %v", got)
 	}
-	view, err := e.Entity(ctx, u, jon.ID, true)
+	view, err := e.People.Entity(ctx, u, jon.ID, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +316,7 @@ func TestEntityOperations(t *testing.T) {
 	if !oldDiet || len(view.Merged) != 1 {
 		t.Errorf("history of the merge lost: %+v", view)
 	}
-	if live, _ := e.Entities(ctx, u, false); len(live) != 1 {
+	if live, _ := e.People.Entities(ctx, u, false); len(live) != 1 {
 		t.Errorf("live entities after merge = %d, want 1", len(live))
 	}
 	// "Jonathan" now resolves to Jon through the alias
@@ -325,7 +327,7 @@ func TestEntityOperations(t *testing.T) {
 
 	// split the cat allergy off to a new entity
 	fs, _ := e.Facts(ctx, u, factbase.FactFilter{Subject: jon.Subject(), Key: "allergy"})
-	split, err := e.SplitEntity(ctx, u, jon.ID, []string{fs[0].ID}, factbase.Entity{Name: "Joan", Role: "colleague", Relation: "colleague"})
+	split, err := e.People.SplitEntity(ctx, u, jon.ID, []string{fs[0].ID}, factbase.Entity{Name: "Joan", Role: "colleague", Relation: "colleague"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,19 +338,19 @@ func TestEntityOperations(t *testing.T) {
 		t.Errorf("allergy still on Jon: %v", got)
 	}
 
-	ren, err := e.RenameEntity(ctx, u, jon.ID, "Jon Smith")
+	ren, err := e.People.RenameEntity(ctx, u, jon.ID, "Jon Smith")
 	if err != nil || ren.Name != "Jon Smith" || !peopleContains(ren.Aliases, "Jon") {
 		t.Errorf("rename = %+v, %v", ren, err)
 	}
-	al, err := e.AddAlias(ctx, u, jon.ID, "JS")
+	al, err := e.People.AddAlias(ctx, u, jon.ID, "JS")
 	if err != nil || !peopleContains(al.Aliases, "JS") {
 		t.Errorf("alias = %+v, %v", al, err)
 	}
-	if f, err := e.FindEntity(ctx, u, "js"); err != nil || f.ID != jon.ID {
+	if f, err := e.People.FindEntity(ctx, u, "js"); err != nil || f.ID != jon.ID {
 		t.Errorf("FindEntity(js) = %+v, %v", f, err)
 	}
 
-	del, err := e.DeleteEntity(ctx, u, jon.ID)
+	del, err := e.People.DeleteEntity(ctx, u, jon.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,10 +363,10 @@ func TestEntityOperations(t *testing.T) {
 			t.Errorf("fact survived the delete: %+v", f)
 		}
 	}
-	if _, err := e.Entity(ctx, u, jonathan.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.People.Entity(ctx, u, jonathan.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("the merged entity survived the delete: %v", err)
 	}
-	if _, err := e.Entity(ctx, u, split.Entity.ID, false); err != nil {
+	if _, err := e.People.Entity(ctx, u, split.Entity.ID, false); err != nil {
 		t.Errorf("the split entity was deleted too: %v", err)
 	}
 }
@@ -386,22 +388,22 @@ func TestEntityValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.CreateEntity(ctx, u, tc.in)
+			_, err := e.People.CreateEntity(ctx, u, tc.in)
 			if got := factbase.ErrorCode(err); got != tc.code {
 				t.Errorf("CreateEntity(%+v) = %v, want code %q", tc.in, err, tc.code)
 			}
 		})
 	}
-	if _, err := e.MergeEntities(ctx, u, "x", "x"); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.People.MergeEntities(ctx, u, "x", "x"); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("self merge: %v", err)
 	}
-	if _, err := e.RenameEntity(ctx, u, "nope", "A"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.People.RenameEntity(ctx, u, "nope", "A"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("rename unknown: %v", err)
 	}
-	if _, err := e.ConfirmConflict(ctx, u, "nope"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.People.ConfirmConflict(ctx, u, "nope"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("confirm unknown: %v", err)
 	}
-	if _, err := e.Entities(ctx, "bad", false); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.People.Entities(ctx, "bad", false); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("bad user: %v", err)
 	}
 }
@@ -430,7 +432,7 @@ func TestRecallTemporal(t *testing.T) {
 	} {
 		peopleSay(t, e, u, m)
 	}
-	rec, err := e.Recall(ctx, u, "What is happening next week?", memory.RecallOptions{Now: peopleNow})
+	rec, err := e.Chat.Recall(ctx, u, "What is happening next week?", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,7 +460,7 @@ func TestRecallTemporal(t *testing.T) {
 			t.Errorf("recalled a fact outside the window: %+v", h)
 		}
 	}
-	rec, err = e.Recall(ctx, u, "upcoming birthdays", memory.RecallOptions{Now: peopleNow})
+	rec, err = e.Chat.Recall(ctx, u, "upcoming birthdays", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +473,7 @@ func TestRecallTemporal(t *testing.T) {
 		}
 	}
 	// a year later the same birthday recurs
-	rec, _ = e.Recall(ctx, u, "upcoming birthdays", memory.RecallOptions{Now: peopleNow.AddDate(1, 0, 0)})
+	rec, _ = e.Chat.Recall(ctx, u, "upcoming birthdays", chat.RecallOptions{Now: peopleNow.AddDate(1, 0, 0)})
 	if len(rec.Hits) == 0 || rec.Hits[0].When == nil || rec.Hits[0].When.Format("2006-01-02") != "2027-03-12" {
 		t.Errorf("next year's birthdays = %+v", rec.Hits)
 	}
@@ -483,7 +485,7 @@ func TestRecallPrivacy(t *testing.T) {
 	u := storetest.NewUser()
 	ctx := context.Background()
 	peopleSay(t, e, u, "My dad Joe has diabetes and loves golf.")
-	rec, err := e.Recall(ctx, u, "Tell me about Joe", memory.RecallOptions{Now: peopleNow})
+	rec, err := e.Chat.Recall(ctx, u, "Tell me about Joe", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,18 +495,18 @@ func TestRecallPrivacy(t *testing.T) {
 	if len(rec.FactsByEntity) != 1 || rec.FactsByEntity[0].About != "Joe" || rec.FactsByEntity[0].Role != "dad" {
 		t.Errorf("groups = %+v", rec.FactsByEntity)
 	}
-	rec, _ = e.Recall(ctx, u, "What health conditions does Joe have?", memory.RecallOptions{Now: peopleNow})
+	rec, _ = e.Chat.Recall(ctx, u, "What health conditions does Joe have?", chat.RecallOptions{Now: peopleNow})
 	if len(rec.Hits) == 0 || rec.Hits[0].Value != "diabetes" {
 		t.Errorf("asked about health: %+v", rec.Hits)
 	}
-	rec, _ = e.Recall(ctx, u, "Tell me about Joe", memory.RecallOptions{Now: peopleNow, IncludeSensitive: true})
+	rec, _ = e.Chat.Recall(ctx, u, "Tell me about Joe", chat.RecallOptions{Now: peopleNow, IncludeSensitive: true})
 	if rec.Hidden != 0 || !strings.Contains(rec.Prompt, "diabetes") {
 		t.Errorf("include sensitive: hidden %d, prompt %q", rec.Hidden, rec.Prompt)
 	}
-	if _, err := e.Recall(ctx, u, " ", memory.RecallOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Chat.Recall(ctx, u, " ", chat.RecallOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("empty query: %v", err)
 	}
-	if _, err := e.Recall(ctx, u, "x", memory.RecallOptions{Limit: 1000}); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Chat.Recall(ctx, u, "x", chat.RecallOptions{Limit: 1000}); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("limit: %v", err)
 	}
 }
@@ -514,7 +516,7 @@ func TestRecallByRelation(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	peopleSay(t, e, u, "My wife Sarah is allergic to shellfish. My brother Tom is allergic to cats.")
-	rec, err := e.Recall(context.Background(), u, "what is my wife allergic to?", memory.RecallOptions{Now: peopleNow})
+	rec, err := e.Chat.Recall(context.Background(), u, "what is my wife allergic to?", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func TestAskPlanner(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			res, err := e.Ask(ctx, alice, tc.question)
+			res, err := e.Chat.Ask(ctx, alice, tc.question)
 			if tc.code != "" {
 				if factbase.ErrorCode(err) != tc.code {
 					t.Fatalf("Ask error %v, want %s", err, tc.code)
@@ -106,7 +106,7 @@ func TestAskPlanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	res, err := memory.New(s, memory.Options{}).Ask(context.Background(), alice, "Where do I earn my living these days?")
+	res, err := memory.New(s, memory.Options{}).Chat.Ask(context.Background(), alice, "Where do I earn my living these days?")
 	if err != nil || res.Planned != "" || !strings.Contains(res.Reply, "I can only answer") {
 		t.Errorf("without a planner: %+v, %v", res, err)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -40,7 +42,7 @@ func TestFactSeeking(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			seeking, phrase := memory.FactSeeking(tc.question)
+			seeking, phrase := retrieve.FactSeeking(tc.question)
 			if seeking != tc.seeking || phrase != tc.phrase {
 				t.Errorf("FactSeeking(%q) = %v, %q; want %v, %q", tc.question, seeking, phrase, tc.seeking, tc.phrase)
 			}
@@ -56,11 +58,11 @@ var projectEpisodes = []string{
 	"Planning notes: the next milestone is the public beta; we want onboarding emails and a pricing page first.",
 }
 
-func addAll(t *testing.T, e *memory.Engine, u factbase.UserID, contents []string, tags ...string) []memory.EpisodeResult {
+func addAll(t *testing.T, e *memory.Engine, u factbase.UserID, contents []string, tags ...string) []ingest.EpisodeResult {
 	t.Helper()
-	var out []memory.EpisodeResult
+	var out []ingest.EpisodeResult
 	for _, c := range contents {
-		r, err := e.AddEpisode(context.Background(), u, memory.EpisodeInput{Content: c, Tags: tags})
+		r, err := e.Ingest.AddEpisode(context.Background(), u, ingest.EpisodeInput{Content: c, Tags: tags})
 		if err != nil {
 			t.Fatalf("AddEpisode(%q): %v", c, err)
 		}
@@ -87,17 +89,17 @@ func TestQueryRouting(t *testing.T) {
 		episode  int    // for narrative answers: index into projectEpisodes of the top passage, or -1
 		contains string // for narrative answers: text the top passage holds
 	}{
-		{"version", "What is the NEXUS version?", "", memory.SourceFact, []string{"fact"}, "2.3.1", 0, ""},
-		{"success rate", "What was the test success rate?", "", memory.SourceFact, []string{"fact"}, "97", 0, ""},
-		{"latency", "What's the p95 latency?", "auto", memory.SourceFact, []string{"fact"}, "120", 0, ""},
-		{"narrative", "Why did the deployment fail?", "", memory.SourceNarrative, []string{"narrative"}, "", 2, "migration"},
-		{"fact seeking, no fact", "What is the pricing page deadline?", "auto", memory.SourceNarrative, []string{"fact", "narrative"}, "", 3, "pricing page"},
-		{"prefer narrative", "What is the NEXUS version?", "narrative", memory.SourceNarrative, []string{"narrative"}, "", -1, "NEXUS v2.3"},
-		{"prefer fact", "Tell me the success rate of the tests", "fact", memory.SourceFact, []string{"fact"}, "97", 0, ""},
+		{"version", "What is the NEXUS version?", "", retrieve.SourceFact, []string{"fact"}, "2.3.1", 0, ""},
+		{"success rate", "What was the test success rate?", "", retrieve.SourceFact, []string{"fact"}, "97", 0, ""},
+		{"latency", "What's the p95 latency?", "auto", retrieve.SourceFact, []string{"fact"}, "120", 0, ""},
+		{"narrative", "Why did the deployment fail?", "", retrieve.SourceNarrative, []string{"narrative"}, "", 2, "migration"},
+		{"fact seeking, no fact", "What is the pricing page deadline?", "auto", retrieve.SourceNarrative, []string{"fact", "narrative"}, "", 3, "pricing page"},
+		{"prefer narrative", "What is the NEXUS version?", "narrative", retrieve.SourceNarrative, []string{"narrative"}, "", -1, "NEXUS v2.3"},
+		{"prefer fact", "Tell me the success rate of the tests", "fact", retrieve.SourceFact, []string{"fact"}, "97", 0, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := e.Query(ctx, u, tc.question, memory.QueryOptions{Prefer: tc.prefer})
+			a, err := e.Retrieve.Query(ctx, u, tc.question, retrieve.QueryOptions{Prefer: tc.prefer})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,11 +107,11 @@ func TestQueryRouting(t *testing.T) {
 				t.Fatalf("Query(%q, %q): source %q tried %v; want %q tried %v", tc.question, tc.prefer, a.Source, a.Tried, tc.source, tc.tried)
 			}
 			switch tc.source {
-			case memory.SourceFact:
+			case retrieve.SourceFact:
 				if a.Value != tc.value || a.Fact == nil || a.Fact.Episode != eps[1].Episode.ID {
 					t.Errorf("fact answer %q from %+v; want %q from episode %s", a.Value, a.Fact, tc.value, eps[1].Episode.ID)
 				}
-			case memory.SourceNarrative:
+			case retrieve.SourceNarrative:
 				if len(a.Passages) == 0 || tc.episode >= 0 && a.Passages[0].Episode != eps[tc.episode].Episode.ID ||
 					!strings.Contains(a.Passages[0].Text, tc.contains) {
 					t.Errorf("passages %+v; want the first from episode %d holding %q", a.Passages, tc.episode, tc.contains)
@@ -117,7 +119,7 @@ func TestQueryRouting(t *testing.T) {
 			}
 		})
 	}
-	if _, err := e.Query(ctx, u, "What is it?", memory.QueryOptions{Prefer: "both"}); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Retrieve.Query(ctx, u, "What is it?", retrieve.QueryOptions{Prefer: "both"}); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("prefer both: error %v, want invalid", err)
 	}
 }
@@ -125,7 +127,7 @@ func TestQueryRouting(t *testing.T) {
 // TestQueryNothing checks that a user with no data gets no source, not an error.
 func TestQueryNothing(t *testing.T) {
 	e, _ := newSearchEngine(t, glove(t))
-	a, err := e.Query(context.Background(), storetest.NewUser(), "What is the NEXUS version?", memory.QueryOptions{})
+	a, err := e.Retrieve.Query(context.Background(), storetest.NewUser(), "What is the NEXUS version?", retrieve.QueryOptions{})
 	if err != nil || a.Source != "" || len(a.Tried) != 2 {
 		t.Errorf("Query on an empty store = %+v, %v; want no source after trying both", a, err)
 	}
@@ -137,12 +139,12 @@ func TestLookup(t *testing.T) {
 	u := storetest.NewUser()
 	day := func(d int) time.Time { return time.Date(2025, 3, d, 12, 0, 0, 0, time.UTC) }
 	var ids []string
-	for i, in := range []memory.EpisodeInput{
+	for i, in := range []ingest.EpisodeInput{
 		{Content: "NEXUS v1.0.0 shipped", Tags: []string{"nexus"}, CreatedAt: day(1)},
 		{Content: "ORBIT v4.2.0 shipped", Tags: []string{"orbit"}, CreatedAt: day(2)},
 		{Content: "NEXUS v1.1.0 shipped, accuracy 88%", Tags: []string{"nexus", "release"}, CreatedAt: day(3)},
 	} {
-		r, err := e.AddEpisode(ctx, u, in)
+		r, err := e.Ingest.AddEpisode(ctx, u, in)
 		if err != nil {
 			t.Fatalf("episode %d: %v", i, err)
 		}
@@ -150,20 +152,20 @@ func TestLookup(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		o    memory.LookupOptions
+		o    retrieve.LookupOptions
 		want []string // key=value@episode index
 	}{
-		{"by type", memory.LookupOptions{Type: "version"}, []string{"nexus.version=1.1.0@2", "orbit.version=4.2.0@1"}},
-		{"by key", memory.LookupOptions{Key: "orbit.version"}, []string{"orbit.version=4.2.0@1"}},
-		{"by tag", memory.LookupOptions{Type: "version", Tags: []string{"Release"}}, []string{"nexus.version=1.1.0@2"}},
-		{"by date", memory.LookupOptions{Type: "version", To: day(3)}, []string{"orbit.version=4.2.0@1"}},
-		{"limit", memory.LookupOptions{Type: "version", Limit: 1}, []string{"nexus.version=1.1.0@2"}},
-		{"metric", memory.LookupOptions{Type: "metric"}, []string{"accuracy=88@2"}},
-		{"none", memory.LookupOptions{Type: "latency"}, nil},
+		{"by type", retrieve.LookupOptions{Type: "version"}, []string{"nexus.version=1.1.0@2", "orbit.version=4.2.0@1"}},
+		{"by key", retrieve.LookupOptions{Key: "orbit.version"}, []string{"orbit.version=4.2.0@1"}},
+		{"by tag", retrieve.LookupOptions{Type: "version", Tags: []string{"Release"}}, []string{"nexus.version=1.1.0@2"}},
+		{"by date", retrieve.LookupOptions{Type: "version", To: day(3)}, []string{"orbit.version=4.2.0@1"}},
+		{"limit", retrieve.LookupOptions{Type: "version", Limit: 1}, []string{"nexus.version=1.1.0@2"}},
+		{"metric", retrieve.LookupOptions{Type: "metric"}, []string{"accuracy=88@2"}},
+		{"none", retrieve.LookupOptions{Type: "latency"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rs, err := e.Lookup(ctx, u, tc.o)
+			rs, err := e.Retrieve.Lookup(ctx, u, tc.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +181,7 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
-	if _, err := e.Lookup(ctx, u, memory.LookupOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Lookup with no type or key: %v, want invalid", err)
 	}
 }

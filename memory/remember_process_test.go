@@ -18,6 +18,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -35,14 +36,14 @@ func TestRememberChild(t *testing.T) {
 		os.Exit(3)
 	}
 	cards := factbase.DefaultCardinalities()
-	memory.DeclareModelSets(&cards)
+	jobs.DeclareModelSets(&cards)
 	e := memory.New(s, memory.Options{Cardinalities: cards})
 	c, err := llm.New(llm.Options{BaseURL: os.Getenv("FACTBASE_REMEMBER_MODEL"), Model: "fake", Backoff: time.Millisecond})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
 	}
-	w, err := memory.NewWorkers(e, memory.WorkerOptions{Extractor: c, Workers: 4, Lease: 300 * time.Millisecond,
+	w, err := jobs.NewWorkers(e.Jobs, jobs.WorkerOptions{Extractor: c, Workers: 4, Lease: 300 * time.Millisecond,
 		MaxAttempts: 50, Backoff: time.Millisecond, Poll: 5 * time.Millisecond})
 	if err != nil {
 		fmt.Println("error", err)
@@ -84,7 +85,7 @@ func TestRememberCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := memory.New(s, memory.Options{})
-	w, err := memory.NewWorkers(e, memory.WorkerOptions{MaxAttempts: 50})
+	w, err := jobs.NewWorkers(e.Jobs, jobs.WorkerOptions{MaxAttempts: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,25 +184,25 @@ func TestRememberCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	jobs, err := s.Jobs(ctx, factbase.JobFilter{Limit: 1000})
+	all, err := s.Jobs(ctx, factbase.JobFilter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	retried := 0
-	for _, j := range jobs {
+	for _, j := range all {
 		if j.State != factbase.JobDone {
 			t.Errorf("job %s is %s (%s), want done", j.ID, j.State, j.Error)
 		}
 		if j.Attempts > 1 {
 			retried++
 		}
-		var res memory.RememberResult
+		var res jobs.RememberResult
 		if err := json.Unmarshal(j.Result, &res); err != nil || res.Stored != 1 {
 			t.Errorf("job %s result %s: want one fact stored", j.ID, j.Result)
 		}
 	}
-	if len(jobs) != n || retried == 0 {
-		t.Errorf("%d jobs, %d retried after a kill; want %d and at least one", len(jobs), retried, n)
+	if len(all) != n || retried == 0 {
+		t.Errorf("%d jobs, %d retried after a kill; want %d and at least one", len(all), retried, n)
 	}
 	e = memory.New(s, memory.Options{})
 	facts, err := e.Facts(ctx, alice, factbase.FactFilter{Key: "hobbies", History: true})

@@ -71,11 +71,11 @@ func runSayAsk(t *testing.T, e *memory.Engine) {
 		n++
 		u := storetest.NewUser()
 		for _, m := range c.Say {
-			if _, err := e.Say(ctx, u, m); err != nil {
+			if _, err := e.Chat.Say(ctx, u, m); err != nil {
 				t.Fatalf("line %d: Say(%q): %v", line, m, err)
 			}
 		}
-		got, err := e.Ask(ctx, u, c.Ask)
+		got, err := e.Chat.Ask(ctx, u, c.Ask)
 		if err != nil {
 			t.Fatalf("line %d: Ask(%q): %v", line, c.Ask, err)
 		}
@@ -109,7 +109,7 @@ func TestSayReplies(t *testing.T) {
 		{"My colleague Martin works at Acme.", "Noted for Martin (colleague): works at Acme."},
 	}
 	for _, tc := range cases {
-		res, err := e.Say(ctx, u, tc.msg)
+		res, err := e.Chat.Say(ctx, u, tc.msg)
 		if err != nil {
 			t.Fatalf("Say(%q): %v", tc.msg, err)
 		}
@@ -117,7 +117,7 @@ func TestSayReplies(t *testing.T) {
 			t.Errorf("Say(%q).Reply = %q, want %q", tc.msg, res.Reply, tc.reply)
 		}
 	}
-	res, err := e.Say(ctx, u, "Anna's favorite color is blue")
+	res, err := e.Chat.Say(ctx, u, "Anna's favorite color is blue")
 	if err != nil || res.Route != "none" || len(res.Ops) != 0 || res.Result.Stored != 0 {
 		t.Errorf("a statement about someone else: %+v, %v; want route none and nothing written", res, err)
 	}
@@ -126,10 +126,10 @@ func TestSayReplies(t *testing.T) {
 func TestSayAskErrors(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
-	if _, err := e.Say(ctx, "not-a-uuid", "My favorite color is blue"); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Chat.Say(ctx, "not-a-uuid", "My favorite color is blue"); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Say with a bad user: %v, want invalid", err)
 	}
-	if _, err := e.Ask(ctx, storetest.NewUser(), strings.Repeat("a", 1<<20)); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.Chat.Ask(ctx, storetest.NewUser(), strings.Repeat("a", 1<<20)); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Ask with a 1 MB question: %v, want invalid", err)
 	}
 }
@@ -140,7 +140,7 @@ func TestSayRegeneratesSheet(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
 	u := storetest.NewUser()
-	if _, err := e.Say(ctx, u, "My favorite teas are oolong and sencha"); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "My favorite teas are oolong and sencha"); err != nil {
 		t.Fatal(err)
 	}
 	sh, err := e.SavedSheet(ctx, u)
@@ -150,14 +150,14 @@ func TestSayRegeneratesSheet(t *testing.T) {
 	if sh.Count != 2 {
 		t.Errorf("sheet after the first message has %d entries, want 2", sh.Count)
 	}
-	if _, err := e.Say(ctx, u, "Hello there"); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "Hello there"); err != nil {
 		t.Fatal(err)
 	}
 	again, err := e.SavedSheet(ctx, u)
 	if err != nil || again.ID != sh.ID {
 		t.Errorf("a message that changed nothing replaced the sheet: %v, %v", again.ID, err)
 	}
-	if _, err := e.Say(ctx, u, "My email is ada@example.com"); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "My email is ada@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	if third, err := e.SavedSheet(ctx, u); err != nil || third.Count != 3 {
@@ -180,10 +180,10 @@ func TestTopicSimilarity(t *testing.T) {
 	// "quuxle" point almost the same way (cosine 0.99); "tool" does not.
 	emb := fixedEmbedder{"zorblax": {1, 0}, "quuxle": {0.99, 0.14}, "tool": {0, 1}}
 	e := memory.New(s, memory.Options{Embedder: emb})
-	if _, err := e.Say(ctx, u, "My favorite zorblaxes are tea and coffee"); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "My favorite zorblaxes are tea and coffee"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Say(ctx, u, "My favorite quuxle is water")
+	res, err := e.Chat.Say(ctx, u, "My favorite quuxle is water")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestTopicSimilarity(t *testing.T) {
 		t.Fatalf("topics %+v, want favorites.zorblax by embedding", res.Topics)
 	}
 	plain := memory.New(s, memory.Options{})
-	res, err = plain.Say(ctx, storetest.NewUser(), "My favorite tool is a hammer")
+	res, err = plain.Chat.Say(ctx, storetest.NewUser(), "My favorite tool is a hammer")
 	if err != nil || len(res.Topics) != 1 || res.Topics[0].Method != "fallback" {
 		t.Fatalf("without an embedder: %+v, %v; want the fallback", res.Topics, err)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -116,7 +118,7 @@ func benchSearch(b *testing.B, n int) {
 	ctx := context.Background()
 	qs := benchQuestions(rand.New(rand.NewPCG(3, 4)), 200)
 	cold := time.Now()
-	if _, err := e.Search(ctx, u, qs[0], memory.SearchOptions{}); err != nil {
+	if _, err := e.Retrieve.Search(ctx, u, qs[0], retrieve.SearchOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("first search (loads the vectors): %v", time.Since(cold).Round(time.Millisecond))
@@ -126,10 +128,10 @@ func benchSearch(b *testing.B, n int) {
 	i := 0
 	for b.Loop() {
 		var (
-			res memory.SearchResult
+			res retrieve.SearchResult
 			err error
 		)
-		timed(&wall, &cpu, func() { res, err = e.Search(ctx, u, qs[i%len(qs)], memory.SearchOptions{}) })
+		timed(&wall, &cpu, func() { res, err = e.Retrieve.Search(ctx, u, qs[i%len(qs)], retrieve.SearchOptions{}) })
 		if err != nil || len(res.Hits) == 0 {
 			b.Fatalf("Search(%q) = %d hits, %v", qs[i%len(qs)], len(res.Hits), err)
 		}
@@ -150,11 +152,11 @@ func BenchmarkLookup(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		var (
-			rs  []memory.LookupResult
+			rs  []retrieve.LookupResult
 			err error
 		)
 		timed(&wall, &cpu, func() {
-			rs, err = e.Lookup(ctx, u, memory.LookupOptions{Type: benchTypes[i%len(benchTypes)], Limit: 10})
+			rs, err = e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: benchTypes[i%len(benchTypes)], Limit: 10})
 		})
 		if err != nil || len(rs) != 10 {
 			b.Fatalf("Lookup = %d results, %v", len(rs), err)
@@ -172,7 +174,7 @@ func BenchmarkAddEpisode(b *testing.B) {
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {
-		_, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: fmt.Sprintf(
+		_, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: fmt.Sprintf(
 			"Session %d complete: NEXUS v2.3.%d deployed to staging. Test success rate 97%%, p95 latency 120 ms. Phase 3 IN_PROGRESS; the team reviewed the retrieval failures.", i, i)})
 		if err != nil {
 			b.Fatal(err)

@@ -9,22 +9,24 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/storetest"
 )
 
 // chat stores turns as episodes a second apart from start and returns their ids;
 // a turn is "Speaker: text" with the speaker in the metadata when meta is set, and
 // in the content only otherwise.
-func chat(t *testing.T, e *memory.Engine, u factbase.UserID, start time.Time, meta bool, turns ...[2]string) []string {
+func converse(t *testing.T, e *memory.Engine, u factbase.UserID, start time.Time, meta bool, turns ...[2]string) []string {
 	t.Helper()
 	var ids []string
 	for i, tn := range turns {
-		in := memory.EpisodeInput{Content: tn[0] + ": " + tn[1], CreatedAt: start.Add(time.Duration(i) * time.Second)}
+		in := ingest.EpisodeInput{Content: tn[0] + ": " + tn[1], CreatedAt: start.Add(time.Duration(i) * time.Second)}
 		if meta {
 			in.Content = tn[1]
-			in.Metadata = map[string]string{memory.SpeakerKey: tn[0]}
+			in.Metadata = map[string]string{retrieve.SpeakerKey: tn[0]}
 		}
-		r, err := e.AddEpisode(context.Background(), u, in)
+		r, err := e.Ingest.AddEpisode(context.Background(), u, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +35,7 @@ func chat(t *testing.T, e *memory.Engine, u factbase.UserID, start time.Time, me
 	return ids
 }
 
-func hitIDs(res memory.SearchResult) []string {
+func hitIDs(res retrieve.SearchResult) []string {
 	var out []string
 	for _, h := range res.Hits {
 		out = append(out, h.ID)
@@ -52,19 +54,19 @@ func TestSearchConversationContext(t *testing.T) {
 			ctx := context.Background()
 			u := storetest.NewUser()
 			day1 := time.Date(2024, 3, 1, 18, 0, 0, 0, time.UTC)
-			ids := chat(t, e, u, day1, meta,
+			ids := converse(t, e, u, day1, meta,
 				[2]string{"Caroline", "What a lovely family picture! How long have you been married?"},
 				[2]string{"Melanie", "Five years already, time flies."},
 				[2]string{"Caroline", "That is wonderful to hear."},
 			)
 			// Other days: filler, and the same words said by the other speaker.
-			chat(t, e, u, day1.Add(48*time.Hour), meta,
+			converse(t, e, u, day1.Add(48*time.Hour), meta,
 				[2]string{"Melanie", "I went to the pottery class again."},
 				[2]string{"Caroline", "I love pottery, I made a bowl last week."},
 				[2]string{"Melanie", "I made a bowl last week too, a black one."},
 			)
 			now := day1.Add(30 * 24 * time.Hour)
-			res, err := e.Search(ctx, u, "How long has Melanie been married?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 3, Now: now})
+			res, err := e.Retrieve.Search(ctx, u, "How long has Melanie been married?", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 3, Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +85,7 @@ func TestSearchConversationContext(t *testing.T) {
 				}
 			}
 			// A capitalised short form of the name names the speaker too.
-			res, err = e.Search(ctx, u, "How long has Mel been married?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 3, Now: now})
+			res, err = e.Retrieve.Search(ctx, u, "How long has Mel been married?", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 3, Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +97,7 @@ func TestSearchConversationContext(t *testing.T) {
 			if !slices.Contains(hitIDs(res), ids[1]) {
 				t.Errorf("'Mel': top 3 %v lacks the reply", hitIDs(res))
 			}
-			res, err = e.Search(ctx, u, "Who made a bowl, Melanie?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 2, Now: now})
+			res, err = e.Retrieve.Search(ctx, u, "Who made a bowl, Melanie?", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 2, Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +108,7 @@ func TestSearchConversationContext(t *testing.T) {
 	}
 }
 
-func containsText(h memory.Hit, s string) bool {
+func containsText(h retrieve.Hit, s string) bool {
 	return h.Episode != nil && strings.Contains(h.Episode.Content, s)
 }
 
@@ -118,18 +120,18 @@ func TestSearchContextOnlyConversations(t *testing.T) {
 	u := storetest.NewUser()
 	start := time.Date(2024, 3, 1, 18, 0, 0, 0, time.UTC)
 	for i, c := range []string{"Martin is vegetarian", "The car needs new tyres before the winter"} {
-		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c, CreatedAt: start.Add(time.Duration(i) * time.Second)}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: c, CreatedAt: start.Add(time.Duration(i) * time.Second)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Two turns an hour apart: further than a conversation's pause.
-	if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Ann: Does Martin eat meat?", CreatedAt: start.Add(time.Hour)}); err != nil {
+	if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Ann: Does Martin eat meat?", CreatedAt: start.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Bob: The garden fence is broken.", CreatedAt: start.Add(2 * time.Hour)}); err != nil {
+	if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Bob: The garden fence is broken.", CreatedAt: start.Add(2 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Search(ctx, u, "What does Martin eat?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 10, Now: start.Add(24 * time.Hour)})
+	res, err := e.Retrieve.Search(ctx, u, "What does Martin eat?", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 10, Now: start.Add(24 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +153,7 @@ func TestSearchNamedPeriod(t *testing.T) {
 	u := storetest.NewUser()
 	var want string
 	for i, d := range []int{3, 13, 23} {
-		r, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Showed a new painting to the group",
+		r, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Showed a new painting to the group",
 			CreatedAt: time.Date(2023, 10, d, 15, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +163,7 @@ func TestSearchNamedPeriod(t *testing.T) {
 		}
 	}
 	now := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
-	res, err := e.Search(ctx, u, "What painting was shown on October 13, 2023?", memory.SearchOptions{Now: now, MinSimilarity: -1})
+	res, err := e.Retrieve.Search(ctx, u, "What painting was shown on October 13, 2023?", retrieve.SearchOptions{Now: now, MinSimilarity: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +171,7 @@ func TestSearchNamedPeriod(t *testing.T) {
 		t.Fatalf("hits %+v period %+v: want the 13 October episode first, boosted", res.Hits, res.Period)
 	}
 	// Without a year the date names no period.
-	res, err = e.Search(ctx, u, "What painting was shown on October 13?", memory.SearchOptions{Now: now})
+	res, err = e.Retrieve.Search(ctx, u, "What painting was shown on October 13?", retrieve.SearchOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/eval"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -37,7 +39,7 @@ type episodeSystem struct {
 
 func (s *episodeSystem) Ingest(ctx context.Context, t eval.Turn, at time.Time) error {
 	content := t.Speaker + ": " + t.Text
-	r, err := s.e.AddEpisode(ctx, s.u, memory.EpisodeInput{
+	r, err := s.e.Ingest.AddEpisode(ctx, s.u, ingest.EpisodeInput{
 		Content: content, CreatedAt: at, NoExtract: true,
 		Metadata: map[string]string{"dia_id": t.DiaID, "speaker": t.Speaker},
 	})
@@ -52,7 +54,7 @@ func (s *episodeSystem) Ingest(ctx context.Context, t eval.Turn, at time.Time) e
 }
 
 func (s *episodeSystem) Retrieve(ctx context.Context, q string, k int) ([]string, error) {
-	res, err := s.e.Search(ctx, s.u, q, memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: k, Now: s.last})
+	res, err := s.e.Retrieve.Search(ctx, s.u, q, retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: k, Now: s.last})
 	if err != nil {
 		return nil, err
 	}

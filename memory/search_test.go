@@ -13,6 +13,8 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -71,7 +73,7 @@ func TestSearchOfflineParaphrases(t *testing.T) {
 	u := storetest.NewUser()
 	ids := map[string]string{}
 	for _, c := range twentyEpisodes {
-		r, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c})
+		r, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: c})
 		if err != nil {
 			t.Fatalf("AddEpisode(%q): %v", c, err)
 		}
@@ -94,7 +96,7 @@ func TestSearchOfflineParaphrases(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
-			res, err := e.Search(ctx, u, tc.query, memory.SearchOptions{Limit: 3, Kinds: []string{factbase.KindEpisode}})
+			res, err := e.Retrieve.Search(ctx, u, tc.query, retrieve.SearchOptions{Limit: 3, Kinds: []string{factbase.KindEpisode}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,11 +118,11 @@ func TestSearchExplain(t *testing.T) {
 	ctx := context.Background()
 	u := storetest.NewUser()
 	for _, c := range twentyEpisodes {
-		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: c}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res, err := e.Search(ctx, u, "Martin vegetarian", memory.SearchOptions{})
+	res, err := e.Retrieve.Search(ctx, u, "Martin vegetarian", retrieve.SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,12 +153,12 @@ func TestSearchDecay(t *testing.T) {
 	u := storetest.NewUser()
 	old := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, c := range []string{"Deployed the search service", "Deployed the search service again"} {
-		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c, CreatedAt: old.AddDate(0, i*6, 0)}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: c, CreatedAt: old.AddDate(0, i*6, 0)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	at := func(now time.Time) []memory.Hit {
-		res, err := e.Search(ctx, u, "search service", memory.SearchOptions{Now: now})
+	at := func(now time.Time) []retrieve.Hit {
+		res, err := e.Retrieve.Search(ctx, u, "search service", retrieve.SearchOptions{Now: now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +180,7 @@ func TestSearchDecay(t *testing.T) {
 	}
 }
 
-func texts(hits []memory.Hit) []string {
+func texts(hits []retrieve.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.Text
@@ -186,7 +188,7 @@ func texts(hits []memory.Hit) []string {
 	return out
 }
 
-func hasText(hits []memory.Hit, sub string) bool {
+func hasText(hits []retrieve.Hit, sub string) bool {
 	for _, h := range hits {
 		if strings.Contains(h.Text, sub) {
 			return true
@@ -203,16 +205,16 @@ func TestSearchConcurrent(t *testing.T) {
 	ctx := context.Background()
 	u := storetest.NewUser()
 	for _, c := range twentyEpisodes {
-		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: c}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: c}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	done := make(chan error, 5)
 	go func() {
 		for i := range 30 {
-			r, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Martin cooked a vegetarian curry, batch " + strings.Repeat("x", i)})
+			r, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Martin cooked a vegetarian curry, batch " + strings.Repeat("x", i)})
 			if err == nil && i%2 == 0 {
-				_, err = e.DeleteEpisode(ctx, u, r.Episode.ID, false)
+				_, err = e.Ingest.DeleteEpisode(ctx, u, r.Episode.ID, false)
 			}
 			if err != nil {
 				done <- err
@@ -224,7 +226,7 @@ func TestSearchConcurrent(t *testing.T) {
 	for range 4 {
 		go func() {
 			for range 20 {
-				res, err := e.Search(ctx, u, "What does Martin eat?", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}})
+				res, err := e.Retrieve.Search(ctx, u, "What does Martin eat?", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}})
 				if err != nil {
 					done <- err
 					return
@@ -244,7 +246,7 @@ func TestSearchConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := e.Search(ctx, u, "vegetarian curry batch", memory.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 50})
+	res, err := e.Retrieve.Search(ctx, u, "vegetarian curry batch", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -57,9 +58,9 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 	u := storetest.NewUser()
 	start := time.Now()
 	var ids []string
-	for lo := 0; lo < n; lo += memory.MaxOps {
+	for lo := 0; lo < n; lo += core.MaxOps {
 		var ops []factbase.Op
-		for i := lo; i < min(n, lo+memory.MaxOps); i++ {
+		for i := lo; i < min(n, lo+core.MaxOps); i++ {
 			cat := factbase.Categories[i%4]
 			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%07d", i),
 				Value: fmt.Sprintf("value %d", i), Category: cat, Cardinality: factbase.One,
@@ -81,7 +82,8 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
 				Source: factbase.Source{Kind: factbase.SourceMessage}}
 		}
-		if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+		if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
+			tx := wr.Tx()
 			_, err := tx.AddReferences(ctx, rs)
 			return err
 		}); err != nil {
@@ -125,7 +127,7 @@ func benchmarkGenerateSheet(b *testing.B, n, refs int) {
 	b.ReportAllocs()
 	cpu0, ops := sheetCPUNanos(), 0
 	for b.Loop() {
-		sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+		sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
@@ -89,7 +90,7 @@ func TestSheetIssueExample(t *testing.T) {
 	mustApply(t, e, u, ops...)
 	stored := clk.Now()
 	clk.Add(30 * time.Minute)
-	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		t.Fatalf("GenerateSheet: %v", err)
 	}
@@ -134,21 +135,21 @@ func TestSheetReferencesWeigh(t *testing.T) {
 	u := storetest.NewUser()
 	// Ten days ago: the email; a project fact; both referenced once then.
 	mustApply(t, e, u, setFact("project.alpha", "on", factbase.Project))
-	if _, err := e.Say(ctx, u, "My email is ada@example.com"); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "My email is ada@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	clk.Add(10 * 24 * time.Hour)
 	// Now: the city is said; the email is said again (a duplicate) and asked for.
 	for _, msg := range []string{"I live in Lima", "My email is ada@example.com"} {
-		if _, err := e.Say(ctx, u, msg); err != nil {
+		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := e.Ask(ctx, u, "What is my email?"); err != nil {
+	if _, err := e.Chat.Ask(ctx, u, "What is my email?"); err != nil {
 		t.Fatal(err)
 	}
 	clk.Add(2 * time.Hour)
-	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,14 +192,14 @@ func TestSheetPrivacyAndDedup(t *testing.T) {
 	b := setFact("dog", "rex", factbase.Transient)
 	b.Fact.Text = "has a dog  named rex"
 	res := mustApply(t, e, u, secret, a, b)
-	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sh.Count != 2 || len(sh.Dedup) != 1 || sh.Dedup[0].Dropped != res.Facts[2].ID || sh.Dedup[0].Kept != res.Facts[1].ID {
 		t.Errorf("without privacy: %d entries, dedup %+v; want 2 entries and the transient duplicate dropped", sh.Count, sh.Dedup)
 	}
-	for _, o := range []memory.SheetOptions{{Privacy: true}, {Config: func() sheet.Config { c := sheet.DefaultConfig(); c.Privacy = true; return c }()}} {
+	for _, o := range []core.SheetOptions{{Privacy: true}, {Config: func() sheet.Config { c := sheet.DefaultConfig(); c.Privacy = true; return c }()}} {
 		sh, err = e.GenerateSheet(ctx, u, o)
 		if err != nil {
 			t.Fatal(err)
@@ -208,7 +209,7 @@ func TestSheetPrivacyAndDedup(t *testing.T) {
 		}
 	}
 	// The engine's options set the privacy mode for every generation.
-	e2 := memory.New(e.Store(), memory.Options{Sheet: memory.SheetOptions{Privacy: true}})
+	e2 := memory.New(e.Store(), memory.Options{Sheet: core.SheetOptions{Privacy: true}})
 	if err := e2.RegenerateSheet(ctx, u); err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,8 @@ func TestSheetPrivacyAndDedup(t *testing.T) {
 
 func TestSheetRetentionAndErase(t *testing.T) {
 	ctx := context.Background()
-	e, s, clk := clockedEngine(t, memory.Options{})
+	// Only the generations below make sheets: no regeneration after the writes.
+	e, s, clk := clockedEngine(t, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
 	res := mustApply(t, e, u, setFact("a", "1", factbase.Core), setFact("b", "1", factbase.Core))
 	count := func() int {
@@ -243,7 +245,7 @@ func TestSheetRetentionAndErase(t *testing.T) {
 		{time.Hour, 2 * time.Hour, 2},
 	} {
 		clk.Add(step.advance)
-		if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{Retention: step.ret}); err != nil {
+		if _, err := e.GenerateSheet(ctx, u, core.SheetOptions{Retention: step.ret}); err != nil {
 			t.Fatal(err)
 		}
 		if got := count(); got != step.want {
@@ -309,12 +311,12 @@ func TestSheetErrors(t *testing.T) {
 		name string
 		e    *memory.Engine
 		user factbase.UserID
-		o    memory.SheetOptions
+		o    core.SheetOptions
 		code string
 	}{
 		{name: "bad user", e: e, user: "alice", code: factbase.EINVALID},
-		{name: "bad config", e: e, user: u, o: memory.SheetOptions{Config: bad}, code: factbase.EINVALID},
-		{name: "negative retention", e: e, user: u, o: memory.SheetOptions{Retention: -time.Hour}, code: factbase.EINVALID},
+		{name: "bad config", e: e, user: u, o: core.SheetOptions{Config: bad}, code: factbase.EINVALID},
+		{name: "negative retention", e: e, user: u, o: core.SheetOptions{Retention: -time.Hour}, code: factbase.EINVALID},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,7 +350,7 @@ func TestSheetChanged(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := memory.SheetChanged(tc.res); got != tc.want {
+			if got := core.SheetChanged(tc.res); got != tc.want {
 				t.Errorf("SheetChanged(%+v) = %v, want %v", tc.res, got, tc.want)
 			}
 		})
@@ -425,7 +427,8 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 				}
 				refs = append(refs, factbase.Reference{FactID: ids[r.IntN(len(ids))], At: at})
 			}
-			if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+			if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
+				tx := wr.Tx()
 				_, err := tx.AddReferences(ctx, refs)
 				return err
 			}); err != nil {
@@ -447,7 +450,7 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 				}
 			}
 
-			got, err := e.GenerateSheet(ctx, u, memory.SheetOptions{Config: cfg, Now: now})
+			got, err := e.GenerateSheet(ctx, u, core.SheetOptions{Config: cfg, Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -486,7 +489,7 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 			if want.Count == 0 || len(want.Dedup) == 0 {
 				t.Fatalf("the reference sheet has %d entries and %d dedup records; the test needs both", want.Count, len(want.Dedup))
 			}
-			if gotS := memory.FromFactSheet(got); !reflect.DeepEqual(sheetView(gotS), sheetView(want)) {
+			if gotS := core.FromFactSheet(got); !reflect.DeepEqual(sheetView(gotS), sheetView(want)) {
 				t.Errorf("GenerateSheet differs from Assemble over references:\n got %v\nwant %v", sheetView(gotS), sheetView(want))
 			}
 		})
@@ -542,11 +545,11 @@ func TestGenerateSheetScans(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	scanned, err := memory.New(sc, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
+	scanned, err := memory.New(sc, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, core.SheetOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	viewed, err := memory.New(struct{ factbase.Store }{s}, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, memory.SheetOptions{Now: now})
+	viewed, err := memory.New(struct{ factbase.Store }{s}, memory.Options{NoSheetRegen: true}).GenerateSheet(ctx, u, core.SheetOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/factbase/factbase/bench"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -64,7 +65,7 @@ func benchIngest(b *testing.B, size int64) {
 	var (
 		peak   uint64
 		rss    int64
-		sum    memory.IngestSummary
+		sum    ingest.IngestSummary
 		elapse time.Duration
 		cpu    time.Duration
 	)
@@ -83,8 +84,8 @@ func benchIngest(b *testing.B, size int64) {
 		}
 		b.StartTimer()
 		start, c0 := time.Now(), ingestCPUTime()
-		sum, err = e.IngestTranscript(ctx, storetest.NewUser(), in, path, memory.IngestOptions{
-			Progress: func(memory.IngestProgress) {
+		sum, err = e.Ingest.IngestTranscript(ctx, storetest.NewUser(), in, path, ingest.IngestOptions{
+			Progress: func(ingest.IngestProgress) {
 				var ms runtime.MemStats
 				runtime.ReadMemStats(&ms)
 				peak = max(peak, ms.HeapAlloc)

@@ -12,6 +12,9 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -34,7 +37,7 @@ func bulkTestOps() []factbase.Op {
 	zone := time.FixedZone("UTC+2", 2*3600)
 	member := func(subject, key, value string) factbase.Op {
 		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: subject, Key: key, Value: value,
-			Cardinality: factbase.Many, Confidence: 0.8, Category: factbase.Technical, Type: memory.TranscriptFactType,
+			Cardinality: factbase.Many, Confidence: 0.8, Category: factbase.Technical, Type: ingest.TranscriptFactType,
 			Source:    factbase.Source{Kind: factbase.SourceTranscript, ID: "f.jsonl:" + value},
 			Extractor: "rule_" + key, ValidFrom: time.Date(2025, 6, 2, 18, 0, 0, 0, zone)}}
 	}
@@ -151,7 +154,7 @@ func TestBulkMembersMatchOneByOne(t *testing.T) {
 		t.Errorf("second write: %d stored, %d duplicates; want 0 and %d", again.Stored, len(again.Duplicates), len(ops))
 	}
 	// The new facts are in the full-text index, as the per-op path leaves them.
-	hits, err := bulk.Search(ctx, u, "epsilon", memory.SearchOptions{})
+	hits, err := bulk.Retrieve.Search(ctx, u, "epsilon", retrieve.SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,25 +181,25 @@ func pastMaxOpsLog(n int) string {
 // small batches does.
 func TestIngestBatchPastMaxOps(t *testing.T) {
 	ctx := context.Background()
-	count := func(log string, o memory.IngestOptions) memory.IngestSummary {
+	count := func(log string, o ingest.IngestOptions) ingest.IngestSummary {
 		t.Helper()
-		sum, err := ingestEngine(t, memory.Options{}).IngestTranscript(ctx, storetest.NewUser(), strings.NewReader(log), "f.jsonl", o)
+		sum, err := ingestEngine(t, memory.Options{}).Ingest.IngestTranscript(ctx, storetest.NewUser(), strings.NewReader(log), "f.jsonl", o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sum
 	}
-	base, one := count(pastMaxOpsLog(0), memory.IngestOptions{}).Facts, count(pastMaxOpsLog(1), memory.IngestOptions{}).Facts
+	base, one := count(pastMaxOpsLog(0), ingest.IngestOptions{}).Facts, count(pastMaxOpsLog(1), ingest.IngestOptions{}).Facts
 	per := one - base
-	if per < 2 || (memory.MaxOps-base)%per == 0 {
+	if per < 2 || (core.MaxOps-base)%per == 0 {
 		t.Fatalf("%d facts for the task and %d a message: no message would cross MaxOps; change the log", base, per)
 	}
-	log := pastMaxOpsLog((memory.MaxOps-base)/per + 50)
-	want := count(log, memory.IngestOptions{})
-	got := count(log, memory.IngestOptions{BatchFacts: memory.MaxOps})
-	if got.Stored != want.Stored || got.Stored <= memory.MaxOps || got.Duplicate != 0 || got.Offset != int64(len(log)) {
+	log := pastMaxOpsLog((core.MaxOps-base)/per + 50)
+	want := count(log, ingest.IngestOptions{})
+	got := count(log, ingest.IngestOptions{BatchFacts: core.MaxOps})
+	if got.Stored != want.Stored || got.Stored <= core.MaxOps || got.Duplicate != 0 || got.Offset != int64(len(log)) {
 		t.Errorf("with batches of MaxOps: %d stored, %d duplicates, offset %d; with small batches %d stored; want the same, over %d, offset %d",
-			got.Stored, got.Duplicate, got.Offset, want.Stored, memory.MaxOps, len(log))
+			got.Stored, got.Duplicate, got.Offset, want.Stored, core.MaxOps, len(log))
 	}
 }
 
@@ -208,7 +211,7 @@ func TestIngestCrashMidwayBulk(t *testing.T) {
 	log := pastMaxOpsLog(200)
 	ref := ingestEngine(t, memory.Options{})
 	ru := storetest.NewUser()
-	if _, err := ref.IngestTranscript(ctx, ru, strings.NewReader(log), "f.jsonl", memory.IngestOptions{}); err != nil {
+	if _, err := ref.Ingest.IngestTranscript(ctx, ru, strings.NewReader(log), "f.jsonl", ingest.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want := allFacts(t, ref, ru)
@@ -223,8 +226,8 @@ func TestIngestCrashMidwayBulk(t *testing.T) {
 		return nil
 	}})
 	u := storetest.NewUser()
-	o := memory.IngestOptions{BatchFacts: 100}
-	sum, err := e.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
+	o := ingest.IngestOptions{BatchFacts: 100}
+	sum, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
 	if !errors.Is(err, crash) {
 		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
 	}
@@ -233,7 +236,7 @@ func TestIngestCrashMidwayBulk(t *testing.T) {
 		t.Fatalf("after the crash %d facts stored, summary %d; want two batches' worth of %d", len(half), sum.Stored, len(want))
 	}
 	failAt = -1
-	again, err := e.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
+	again, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -38,9 +39,9 @@ func FuzzIngestTranscript(f *testing.F) {
 		if len(body) > 8<<10 {
 			return
 		}
-		ingest := func(u factbase.UserID, b []byte) memory.IngestSummary {
+		ingest := func(u factbase.UserID, b []byte) ingest.IngestSummary {
 			t.Helper()
-			sum, err := e.IngestTranscript(ctx, u, bytes.NewReader(b), "f.jsonl", memory.IngestOptions{BatchFacts: 25})
+			sum, err := e.Ingest.IngestTranscript(ctx, u, bytes.NewReader(b), "f.jsonl", ingest.IngestOptions{BatchFacts: 25})
 			if err != nil {
 				t.Fatalf("IngestTranscript(%q): %v", b, err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 	"github.com/factbase/factbase/transcript"
@@ -41,14 +42,14 @@ func readFixture(t *testing.T, name string) []byte {
 }
 
 // ingestFile ingests the file at path under its own name.
-func ingestFile(t *testing.T, e *memory.Engine, u factbase.UserID, path string, o memory.IngestOptions) memory.IngestSummary {
+func ingestFile(t *testing.T, e *memory.Engine, u factbase.UserID, path string, o ingest.IngestOptions) ingest.IngestSummary {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sum, err := e.IngestTranscript(context.Background(), u, f, path, o)
+	sum, err := e.Ingest.IngestTranscript(context.Background(), u, f, path, o)
 	if err != nil {
 		t.Fatalf("IngestTranscript(%s): %v", path, err)
 	}
@@ -83,7 +84,7 @@ func appendFile(t *testing.T, path string, b []byte) {
 // confidence", sorted.
 func allFacts(t *testing.T, e *memory.Engine, u factbase.UserID) []string {
 	t.Helper()
-	facts, err := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Limit: memory.MaxTranscriptLimit})
+	facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +102,12 @@ func TestIngestReference(t *testing.T) {
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	path := writeTemp(t, "reference.jsonl", readFixture(t, "reference.jsonl"))
-	sum := ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if sum.Lines != 2 || sum.Messages != 2 || sum.Malformed != 0 || sum.Stored != sum.Facts || sum.Stored != 8 {
 		t.Errorf("summary = %+v, want 2 lines, 2 messages, 8 facts all stored", sum)
 	}
 	const action = "action_a1000000-0000-4000-8000-000000000002"
-	facts, err := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Subject: action})
+	facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Subject: action})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestIngestReference(t *testing.T) {
 		if f.Value != w.value || f.Confidence != w.confidence || f.Extractor != w.extractor {
 			t.Errorf("%s = %q %.1f by %s, want %q %.1f by %s", f.Key, f.Value, f.Confidence, f.Extractor, w.value, w.confidence, w.extractor)
 		}
-		if f.Cardinality != factbase.Many || f.Category != factbase.Technical || f.Type != memory.TranscriptFactType || !f.Current {
+		if f.Cardinality != factbase.Many || f.Category != factbase.Technical || f.Type != ingest.TranscriptFactType || !f.Current {
 			t.Errorf("%s: cardinality %s, category %s, type %q, current %v; want many, technical, transcript, current",
 				f.Key, f.Cardinality, f.Category, f.Type, f.Current)
 		}
@@ -158,22 +159,22 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 	// What the whole file yields, ingested at once.
 	ref := ingestEngine(t, memory.Options{})
 	ru := storetest.NewUser()
-	refSum := ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", full), memory.IngestOptions{})
+	refSum := ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", full), ingest.IngestOptions{})
 	want := allFacts(t, ref, ru)
 
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	path := writeTemp(t, "rules.jsonl", head)
-	first := ingestFile(t, e, u, path, memory.IngestOptions{})
+	first := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if first.Stored == 0 || first.Lines != 9 || first.Offset != int64(len(head)) {
 		t.Fatalf("first ingest = %+v, want facts stored, 9 lines, offset %d", first, len(head))
 	}
-	second := ingestFile(t, e, u, path, memory.IngestOptions{})
+	second := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if second.Stored != 0 || second.Facts != 0 || second.Lines != 0 || second.Bytes != 0 || !second.Resumed || second.Rewritten {
 		t.Errorf("second ingest of the same file = %+v, want nothing read, resumed", second)
 	}
 	appendFile(t, path, tail)
-	third := ingestFile(t, e, u, path, memory.IngestOptions{})
+	third := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if !third.Resumed || third.Lines != len(lines[9:])-1 || third.Bytes != int64(len(tail)) {
 		t.Errorf("third ingest = %+v, want resumed, %d lines, %d bytes", third, len(lines[9:])-1, len(tail))
 	}
@@ -185,13 +186,13 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 		t.Errorf("facts after two parts differ from the whole file at once:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// The last action's task is in the first part: the link survived the resume.
-	facts, _ := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{
+	facts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{
 		Subject: "action_b2000000-0000-4000-8000-000000000027", Predicate: transcript.PredPartOfTask})
 	if len(facts) != 1 || facts[0].Value != "task_b2000000-0000-4000-8000-000000000001" {
 		t.Errorf("part_of_task of the appended action = %v, want the task of line 1", facts)
 	}
 	// Sessions count every line once.
-	ss, err := e.TranscriptSessions(context.Background(), u, "")
+	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -205,10 +206,10 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 func TestIngestEveryRule(t *testing.T) {
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")), memory.IngestOptions{})
+	ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")), ingest.IngestOptions{})
 	for _, r := range transcript.DefaultRules().List() {
 		t.Run(r.Name, func(t *testing.T) {
-			facts, err := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
+			facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +235,7 @@ func TestIngestContentForms(t *testing.T) {
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	path := writeTemp(t, "forms.jsonl", readFixture(t, "forms.jsonl"))
-	sum := ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if sum.Lines != 15 || sum.Messages != 15 || sum.Malformed != 0 {
 		t.Errorf("summary = %+v, want 15 lines and messages, none malformed", sum)
 	}
@@ -261,7 +262,7 @@ func TestIngestContentForms(t *testing.T) {
 	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("facts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	ss, err := e.TranscriptSessions(context.Background(), u, "33333333-3333-4333-8333-333333333333")
+	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "33333333-3333-4333-8333-333333333333")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v; want one", ss, err)
 	}
@@ -282,7 +283,7 @@ func TestIngestMalformed(t *testing.T) {
 	u := storetest.NewUser()
 	body := readFixture(t, "malformed.jsonl")
 	path := writeTemp(t, "malformed.jsonl", body)
-	sum := ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	var bad []string
 	for _, b := range sum.Bad {
 		bad = append(bad, fmt.Sprintf("%d: %s", b.Line, b.Reason))
@@ -301,7 +302,7 @@ func TestIngestMalformed(t *testing.T) {
 		t.Errorf("summary = %+v, want incomplete, offset %d, 8 lines", sum, cut)
 	}
 	hosts := func() []string {
-		objs, err := e.TranscriptObjects(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+		objs, err := e.Ingest.TranscriptObjects(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +317,7 @@ func TestIngestMalformed(t *testing.T) {
 		t.Errorf("hosts before the last line is complete: %s, want %s", got, want)
 	}
 	appendFile(t, path, readFixture(t, "malformed-tail.txt"))
-	sum = ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum = ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if sum.Incomplete || sum.Malformed != 0 || sum.Lines != 1 || sum.Stored != 4 || !sum.Resumed {
 		t.Errorf("after completing the last line: %+v, want 1 line read, 4 facts stored, resumed", sum)
 	}
@@ -332,11 +333,11 @@ func TestIngestFinished(t *testing.T) {
 	u := storetest.NewUser()
 	body := bytes.TrimSuffix(readFixture(t, "reference.jsonl"), []byte("\n"))
 	path := writeTemp(t, "ref.jsonl", body)
-	sum := ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if !sum.Incomplete || sum.Lines != 1 {
 		t.Errorf("without Finished: %+v, want the last line left incomplete", sum)
 	}
-	sum = ingestFile(t, e, u, path, memory.IngestOptions{Finished: true})
+	sum = ingestFile(t, e, u, path, ingest.IngestOptions{Finished: true})
 	if sum.Incomplete || sum.Lines != 1 || sum.Offset != int64(len(body)) || sum.Stored != 5 {
 		t.Errorf("with Finished: %+v, want the last line read and its 5 facts stored", sum)
 	}
@@ -350,7 +351,7 @@ func TestIngestRewritten(t *testing.T) {
 	u := storetest.NewUser()
 	body := readFixture(t, "rules.jsonl")
 	path := writeTemp(t, "rules.jsonl", body)
-	first := ingestFile(t, e, u, path, memory.IngestOptions{})
+	first := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	// Same length, one command changed in place.
 	changed := bytes.Replace(body, []byte("ssh admin@web01.example.com uptime"), []byte("ssh admin@web02.example.com uptime"), 1)
 	if bytes.Equal(changed, body) {
@@ -359,7 +360,7 @@ func TestIngestRewritten(t *testing.T) {
 	if err := os.WriteFile(path, changed, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sum := ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if !sum.Rewritten || sum.Resumed || sum.Lines != first.Lines {
 		t.Errorf("summary = %+v, want rewritten, every line read again", sum)
 	}
@@ -368,7 +369,7 @@ func TestIngestRewritten(t *testing.T) {
 	if sum.Stored != 2 || sum.Duplicate != first.Stored-2 {
 		t.Errorf("stored %d, duplicates %d; want 2 and %d", sum.Stored, sum.Duplicate, first.Stored-2)
 	}
-	ss, err := e.TranscriptSessions(context.Background(), u, "")
+	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -380,7 +381,7 @@ func TestIngestRewritten(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Join(lines[:3], nil), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sum = ingestFile(t, e, u, path, memory.IngestOptions{})
+	sum = ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if !sum.Rewritten || sum.Lines != 3 || sum.Stored != 0 || sum.Offset != int64(len(bytes.Join(lines[:3], nil))) {
 		t.Errorf("after truncation: %+v, want rewritten, 3 lines, nothing new", sum)
 	}
@@ -403,12 +404,12 @@ func TestIngestRulesFile(t *testing.T) {
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	sum := ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")),
-		memory.IngestOptions{Rules: transcript.DefaultRules().Merge(mine)})
+		ingest.IngestOptions{Rules: transcript.DefaultRules().Merge(mine)})
 	if sum.Invalid != 1 {
 		t.Errorf("invalid facts = %d, want 1 (the object \"...\")", sum.Invalid)
 	}
 	count := func(pred, extractor string) int {
-		facts, err := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: pred})
+		facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: pred})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -434,7 +435,7 @@ func TestIngestRulesFile(t *testing.T) {
 			t.Errorf("%s: %d %s facts by %s, want %d", tc.name, got, tc.predicate, tc.extractor, tc.want)
 		}
 	}
-	hosts, _ := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+	hosts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 	if len(hosts) != 1 || hosts[0].Confidence != 0.95 || hosts[0].Value != "web01.example.com" {
 		t.Errorf("hosts = %+v, want web01.example.com at the replaced rule's 0.95", hosts)
 	}
@@ -447,7 +448,7 @@ func TestIngestCrashMidway(t *testing.T) {
 	body := readFixture(t, "rules.jsonl")
 	ref := ingestEngine(t, memory.Options{})
 	ru := storetest.NewUser()
-	ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", body), memory.IngestOptions{})
+	ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", body), ingest.IngestOptions{})
 	want := allFacts(t, ref, ru)
 
 	writes, failAt := 0, 3
@@ -466,8 +467,8 @@ func TestIngestCrashMidway(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []int64
-	sum, err := e.IngestTranscript(context.Background(), u, f, path, memory.IngestOptions{BatchFacts: 10,
-		Progress: func(p memory.IngestProgress) { progress = append(progress, p.Offset) }})
+	sum, err := e.Ingest.IngestTranscript(context.Background(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
+		Progress: func(p ingest.IngestProgress) { progress = append(progress, p.Offset) }})
 	f.Close()
 	if !errors.Is(err, crash) {
 		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
@@ -475,7 +476,7 @@ func TestIngestCrashMidway(t *testing.T) {
 	if len(progress) != failAt-1 {
 		t.Fatalf("%d batches committed before the crash, want %d", len(progress), failAt-1)
 	}
-	cp, ok, err := e.TranscriptCheckpoint(context.Background(), u, path)
+	cp, ok, err := e.Ingest.TranscriptCheckpoint(context.Background(), u, path)
 	if err != nil || !ok || cp.Offset != progress[len(progress)-1] || sum.Offset != cp.Offset {
 		t.Fatalf("checkpoint after the crash = %+v, %v, %v; summary offset %d; want offset %d", cp, ok, err, sum.Offset, progress[len(progress)-1])
 	}
@@ -483,20 +484,20 @@ func TestIngestCrashMidway(t *testing.T) {
 	if len(half) == 0 || len(half) >= len(want) || sum.Stored != len(half) {
 		t.Errorf("after the crash %d facts (summary %d), want some of %d", len(half), sum.Stored, len(want))
 	}
-	ss, _ := e.TranscriptSessions(context.Background(), u, "")
+	ss, _ := e.Ingest.TranscriptSessions(context.Background(), u, "")
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != cp.Line {
 		t.Errorf("sessions after the crash = %+v, want one counting the %d committed lines", ss, cp.Line)
 	}
 
 	failAt = -1
-	again := ingestFile(t, e, u, path, memory.IngestOptions{BatchFacts: 10})
+	again := ingestFile(t, e, u, path, ingest.IngestOptions{BatchFacts: 10})
 	if !again.Resumed || again.Duplicate != 0 || again.Stored != len(want)-len(half) {
 		t.Errorf("second run = %+v, want resumed, %d stored, no duplicates", again, len(want)-len(half))
 	}
 	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("facts after crash and rerun differ from a clean ingest:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	ss, _ = e.TranscriptSessions(context.Background(), u, "")
+	ss, _ = e.Ingest.TranscriptSessions(context.Background(), u, "")
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != again.Line {
 		t.Errorf("sessions after the rerun = %+v, want one counting all %d lines", ss, again.Line)
 	}
@@ -515,17 +516,17 @@ func TestIngestConcurrentConflict(t *testing.T) {
 	}
 	defer f.Close()
 	ran := false
-	_, err = e.IngestTranscript(context.Background(), u, f, path, memory.IngestOptions{BatchFacts: 10,
-		Progress: func(memory.IngestProgress) {
+	_, err = e.Ingest.IngestTranscript(context.Background(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
+		Progress: func(ingest.IngestProgress) {
 			if !ran {
 				ran = true
-				ingestFile(t, e, u, path, memory.IngestOptions{}) // another run finishes the file
+				ingestFile(t, e, u, path, ingest.IngestOptions{}) // another run finishes the file
 			}
 		}})
 	if factbase.ErrorCode(err) != factbase.ECONFLICT {
 		t.Fatalf("IngestTranscript = %v, want conflict", err)
 	}
-	again := ingestFile(t, e, u, path, memory.IngestOptions{})
+	again := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	if again.Lines != 0 || !again.Resumed {
 		t.Errorf("after the conflict: %+v, want the file fully ingested already", again)
 	}
@@ -536,10 +537,10 @@ func TestTranscriptQueries(t *testing.T) {
 	e := ingestEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	for _, name := range []string{"reference.jsonl", "rules.jsonl", "forms.jsonl", "malformed.jsonl"} {
-		ingestFile(t, e, u, writeTemp(t, name, readFixture(t, name)), memory.IngestOptions{})
+		ingestFile(t, e, u, writeTemp(t, name, readFixture(t, name)), ingest.IngestOptions{})
 	}
 	ctx := context.Background()
-	objs, err := e.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
+	objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +557,7 @@ func TestTranscriptQueries(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("hosts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	bySession, err := e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "11111111-1111-4111-8111-111111111111"})
+	bySession, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "11111111-1111-4111-8111-111111111111"})
 	if err != nil || len(bySession) != 8 {
 		t.Errorf("facts of the reference session: %d, %v; want 8", len(bySession), err)
 	}
@@ -567,17 +568,17 @@ func TestTranscriptQueries(t *testing.T) {
 	}{
 		{"confidence over 1", u, factbase.TranscriptQuery{MinConfidence: 1.5}},
 		{"negative confidence", u, factbase.TranscriptQuery{MinConfidence: -0.1}},
-		{"limit over max", u, factbase.TranscriptQuery{Limit: memory.MaxTranscriptLimit + 1}},
+		{"limit over max", u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit + 1}},
 		{"negative offset", u, factbase.TranscriptQuery{Offset: -1}},
 		{"bad predicate", u, factbase.TranscriptQuery{Predicate: " x"}},
 		{"bad user", "alice", factbase.TranscriptQuery{}},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := e.TranscriptFacts(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
+			if _, err := e.Ingest.TranscriptFacts(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("TranscriptFacts: %v, want invalid", err)
 			}
-			if _, err := e.TranscriptObjects(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
+			if _, err := e.Ingest.TranscriptObjects(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("TranscriptObjects: %v, want invalid", err)
 			}
 		})
@@ -594,12 +595,12 @@ func TestIngestValidation(t *testing.T) {
 	}{
 		{"bad user", "alice", "x.jsonl"},
 		{"empty name", storetest.NewUser(), ""},
-		{"long name", storetest.NewUser(), strings.Repeat("x", memory.MaxTranscriptName+1)},
+		{"long name", storetest.NewUser(), strings.Repeat("x", ingest.MaxTranscriptName+1)},
 		{"invalid UTF-8", storetest.NewUser(), "x\xff.jsonl"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.IngestTranscript(context.Background(), tc.user, strings.NewReader("{}\n"), tc.file, memory.IngestOptions{})
+			_, err := e.Ingest.IngestTranscript(context.Background(), tc.user, strings.NewReader("{}\n"), tc.file, ingest.IngestOptions{})
 			if factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("IngestTranscript = %v, want invalid", err)
 			}
@@ -608,8 +609,8 @@ func TestIngestValidation(t *testing.T) {
 	// A future timestamp does not make a fact valid from the future.
 	u := storetest.NewUser()
 	future := bytes.ReplaceAll(readFixture(t, "reference.jsonl"), []byte("2025-06-02"), []byte("2999-01-01"))
-	ingestFile(t, e, u, writeTemp(t, "future.jsonl", future), memory.IngestOptions{})
-	facts, _ := e.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{})
+	ingestFile(t, e, u, writeTemp(t, "future.jsonl", future), ingest.IngestOptions{})
+	facts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{})
 	for _, f := range facts {
 		if f.ValidFrom.After(f.RecordedAt) {
 			t.Errorf("%s valid from %v, after it was recorded (%v)", f.Key, f.ValidFrom, f.RecordedAt)
@@ -618,7 +619,7 @@ func TestIngestValidation(t *testing.T) {
 	// A canceled context stops the ingest.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := e.IngestTranscript(ctx, u, bytes.NewReader(future), "c.jsonl", memory.IngestOptions{}); err == nil {
+	if _, err := e.Ingest.IngestTranscript(ctx, u, bytes.NewReader(future), "c.jsonl", ingest.IngestOptions{}); err == nil {
 		t.Error("IngestTranscript with a canceled context succeeded")
 	}
 }

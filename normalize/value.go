@@ -151,3 +151,9 @@ func trimTrailing(s string) string {
 		s = t
 	}
 }
+
+// Words returns the lower-case letter-and-digit runs of s after value normalisation:
+// "Quito, Ecuador!" reads "quito", "ecuador".
+func Words(s string) []string {
+	return strings.FieldsFunc(Value(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}

@@ -200,3 +200,21 @@ func BenchmarkValue(b *testing.B) {
 		})
 	}
 }
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"Quito, Ecuador!", "quito|ecuador"},
+		{"  Straße  Nº 5 ", "strasse|no|5"},
+		{"rock n’ roll", "rock|n|roll"},
+		{"...", ""},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		if got := strings.Join(Words(tc.in), "|"); got != tc.want {
+			t.Errorf("Words(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -82,7 +82,8 @@ func benchEngine(b *testing.B) (*memory.Engine, factbase.UserID) {
 
 func benchEngineWith(b *testing.B, o postgres.Options) (*memory.Engine, factbase.UserID) {
 	s := openTest(b, o)
-	return memory.New(s, memory.Options{}), storetest.NewUser()
+	// The write path alone: no sheet regeneration after each write.
+	return memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
 }
 
 // commitModes runs a write benchmark with synchronous_commit on (the default: every

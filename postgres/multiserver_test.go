@@ -17,6 +17,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/ranked"
 	"github.com/factbase/factbase/server"
@@ -196,7 +197,7 @@ func TestMultiServer(t *testing.T) {
 	for _, list := range lists {
 		var pages [2][]string
 		for si, srv := range servers {
-			var p memory.ListPage
+			var p core.ListPage
 			if _, err := c.do(ctx, http.MethodGet, srv.url+"/v1/users/"+string(u)+"/lists/"+list+"?limit=1000", nil, &p); err != nil {
 				t.Fatalf("reading %s from server %d: %v", list, si, err)
 			}

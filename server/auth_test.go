@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
 )
 
 func TestIsolation(t *testing.T) {
@@ -46,7 +46,7 @@ func TestIsolation(t *testing.T) {
 	if f.Value != "b@example.com" || !f.Current {
 		t.Errorf("B's fact after A's attempts = %+v, want b@example.com, current", f)
 	}
-	var ask memory.AskResult
+	var ask chat.AskResult
 	e.ok("POST", "/v1/users/"+userA+"/questions", e.keyA, `{"text": "What is my email?"}`, &ask)
 	if len(ask.Items) != 1 || ask.Items[0].Value != "a@example.com" {
 		t.Errorf("A's email = %+v, want a@example.com", ask.Items)

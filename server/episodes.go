@@ -8,7 +8,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 // episodeFactBody is a fact added to an episode by hand.
@@ -42,7 +43,7 @@ type addEpisodeInput struct {
 }
 
 type episodeResultOutput struct {
-	Body memory.EpisodeResult
+	Body ingest.EpisodeResult
 }
 
 type listEpisodesInput struct {
@@ -57,7 +58,7 @@ type listEpisodesInput struct {
 }
 
 type episodePageOutput struct {
-	Body memory.EpisodePage
+	Body ingest.EpisodePage
 }
 
 type episodeInput struct {
@@ -82,7 +83,7 @@ type deleteEpisodeInput struct {
 }
 
 type deleteEpisodeOutput struct {
-	Body memory.DeleteResult
+	Body ingest.DeleteResult
 }
 
 type addEpisodeFactsInput struct {
@@ -98,7 +99,7 @@ type backfillInput struct {
 }
 
 type backfillOutput struct {
-	Body memory.BackfillResult
+	Body ingest.BackfillResult
 }
 
 type searchInput struct {
@@ -121,7 +122,7 @@ type searchInput struct {
 }
 
 type searchOutput struct {
-	Body memory.SearchResult
+	Body retrieve.SearchResult
 }
 
 type queryInput struct {
@@ -134,7 +135,7 @@ type queryInput struct {
 }
 
 type queryOutput struct {
-	Body memory.QueryAnswer
+	Body retrieve.QueryAnswer
 }
 
 type lookupInput struct {
@@ -150,7 +151,7 @@ type lookupInput struct {
 
 type lookupOutput struct {
 	Body struct {
-		Facts []memory.LookupResult `json:"facts"`
+		Facts []retrieve.LookupResult `json:"facts"`
 	}
 }
 
@@ -193,14 +194,14 @@ func (s *Server) addEpisode(ctx context.Context, in *addEpisodeInput) (*episodeR
 		return nil, err
 	}
 	b := in.Body
-	ei := memory.EpisodeInput{Content: b.Content, Tags: b.Tags, Importance: b.Importance, Metadata: b.Metadata, NoExtract: b.NoExtract}
+	ei := ingest.EpisodeInput{Content: b.Content, Tags: b.Tags, Importance: b.Importance, Metadata: b.Metadata, NoExtract: b.NoExtract}
 	if b.CreatedAt != nil {
 		ei.CreatedAt = *b.CreatedAt
 	}
 	for _, f := range b.Facts {
 		ei.Facts = append(ei.Facts, f.fact())
 	}
-	r, err := s.opts.Engine.AddEpisode(ctx, u, ei)
+	r, err := s.opts.Engine.Ingest.AddEpisode(ctx, u, ei)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -212,7 +213,7 @@ func (s *Server) listEpisodes(ctx context.Context, in *listEpisodesInput) (*epis
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.opts.Engine.Episodes(ctx, u, factbase.EpisodeFilter{Tags: splitTags(in.Tags), From: in.Since, To: in.Until,
+	p, err := s.opts.Engine.Ingest.Episodes(ctx, u, factbase.EpisodeFilter{Tags: splitTags(in.Tags), From: in.Since, To: in.Until,
 		Unextracted: in.Unextracted, NewestFirst: in.Newest, Limit: in.Limit, Offset: in.Offset})
 	if err != nil {
 		return nil, fail(ctx, err)
@@ -225,11 +226,11 @@ func (s *Server) getEpisode(ctx context.Context, in *episodeInput) (*episodeOutp
 	if err != nil {
 		return nil, err
 	}
-	ep, err := s.opts.Engine.Episode(ctx, u, in.ID)
+	ep, err := s.opts.Engine.Ingest.Episode(ctx, u, in.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	facts, err := s.opts.Engine.EpisodeFacts(ctx, u, in.ID, in.History)
+	facts, err := s.opts.Engine.Ingest.EpisodeFacts(ctx, u, in.ID, in.History)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -241,7 +242,7 @@ func (s *Server) deleteEpisode(ctx context.Context, in *deleteEpisodeInput) (*de
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.opts.Engine.DeleteEpisode(ctx, u, in.ID, in.KeepFacts)
+	d, err := s.opts.Engine.Ingest.DeleteEpisode(ctx, u, in.ID, in.KeepFacts)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -257,7 +258,7 @@ func (s *Server) addEpisodeFacts(ctx context.Context, in *addEpisodeFactsInput) 
 	for i, f := range in.Body.Facts {
 		facts[i] = f.fact()
 	}
-	res, err := s.opts.Engine.AddEpisodeFacts(ctx, u, in.ID, facts)
+	res, err := s.opts.Engine.Ingest.AddEpisodeFacts(ctx, u, in.ID, facts)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -269,7 +270,7 @@ func (s *Server) backfillEpisodes(ctx context.Context, in *backfillInput) (*back
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.BackfillEpisodes(ctx, u, nil)
+	r, err := s.opts.Engine.Ingest.BackfillEpisodes(ctx, u, nil)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -282,7 +283,7 @@ func (s *Server) search(ctx context.Context, in *searchInput) (*searchOutput, er
 		return nil, err
 	}
 	b := in.Body
-	o := memory.SearchOptions{Kinds: b.Kinds, Limit: b.Limit, KeyPrefix: b.KeyPrefix, Type: b.Type,
+	o := retrieve.SearchOptions{Kinds: b.Kinds, Limit: b.Limit, KeyPrefix: b.KeyPrefix, Type: b.Type,
 		Category: factbase.Category(b.Category), Subject: b.Subject, MinConfidence: b.MinConfidence, Tags: b.Tags,
 		IncludeSuperseded: b.IncludeSuperseded, Threshold: b.Threshold}
 	if b.Since != nil {
@@ -291,7 +292,7 @@ func (s *Server) search(ctx context.Context, in *searchInput) (*searchOutput, er
 	if b.Until != nil {
 		o.To = *b.Until
 	}
-	res, err := s.opts.Engine.Search(ctx, u, b.Query, o)
+	res, err := s.opts.Engine.Retrieve.Search(ctx, u, b.Query, o)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -303,7 +304,7 @@ func (s *Server) query(ctx context.Context, in *queryInput) (*queryOutput, error
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.opts.Engine.Query(ctx, u, in.Body.Question, memory.QueryOptions{Prefer: in.Body.Prefer, Passages: in.Body.Passages})
+	a, err := s.opts.Engine.Retrieve.Query(ctx, u, in.Body.Question, retrieve.QueryOptions{Prefer: in.Body.Prefer, Passages: in.Body.Passages})
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -315,7 +316,7 @@ func (s *Server) lookup(ctx context.Context, in *lookupInput) (*lookupOutput, er
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.opts.Engine.Lookup(ctx, u, memory.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
+	rs, err := s.opts.Engine.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
 		Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit})
 	if err != nil {
 		return nil, fail(ctx, err)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 func TestEpisodesSearchQuery(t *testing.T) {
@@ -45,7 +47,7 @@ func TestEpisodesSearchQuery(t *testing.T) {
 	e.ok("POST", base+"/episodes", e.keyA, `{"content": "Martin is vegetarian"}`, nil)
 	e.ok("POST", base+"/episodes", e.keyA, `{"content": "The deployment failed because the migration locked the users table."}`, nil)
 
-	var page memory.EpisodePage
+	var page ingest.EpisodePage
 	e.ok("GET", base+"/episodes?tags=nexus", e.keyA, "", &page)
 	if page.Total != 1 || page.Episodes[0].ID != added.Episode.ID {
 		t.Errorf("GET episodes?tags=nexus = %+v", page)
@@ -87,7 +89,7 @@ func TestEpisodesSearchQuery(t *testing.T) {
 		}
 	}
 	var lk struct {
-		Facts []memory.LookupResult `json:"facts"`
+		Facts []retrieve.LookupResult `json:"facts"`
 	}
 	e.ok("GET", base+"/lookup?type=version&tags=nexus", e.keyA, "", &lk)
 	if len(lk.Facts) != 1 || lk.Facts[0].Value != "2.3.1" || lk.Facts[0].Episode != added.Episode.ID {
@@ -108,7 +110,7 @@ func TestEpisodesSearchQuery(t *testing.T) {
 		t.Errorf("lookup without type or key: %d %s, want 422", r.status, r.body)
 	}
 
-	var del memory.DeleteResult
+	var del ingest.DeleteResult
 	e.ok("DELETE", base+"/episodes/"+added.Episode.ID, e.keyA, "", &del)
 	if del.Episodes != 1 || del.Facts != 3 {
 		t.Errorf("DELETE episode = %+v, want 1 episode and 3 facts", del)

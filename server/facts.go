@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 // factBody is the body of a fact write: key and value, and optionally how to read and
@@ -163,7 +163,7 @@ func (s *Server) listFacts(ctx context.Context, in *listFactsInput) (*factsOutpu
 		f.AsOf = &in.AsOf
 	}
 	if f.Limit == 0 {
-		f.Limit = memory.DefaultPageSize
+		f.Limit = core.DefaultPageSize
 	}
 	facts, err := s.opts.Engine.Facts(ctx, u, f)
 	if err != nil {

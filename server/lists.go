@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 type showListInput struct {
@@ -20,7 +20,7 @@ type showListInput struct {
 }
 
 type listPageOutput struct {
-	Body memory.ListPage
+	Body core.ListPage
 }
 
 // addBody adds one value or several, in order.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 func TestLists(t *testing.T) {
@@ -26,7 +26,7 @@ func TestLists(t *testing.T) {
 	if got, want := e.listValues(userA, "favorites.crypto"), "1:XMR 2:BTC 3:ETH"; got != want {
 		t.Errorf("list = %q, want %q", got, want)
 	}
-	var p memory.ListPage
+	var p core.ListPage
 	e.ok("GET", base+"?offset=1&limit=1", e.keyA, "", &p)
 	if p.Total != 3 || len(p.Items) != 1 || p.Items[0].Value != "BTC" || p.Offset != 1 || p.Limit != 1 {
 		t.Errorf("page offset 1 limit 1 = %+v, want BTC of 3", p)

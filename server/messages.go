@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/people"
 )
 
 // messageBody is the body of a message.
@@ -34,11 +35,11 @@ type questionInput struct {
 }
 
 type sayOutput struct {
-	Body memory.SayResult
+	Body chat.SayResult
 }
 
 type askOutput struct {
-	Body memory.AskResult
+	Body chat.AskResult
 }
 
 func (s *Server) registerMessages() {
@@ -61,11 +62,11 @@ func (s *Server) say(ctx context.Context, in *messageInput) (*sayOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	info := memory.MessageInfo{Session: in.Body.Session, Speaker: in.Body.Speaker}
+	info := people.MessageInfo{Session: in.Body.Session, Speaker: in.Body.Speaker}
 	if in.Body.Time != nil {
 		info.Time = *in.Body.Time
 	}
-	res, err := s.opts.Engine.Say(memory.WithMessage(ctx, info), u, in.Body.Text)
+	res, err := s.opts.Engine.Chat.Say(people.WithMessage(ctx, info), u, in.Body.Text)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -77,7 +78,7 @@ func (s *Server) ask(ctx context.Context, in *questionInput) (*askOutput, error)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.opts.Engine.Ask(ctx, u, in.Body.Text)
+	res, err := s.opts.Engine.Chat.Ask(ctx, u, in.Body.Text)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

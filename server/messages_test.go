@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
 )
 
 func TestMessagesAndQuestions(t *testing.T) {
 	e := newTestEnv(t, nil)
-	var say memory.SayResult
+	var say chat.SayResult
 	e.ok("POST", "/v1/users/"+userA+"/messages", e.keyA, `{"text": "My favorite cryptos are BTC, ETH and XMR."}`, &say)
 	if say.Route != "write" || say.Result.Stored != 3 || len(say.Result.Mutations) != 3 || say.Reply == "" {
 		t.Fatalf("say = %+v, want a write storing 3 values with a reply", say)
@@ -19,7 +19,7 @@ func TestMessagesAndQuestions(t *testing.T) {
 	if len(say.Result.Duplicates) != 1 || say.Result.Duplicates[0].Rank != 1 || say.Result.Stored != 0 {
 		t.Fatalf("repeating BTC: result %+v, want one duplicate at rank 1 and nothing stored", say.Result)
 	}
-	var ask memory.AskResult
+	var ask chat.AskResult
 	e.ok("POST", "/v1/users/"+userA+"/questions", e.keyA, `{"text": "What are my favorite cryptos?"}`, &ask)
 	var got []string
 	for _, it := range ask.Items {

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Metrics holds the server's Prometheus metrics in a registry of its own (never the
-// global one). It implements memory.Observer, so the engine's write path reports into
+// global one). It implements core.Observer, so the engine's write path reports into
 // it: pass it as memory.Options.Observer and as Options.Metrics. Safe for concurrent
 // use.
 type Metrics struct {
@@ -30,7 +30,7 @@ type Metrics struct {
 	canonConf  *prometheus.HistogramVec
 }
 
-var _ memory.Observer = (*Metrics)(nil)
+var _ core.Observer = (*Metrics)(nil)
 
 // latencyBuckets resolve the sub-millisecond to second range of API requests.
 var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
@@ -101,7 +101,7 @@ func (m *Metrics) Handler() http.Handler {
 // collectors of their own.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// ObserveApply implements memory.Observer: one write-path transaction.
+// ObserveApply implements core.Observer: one write-path transaction.
 func (m *Metrics) ObserveApply(d time.Duration, res factbase.Result, err error) {
 	outcome := "ok"
 	if err != nil {
@@ -121,10 +121,10 @@ func (m *Metrics) ObserveApply(d time.Duration, res factbase.Result, err error) 
 	}
 }
 
-// InvariantViolation implements memory.Observer.
+// InvariantViolation implements core.Observer.
 func (m *Metrics) InvariantViolation() { m.invariants.Inc() }
 
-// Canonicalized implements memory.Observer: one topic canonicalisation decision.
+// Canonicalized implements core.Observer: one topic canonicalisation decision.
 func (m *Metrics) Canonicalized(method string, confidence float64) {
 	m.canonical.WithLabelValues(method).Inc()
 	m.canonConf.WithLabelValues(method).Observe(confidence)

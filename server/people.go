@@ -7,7 +7,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/people"
 )
 
 type entitiesInput struct {
@@ -38,7 +39,7 @@ type createEntityInput struct {
 }
 
 type entityResultOutput struct {
-	Body memory.EntityResult
+	Body people.EntityResult
 }
 
 type entityInput struct {
@@ -48,7 +49,7 @@ type entityInput struct {
 }
 
 type entityViewOutput struct {
-	Body memory.EntityView
+	Body people.EntityView
 }
 
 type renameEntityInput struct {
@@ -105,7 +106,7 @@ type conflictInput struct {
 }
 
 type confirmOutput struct {
-	Body memory.ConflictResult
+	Body people.ConflictResult
 }
 
 type conflictOutput struct {
@@ -123,7 +124,7 @@ type recallInput struct {
 }
 
 type recallOutput struct {
-	Body memory.Recollection
+	Body chat.Recollection
 }
 
 // registerPeople adds the entity, conflict and recall operations.
@@ -169,7 +170,7 @@ func (s *Server) listEntities(ctx context.Context, in *entitiesInput) (*entities
 	if err != nil {
 		return nil, err
 	}
-	es, err := s.opts.Engine.Entities(ctx, u, in.All)
+	es, err := s.opts.Engine.People.Entities(ctx, u, in.All)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -183,7 +184,7 @@ func (s *Server) createEntity(ctx context.Context, in *createEntityInput) (*enti
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.CreateEntity(ctx, u, in.Body.entity())
+	r, err := s.opts.Engine.People.CreateEntity(ctx, u, in.Body.entity())
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -196,7 +197,7 @@ func (s *Server) findEntity(ctx context.Context, user, ref string) (factbase.Use
 	if err != nil {
 		return "", factbase.Entity{}, err
 	}
-	en, err := s.opts.Engine.FindEntity(ctx, u, ref)
+	en, err := s.opts.Engine.People.FindEntity(ctx, u, ref)
 	if err != nil {
 		return "", factbase.Entity{}, fail(ctx, err)
 	}
@@ -208,7 +209,7 @@ func (s *Server) getEntity(ctx context.Context, in *entityInput) (*entityViewOut
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.opts.Engine.Entity(ctx, u, en.ID, in.History)
+	v, err := s.opts.Engine.People.Entity(ctx, u, en.ID, in.History)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -220,7 +221,7 @@ func (s *Server) renameEntity(ctx context.Context, in *renameEntityInput) (*enti
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.RenameEntity(ctx, u, en.ID, in.Body.Name)
+	r, err := s.opts.Engine.People.RenameEntity(ctx, u, en.ID, in.Body.Name)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -232,7 +233,7 @@ func (s *Server) addAlias(ctx context.Context, in *aliasEntityInput) (*entityOut
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.AddAlias(ctx, u, en.ID, in.Body.Alias)
+	r, err := s.opts.Engine.People.AddAlias(ctx, u, en.ID, in.Body.Alias)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -244,11 +245,11 @@ func (s *Server) mergeEntities(ctx context.Context, in *mergeEntityInput) (*enti
 	if err != nil {
 		return nil, err
 	}
-	from, err := s.opts.Engine.FindEntity(ctx, u, in.Body.From)
+	from, err := s.opts.Engine.People.FindEntity(ctx, u, in.Body.From)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	r, err := s.opts.Engine.MergeEntities(ctx, u, into.ID, from.ID)
+	r, err := s.opts.Engine.People.MergeEntities(ctx, u, into.ID, from.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -260,7 +261,7 @@ func (s *Server) splitEntity(ctx context.Context, in *splitEntityInput) (*entity
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.SplitEntity(ctx, u, en.ID, in.Body.FactIDs, in.Body.entity())
+	r, err := s.opts.Engine.People.SplitEntity(ctx, u, en.ID, in.Body.FactIDs, in.Body.entity())
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -272,7 +273,7 @@ func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*entityResu
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.DeleteEntity(ctx, u, en.ID)
+	r, err := s.opts.Engine.People.DeleteEntity(ctx, u, en.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -288,7 +289,7 @@ func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*confli
 	if in.Status == "all" {
 		st = ""
 	}
-	cs, err := s.opts.Engine.Conflicts(ctx, u, st)
+	cs, err := s.opts.Engine.People.Conflicts(ctx, u, st)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -302,7 +303,7 @@ func (s *Server) confirmConflict(ctx context.Context, in *conflictInput) (*confi
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.ConfirmConflict(ctx, u, in.ID)
+	r, err := s.opts.Engine.People.ConfirmConflict(ctx, u, in.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -314,7 +315,7 @@ func (s *Server) rejectConflict(ctx context.Context, in *conflictInput) (*confli
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.opts.Engine.RejectConflict(ctx, u, in.ID)
+	r, err := s.opts.Engine.People.RejectConflict(ctx, u, in.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -326,11 +327,11 @@ func (s *Server) recall(ctx context.Context, in *recallInput) (*recallOutput, er
 	if err != nil {
 		return nil, err
 	}
-	o := memory.RecallOptions{Limit: in.Body.Limit, IncludeSensitive: in.Body.IncludeSensitive}
+	o := chat.RecallOptions{Limit: in.Body.Limit, IncludeSensitive: in.Body.IncludeSensitive}
 	if in.Body.Now != nil {
 		o.Now = *in.Body.Now
 	}
-	r, err := s.opts.Engine.Recall(ctx, u, in.Body.Query, o)
+	r, err := s.opts.Engine.Chat.Recall(ctx, u, in.Body.Query, o)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

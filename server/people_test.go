@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/people"
 )
 
 // TestPeople drives the people operations over HTTP: messages create entities,
@@ -16,7 +17,7 @@ func TestPeople(t *testing.T) {
 	e := newTestEnv(t, nil)
 	base := "/v1/users/" + userA
 	e.ok("POST", base+"/messages", e.keyA, `{"text": "My son Leo is 8 and loves dinosaurs. My colleague Martin is vegetarian."}`, nil)
-	var rec memory.Recollection
+	var rec chat.Recollection
 	e.ok("POST", base+"/recall", e.keyA, `{"query": "What does Martin eat?"}`, &rec)
 	if len(rec.Hits) == 0 || rec.Hits[0].About != "Martin" || rec.Hits[0].Value != "vegetarian" || len(rec.FactsByEntity) == 0 ||
 		!strings.Contains(rec.Prompt, "vegetarian") {
@@ -34,7 +35,7 @@ func TestPeople(t *testing.T) {
 	if len(list.Entities) != 2 {
 		t.Fatalf("entities = %+v", list)
 	}
-	var view memory.EntityView
+	var view people.EntityView
 	e.ok("GET", base+"/entities/Martin", e.keyA, "", &view)
 	if view.Relation != "colleague" || len(view.Facts) != 2 {
 		t.Errorf("GET entities/Martin = %+v", view)
@@ -49,7 +50,7 @@ func TestPeople(t *testing.T) {
 	if len(cs.Conflicts) != 1 || cs.Conflicts[0].CurrentValue != "Acme" || cs.Conflicts[0].Proposed.Value != "Initech" {
 		t.Fatalf("conflicts = %+v", cs)
 	}
-	var conf memory.ConflictResult
+	var conf people.ConflictResult
 	e.ok("POST", base+"/conflicts/"+cs.Conflicts[0].ID+"/confirm", e.keyA, "", &conf)
 	if conf.Conflict.Status != factbase.ConflictConfirmed || conf.Result.Updated != 1 {
 		t.Errorf("confirm = %+v", conf)
@@ -62,9 +63,9 @@ func TestPeople(t *testing.T) {
 		t.Errorf("all conflicts = %+v", cs)
 	}
 
-	var created memory.EntityResult
+	var created people.EntityResult
 	e.ok("POST", base+"/entities", e.keyA, `{"name": "Marty", "role": "colleague"}`, &created)
-	var merged memory.EntityResult
+	var merged people.EntityResult
 	e.ok("POST", base+"/entities/Martin/merge", e.keyA, `{"from": "`+created.Entity.ID+`"}`, &merged)
 	if len(merged.Entity.Aliases) != 1 || merged.Entity.Aliases[0] != "Marty" {
 		t.Errorf("merge = %+v", merged)
@@ -74,7 +75,7 @@ func TestPeople(t *testing.T) {
 	if ren.Name != "Martin Ruiz" {
 		t.Errorf("rename = %+v", ren)
 	}
-	var del memory.EntityResult
+	var del people.EntityResult
 	e.ok("DELETE", base+"/entities/"+ren.ID, e.keyA, "", &del)
 	if del.Result.Deleted == 0 {
 		t.Errorf("delete = %+v", del)

@@ -94,7 +94,7 @@ func (s *Server) remember(ctx context.Context, in *rememberInput) (*jobOutput, e
 	if err != nil {
 		return nil, err
 	}
-	j, err := s.opts.Engine.Remember(ctx, u, in.Body.Text)
+	j, err := s.opts.Engine.Jobs.Remember(ctx, u, in.Body.Text)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

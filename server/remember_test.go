@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 // TestRememberJobs: POST /memories enqueues and answers 202 at once; a worker (rules
@@ -29,7 +29,7 @@ func TestRememberJobs(t *testing.T) {
 	if facts, _ := env.srv.opts.Engine.Get(context.Background(), userA, "", "contact.email", nil); len(facts) != 0 {
 		t.Fatalf("the message was applied synchronously: %+v", facts)
 	}
-	w, err := memory.NewWorkers(env.srv.opts.Engine, memory.WorkerOptions{})
+	w, err := jobs.NewWorkers(env.srv.opts.Engine.Jobs, jobs.WorkerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

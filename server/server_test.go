@@ -17,6 +17,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -184,7 +185,7 @@ func (e *testEnv) ok(method, path, key, body string, v any) {
 // listValues returns the list's values as "1:A 2:B".
 func (e *testEnv) listValues(user, key string) string {
 	e.t.Helper()
-	var p memory.ListPage
+	var p core.ListPage
 	e.ok("GET", "/v1/users/"+user+"/lists/"+key, e.app, "", &p)
 	var parts []string
 	for _, f := range p.Items {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
 )
 
@@ -25,7 +25,7 @@ type sheetPromptInput struct {
 }
 
 type sheetPromptOutput struct {
-	Body memory.SheetPrompt
+	Body core.SheetPrompt
 }
 
 func (s *Server) registerSheet() {
@@ -65,7 +65,7 @@ func (s *Server) generateSheet(ctx context.Context, in *sheetInput) (*sheetOutpu
 	if err != nil {
 		return nil, err
 	}
-	sh, err := s.opts.Engine.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := s.opts.Engine.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

@@ -1,12 +1,15 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 func TestFactSheetRoutes(t *testing.T) {
@@ -44,7 +47,7 @@ func TestFactSheetRoutes(t *testing.T) {
 		t.Errorf("GET = %s (%d entries), want the sheet just generated %s", got.ID, got.Count, gen.ID)
 	}
 
-	var p memory.SheetPrompt
+	var p core.SheetPrompt
 	env.ok("GET", base+"/prompt", env.keyA, "", &p)
 	want := "# Fact sheet\n## core\n- Email is a@example.com\n## project\n- project.name: Atlas\n## transient\n- mood: tired\n"
 	if p.Text != want || p.SheetID != gen.ID || p.Dropped != 0 || p.Tokens != (len(want)+3)/4 {
@@ -70,5 +73,39 @@ func TestFactSheetRoutes(t *testing.T) {
 	env.ok("GET", "/v1/users/"+userB+"/fact-sheet/prompt", env.keyB, "", &p)
 	if p.Text != "" || p.SheetID == "" {
 		t.Errorf("prompt of a user without facts = %+v, want an empty block from a new sheet", p)
+	}
+}
+
+// TestFactSheetFollowsWrites: every write through the API that changes a user's
+// facts makes the fact sheet follow it, by the engine's one rule, whether sheets are
+// regenerated at once or in the background (as serve runs).
+func TestFactSheetFollowsWrites(t *testing.T) {
+	for _, delay := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprint("background=", delay), func(t *testing.T) {
+			env := newTestEnv(t, func(o *Options) {
+				o.Engine = memory.New(o.Engine.Store(), memory.Options{BackgroundDelay: delay})
+				t.Cleanup(o.Engine.Close)
+			})
+			base := "/v1/users/" + userA
+			writes := []struct {
+				path, body, text string
+			}{
+				{"/facts", `{"key": "contact.email", "value": "a@example.com", "text": "Email is a@example.com"}`, "Email is a@example.com"},
+				{"/lists/favorites.tea", `{"value": "Sencha"}`, "favorites.tea: Sencha"},
+				{"/messages", `{"text": "My favorite color is teal."}`, "Favorite color: teal"},
+			}
+			for _, w := range writes {
+				env.ok("POST", base+w.path, env.keyA, w.body, nil)
+				var sh factbase.FactSheet
+				env.ok("GET", base+"/fact-sheet", env.keyA, "", &sh)
+				found := false
+				for _, en := range sh.Entries {
+					found = found || en.Text == w.text
+				}
+				if !found {
+					t.Errorf("after POST %s the sheet has %+v, want an entry %q", w.path, sh.Entries, w.text)
+				}
+			}
+		})
 	}
 }

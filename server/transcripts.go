@@ -10,7 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/transcript"
 )
 
@@ -32,7 +32,7 @@ func (in *uploadTranscriptInput) Resolve(ctx huma.Context) []error {
 }
 
 type ingestOutput struct {
-	Body memory.IngestSummary
+	Body ingest.IngestSummary
 }
 
 type transcriptQueryInput struct {
@@ -146,7 +146,7 @@ func (s *Server) uploadTranscript(ctx context.Context, in *uploadTranscriptInput
 		}
 		return nil, fail(ctx, &factbase.Error{Code: factbase.EINVALID, Message: "cannot read the request body", Err: err})
 	}
-	sum, err := s.opts.Engine.IngestTranscript(ctx, u, tmp, in.File, memory.IngestOptions{Finished: in.Finished,
+	sum, err := s.opts.Engine.Ingest.IngestTranscript(ctx, u, tmp, in.File, ingest.IngestOptions{Finished: in.Finished,
 		Extractor: transcript.ExtractorOptions{Redact: in.Redact}})
 	if err != nil {
 		return nil, fail(ctx, err)
@@ -159,7 +159,7 @@ func (s *Server) transcriptFacts(ctx context.Context, in *transcriptQueryInput) 
 	if err != nil {
 		return nil, err
 	}
-	facts, err := s.opts.Engine.TranscriptFacts(ctx, u, in.query())
+	facts, err := s.opts.Engine.Ingest.TranscriptFacts(ctx, u, in.query())
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -177,7 +177,7 @@ func (s *Server) transcriptObjects(ctx context.Context, in *transcriptQueryInput
 	if err != nil {
 		return nil, err
 	}
-	objs, err := s.opts.Engine.TranscriptObjects(ctx, u, in.query())
+	objs, err := s.opts.Engine.Ingest.TranscriptObjects(ctx, u, in.query())
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -191,7 +191,7 @@ func (s *Server) transcriptSessions(ctx context.Context, in *transcriptSessionsI
 	if err != nil {
 		return nil, err
 	}
-	ss, err := s.opts.Engine.TranscriptSessions(ctx, u, in.ID)
+	ss, err := s.opts.Engine.Ingest.TranscriptSessions(ctx, u, in.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

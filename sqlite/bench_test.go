@@ -249,7 +249,8 @@ func fillList(b *testing.B, e *memory.Engine, u factbase.UserID, key string, n i
 
 func benchEngine(b *testing.B) (*sqlite.Store, *memory.Engine, factbase.UserID) {
 	s := openTemp(b)
-	return s, memory.New(s, memory.Options{}), storetest.NewUser()
+	// The write path alone: no sheet regeneration after each write.
+	return s, memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
 }
 
 // BenchmarkApplyRankedAppend appends to a list of 10,000 members.

@@ -12,6 +12,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -49,7 +51,7 @@ func TestFullTextPerUser(t *testing.T) {
 	if _, err := e.Apply(ctx, a, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "trip.next", Value: "Zanzibar"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.AddEpisode(ctx, a, memory.EpisodeInput{Content: "We flew to Zanzibar in May"}); err != nil {
+	if _, err := e.Ingest.AddEpisode(ctx, a, ingest.EpisodeInput{Content: "We flew to Zanzibar in May"}); err != nil {
 		t.Fatal(err)
 	}
 	var ops []factbase.Op
@@ -198,7 +200,7 @@ func TestFullTextDeferredInBatch(t *testing.T) {
 	// A write that fails after deferring rolls back its deferral with its facts.
 	boom := errors.New("boom")
 	_, err = e.ApplyWith(ctx, u, []factbase.Op{set("favorites.color", "cyan"), set("favorites.color", "magenta")},
-		func(factbase.Tx, *factbase.Result) error { return boom })
+		func(*core.Writer) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("ApplyWith = %v, want %v", err, boom)
 	}

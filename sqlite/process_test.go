@@ -15,6 +15,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/ranked"
 	"github.com/factbase/factbase/sqlite"
 )
@@ -132,8 +133,8 @@ func TestCrashSafety(t *testing.T) {
 		ctx := context.Background()
 		present := map[string]bool{}
 		var ranks []int
-		for off := 0; ; off += memory.MaxPageSize {
-			p, err := e.List(ctx, childUser, "", "favorites.crash", off, memory.MaxPageSize, nil)
+		for off := 0; ; off += core.MaxPageSize {
+			p, err := e.List(ctx, childUser, "", "favorites.crash", off, core.MaxPageSize, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func TestCrashSafety(t *testing.T) {
 				present[f.Value] = true
 				ranks = append(ranks, f.Rank)
 			}
-			if off+memory.MaxPageSize >= p.Total {
+			if off+core.MaxPageSize >= p.Total {
 				break
 			}
 		}
@@ -204,7 +205,7 @@ func TestMultiProcessAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	p, err := memory.New(s, memory.Options{}).List(context.Background(), childUser, "", "favorites.multi", 0, memory.MaxPageSize, nil)
+	p, err := memory.New(s, memory.Options{}).List(context.Background(), childUser, "", "favorites.multi", 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

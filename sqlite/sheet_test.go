@@ -9,6 +9,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -64,7 +65,8 @@ func TestSheetRowsFollowFacts(t *testing.T) {
 				refs = append(refs, factbase.Reference{FactID: ids[u][r.IntN(len(ids[u]))],
 					At: time.Now().Add(-time.Duration(r.IntN(1000)) * time.Hour)})
 			}
-			if _, err := e.ApplyWith(ctx, u, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+			if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
+				tx := wr.Tx()
 				_, err := tx.AddReferences(ctx, refs)
 				return err
 			}); err != nil {

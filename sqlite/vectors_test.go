@@ -16,6 +16,7 @@ import (
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/search"
 	"github.com/factbase/factbase/storetest"
 )
@@ -27,7 +28,7 @@ type vecFixture struct {
 	e     *memory.Engine
 	u     factbase.UserID
 	facts []factbase.Fact
-	ep    memory.EpisodeResult
+	ep    ingest.EpisodeResult
 }
 
 func newVecFixture(t *testing.T, path string, n int) *vecFixture {
@@ -53,7 +54,7 @@ func newVecFixture(t *testing.T, path string, n int) *vecFixture {
 		t.Fatal(err)
 	}
 	f.facts = res.Facts
-	if f.ep, err = f.e.AddEpisode(ctx, f.u, memory.EpisodeInput{Content: "We went hiking near the museum, then coffee and jazz"}); err != nil {
+	if f.ep, err = f.e.Ingest.AddEpisode(ctx, f.u, ingest.EpisodeInput{Content: "We went hiking near the museum, then coffee and jazz"}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -124,7 +125,7 @@ func TestVec0Rows(t *testing.T) {
 	if n := f.count(t, "SELECT n FROM embedding_counts WHERE u = ? AND kind = 'fact' AND dim = 64", u); n != facts-2 {
 		t.Errorf("embedding_counts = %d after two left, want %d", n, facts-2)
 	}
-	if _, err := f.e.DeleteEpisode(ctx, f.u, f.ep.Episode.ID, true); err != nil {
+	if _, err := f.e.Ingest.DeleteEpisode(ctx, f.u, f.ep.Episode.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if n := f.count(t, "SELECT count(*) FROM vec_64 WHERE user_id = ? AND kind = 'episode'", u); n != 0 {

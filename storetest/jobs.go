@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 // testJobs checks a store's durable job queue (factbase.JobStore, with
@@ -40,7 +41,8 @@ func testJobs(t *testing.T, s factbase.Store) {
 	// complete runs the completion in a write-path transaction with one fact.
 	complete := func(j factbase.Job, lease, value string) error {
 		_, err := e.ApplyWith(ctx, j.User, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "job.value", Value: value}}},
-			func(tx factbase.Tx, res *factbase.Result) error {
+			func(wr *core.Writer) error {
+				tx := wr.Tx()
 				return tx.CompleteJob(ctx, j.ID, lease, factbase.JobOutcome{Result: json.RawMessage(`{"stored":1}`), PromptTokens: 5, CompletionTokens: 2, Cost: 0.5})
 			})
 		return err

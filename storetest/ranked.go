@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/ranked"
 )
 
@@ -96,7 +97,7 @@ func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing
 func ListState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
 	t.Helper()
 	ctx := context.Background()
-	p, err := e.List(ctx, u, "", key, 0, memory.MaxPageSize, nil)
+	p, err := e.List(ctx, u, "", key, 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 )
 
 // searchCase is one conformance test of the search primitives.
@@ -75,9 +76,9 @@ func vectorIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.Vec
 	return out
 }
 
-func episode(t *testing.T, e *memory.Engine, u factbase.UserID, in memory.EpisodeInput) memory.EpisodeResult {
+func episode(t *testing.T, e *memory.Engine, u factbase.UserID, in ingest.EpisodeInput) ingest.EpisodeResult {
 	t.Helper()
-	r, err := e.AddEpisode(context.Background(), u, in)
+	r, err := e.Ingest.AddEpisode(context.Background(), u, in)
 	if err != nil {
 		t.Fatalf("AddEpisode(%q): %v", in.Content, err)
 	}
@@ -98,9 +99,9 @@ func testEpisodesRoundTrip(t *testing.T, s factbase.Store, e *memory.Engine) {
 	u := NewUser()
 	imp := 0.8
 	at := time.Date(2025, 5, 1, 9, 30, 0, 0, time.UTC)
-	r := episode(t, e, u, memory.EpisodeInput{Content: "NEXUS v2.3.1 deployed, accuracy 94.2%", Tags: []string{"Deploy", " nexus ", "deploy"},
+	r := episode(t, e, u, ingest.EpisodeInput{Content: "NEXUS v2.3.1 deployed, accuracy 94.2%", Tags: []string{"Deploy", " nexus ", "deploy"},
 		Importance: &imp, CreatedAt: at, Metadata: map[string]string{"speaker": "agent"}})
-	got, err := e.Episode(ctx, u, r.Episode.ID)
+	got, err := e.Ingest.Episode(ctx, u, r.Episode.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,22 +122,22 @@ func testEpisodesRoundTrip(t *testing.T, s factbase.Store, e *memory.Engine) {
 	if keys["nexus.version"] != "2.3.1" || keys["accuracy"] != "94.2" {
 		t.Errorf("extracted %v; want nexus.version 2.3.1 and accuracy 94.2", keys)
 	}
-	added, err := e.AddEpisodeFacts(ctx, u, r.Episode.ID, []factbase.Fact{{Key: "owner", Value: "Dana", Confidence: 0.7}})
+	added, err := e.Ingest.AddEpisodeFacts(ctx, u, r.Episode.ID, []factbase.Fact{{Key: "owner", Value: "Dana", Confidence: 0.7}})
 	if err != nil || added.Stored != 1 {
 		t.Fatalf("AddEpisodeFacts: %+v, %v", added, err)
 	}
-	facts, err := e.EpisodeFacts(ctx, u, r.Episode.ID, false)
+	facts, err := e.Ingest.EpisodeFacts(ctx, u, r.Episode.ID, false)
 	if err != nil || len(facts) != len(r.Facts)+1 {
 		t.Fatalf("EpisodeFacts: %d facts, %v; want %d", len(facts), err, len(r.Facts)+1)
 	}
-	if _, err := e.Episode(ctx, u, "no-such-episode"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.Episode(ctx, u, "no-such-episode"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("Episode(unknown): %v, want not_found", err)
 	}
-	if _, err := e.AddEpisodeFacts(ctx, u, "no-such-episode", []factbase.Fact{{Key: "k", Value: "v"}}); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.AddEpisodeFacts(ctx, u, "no-such-episode", []factbase.Fact{{Key: "k", Value: "v"}}); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("AddEpisodeFacts(unknown): %v, want not_found", err)
 	}
-	for _, bad := range []memory.EpisodeInput{{Content: " "}, {Content: "x", CreatedAt: time.Now().Add(time.Hour)}, {Content: "x", Importance: ptr(1.5)}} {
-		if _, err := e.AddEpisode(ctx, u, bad); factbase.ErrorCode(err) != factbase.EINVALID {
+	for _, bad := range []ingest.EpisodeInput{{Content: " "}, {Content: "x", CreatedAt: time.Now().Add(time.Hour)}, {Content: "x", Importance: ptr(1.5)}} {
+		if _, err := e.Ingest.AddEpisode(ctx, u, bad); factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("AddEpisode(%+v): %v, want invalid", bad, err)
 		}
 	}
@@ -148,11 +149,11 @@ func testEpisodeFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 	ctx := context.Background()
 	u := NewUser()
 	day := func(d int) time.Time { return time.Date(2025, 1, d, 0, 0, 0, 0, time.UTC) }
-	a := episode(t, e, u, memory.EpisodeInput{Content: "a", Tags: []string{"x"}, CreatedAt: day(1)})
-	b := episode(t, e, u, memory.EpisodeInput{Content: "b", Tags: []string{"x", "y"}, CreatedAt: day(2), NoExtract: true})
-	c := episode(t, e, u, memory.EpisodeInput{Content: "c", CreatedAt: day(3)})
+	a := episode(t, e, u, ingest.EpisodeInput{Content: "a", Tags: []string{"x"}, CreatedAt: day(1)})
+	b := episode(t, e, u, ingest.EpisodeInput{Content: "b", Tags: []string{"x", "y"}, CreatedAt: day(2), NoExtract: true})
+	c := episode(t, e, u, ingest.EpisodeInput{Content: "c", CreatedAt: day(3)})
 	ids := func(f factbase.EpisodeFilter) []string {
-		p, err := e.Episodes(ctx, u, f)
+		p, err := e.Ingest.Episodes(ctx, u, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,18 +182,18 @@ func testEpisodeFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 			t.Errorf("%s: Episodes = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	p, _ := e.Episodes(ctx, u, factbase.EpisodeFilter{Limit: 1})
+	p, _ := e.Ingest.Episodes(ctx, u, factbase.EpisodeFilter{Limit: 1})
 	if p.Total != 3 {
 		t.Errorf("Total = %d, want 3", p.Total)
 	}
 	_, _ = a, c
-	if _, err := e.BackfillEpisodes(ctx, u, nil); err != nil {
+	if _, err := e.Ingest.BackfillEpisodes(ctx, u, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(factbase.EpisodeFilter{Unextracted: true}); len(got) != 0 {
 		t.Errorf("after backfill, unextracted = %v", got)
 	}
-	if ep, _ := e.Episode(ctx, u, b.Episode.ID); ep.ExtractedAt == nil {
+	if ep, _ := e.Ingest.Episode(ctx, u, b.Episode.ID); ep.ExtractedAt == nil {
 		t.Error("backfilled episode has no extraction time")
 	}
 }
@@ -201,7 +202,7 @@ func testTextCandidates(t *testing.T, s factbase.Store, e *memory.Engine) {
 	u := NewUser()
 	veg := setFact(t, e, u, factbase.Fact{Key: "diet", Value: "vegetarian", Text: "Martin is vegetarian"})
 	mail := setFact(t, e, u, factbase.Fact{Key: "contact.email_address", Value: "a@example.com"})
-	ep := episode(t, e, u, memory.EpisodeInput{Content: "We talked about vegetarians and their recipes", Tags: []string{"cooking"}})
+	ep := episode(t, e, u, ingest.EpisodeInput{Content: "We talked about vegetarians and their recipes", Tags: []string{"cooking"}})
 	cases := []struct {
 		name  string
 		kind  string
@@ -230,7 +231,7 @@ func testSearchFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 	ctx := context.Background()
 	u := NewUser()
 	old := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
-	tagged := episode(t, e, u, memory.EpisodeInput{Content: "alpha release v1.2.3", Tags: []string{"alpha"}, CreatedAt: old})
+	tagged := episode(t, e, u, ingest.EpisodeInput{Content: "alpha release v1.2.3", Tags: []string{"alpha"}, CreatedAt: old})
 	f1 := setFact(t, e, u, factbase.Fact{Key: "alpha.owner", Value: "Dana", Type: "work", Category: factbase.Core, Confidence: 0.9})
 	f2 := setFact(t, e, u, factbase.Fact{Key: "beta.owner", Value: "alpha team", Type: "work", Confidence: 0.4, Subject: "entity:x"})
 	f3 := setFact(t, e, u, factbase.Fact{Key: "alpha.owner", Value: "Eli"}) // supersedes f1
@@ -387,12 +388,12 @@ func testIndexLeavesWithEpisode(t *testing.T, s factbase.Store, e *memory.Engine
 	ctx := context.Background()
 	u := NewUser()
 	vec, _ := embed.NewHash(64).Embed(ctx, []string{"quokka sighting v3.1.4"})
-	keep := episode(t, e, u, memory.EpisodeInput{Content: "quokka sighting v3.1.4"})
-	gone := episode(t, e, u, memory.EpisodeInput{Content: "quokka sighting v3.1.4", Tags: []string{"zoo"}})
+	keep := episode(t, e, u, ingest.EpisodeInput{Content: "quokka sighting v3.1.4"})
+	gone := episode(t, e, u, ingest.EpisodeInput{Content: "quokka sighting v3.1.4", Tags: []string{"zoo"}})
 	if len(gone.Facts) == 0 {
 		t.Fatal("no fact extracted")
 	}
-	d, err := e.DeleteEpisode(ctx, u, gone.Episode.ID, false)
+	d, err := e.Ingest.DeleteEpisode(ctx, u, gone.Episode.ID, false)
 	if err != nil || d.Episodes != 1 {
 		t.Fatalf("DeleteEpisode: %+v, %v", d, err)
 	}
@@ -401,7 +402,7 @@ func testIndexLeavesWithEpisode(t *testing.T, s factbase.Store, e *memory.Engine
 	if !slices.Equal(text, []string{keep.Episode.ID}) || !slices.Equal(vecs, []string{keep.Episode.ID}) {
 		t.Errorf("after delete: text %v vector %v; want only %s", text, vecs, keep.Episode.ID)
 	}
-	if _, err := e.Episode(ctx, u, gone.Episode.ID); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.Episode(ctx, u, gone.Episode.ID); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("deleted episode: %v, want not_found", err)
 	}
 	for _, f := range gone.Facts {
@@ -409,12 +410,12 @@ func testIndexLeavesWithEpisode(t *testing.T, s factbase.Store, e *memory.Engine
 			t.Errorf("fact %s of the deleted episode: %v, want erased", f.ID, err)
 		}
 	}
-	if _, err := e.DeleteEpisode(ctx, u, gone.Episode.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.DeleteEpisode(ctx, u, gone.Episode.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("deleting again: %v, want not_found", err)
 	}
 	// keepFacts leaves the facts in place.
-	kept := episode(t, e, u, memory.EpisodeInput{Content: "accuracy 77%"})
-	if _, err := e.DeleteEpisode(ctx, u, kept.Episode.ID, true); err != nil {
+	kept := episode(t, e, u, ingest.EpisodeInput{Content: "accuracy 77%"})
+	if _, err := e.Ingest.DeleteEpisode(ctx, u, kept.Episode.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Fact(ctx, u, kept.Facts[0].ID); err != nil {
@@ -428,7 +429,7 @@ func testUnembedded(t *testing.T, s factbase.Store, e *memory.Engine) {
 	plain := memory.New(s, memory.Options{}) // writes no vectors
 	setFact(t, plain, u, factbase.Fact{Key: "a", Value: "1"})
 	setFact(t, e, u, factbase.Fact{Key: "b", Value: "2"})
-	episode(t, plain, u, memory.EpisodeInput{Content: "no numbers here"})
+	episode(t, plain, u, ingest.EpisodeInput{Content: "no numbers here"})
 	count := func(model string) (n int) {
 		view(t, s, u, func(st factbase.ReadTx) (err error) { n, err = st.CountUnembedded(ctx, model); return err })
 		return n
@@ -452,14 +453,14 @@ func testUnembedded(t *testing.T, s factbase.Store, e *memory.Engine) {
 		t.Errorf("unembedded: facts %v episodes %d; want fact a and one episode", fs, len(eps))
 	}
 	var total, last int
-	n, err := e.Reembed(ctx, u, func(done, all int) { last, total = done, all })
+	n, err := e.Retrieve.Reembed(ctx, u, func(done, all int) { last, total = done, all })
 	if err != nil || n != 2 || last != 2 || total != 2 {
 		t.Errorf("Reembed: %d, %v (progress %d/%d); want 2 items", n, err, last, total)
 	}
 	if got := count("hash-64-v1"); got != 0 {
 		t.Errorf("after Reembed, CountUnembedded = %d", got)
 	}
-	if n, err := e.Reembed(ctx, u, nil); err != nil || n != 0 {
+	if n, err := e.Retrieve.Reembed(ctx, u, nil); err != nil || n != 0 {
 		t.Errorf("second Reembed: %d, %v; want nothing to do", n, err)
 	}
 }
@@ -468,7 +469,7 @@ func testTermStatsAndSubjects(t *testing.T, s factbase.Store, e *memory.Engine) 
 	ctx := context.Background()
 	u := NewUser()
 	for _, c := range []string{"Caroline: hi", "Caroline: the pottery class", "Melanie: pottery again"} {
-		episode(t, e, u, memory.EpisodeInput{Content: c, NoExtract: true})
+		episode(t, e, u, ingest.EpisodeInput{Content: c, NoExtract: true})
 	}
 	setFact(t, e, u, factbase.Fact{Subject: "entity:42", Key: "name", Value: "Martin"})
 	setFact(t, e, u, factbase.Fact{Subject: "entity:42", Key: "diet", Value: "vegetarian"})
@@ -499,7 +500,7 @@ func testSearchIsolation(t *testing.T, s factbase.Store, e *memory.Engine) {
 	ctx := context.Background()
 	a, b := NewUser(), NewUser()
 	fa := setFact(t, e, a, factbase.Fact{Key: "secret", Value: "platypus"})
-	ea := episode(t, e, a, memory.EpisodeInput{Content: "platypus notes"})
+	ea := episode(t, e, a, ingest.EpisodeInput{Content: "platypus notes"})
 	vec, _ := embed.NewHash(64).Embed(ctx, []string{"secret platypus"})
 	for _, kind := range []string{factbase.KindFact, factbase.KindEpisode} {
 		if got := textIDs(t, s, b, factbase.TextQuery{Kind: kind, Terms: []string{"platypus"}, Limit: 10}); got != nil {
@@ -512,10 +513,10 @@ func testSearchIsolation(t *testing.T, s factbase.Store, e *memory.Engine) {
 	if got := textIDs(t, s, a, factbase.TextQuery{Kind: factbase.KindFact, Terms: []string{"platypus"}, Limit: 10}); !slices.Equal(got, []string{fa.ID}) {
 		t.Errorf("user a: %v", got)
 	}
-	if _, err := e.Episode(ctx, b, ea.Episode.ID); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.Episode(ctx, b, ea.Episode.ID); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("user b reads a's episode: %v, want not_found", err)
 	}
-	if _, err := e.DeleteEpisode(ctx, b, ea.Episode.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.Ingest.DeleteEpisode(ctx, b, ea.Episode.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("user b deletes a's episode: %v, want not_found", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
 )
 
@@ -37,7 +38,8 @@ func refs(t *testing.T, s factbase.Store, u factbase.UserID, id string) []factba
 func addRefs(t *testing.T, e *memory.Engine, u factbase.UserID, rs ...factbase.Reference) int {
 	t.Helper()
 	var n int
-	_, err := e.ApplyWith(context.Background(), u, nil, func(tx factbase.Tx, _ *factbase.Result) (err error) {
+	_, err := e.ApplyWith(context.Background(), u, nil, func(wr *core.Writer) (err error) {
+		tx := wr.Tx()
 		n, err = tx.AddReferences(context.Background(), rs)
 		return err
 	})
@@ -287,7 +289,7 @@ func savedSheet(u factbase.UserID, id string, at time.Time, factIDs ...string) f
 func testSheets(t *testing.T, s factbase.Store) {
 	ss := s
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true}) // only the sheets saved below
 	u, other := NewUser(), NewUser()
 	if _, err := ss.LatestSheet(ctx, u); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Fatalf("LatestSheet with none = %v, want ENOTFOUND", err)
@@ -385,7 +387,7 @@ func testSheetEndToEnd(t *testing.T, s factbase.Store) {
 		}
 	}
 	apply(t, e, u, ops...)
-	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		t.Fatalf("GenerateSheet: %v", err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/ranked"
 )
 
@@ -109,7 +110,7 @@ func apply(t *testing.T, e *memory.Engine, u factbase.UserID, ops ...factbase.Op
 
 func values(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
 	t.Helper()
-	p, err := e.List(context.Background(), u, "", key, 0, memory.MaxPageSize, nil)
+	p, err := e.List(context.Background(), u, "", key, 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatalf("List(%s): %v", key, err)
 	}
@@ -337,14 +338,14 @@ func testPagination(t *testing.T, s factbase.Store) {
 	}
 	apply(t, e, u, ops...)
 	p, err := e.List(ctx, u, "", "favorites.n", 0, 0, nil)
-	if err != nil || len(p.Items) != memory.DefaultPageSize || p.Total != 250 {
+	if err != nil || len(p.Items) != core.DefaultPageSize || p.Total != 250 {
 		t.Fatalf("default page: %d items of %d, %v", len(p.Items), p.Total, err)
 	}
 	p, err = e.List(ctx, u, "", "favorites.n", 200, 100, nil)
 	if err != nil || len(p.Items) != 50 || p.Items[0].Value != "n201" || p.Items[0].Rank != 201 {
 		t.Fatalf("last page: %d items, first %+v, %v", len(p.Items), p.Items, err)
 	}
-	if _, err := e.List(ctx, u, "", "favorites.n", 0, memory.MaxPageSize+1, nil); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.List(ctx, u, "", "favorites.n", 0, core.MaxPageSize+1, nil); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("limit over max: %v, want invalid", err)
 	}
 }
@@ -496,7 +497,7 @@ func testConcurrentAppends(t *testing.T, s factbase.Store) {
 	if stored != workers*each || duplicates != workers*each {
 		t.Errorf("stored %d, duplicates %d; want %d each", stored, duplicates, workers*each)
 	}
-	p, err := e.List(ctx, u, "", "favorites.load", 0, memory.MaxPageSize, nil)
+	p, err := e.List(ctx, u, "", "favorites.load", 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,8 +505,8 @@ func testConcurrentAppends(t *testing.T, s factbase.Store) {
 		t.Errorf("list length %d, want %d", p.Total, workers*each)
 	}
 	ranks := make([]int, 0, p.Total)
-	for off := 0; off < p.Total; off += memory.MaxPageSize {
-		page, err := e.List(ctx, u, "", "favorites.load", off, memory.MaxPageSize, nil)
+	for off := 0; off < p.Total; off += core.MaxPageSize {
+		page, err := e.List(ctx, u, "", "favorites.load", off, core.MaxPageSize, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

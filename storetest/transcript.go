@@ -11,6 +11,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 )
 
 // transcriptLog is a small session log: a task, an action connecting to a host, and
@@ -25,9 +26,9 @@ const transcriptLog2 = `{"type":"user","uuid":"u9","sessionId":"s-two","cwd":"/s
 {"type":"assistant","uuid":"a9","parentUuid":"u9","sessionId":"s-two","timestamp":"2025-06-03T09:01:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t9","name":"Bash","input":{"command":"ssh ops@web01.example.com systemctl status nginx"}}]}}
 `
 
-func ingestString(t *testing.T, e *memory.Engine, u factbase.UserID, name, log string) memory.IngestSummary {
+func ingestString(t *testing.T, e *memory.Engine, u factbase.UserID, name, log string) ingest.IngestSummary {
 	t.Helper()
-	sum, err := e.IngestTranscript(context.Background(), u, strings.NewReader(log), name, memory.IngestOptions{})
+	sum, err := e.Ingest.IngestTranscript(context.Background(), u, strings.NewReader(log), name, ingest.IngestOptions{})
 	if err != nil {
 		t.Fatalf("IngestTranscript(%s): %v", name, err)
 	}
@@ -52,17 +53,17 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 	ingestString(t, e, u, "two.jsonl", transcriptLog2)
 
 	t.Run("Checkpoint", func(t *testing.T) {
-		cp, ok, err := e.TranscriptCheckpoint(ctx, u, "one.jsonl")
+		cp, ok, err := e.Ingest.TranscriptCheckpoint(ctx, u, "one.jsonl")
 		if err != nil || !ok {
 			t.Fatalf("TranscriptCheckpoint = %v, %v", ok, err)
 		}
 		if cp.Offset != int64(len(transcriptLog)) || cp.Line != 3 || len(cp.Sum) != 32 || cp.UpdatedAt.IsZero() {
 			t.Errorf("checkpoint = %+v, want offset %d, line 3, a 32-byte sum, a time", cp, len(transcriptLog))
 		}
-		if _, ok, err := e.TranscriptCheckpoint(ctx, other, "one.jsonl"); ok || err != nil {
+		if _, ok, err := e.Ingest.TranscriptCheckpoint(ctx, other, "one.jsonl"); ok || err != nil {
 			t.Errorf("another user's checkpoint: %v, %v; want none", ok, err)
 		}
-		if _, ok, err := e.TranscriptCheckpoint(ctx, u, "three.jsonl"); ok || err != nil {
+		if _, ok, err := e.Ingest.TranscriptCheckpoint(ctx, u, "three.jsonl"); ok || err != nil {
 			t.Errorf("checkpoint of an unknown file: %v, %v; want none", ok, err)
 		}
 		// Replace, and refuse a negative offset.
@@ -72,7 +73,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cp, _, _ = e.TranscriptCheckpoint(ctx, u, "one.jsonl")
+		cp, _, _ = e.Ingest.TranscriptCheckpoint(ctx, u, "one.jsonl")
 		if cp.Offset != 7 || cp.Line != 1 || !bytes.Equal(cp.Sum, []byte{1, 2}) {
 			t.Errorf("replaced checkpoint = %+v, want offset 7, line 1, sum 0102", cp)
 		}
@@ -93,13 +94,13 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if !errors.Is(err, boom) {
 			t.Fatalf("Update = %v, want boom", err)
 		}
-		if cp, _, _ := e.TranscriptCheckpoint(ctx, u, "one.jsonl"); cp.Offset != 7 {
+		if cp, _, _ := e.Ingest.TranscriptCheckpoint(ctx, u, "one.jsonl"); cp.Offset != 7 {
 			t.Errorf("checkpoint after a rolled back write: offset %d, want 7", cp.Offset)
 		}
 	})
 
 	t.Run("Sessions", func(t *testing.T) {
-		all, err := e.TranscriptSessions(ctx, u, "")
+		all, err := e.Ingest.TranscriptSessions(ctx, u, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := e.TranscriptSessions(ctx, u, "s-one")
+		rows, err := e.Ingest.TranscriptSessions(ctx, u, "s-one")
 		if err != nil || len(rows) != 2 {
 			t.Fatalf("sessions of s-one: %d rows, %v; want 2", len(rows), err)
 		}
@@ -142,10 +143,10 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err != nil || n != 1 {
 			t.Errorf("DeleteTranscriptSessions = %d, %v; want 1", n, err)
 		}
-		if rows, _ := e.TranscriptSessions(ctx, u, "s-one"); len(rows) != 1 {
+		if rows, _ := e.Ingest.TranscriptSessions(ctx, u, "s-one"); len(rows) != 1 {
 			t.Errorf("after the delete: %d rows of s-one, want 1", len(rows))
 		}
-		if rows, _ := e.TranscriptSessions(ctx, other, ""); len(rows) != 0 {
+		if rows, _ := e.Ingest.TranscriptSessions(ctx, other, ""); len(rows) != 0 {
 			t.Errorf("another user sees %d sessions", len(rows))
 		}
 	})
@@ -181,7 +182,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				facts, err := e.TranscriptFacts(ctx, u, tc.q)
+				facts, err := e.Ingest.TranscriptFacts(ctx, u, tc.q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -201,13 +202,13 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 				}
 			})
 		}
-		if facts, err := e.TranscriptFacts(ctx, other, factbase.TranscriptQuery{}); err != nil || len(facts) != 0 {
+		if facts, err := e.Ingest.TranscriptFacts(ctx, other, factbase.TranscriptQuery{}); err != nil || len(facts) != 0 {
 			t.Errorf("another user's query: %d facts, %v; want none", len(facts), err)
 		}
 	})
 
 	t.Run("Objects", func(t *testing.T) {
-		objs, err := e.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+		objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,11 +220,11 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("hosts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		objs, err = e.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", Limit: 1, Offset: 1})
+		objs, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", Limit: 1, Offset: 1})
 		if err != nil || len(objs) != 1 || objs[0].Object != "192.168.20.4" {
 			t.Errorf("second page of hosts = %+v, %v; want 192.168.20.4", objs, err)
 		}
-		objs, err = e.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "no_such_predicate"})
+		objs, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "no_such_predicate"})
 		if err != nil || objs == nil || len(objs) != 0 {
 			t.Errorf("objects of an unknown predicate = %#v, %v; want an empty list", objs, err)
 		}
@@ -241,11 +242,11 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 				t.Fatal(err)
 			}
 		}
-		facts, err := e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-three", Predicate: "used_tool"})
+		facts, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-three", Predicate: "used_tool"})
 		if err != nil || len(facts) != 1 {
 			t.Errorf("facts of s-three: %d, %v; want the one used_tool of action_a9", len(facts), err)
 		}
-		objs, _ := e.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Subject: "action_a9", Predicate: "connects_to_host"})
+		objs, _ := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Subject: "action_a9", Predicate: "connects_to_host"})
 		if len(objs) != 1 || strings.Join(objs[0].Sessions, ",") != "s-three,s-two" || objs[0].Facts != 1 {
 			t.Errorf("objects of action_a9 = %+v, want one fact in sessions s-three and s-two", objs)
 		}
@@ -259,7 +260,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err := s.Update(ctx, u, func(tx factbase.Tx) error { return tx.LinkTranscriptSubjects(ctx, many) }); err != nil {
 			t.Fatal(err)
 		}
-		facts, err = e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-bulk", Predicate: "used_tool"})
+		facts, err = e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-bulk", Predicate: "used_tool"})
 		if err != nil || len(facts) != 1 || facts[0].Subject != "action_a9" {
 			t.Errorf("facts of s-bulk: %+v, %v; want the one used_tool of action_a9", facts, err)
 		}
@@ -269,7 +270,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("empty subject: %v, want invalid", err)
 		}
-		if facts, _ := e.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-four"}); len(facts) != 0 {
+		if facts, _ := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-four"}); len(facts) != 0 {
 			t.Errorf("a refused batch of links stored %d facts' links, want none", len(facts))
 		}
 	})

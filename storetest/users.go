@@ -9,6 +9,9 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 // PopulateUser gives user u data in every feature the store offers, each carrying
@@ -23,20 +26,20 @@ func PopulateUser(t *testing.T, s factbase.Store, e *memory.Engine, u factbase.U
 	apply(t, e, u, add("contact.email", marker+"@example.com"),
 		add("favorites.crypto", marker+"coin"), add("favorites.crypto", "BTC"),
 		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "likes", Cardinality: factbase.Many, Value: marker + " tea", Text: "likes " + marker + " tea"}})
-	if _, err := e.Say(ctx, u, "My favorite city is "+marker+"ville. My email is "+marker+"@mail.example."); err != nil {
+	if _, err := e.Chat.Say(ctx, u, "My favorite city is "+marker+"ville. My email is "+marker+"@mail.example."); err != nil {
 		t.Fatalf("Say: %v", err)
 	}
-	if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Release v2.1 of " + marker + " is COMPLETE with 97% accuracy", Tags: []string{marker}}); err != nil {
+	if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Release v2.1 of " + marker + " is COMPLETE with 97% accuracy", Tags: []string{marker}}); err != nil {
 		t.Fatalf("AddEpisode: %v", err)
 	}
 	log := fmt.Sprintf(`{"type":"user","uuid":"u-%[1]s","sessionId":"s-%[1]s","timestamp":"2026-01-02T03:04:05Z","cwd":"/home/%[1]s","message":{"role":"user","content":"fix the %[1]s error"}}
 {"type":"assistant","uuid":"a-%[1]s","parentUuid":"u-%[1]s","sessionId":"s-%[1]s","timestamp":"2026-01-02T03:04:06Z","message":{"role":"assistant","content":[{"type":"tool_use","name":"Bash","input":{"command":"ssh root@%[1]s.example 'ls -la /srv/%[1]s'"}}]}}
 `, marker)
 	ingestString(t, e, u, "/logs/"+marker+".jsonl", log)
-	if _, err := e.CreateEntity(ctx, u, factbase.Entity{Name: marker + " Person"}); err != nil {
+	if _, err := e.People.CreateEntity(ctx, u, factbase.Entity{Name: marker + " Person"}); err != nil {
 		t.Fatalf("CreateEntity: %v", err)
 	}
-	if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{}); err != nil {
+	if _, err := e.GenerateSheet(ctx, u, core.SheetOptions{}); err != nil {
 		t.Fatalf("GenerateSheet: %v", err)
 	}
 	if _, err := s.EnqueueJob(ctx, factbase.Job{ID: "job-" + marker, User: u, Kind: "remember", Input: "remember " + marker, MaxAttempts: 1}); err != nil {
@@ -78,28 +81,28 @@ func userView(t *testing.T, e *memory.Engine, u factbase.UserID, marker string) 
 	for _, f := range facts {
 		fmt.Fprintf(&b, "fact %s %s=%s current=%v\n", f.ID, f.Key, f.Value, f.Current)
 	}
-	eps, err := e.Episodes(ctx, u, factbase.EpisodeFilter{})
+	eps, err := e.Ingest.Episodes(ctx, u, factbase.EpisodeFilter{})
 	if err != nil {
 		t.Fatalf("Episodes: %v", err)
 	}
 	for _, ep := range eps.Episodes {
 		fmt.Fprintf(&b, "episode %s %s\n", ep.ID, ep.Content)
 	}
-	ents, err := e.Entities(ctx, u, true)
+	ents, err := e.People.Entities(ctx, u, true)
 	if err != nil {
 		t.Fatalf("Entities: %v", err)
 	}
 	for _, en := range ents {
 		fmt.Fprintf(&b, "entity %s %s\n", en.ID, en.Name)
 	}
-	sessions, err := e.TranscriptSessions(ctx, u, "")
+	sessions, err := e.Ingest.TranscriptSessions(ctx, u, "")
 	if err != nil {
 		t.Fatalf("TranscriptSessions: %v", err)
 	}
 	for _, s := range sessions {
 		fmt.Fprintf(&b, "session %s %s\n", s.ID, s.File)
 	}
-	hits, err := e.Search(ctx, u, marker, memory.SearchOptions{})
+	hits, err := e.Retrieve.Search(ctx, u, marker, retrieve.SearchOptions{})
 	if err != nil {
 		t.Fatalf("Search: %v", err)
 	}

@@ -92,7 +92,7 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 	}
 	defer closeFn()
 	names := map[string]string{factbase.SubjectUser: "user"}
-	es, err := e.Entities(ctx, user, true)
+	es, err := e.People.Entities(ctx, user, true)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 	}
 	switch sub {
 	case "list":
-		cs, err := e.Conflicts(ctx, user, st)
+		cs, err := e.People.Conflicts(ctx, user, st)
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 		}
 		return tw.Flush()
 	case "confirm":
-		r, err := e.ConfirmConflict(ctx, user, fs.Arg(0))
+		r, err := e.People.ConfirmConflict(ctx, user, fs.Arg(0))
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 			r.Conflict.Key, r.Conflict.Proposed.Value, r.Conflict.CurrentValue)
 		return nil
 	default:
-		r, err := e.RejectConflict(ctx, user, fs.Arg(0))
+		r, err := e.People.RejectConflict(ctx, user, fs.Arg(0))
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/personal"
 )
 
@@ -98,11 +98,11 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	find := func(ref string) (factbase.Entity, error) { return e.FindEntity(ctx, user, ref) }
+	find := func(ref string) (factbase.Entity, error) { return e.People.FindEntity(ctx, user, ref) }
 	a := fs.Args()
 	switch sub {
 	case "list":
-		es, err := e.Entities(ctx, user, all)
+		es, err := e.People.Entities(ctx, user, all)
 		if err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		v, err := e.Entity(ctx, user, en.ID, history)
+		v, err := e.People.Entity(ctx, user, en.ID, history)
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		}
 		return tw.Flush()
 	case "create":
-		r, err := e.CreateEntity(ctx, user, factbase.Entity{Name: a[0], Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
+		r, err := e.People.CreateEntity(ctx, user, factbase.Entity{Name: a[0], Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
 		if err != nil {
 			return err
 		}
@@ -172,14 +172,14 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		}
 		var out factbase.Entity
 		if sub == "rename" {
-			out, err = e.RenameEntity(ctx, user, en.ID, a[1])
+			out, err = e.People.RenameEntity(ctx, user, en.ID, a[1])
 		} else {
-			out, err = e.AddAlias(ctx, user, en.ID, a[1])
+			out, err = e.People.AddAlias(ctx, user, en.ID, a[1])
 		}
 		if err != nil {
 			return err
 		}
-		return m.entityDone(c, memory.EntityResult{Entity: out}, map[string]string{"rename": "Renamed", "alias": "Updated"}[sub])
+		return m.entityDone(c, people.EntityResult{Entity: out}, map[string]string{"rename": "Renamed", "alias": "Updated"}[sub])
 	case "merge":
 		into, err := find(a[0])
 		if err != nil {
@@ -189,7 +189,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		r, err := e.MergeEntities(ctx, user, into.ID, from.ID)
+		r, err := e.People.MergeEntities(ctx, user, into.ID, from.ID)
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		r, err := e.SplitEntity(ctx, user, en.ID, a[1:], factbase.Entity{Name: name, Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
+		r, err := e.People.SplitEntity(ctx, user, en.ID, a[1:], factbase.Entity{Name: name, Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
 		if err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		r, err := e.DeleteEntity(ctx, user, en.ID)
+		r, err := e.People.DeleteEntity(ctx, user, en.ID)
 		if err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 }
 
 // entityDone prints the outcome of an entity change.
-func (m *Main) entityDone(c common, r memory.EntityResult, verb string) error {
+func (m *Main) entityDone(c common, r people.EntityResult, verb string) error {
 	if c.json {
 		out := struct {
 			Entity entityJSON      `json:"entity"`

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
 )
 
 const episodesUsage = `Usage:
@@ -96,7 +97,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 	switch sub {
 	case "add":
 		fs.StringVar(&tags, "tags", "", "comma-separated tags")
-		fs.Float64Var(&importance, "importance", memory.DefaultImportance, "importance 0..1")
+		fs.Float64Var(&importance, "importance", ingest.DefaultImportance, "importance 0..1")
 		fs.StringVar(&at, "at", "", "when it happened (RFC 3339 or YYYY-MM-DD; default now)")
 		fs.Var(meta, "meta", "metadata key=value (repeatable)")
 		fs.BoolVar(&noExtract, "no-extract", false, "store without extracting facts (backfill later)")
@@ -105,7 +106,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		fs.StringVar(&since, "since", "", "only episodes from this time on (RFC 3339 or YYYY-MM-DD)")
 		fs.StringVar(&until, "until", "", "only episodes before this time")
 		fs.BoolVar(&unextracted, "unextracted", false, "only episodes waiting for a backfill")
-		fs.IntVar(&limit, "limit", memory.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", memory.MaxPageSize))
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 		fs.IntVar(&offset, "offset", 0, "skip this many")
 	case "get":
 		fs.BoolVar(&history, "history", false, "also show the episode's superseded facts")
@@ -146,12 +147,12 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		in := memory.EpisodeInput{Content: content, Tags: splitList(tags), Importance: &importance,
+		in := ingest.EpisodeInput{Content: content, Tags: splitList(tags), Importance: &importance,
 			CreatedAt: when, NoExtract: noExtract}
 		if len(meta) > 0 {
 			in.Metadata = meta
 		}
-		r, err := e.AddEpisode(ctx, user, in)
+		r, err := e.Ingest.AddEpisode(ctx, user, in)
 		if err != nil {
 			return err
 		}
@@ -173,7 +174,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		p, err := e.Episodes(ctx, user, factbase.EpisodeFilter{Tags: splitList(tags), From: from, To: to,
+		p, err := e.Ingest.Episodes(ctx, user, factbase.EpisodeFilter{Tags: splitList(tags), From: from, To: to,
 			Unextracted: unextracted, Limit: limit, Offset: offset})
 		if err != nil {
 			return err
@@ -183,11 +184,11 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		}
 		return m.printEpisodes(p)
 	case "get":
-		ep, err := e.Episode(ctx, user, rest[0])
+		ep, err := e.Ingest.Episode(ctx, user, rest[0])
 		if err != nil {
 			return err
 		}
-		facts, err := e.EpisodeFacts(ctx, user, rest[0], history)
+		facts, err := e.Ingest.EpisodeFacts(ctx, user, rest[0], history)
 		if err != nil {
 			return err
 		}
@@ -208,7 +209,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		}
 		return m.printFacts(facts)
 	case "delete":
-		d, err := e.DeleteEpisode(ctx, user, rest[0], keepFacts)
+		d, err := e.Ingest.DeleteEpisode(ctx, user, rest[0], keepFacts)
 		if err != nil {
 			return err
 		}
@@ -218,7 +219,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "Deleted episode %s and %d fact row(s).\n", rest[0], d.Facts)
 		return nil
 	case "add-fact":
-		res, err := e.AddEpisodeFacts(ctx, user, rest[0], []factbase.Fact{{Key: rest[1], Value: rest[2],
+		res, err := e.Ingest.AddEpisodeFacts(ctx, user, rest[0], []factbase.Fact{{Key: rest[1], Value: rest[2],
 			Confidence: confidence, Type: typ, Extractor: "cli"}})
 		if err != nil {
 			return err
@@ -231,7 +232,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		}
 		return nil
 	default: // backfill
-		r, err := e.BackfillEpisodes(ctx, user, func(done, total int) {
+		r, err := e.Ingest.BackfillEpisodes(ctx, user, func(done, total int) {
 			fmt.Fprintf(m.Stderr, "backfill: %d/%d episodes\n", done, total)
 		})
 		if err != nil {
@@ -267,7 +268,7 @@ func (m *Main) printEpisodeFacts(facts []factbase.Fact, res factbase.Result) err
 	return tw.Flush()
 }
 
-func (m *Main) printEpisodes(p memory.EpisodePage) error {
+func (m *Main) printEpisodes(p ingest.EpisodePage) error {
 	if p.Total == 0 {
 		fmt.Fprintln(m.Stdout, "No episodes.")
 		return nil

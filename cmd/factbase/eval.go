@@ -14,6 +14,8 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/eval"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -51,8 +53,8 @@ func (m *Main) runEval(ctx context.Context, args []string) error {
 	var kl []int
 	for _, p := range strings.Split(ks, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || k < 1 || k > memory.MaxSearchLimit {
-			return usagef("--k %q: each cut-off must be a whole number from 1 to %d", ks, memory.MaxSearchLimit)
+		if err != nil || k < 1 || k > retrieve.MaxSearchLimit {
+			return usagef("--k %q: each cut-off must be a whole number from 1 to %d", ks, retrieve.MaxSearchLimit)
 		}
 		kl = append(kl, k)
 	}
@@ -169,7 +171,7 @@ func newEvalSystem(ctx context.Context, path string, emb factbase.Embedder, c ev
 // Ingest stores a turn the way a user's data is stored: as an episode through the
 // product's own path, which also runs its fact extraction.
 func (s *evalSystem) Ingest(ctx context.Context, t eval.Turn, at time.Time) error {
-	res, err := s.e.AddEpisode(ctx, evalUser, memory.EpisodeInput{
+	res, err := s.e.Ingest.AddEpisode(ctx, evalUser, ingest.EpisodeInput{
 		Content:   t.Speaker + ": " + t.Text,
 		Tags:      []string{"locomo"},
 		Metadata:  map[string]string{"dia_id": t.DiaID, "speaker": t.Speaker},
@@ -188,7 +190,7 @@ func (s *evalSystem) Ingest(ctx context.Context, t eval.Turn, at time.Time) erro
 // Retrieve searches and maps hits to dia ids: an episode to its turn, a fact to the
 // turn (episode) it was extracted from.
 func (s *evalSystem) Retrieve(ctx context.Context, q string, k int) ([]string, error) {
-	res, err := s.e.Search(ctx, evalUser, q, memory.SearchOptions{Limit: k, Now: s.last.Add(24 * time.Hour)})
+	res, err := s.e.Retrieve.Search(ctx, evalUser, q, retrieve.SearchOptions{Limit: k, Now: s.last.Add(24 * time.Hour)})
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 const queryUsage = `Usage:
@@ -24,11 +24,11 @@ Flags:
 func (m *Main) runQuery(ctx context.Context, args []string) error {
 	var (
 		c common
-		o memory.QueryOptions
+		o retrieve.QueryOptions
 	)
 	fs := m.flags("query", &c, true)
 	fs.Usage = func() { fmt.Fprint(m.Stderr, queryUsage); fs.PrintDefaults() }
-	fs.StringVar(&o.Prefer, "prefer", memory.PreferAuto, "which source to try first: fact, narrative or auto")
+	fs.StringVar(&o.Prefer, "prefer", retrieve.PreferAuto, "which source to try first: fact, narrative or auto")
 	fs.IntVar(&o.Passages, "passages", 3, "at most this many narrative passages (up to 20)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -38,7 +38,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 		return usagef("query needs a question\n%s", queryUsage)
 	}
 	switch o.Prefer {
-	case memory.PreferAuto, memory.PreferFact, memory.PreferNarrative:
+	case retrieve.PreferAuto, retrieve.PreferFact, retrieve.PreferNarrative:
 	default:
 		return usagef("--prefer %q is not fact, narrative or auto", o.Prefer)
 	}
@@ -51,7 +51,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	a, err := e.Query(ctx, user, question, o)
+	a, err := e.Retrieve.Query(ctx, user, question, o)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 		return m.printJSON(a)
 	}
 	switch a.Source {
-	case memory.SourceFact:
+	case retrieve.SourceFact:
 		fmt.Fprintln(m.Stdout, a.Value)
 		f := a.Fact
 		from := ""
@@ -67,7 +67,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 			from = ", episode " + f.Episode
 		}
 		fmt.Fprintf(m.Stdout, "(source: fact %s%s, confidence %.2f, %s)\n", f.Key, from, f.Confidence, f.Timestamp.Local().Format(time.DateTime))
-	case memory.SourceNarrative:
+	case retrieve.SourceNarrative:
 		for i, p := range a.Passages {
 			fmt.Fprintf(m.Stdout, "%d. %s\n   (episode %s, %s)\n", i+1, p.Text, p.Episode, p.CreatedAt.Local().Format(time.DateTime))
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/transcript"
 )
 
@@ -32,7 +33,7 @@ Flags:
 
 // ingestTotals is the summary of one ingest command.
 type ingestTotals struct {
-	Files      []memory.IngestSummary `json:"files"`
+	Files      []ingest.IngestSummary `json:"files"`
 	Failed     []ingestFailure        `json:"failed,omitempty"`
 	Lines      int                    `json:"lines"`
 	Bytes      int64                  `json:"bytes"`
@@ -48,7 +49,7 @@ type ingestFailure struct {
 	Error string `json:"error"`
 }
 
-func (t *ingestTotals) add(s memory.IngestSummary) {
+func (t *ingestTotals) add(s ingest.IngestSummary) {
 	t.Files = append(t.Files, s)
 	t.Lines += s.Lines
 	t.Bytes += s.Bytes
@@ -97,7 +98,7 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := memory.IngestOptions{Finished: finished, Extractor: transcript.ExtractorOptions{Redact: redact}}
+	opts := ingest.IngestOptions{Finished: finished, Extractor: transcript.ExtractorOptions{Redact: redact}}
 	if rulesPath != "" {
 		if opts.Rules, err = loadRules(rulesPath); err != nil {
 			return err
@@ -127,7 +128,7 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 	)
 	for _, f := range files {
 		if bar != nil {
-			opts.Progress = func(p memory.IngestProgress) { bar.update(base + p.Offset) }
+			opts.Progress = func(p ingest.IngestProgress) { bar.update(base + p.Offset) }
 		}
 		s, err := m.ingestOne(ctx, e, user, f.path, opts)
 		base += f.size
@@ -161,13 +162,13 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (m *Main) ingestOne(ctx context.Context, e *memory.Engine, user factbase.UserID, path string, o memory.IngestOptions) (memory.IngestSummary, error) {
+func (m *Main) ingestOne(ctx context.Context, e *memory.Engine, user factbase.UserID, path string, o ingest.IngestOptions) (ingest.IngestSummary, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return memory.IngestSummary{File: path}, factbase.Errorf(factbase.EINVALID, "cannot read %s: %v", path, err)
+		return ingest.IngestSummary{File: path}, factbase.Errorf(factbase.EINVALID, "cannot read %s: %v", path, err)
 	}
 	defer f.Close()
-	return e.IngestTranscript(ctx, user, f, path, o)
+	return e.Ingest.IngestTranscript(ctx, user, f, path, o)
 }
 
 // loadRules reads a rules file and merges it over the built-in rules.

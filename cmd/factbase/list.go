@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 const listUsage = `Usage:
@@ -45,7 +45,7 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 	fs.StringVar(&subject, "subject", factbase.SubjectUser, "whose list: user, or entity:<id>")
 	if sub == "show" {
 		fs.IntVar(&offset, "offset", 0, "members to skip")
-		fs.IntVar(&limit, "limit", memory.DefaultPageSize, fmt.Sprintf("members to show (at most %d)", memory.MaxPageSize))
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("members to show (at most %d)", core.MaxPageSize))
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -117,7 +117,7 @@ func listFact(subject, key, value string, rank int) factbase.Fact {
 		Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "cli"}
 }
 
-func (m *Main) printList(asJSON bool, p memory.ListPage) error {
+func (m *Main) printList(asJSON bool, p core.ListPage) error {
 	if asJSON {
 		items := make([]listItem, len(p.Items))
 		for i, f := range p.Items {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -11,13 +11,13 @@ import (
 // Prometheus, read at each scrape.
 type modelCollector struct {
 	client  *llm.Client // nil: no model
-	workers *memory.Workers
+	workers *jobs.Workers
 
 	calls, requests, retries, fallbacks, think, errors, tokens, cost, inFlight *prometheus.Desc
 	jobs, jobsInFlight, jobTokens, jobCost                                     *prometheus.Desc
 }
 
-func newModelCollector(c *llm.Client, w *memory.Workers) *modelCollector {
+func newModelCollector(c *llm.Client, w *jobs.Workers) *modelCollector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc(name, help, labels, nil)
 	}

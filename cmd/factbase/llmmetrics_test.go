@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -29,7 +30,7 @@ func TestModelMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := memory.NewWorkers(memory.New(s, memory.Options{}), memory.WorkerOptions{Extractor: c})
+	w, err := jobs.NewWorkers(memory.New(s, memory.Options{}).Jobs, jobs.WorkerOptions{Extractor: c})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 const lookupUsage = `Usage:
@@ -24,7 +25,7 @@ Flags:
 func (m *Main) runLookup(ctx context.Context, args []string) error {
 	var (
 		c                  common
-		o                  memory.LookupOptions
+		o                  retrieve.LookupOptions
 		tags, since, until string
 	)
 	fs := m.flags("lookup", &c, true)
@@ -36,7 +37,7 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	fs.StringVar(&tags, "tags", "", "only facts whose source episode has every one of these comma-separated tags")
 	fs.StringVar(&since, "since", "", "only facts true from this time on (RFC 3339 or YYYY-MM-DD)")
 	fs.StringVar(&until, "until", "", "only facts true from before this time")
-	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", memory.MaxPageSize))
+	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	rs, err := e.Lookup(ctx, user, o)
+	rs, err := e.Retrieve.Lookup(ctx, user, o)
 	if err != nil {
 		return err
 	}

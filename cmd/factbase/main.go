@@ -19,6 +19,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
 )
@@ -169,7 +170,7 @@ type common struct {
 	user string
 	json bool
 	// observer, when set, receives the engine's write-path measurements (serve).
-	observer memory.Observer
+	observer core.Observer
 	embedder string // --embedder (embedder.go)
 	// backgroundDelay batches answers' references in the background (serve); 0: none.
 	backgroundDelay time.Duration

@@ -8,7 +8,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,7 +56,7 @@ over HTTP at %s.
 		return err
 	}
 	defer closeStore()
-	var workers *memory.Workers
+	var workers *jobs.Workers
 	if c.llm.c != nil { // a model is configured: run its background jobs here
 		w, stop, err := m.startWorkers(ctx, e, &c, log)
 		if err != nil {
@@ -75,7 +75,7 @@ over HTTP at %s.
 
 // mcpBackground returns the background model for remember: the pool's Remember when
 // a model is configured and the pool runs, else nil (rules only).
-func (m *Main) mcpBackground(c *common, w *memory.Workers) func(context.Context, factbase.UserID, string) (factbase.Job, error) {
+func (m *Main) mcpBackground(c *common, w *jobs.Workers) func(context.Context, factbase.UserID, string) (factbase.Job, error) {
 	if w == nil || c.llm == nil || c.llm.c == nil {
 		return nil
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/jackc/pgx/v5"
@@ -187,13 +189,13 @@ func fillSQLite(t *testing.T, path string, users ...factbase.UserID) {
 		if _, err := e.Apply(ctx, u, ops); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.AddEpisode(ctx, u, memory.EpisodeInput{Content: "Deployed NEXUS v2.3.1, accuracy 94.2%", Tags: []string{"deploy"}}); err != nil {
+		if _, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Deployed NEXUS v2.3.1, accuracy 94.2%", Tags: []string{"deploy"}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := e.RecordReferences(ctx, u, []string{res.Facts[0].ID}, factbase.Source{Kind: factbase.SourceAnswer}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.GenerateSheet(ctx, u, memory.SheetOptions{}); err != nil {
+		if _, err := e.GenerateSheet(ctx, u, core.SheetOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		err = s.Update(ctx, u, func(tx factbase.Tx) error {

@@ -71,7 +71,7 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	defer closeFn()
 
 	if byObject {
-		objs, err := e.TranscriptObjects(ctx, user, q)
+		objs, err := e.Ingest.TranscriptObjects(ctx, user, q)
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 		}
 		return tw.Flush()
 	}
-	facts, err := e.TranscriptFacts(ctx, user, q)
+	facts, err := e.Ingest.TranscriptFacts(ctx, user, q)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
 )
 
 // recallHitJSON is one recalled fact in "factbase recall --json".
@@ -28,7 +28,7 @@ func (m *Main) runRecall(ctx context.Context, args []string) error {
 		now       string
 	)
 	fs := m.flags("recall", &c, true)
-	fs.IntVar(&limit, "limit", memory.DefaultRecallLimit, fmt.Sprintf("at most this many facts (up to %d)", memory.MaxRecallLimit))
+	fs.IntVar(&limit, "limit", chat.DefaultRecallLimit, fmt.Sprintf("at most this many facts (up to %d)", chat.MaxRecallLimit))
 	fs.BoolVar(&sensitive, "sensitive", false, "include high-sensitivity facts (health, medical) even when not asked about")
 	fs.StringVar(&now, "now", "", "the time temporal questions count from (RFC 3339 or YYYY-MM-DD; default now)")
 	fs.Usage = func() {
@@ -54,7 +54,7 @@ func (m *Main) runRecall(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	r, err := e.Recall(ctx, user, strings.Join(fs.Args(), " "), memory.RecallOptions{Limit: limit, IncludeSensitive: sensitive, Now: at})
+	r, err := e.Chat.Recall(ctx, user, strings.Join(fs.Args(), " "), chat.RecallOptions{Limit: limit, IncludeSensitive: sensitive, Now: at})
 	if err != nil {
 		return err
 	}

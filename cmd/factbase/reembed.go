@@ -52,11 +52,11 @@ func (m *Main) runReembed(ctx context.Context, args []string) error {
 	defer closeFn()
 	var n int
 	if all {
-		n, err = e.ReembedAll(ctx, func(u factbase.UserID, done, total int) {
+		n, err = e.Retrieve.ReembedAll(ctx, func(u factbase.UserID, done, total int) {
 			fmt.Fprintf(m.Stderr, "reembed %s: %d/%d\n", u, done, total)
 		})
 	} else {
-		n, err = e.Reembed(ctx, user, func(done, total int) {
+		n, err = e.Retrieve.Reembed(ctx, user, func(done, total int) {
 			fmt.Fprintf(m.Stderr, "reembed: %d/%d\n", done, total)
 		})
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -76,8 +78,8 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 	if o.Cardinalities.Exact == nil && o.Cardinalities.Prefix == nil {
 		o.Cardinalities = factbase.DefaultCardinalities()
 	}
-	memory.DeclareModelSets(&o.Cardinalities)
-	memory.DeclarePeopleKeys(&o.Cardinalities)
+	jobs.DeclareModelSets(&o.Cardinalities)
+	people.DeclarePeopleKeys(&o.Cardinalities)
 	client, err := c.llm.client()
 	if err != nil || client == nil {
 		return err
@@ -91,7 +93,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 // startWorkers starts the background job pool over e, with the model configured by
 // c.llm if any. It returns the pool and its stop function; a store that keeps no
 // jobs gets no pool (nil) and a warning.
-func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, log *slog.Logger) (*memory.Workers, func(), error) {
+func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, log *slog.Logger) (*jobs.Workers, func(), error) {
 	w, err := m.newWorkers(e, c, log)
 	if factbase.ErrorCode(err) == factbase.EUNAVAILABLE {
 		log.Warn("background jobs are off: this store does not keep them", "db", c.db)
@@ -117,8 +119,8 @@ func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, lo
 	return w, w.Stop, nil
 }
 
-func (m *Main) newWorkers(e *memory.Engine, c *common, log *slog.Logger) (*memory.Workers, error) {
-	o := memory.WorkerOptions{Logger: log}
+func (m *Main) newWorkers(e *memory.Engine, c *common, log *slog.Logger) (*jobs.Workers, error) {
+	o := jobs.WorkerOptions{Logger: log}
 	if lc := c.llm; lc != nil {
 		o.ReplaceOnChange, o.Workers = lc.replace, lc.workers
 		if lc.workers < 1 {
@@ -128,7 +130,7 @@ func (m *Main) newWorkers(e *memory.Engine, c *common, log *slog.Logger) (*memor
 			o.Extractor = lc.c
 		}
 	}
-	return memory.NewWorkers(e, o)
+	return jobs.NewWorkers(e.Jobs, o)
 }
 
 // runRemember implements "factbase remember": a message enqueued for background
@@ -226,7 +228,7 @@ func (m *Main) printJob(j factbase.Job) {
 	if len(j.Result) == 0 {
 		return
 	}
-	var r memory.RememberResult
+	var r jobs.RememberResult
 	if json.Unmarshal(j.Result, &r) != nil {
 		return
 	}

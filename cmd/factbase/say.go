@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/people"
 )
 
 // runSay implements "factbase say": a user's message through the rule router and
@@ -40,7 +40,7 @@ func (m *Main) runSay(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	info := memory.MessageInfo{Session: session, Speaker: speaker}
+	info := people.MessageInfo{Session: session, Speaker: speaker}
 	if speaker != "user" && speaker != "assistant" {
 		return usagef("--speaker %q is not user or assistant", speaker)
 	}
@@ -51,7 +51,7 @@ func (m *Main) runSay(ctx context.Context, args []string) error {
 		}
 		info.Time = t
 	}
-	res, err := e.Say(memory.WithMessage(ctx, info), user, strings.Join(fs.Args(), " "))
+	res, err := e.Chat.Say(people.WithMessage(ctx, info), user, strings.Join(fs.Args(), " "))
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (m *Main) runAsk(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	res, err := e.Ask(ctx, user, strings.Join(fs.Args(), " "))
+	res, err := e.Chat.Ask(ctx, user, strings.Join(fs.Args(), " "))
 	if err != nil {
 		return err
 	}

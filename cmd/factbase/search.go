@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/retrieve"
 )
 
 const searchUsage = `Usage:
@@ -22,24 +22,24 @@ Flags:
 
 // hitJSON is one hit in "search --json".
 type hitJSON struct {
-	Kind    string         `json:"kind"`
-	ID      string         `json:"id"`
-	Text    string         `json:"text"`
-	Score   float64        `json:"score"`
-	Explain memory.Explain `json:"explain"`
+	Kind    string           `json:"kind"`
+	ID      string           `json:"id"`
+	Text    string           `json:"text"`
+	Score   float64          `json:"score"`
+	Explain retrieve.Explain `json:"explain"`
 }
 
 func (m *Main) runSearch(ctx context.Context, args []string) error {
 	var (
 		c                    common
-		o                    memory.SearchOptions
+		o                    retrieve.SearchOptions
 		kind, tags, category string
 		since, until         string
 	)
 	fs := m.flags("search", &c, true)
 	fs.Usage = func() { fmt.Fprint(m.Stderr, searchUsage); fs.PrintDefaults() }
 	fs.StringVar(&kind, "kind", "all", "what to search: facts, episodes or all")
-	fs.IntVar(&o.Limit, "limit", memory.DefaultSearchLimit, fmt.Sprintf("at most this many hits (up to %d)", memory.MaxSearchLimit))
+	fs.IntVar(&o.Limit, "limit", retrieve.DefaultSearchLimit, fmt.Sprintf("at most this many hits (up to %d)", retrieve.MaxSearchLimit))
 	fs.StringVar(&o.KeyPrefix, "prefix", "", "only facts whose key starts with this")
 	fs.StringVar(&o.Type, "type", "", "only facts of this type")
 	fs.StringVar(&category, "category", "", "only facts of this sheet category")
@@ -83,7 +83,7 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	res, err := e.Search(ctx, user, query, o)
+	res, err := e.Retrieve.Search(ctx, user, query, o)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 }
 
 // explainLine renders an explanation in one line.
-func explainLine(x memory.Explain) string {
+func explainLine(x retrieve.Explain) string {
 	var parts []string
 	if x.BM25Rank > 0 {
 		parts = append(parts, fmt.Sprintf("bm25 #%d (%.2f)", x.BM25Rank, x.BM25))

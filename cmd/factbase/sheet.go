@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
 )
 
@@ -37,7 +37,7 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 	fs.BoolVar(&prompt, "prompt", false, "print the sheet as a prompt block")
 	fs.BoolVar(&latest, "latest", false, "print the latest saved sheet; do not generate one")
 	fs.BoolVar(&private, "private", false, "privacy mode: leave facts of sensitivity high off the sheet")
-	fs.DurationVar(&retention, "retention", memory.DefaultSheetRetention, "delete the user's saved sheets older than this")
+	fs.DurationVar(&retention, "retention", core.DefaultSheetRetention, "delete the user's saved sheets older than this")
 	fs.IntVar(&maxTokens, "max-tokens", 0, "with --prompt: the most estimated tokens (characters / 4); 0: no limit")
 	fs.IntVar(&maxChars, "max-chars", 0, "with --prompt: the most characters; 0: no limit")
 	fs.Usage = func() {
@@ -55,7 +55,7 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 		return usagef("--max-tokens and --max-chars cannot be negative")
 	case (maxTokens > 0 || maxChars > 0) && !prompt:
 		return usagef("--max-tokens and --max-chars go with --prompt")
-	case latest && (private || retention != memory.DefaultSheetRetention):
+	case latest && (private || retention != core.DefaultSheetRetention):
 		return usagef("--private and --retention apply when generating, not with --latest")
 	case retention <= 0:
 		return usagef("--retention must be positive, got %v", retention)
@@ -73,15 +73,15 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 	if latest {
 		sh, err = e.SavedSheet(ctx, user)
 	} else {
-		sh, err = e.GenerateSheet(ctx, user, memory.SheetOptions{Privacy: private, Retention: retention})
+		sh, err = e.GenerateSheet(ctx, user, core.SheetOptions{Privacy: private, Retention: retention})
 	}
 	if err != nil {
 		return err
 	}
 	if prompt {
-		text, dropped := sheet.Render(memory.FromFactSheet(sh), sheet.RenderOptions{MaxTokens: maxTokens, MaxChars: maxChars})
+		text, dropped := sheet.Render(core.FromFactSheet(sh), sheet.RenderOptions{MaxTokens: maxTokens, MaxChars: maxChars})
 		if c.json {
-			return m.printJSON(memory.SheetPrompt{SheetID: sh.ID, CreatedAt: sh.CreatedAt, Text: text,
+			return m.printJSON(core.SheetPrompt{SheetID: sh.ID, CreatedAt: sh.CreatedAt, Text: text,
 				Dropped: dropped, Tokens: sheet.EstimateTokens(text)})
 		}
 		fmt.Fprint(m.Stdout, text)

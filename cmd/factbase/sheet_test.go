@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 )
 
 func TestSheet(t *testing.T) {
@@ -56,7 +56,7 @@ func TestSheet(t *testing.T) {
 	if out := must("sheet", "--user", testUser, "--prompt"); out != want {
 		t.Errorf("sheet --prompt = %q, want %q", out, want)
 	}
-	var p memory.SheetPrompt
+	var p core.SheetPrompt
 	if err := json.Unmarshal([]byte(must("sheet", "--user", testUser, "--prompt", "--json", "--max-tokens", "15")), &p); err != nil {
 		t.Fatal(err)
 	}

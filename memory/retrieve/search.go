@@ -1,4 +1,4 @@
-package memory
+package retrieve
 
 import (
 	"context"
@@ -156,7 +156,7 @@ func (o *SearchOptions) normalise() error {
 	if !o.From.IsZero() && !o.To.IsZero() && !o.From.Before(o.To) {
 		return factbase.Errorf(factbase.EINVALID, "time range is empty: from %s is not before to %s", o.From.Format(time.RFC3339), o.To.Format(time.RFC3339))
 	}
-	tags, err := normTags(o.Tags)
+	tags, err := factbase.NormalizeTags(o.Tags)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (o SearchOptions) filter() factbase.SearchFilter {
 // and vector candidates fused by reciprocal rank, then damped by recency at query
 // time and boosted for facts about a subject the query names, and for importance.
 // Every hit explains its score.
-func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
+func (e *Service) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
 	out := SearchResult{Hits: []Hit{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
@@ -215,18 +215,18 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 			epQuery = stripWords(query, common)
 		}
 	}
-	qv, err := e.embedTexts(ctx, []string{query, epQuery})
+	qv, err := e.core.EmbedTexts(ctx, []string{query, epQuery})
 	if err != nil {
 		return out, err
 	}
 	vecFor := map[string][]float32{}
 	if qv != nil {
-		out.Model = qv.model
-		vecFor[factbase.KindFact], vecFor[factbase.KindEpisode] = qv.vecs[query], qv.vecs[epQuery]
+		out.Model = qv.Model
+		vecFor[factbase.KindFact], vecFor[factbase.KindEpisode] = qv.Vecs[query], qv.Vecs[epQuery]
 	}
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var text, vecs []search.Candidate
 		for _, kind := range o.Kinds {
 			kt := terms
@@ -274,7 +274,7 @@ func (e *Engine) Search(ctx context.Context, user factbase.UserID, query string,
 				if err != nil {
 					return err
 				}
-				hit.Fact, hit.Text = &f, hitText(f)
+				hit.Fact, hit.Text = &f, HitText(f)
 			} else {
 				ep, ok := eps[h.ID]
 				if !ok {
@@ -315,12 +315,12 @@ const (
 
 // commonTerms returns the terms too common among the user's episodes to rank by.
 // It never returns every term: a query of common words only keeps them all.
-func (e *Engine) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
+func (e *Service) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
 	if len(terms) < 2 {
 		return nil, nil
 	}
 	var common map[string]bool
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		docs, df, err := tx.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
 		if err != nil || docs < minCommonDocs {
 			return err
@@ -358,8 +358,8 @@ func stripWords(query string, drop map[string]bool) string {
 	return strings.Join(kept, " ")
 }
 
-// hitText is how a fact reads in a hit: its text, else "key: value".
-func hitText(f factbase.Fact) string {
+// HitText is how a fact reads in a hit: its text, else "key: value".
+func HitText(f factbase.Fact) string {
 	if strings.TrimSpace(f.Text) != "" {
 		return f.Text
 	}
@@ -502,7 +502,7 @@ func speakerNamed(speaker string, terms, names map[string]bool) bool {
 // the search's tag and time filters); every turn the query names the speaker of is
 // boosted. Episodes are read only where it can change the first o.Limit hits; those
 // read are returned by id.
-func (e *Engine) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
+func (e *Service) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
 	termSet := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		termSet[t] = true

@@ -1,4 +1,4 @@
-package memory
+package people
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/personal"
 )
 
@@ -30,12 +31,12 @@ type EntityResult struct {
 }
 
 // Entities returns the user's entities, oldest first; merged ones only when asked.
-func (e *Engine) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
+func (e *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
 	out := []factbase.Entity{}
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		all, err := tx.Entities(ctx)
 		for _, en := range all {
 			if includeMerged || en.MergedInto == "" {
@@ -51,7 +52,7 @@ func (e *Engine) Entities(ctx context.Context, user factbase.UserID, includeMerg
 // FindEntity returns the entity ref names: its id, or else its name or an alias
 // (ignoring case) if exactly one live entity has it. ENOTFOUND if none; ECONFLICT
 // if several do.
-func (e *Engine) FindEntity(ctx context.Context, user factbase.UserID, ref string) (factbase.Entity, error) {
+func (e *Service) FindEntity(ctx context.Context, user factbase.UserID, ref string) (factbase.Entity, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return factbase.Entity{}, factbase.Errorf(factbase.EINVALID, "no entity named: give an id or a name")
@@ -90,12 +91,12 @@ func (e *Engine) FindEntity(ctx context.Context, user factbase.UserID, ref strin
 
 // Entity returns an entity with its current facts, or with every version of its facts
 // and of the facts of entities merged into it when history is set.
-func (e *Engine) Entity(ctx context.Context, user factbase.UserID, id string, history bool) (EntityView, error) {
+func (e *Service) Entity(ctx context.Context, user factbase.UserID, id string, history bool) (EntityView, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityView{}, err
 	}
 	var v EntityView
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if v.Entity, err = tx.Entity(ctx, id); err != nil {
 			return err
@@ -165,8 +166,8 @@ func entityName(what, s string, required bool) (string, error) {
 	return s, nil
 }
 
-// validEntity checks and tidies an entity given by a caller.
-func checkEntity(in factbase.Entity) (factbase.Entity, error) {
+// CheckEntity checks and tidies an entity given by a caller or a model.
+func CheckEntity(in factbase.Entity) (factbase.Entity, error) {
 	var err error
 	if in.Name, err = entityName("entity name", in.Name, false); err != nil {
 		return in, err
@@ -206,33 +207,33 @@ func entityHas(list []string, s string) bool {
 	return false
 }
 
-// relationOp records an entity's relation as a fact.
-func entityRelationOp(en factbase.Entity) factbase.Op {
+// RelationOp is the op that records an entity's relation as a fact.
+func RelationOp(en factbase.Entity) factbase.Op {
 	typ, card, cat, dur, sens, conf, _ := personal.Spec(factbase.KeyRelation)
 	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: en.Subject(), Key: factbase.KeyRelation,
 		Value: en.Relation, Cardinality: card, Type: typ, Category: cat, Durability: dur, Sensitivity: sens, Confidence: conf,
 		SaidBy: personal.SpeakerUser, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "manual",
-		Text: clipText(personal.Label(en) + " is the user's " + en.Relation)}}
+		Text: core.ClipText(personal.Label(en) + " is the user's " + en.Relation)}}
 }
 
 // CreateEntity creates an entity from a name and/or relation, a role (default other)
 // and aliases; its relation is recorded as a fact too. It returns the entity.
-func (e *Engine) CreateEntity(ctx context.Context, user factbase.UserID, in factbase.Entity) (EntityResult, error) {
+func (e *Service) CreateEntity(ctx context.Context, user factbase.UserID, in factbase.Entity) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
-	en, err := checkEntity(in)
+	en, err := CheckEntity(in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = e.opts.NewID(), user, ""
+	en.ID, en.User, en.MergedInto = e.core.NewID(), user, ""
 	var ops []factbase.Op
 	if en.Relation != "" {
-		ops = append(ops, entityRelationOp(en))
+		ops = append(ops, RelationOp(en))
 	}
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
-		return tx.PutEntity(ctx, en)
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
+		return w.Tx().PutEntity(ctx, en)
 	})
 	if err != nil {
 		return EntityResult{}, err
@@ -243,13 +244,13 @@ func (e *Engine) CreateEntity(ctx context.Context, user factbase.UserID, in fact
 
 // updateEntity reads entity id in a write transaction, lets change edit it, and
 // stores it; merged entities cannot be changed.
-func (e *Engine) updateEntity(ctx context.Context, user factbase.UserID, id string, change func(en *factbase.Entity) error) (factbase.Entity, error) {
+func (e *Service) updateEntity(ctx context.Context, user factbase.UserID, id string, change func(en *factbase.Entity) error) (factbase.Entity, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Entity{}, err
 	}
 	var out factbase.Entity
-	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
-		en, err := tx.Entity(ctx, id)
+	_, err := e.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
+		en, err := w.Tx().Entity(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -259,18 +260,18 @@ func (e *Engine) updateEntity(ctx context.Context, user factbase.UserID, id stri
 		if err := change(&en); err != nil {
 			return err
 		}
-		if en, err = checkEntity(en); err != nil {
+		if en, err = CheckEntity(en); err != nil {
 			return err
 		}
-		en.UpdatedAt = tx.Now()
+		en.UpdatedAt = w.Tx().Now()
 		out = en
-		return tx.PutEntity(ctx, en)
+		return w.Tx().PutEntity(ctx, en)
 	})
 	return out, err
 }
 
 // RenameEntity gives an entity a new display name; the old one becomes an alias.
-func (e *Engine) RenameEntity(ctx context.Context, user factbase.UserID, id, name string) (factbase.Entity, error) {
+func (e *Service) RenameEntity(ctx context.Context, user factbase.UserID, id, name string) (factbase.Entity, error) {
 	name, err := entityName("entity name", name, true)
 	if err != nil {
 		return factbase.Entity{}, err
@@ -285,7 +286,7 @@ func (e *Engine) RenameEntity(ctx context.Context, user factbase.UserID, id, nam
 }
 
 // AddAlias adds another name an entity goes by.
-func (e *Engine) AddAlias(ctx context.Context, user factbase.UserID, id, alias string) (factbase.Entity, error) {
+func (e *Service) AddAlias(ctx context.Context, user factbase.UserID, id, alias string) (factbase.Entity, error) {
 	alias, err := entityName("alias", alias, true)
 	if err != nil {
 		return factbase.Entity{}, err
@@ -324,7 +325,7 @@ func entityMoveOps(facts []factbase.Fact, to string, current map[string]factbase
 // into (a single-valued fact only where it is newer), from's names become aliases of
 // into, its pending conflicts follow, and from is kept, marked merged, with the
 // history of its facts.
-func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, from string) (EntityResult, error) {
+func (e *Service) MergeEntities(ctx context.Context, user factbase.UserID, into, from string) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
@@ -336,7 +337,7 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 		srcFacts   []factbase.Fact
 		dstCurrent = map[string]factbase.Fact{}
 	)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if src, err = tx.Entity(ctx, from); err != nil {
 			return err
@@ -364,12 +365,12 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 		return EntityResult{}, err
 	}
 	ops := entityMoveOps(srcFacts, dst.Subject(), dstCurrent)
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		s2, err := tx.Entity(ctx, from)
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		s2, err := w.Tx().Entity(ctx, from)
 		if err != nil {
 			return err
 		}
-		d2, err := tx.Entity(ctx, into)
+		d2, err := w.Tx().Entity(ctx, into)
 		if err != nil {
 			return err
 		}
@@ -399,24 +400,24 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 			d2.Aliases = d2.Aliases[:factbase.MaxAliases]
 		}
 		s2.MergedInto = d2.ID
-		if err := tx.PutEntity(ctx, d2); err != nil {
+		if err := w.Tx().PutEntity(ctx, d2); err != nil {
 			return err
 		}
-		if err := tx.PutEntity(ctx, s2); err != nil {
+		if err := w.Tx().PutEntity(ctx, s2); err != nil {
 			return err
 		}
-		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: src.Subject()})
+		cs, err := w.Tx().Conflicts(ctx, factbase.ConflictFilter{Status: factbase.ConflictPending, Subject: src.Subject()})
 		if err != nil {
 			return err
 		}
 		for _, c := range cs {
 			c.Subject, c.Proposed.Subject = d2.Subject(), d2.Subject()
-			if err := tx.PutConflict(ctx, c); err != nil {
+			if err := w.Tx().PutConflict(ctx, c); err != nil {
 				return err
 			}
 		}
 		dst, src = d2, s2
-		dst.UpdatedAt, src.UpdatedAt = tx.Now(), tx.Now()
+		dst.UpdatedAt, src.UpdatedAt = w.Tx().Now(), w.Tx().Now()
 		return nil
 	})
 	if err != nil {
@@ -429,23 +430,23 @@ func (e *Engine) MergeEntities(ctx context.Context, user factbase.UserID, into, 
 // SplitEntity moves the chosen current facts of entity id to a new entity (given by
 // name, role, relation, aliases): each is written under the new entity and retracted
 // from the old one, which keeps it in history.
-func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id string, factIDList []string, in factbase.Entity) (EntityResult, error) {
+func (e *Service) SplitEntity(ctx context.Context, user factbase.UserID, id string, factIDList []string, in factbase.Entity) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
 	if len(factIDList) == 0 {
 		return EntityResult{}, factbase.Errorf(factbase.EINVALID, "a split needs the ids of the facts to move")
 	}
-	en, err := checkEntity(in)
+	en, err := CheckEntity(in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = e.opts.NewID(), user, ""
+	en.ID, en.User, en.MergedInto = e.core.NewID(), user, ""
 	var (
 		src   factbase.Entity
 		moved []factbase.Fact
 	)
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		if src, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
@@ -482,12 +483,12 @@ func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id strin
 			has = has || f.Key == factbase.KeyRelation
 		}
 		if !has {
-			ops = append(ops, entityRelationOp(en))
+			ops = append(ops, RelationOp(en))
 		}
 	}
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		en.CreatedAt, en.UpdatedAt = tx.Now(), tx.Now()
-		return tx.PutEntity(ctx, en)
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
+		return w.Tx().PutEntity(ctx, en)
 	})
 	if err != nil {
 		return EntityResult{}, err
@@ -498,7 +499,7 @@ func (e *Engine) SplitEntity(ctx context.Context, user factbase.UserID, id strin
 
 // DeleteEntity erases an entity completely: every version of its facts (and of the
 // facts of entities merged into it), its conflicts, and the entities themselves.
-func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id string) (EntityResult, error) {
+func (e *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id string) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
@@ -507,7 +508,7 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 		gone   []factbase.Entity
 		ops    []factbase.Op
 	)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if target, err = tx.Entity(ctx, id); err != nil {
 			return err
@@ -535,16 +536,16 @@ func (e *Engine) DeleteEntity(ctx context.Context, user factbase.UserID, id stri
 	if err != nil {
 		return EntityResult{}, err
 	}
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		var facts []factbase.Fact
 		for _, g := range gone {
 			// anything written about them since the read would survive: refuse
-			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: g.Subject(), History: true})
+			fs, err := w.Tx().Facts(ctx, factbase.FactFilter{Subject: g.Subject(), History: true})
 			if err != nil {
 				return err
 			}
 			facts = append(facts, fs...)
-			if _, err := tx.DeleteEntity(ctx, g.ID); err != nil {
+			if _, err := w.Tx().DeleteEntity(ctx, g.ID); err != nil {
 				return err
 			}
 		}

@@ -1,9 +1,10 @@
-package memory
+package core
 
 import (
 	"context"
 	"sort"
 	"time"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
@@ -184,4 +185,42 @@ func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key
 		return nil, err
 	}
 	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, History: true, NewestFirst: true})
+}
+
+// Keys returns the distinct keys of current facts about subject that start with prefix.
+func (e *Engine) Keys(ctx context.Context, user factbase.UserID, subject, prefix string) ([]string, error) {
+	var keys []string
+	err := e.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		keys, err = tx.Keys(ctx, subject, prefix)
+		return err
+	})
+	return keys, err
+}
+
+// Member returns the current member of the list or set (subject, key) whose value
+// equals value (after normalisation); ok is false when there is none.
+func (e *Engine) Member(ctx context.Context, user factbase.UserID, subject, key, value string) (f factbase.Fact, ok bool, err error) {
+	err = e.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		f, ok, err = tx.Member(ctx, subject, key, normalize.Value(value))
+		return err
+	})
+	return f, ok, err
+}
+
+// ClipText shortens s to factbase.MaxTextLen characters, ending it with "…" when it
+// was longer: the text of a fact a feature writes.
+func ClipText(s string) string {
+	r := []rune(s)
+	if len(r) <= factbase.MaxTextLen {
+		return s
+	}
+	return string(r[:factbase.MaxTextLen-1]) + "…"
+}
+
+// Clip shortens s to n characters followed by "…" when it is longer.
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }

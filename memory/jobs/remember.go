@@ -1,14 +1,16 @@
-package memory
+package jobs
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/router"
@@ -37,12 +39,12 @@ type Decision struct {
 
 // RememberResult is what a remember job did; it is the job's Result.
 type RememberResult struct {
-	Route   router.Route `json:"route"`    // the rules' reading of the message
-	RuleOps []OpView     `json:"rule_ops"` // what the rules proposed
-	Notes   []string     `json:"notes"`    // rule notes (a value to remove that is absent, ...)
-	Model   string       `json:"model"`    // "" when no model is configured
-	Prompt  string       `json:"prompt"`   // the prompt version used
-	Topics  []string     `json:"topics"`   // the model's topics
+	Route   router.Route  `json:"route"`    // the rules' reading of the message
+	RuleOps []chat.OpView `json:"rule_ops"` // what the rules proposed
+	Notes   []string      `json:"notes"`    // rule notes (a value to remove that is absent, ...)
+	Model   string        `json:"model"`    // "" when no model is configured
+	Prompt  string        `json:"prompt"`   // the prompt version used
+	Topics  []string      `json:"topics"`   // the model's topics
 	// Decisions has one entry per fact the model proposed, in its order.
 	Decisions []Decision `json:"decisions"`
 	// ModelNote says why the model's proposals were not used at all ("" if they were
@@ -115,16 +117,11 @@ func validModelKey(key string) bool {
 	return true
 }
 
-// words returns the lower-case letter-and-digit runs of s after value normalisation.
-func words(s string) []string {
-	return strings.FieldsFunc(normalize.Value(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
 // stated reports whether every word of value occurs in the message (a plural 's'
 // or 'es' either side is forgiven): the model may shorten what the user said, never
 // add to it.
 func stated(msgWords map[string]bool, value string) bool {
-	ws := words(value)
+	ws := normalize.Words(value)
 	if len(ws) == 0 {
 		return false
 	}
@@ -159,7 +156,7 @@ var (
 // prompt", "you are now". It is a heuristic second layer; the checks that every
 // value and quote is in the message are the first.
 func injection(message string) bool {
-	ws := words(message)
+	ws := normalize.Words(message)
 	for i, w := range ws {
 		if injectionVerbs[w] {
 			for j := i + 1; j < len(ws) && j <= i+4; j++ {
@@ -203,16 +200,16 @@ type modelContext struct {
 // (newest first), the user's entities (those the message names first) and the
 // current facts about the entities it names, bounded by factbase.MaxKnownEntities and
 // factbase.MaxKnownFacts.
-func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
+func (e *Service) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
 	mc := modelContext{prompt: factbase.ExtractRequest{Message: message, Now: now}}
 	msgWords := wordSet(message)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.Store().View(ctx, user, func(tx factbase.ReadTx) error {
 		var named []factbase.Entity
 		all, err := tx.Entities(ctx)
 		if err != nil {
 			return err
 		}
-		mc.fingerprint = entityFingerprint(all)
+		mc.fingerprint = people.Fingerprint(all)
 		var rest []factbase.Entity
 		for _, en := range all {
 			if en.MergedInto != "" {
@@ -259,7 +256,7 @@ func (e *Engine) modelInput(ctx context.Context, user factbase.UserID, message s
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range words(s) {
+	for _, w := range normalize.Words(s) {
 		m[w] = true
 	}
 	return m
@@ -269,7 +266,7 @@ func wordSet(s string) map[string]bool {
 // its relation word ("sister").
 func entityNamed(msgWords map[string]bool, en factbase.Entity) bool {
 	for _, n := range append([]string{en.Name, en.Relation}, en.Aliases...) {
-		ws := words(n)
+		ws := normalize.Words(n)
 		if len(ws) == 0 {
 			continue
 		}
@@ -303,7 +300,7 @@ func entityNamed(msgWords map[string]bool, en factbase.Entity) bool {
 //   - the conflict policy for a changed one-valued fact: with replace false the
 //     current value stays and the change is queued as a pending conflict for the
 //     user to confirm (when the store keeps conflicts) and reported.
-func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, message string, x factbase.Extraction, ruleOps []factbase.Op,
+func (e *Service) modelOps(ctx context.Context, user factbase.UserID, job, message string, x factbase.Extraction, ruleOps []factbase.Op,
 	created []factbase.Entity, mc modelContext, replace bool, now time.Time) (modelPlan, error) {
 	msgWords := wordSet(message)
 	refs := map[string]factbase.ProposedEntity{}
@@ -359,7 +356,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 			skip("confidence %.2f is below %.2f", p.Confidence, minConfidence)
 		case p.About != factbase.SubjectUser:
 			if _, ok := refs[p.About]; !ok {
-				skip("orphan: about %q names neither the user nor an entity of the answer", clipText(p.About))
+				skip("orphan: about %q names neither the user nor an entity of the answer", core.ClipText(p.About))
 				break
 			}
 			s, reason := resolve(p.About)
@@ -372,7 +369,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		switch {
 		case pr.dec.Action != "":
 		case !validModelKey(key):
-			skip("key %q is not a dotted lower-case key", clipText(key))
+			skip("key %q is not a dotted lower-case key", core.ClipText(key))
 		case !stated(msgWords, value):
 			skip("the value is not stated in the message")
 		case !quoted(message, p.Evidence):
@@ -381,12 +378,12 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		if pr.dec.Action != "" {
 			continue
 		}
-		f := factbase.Fact{Subject: subject, Key: key, Value: value, Text: clipText(strings.TrimSpace(p.Text)),
+		f := factbase.Fact{Subject: subject, Key: key, Value: value, Text: core.ClipText(strings.TrimSpace(p.Text)),
 			Type: p.Type, Confidence: p.Confidence, Durability: factbase.Durability(p.Durability),
 			Sensitivity: sensitivity(p.Sensitivity), SaidBy: "user", Source: factbase.Source{Kind: factbase.SourceMessage, ID: job},
 			Extractor: ExtractorLLM, Category: factbase.Core}
 		if f.Text == "" {
-			f.Text = clipText(key + ": " + value)
+			f.Text = core.ClipText(key + ": " + value)
 		}
 		if f.Durability == factbase.Short || p.Type == "schedule" || p.Type == "travel" {
 			f.Category = factbase.Transient
@@ -400,7 +397,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		}
 		switch {
 		case strings.HasPrefix(key, factbase.FavoritesPrefix):
-			c, err := e.topicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, factbase.FavoritesPrefix), "_", " "))
+			c, err := e.chat.TopicKey(ctx, user, strings.ReplaceAll(strings.TrimPrefix(key, factbase.FavoritesPrefix), "_", " "))
 			if err != nil {
 				return modelPlan{}, err
 			}
@@ -410,7 +407,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 				// A key the personal-fact extractor writes: its declaration decides.
 				f.Type, f.Cardinality, f.Category, f.Durability, f.Sensitivity = typ, card, cat, dur, sens
 			} else {
-				f.Cardinality = e.opts.Cardinalities.Of(key)
+				f.Cardinality = e.core.Cardinality(key)
 			}
 		}
 		if criticalTypes[f.Type] && f.Confidence < 0.9 {
@@ -431,7 +428,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		if pr.dec.Action != "" {
 			continue
 		}
-		if _, err := e.prepare(pr.op); err != nil {
+		if _, err := e.core.Prepare(pr.op); err != nil {
 			skip("invalid: %s", factbase.ErrorMessage(err))
 			continue
 		}
@@ -439,7 +436,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 	}
 	// What is stored decides the rest: a key already held with another cardinality
 	// keeps it, and a changed one-valued fact follows the conflict policy.
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.Store().View(ctx, user, func(tx factbase.ReadTx) error {
 		for _, pr := range all {
 			if pr.dec.Action != DecisionApplied {
 				continue
@@ -477,7 +474,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 				pr.dec.Reason += "; the same change already waits for confirmation"
 				continue
 			}
-			c := factbase.Conflict{ID: e.opts.NewID(), User: user, Subject: f.Subject, Key: f.Key, CurrentID: cur.ID,
+			c := factbase.Conflict{ID: e.core.NewID(), User: user, Subject: f.Subject, Key: f.Key, CurrentID: cur.ID,
 				CurrentValue: cur.Value, Proposed: *f, Status: factbase.ConflictPending,
 				Reason: "proposed by the model (" + ExtractorLLM + "); a change needs your confirmation"}
 			plan.conflicts = append(plan.conflicts, c)
@@ -503,7 +500,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 		if used[en.Subject()] {
 			keep = append(keep, en)
 			if en.Relation != "" {
-				op := entityRelationOp(en)
+				op := people.RelationOp(en)
 				op.Fact.Source, op.Fact.Extractor = factbase.Source{Kind: factbase.SourceMessage, ID: job}, ExtractorLLM
 				plan.ops = append([]factbase.Op{op}, plan.ops...)
 			}
@@ -516,7 +513,7 @@ func (e *Engine) modelOps(ctx context.Context, user factbase.UserID, job, messag
 // resolveEntity resolves an entity the model named, as the rules resolve a mention:
 // it returns the subject of its facts, or why they are skipped. A new entity is
 // added to plan.entities and to cands (so that a second ref to it finds it).
-func (e *Engine) resolveEntity(en factbase.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
+func (e *Service) resolveEntity(en factbase.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
 	label := strings.TrimSpace(en.Name)
 	if label == "" {
 		label = "the user's " + strings.TrimSpace(en.Relation)
@@ -526,11 +523,11 @@ func (e *Engine) resolveEntity(en factbase.ProposedEntity, msgWords map[string]b
 	}
 	switch {
 	case strings.TrimSpace(en.Name) == "" && strings.TrimSpace(en.Relation) == "":
-		return "", fmt.Sprintf("orphan: the entity %q has neither a name nor a relation", clipText(en.Ref))
+		return "", fmt.Sprintf("orphan: the entity %q has neither a name nor a relation", core.ClipText(en.Ref))
 	case en.Name != "" && !stated(msgWords, en.Name):
-		return "", fmt.Sprintf("the entity's name %q is not in the message", clipText(en.Name))
+		return "", fmt.Sprintf("the entity's name %q is not in the message", core.ClipText(en.Name))
 	case en.Relation != "" && !stated(msgWords, en.Relation):
-		return "", fmt.Sprintf("the entity's relation %q is not in the message", clipText(en.Relation))
+		return "", fmt.Sprintf("the entity's relation %q is not in the message", core.ClipText(en.Relation))
 	}
 	role, err := factbase.ParseRole(en.Role)
 	if err != nil {
@@ -543,17 +540,17 @@ func (e *Engine) resolveEntity(en factbase.ProposedEntity, msgWords map[string]b
 		return "", r.Reason
 	case r.EntityID != "":
 		if en.KnownID != "" && en.KnownID != r.EntityID {
-			return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, resolution says %s", clipText(label), clipText(en.KnownID), r.EntityID)
+			return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, resolution says %s", core.ClipText(label), core.ClipText(en.KnownID), r.EntityID)
 		}
 		return factbase.EntitySubject(r.EntityID), ""
 	case en.KnownID != "":
-		return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, which resolution does not confirm", clipText(label), clipText(en.KnownID))
+		return "", fmt.Sprintf("ambiguous: the model says %s is entity %s, which resolution does not confirm", core.ClipText(label), core.ClipText(en.KnownID))
 	}
-	ne, err := checkEntity(factbase.Entity{Name: m.Name, Relation: m.Relation, Role: role})
+	ne, err := people.CheckEntity(factbase.Entity{Name: m.Name, Relation: m.Relation, Role: role})
 	if err != nil {
 		return "", "invalid entity: " + factbase.ErrorMessage(err)
 	}
-	ne.ID, ne.CreatedAt, ne.UpdatedAt = e.opts.NewID(), now, now
+	ne.ID, ne.CreatedAt, ne.UpdatedAt = e.core.NewID(), now, now
 	plan.entities = append(plan.entities, ne)
 	*cands = append(*cands, ne)
 	return ne.Subject(), ""
@@ -568,7 +565,7 @@ func subjectOf(f factbase.Fact) string {
 
 func entityLabel(en factbase.ProposedEntity) string {
 	if en.Name != "" {
-		return fmt.Sprintf("%q (%s)", clipText(en.Name), en.Role)
+		return fmt.Sprintf("%q (%s)", core.ClipText(en.Name), en.Role)
 	}
 	return "the user's " + en.Role
 }

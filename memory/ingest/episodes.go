@@ -1,16 +1,16 @@
-package memory
+package ingest
 
 import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/episode"
+	"github.com/factbase/factbase/memory/core"
 )
 
 // DefaultImportance is the importance of an episode created without one.
@@ -43,30 +43,6 @@ type EpisodeResult struct {
 	Result factbase.Result `json:"result"`
 }
 
-// normTags lower-cases, trims, sorts and deduplicates tags, refusing bad ones.
-func normTags(tags []string) ([]string, error) {
-	out := make([]string, 0, len(tags))
-	for _, t := range tags {
-		t = strings.ToLower(strings.TrimSpace(t))
-		if t == "" {
-			continue
-		}
-		if len(t) > factbase.MaxTagLen {
-			return nil, factbase.Errorf(factbase.EINVALID, "tag %q is longer than %d bytes", t[:32]+"…", factbase.MaxTagLen)
-		}
-		if !utf8.ValidString(t) || strings.ContainsFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return nil, factbase.Errorf(factbase.EINVALID, "tag %q has a control character or invalid UTF-8", t)
-		}
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	if len(out) > factbase.MaxTags {
-		return nil, factbase.Errorf(factbase.EINVALID, "%d tags; the limit is %d", len(out), factbase.MaxTags)
-	}
-	return out, nil
-}
-
 func checkMetadata(m map[string]string) error {
 	if len(m) > factbase.MaxMetadata {
 		return factbase.Errorf(factbase.EINVALID, "%d metadata entries; the limit is %d", len(m), factbase.MaxMetadata)
@@ -76,20 +52,13 @@ func checkMetadata(m map[string]string) error {
 			return factbase.Errorf(factbase.EINVALID, "a metadata key is empty")
 		}
 		if len(k) > factbase.MaxMetadataLen || len(v) > factbase.MaxMetadataLen {
-			return factbase.Errorf(factbase.EINVALID, "metadata %q is longer than %d bytes", clipRunes(k, 32), factbase.MaxMetadataLen)
+			return factbase.Errorf(factbase.EINVALID, "metadata %q is longer than %d bytes", core.Clip(k, 32), factbase.MaxMetadataLen)
 		}
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return factbase.Errorf(factbase.EINVALID, "metadata %q is not valid UTF-8", clipRunes(k, 32))
+			return factbase.Errorf(factbase.EINVALID, "metadata %q is not valid UTF-8", core.Clip(k, 32))
 		}
 	}
 	return nil
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
 }
 
 // validateEpisode checks an episode input and returns the episode to store (without
@@ -105,7 +74,7 @@ func validateEpisode(in EpisodeInput, now time.Time) (factbase.Episode, error) {
 	if !utf8.ValidString(in.Content) {
 		return ep, factbase.Errorf(factbase.EINVALID, "episode content is not valid UTF-8")
 	}
-	tags, err := normTags(in.Tags)
+	tags, err := factbase.NormalizeTags(in.Tags)
 	if err != nil {
 		return ep, err
 	}
@@ -172,7 +141,7 @@ func episodeOps(ep factbase.Episode, extracted []episode.Fact, given []factbase.
 // content into facts linked to it (source kind "episode"), each with the rule's
 // confidence, written through the one write path in the same transaction as the
 // episode, its full-text entry and its vector.
-func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in EpisodeInput) (EpisodeResult, error) {
+func (e *Service) AddEpisode(ctx context.Context, user factbase.UserID, in EpisodeInput) (EpisodeResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EpisodeResult{}, err
 	}
@@ -180,33 +149,32 @@ func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in Episod
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	ep.ID = e.opts.NewID()
+	ep.ID = e.core.NewID()
 	var extracted []episode.Fact
 	if !in.NoExtract {
 		extracted = episode.Extract(ep.Content)
 	}
 	ops := episodeOps(ep, extracted, in.Facts)
-	tv, err := e.embedTexts(ctx, []string{ep.Content})
+	tv, err := e.core.EmbedTexts(ctx, []string{ep.Content})
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, res *factbase.Result) error {
-		now := tx.Now()
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		now := w.Tx().Now()
 		if ep.CreatedAt.IsZero() || ep.CreatedAt.After(now) {
 			ep.CreatedAt = now
 		}
 		if !in.NoExtract {
 			ep.ExtractedAt = &now
 		}
-		if err := tx.InsertEpisode(ctx, ep); err != nil {
+		if err := w.Tx().InsertEpisode(ctx, ep); err != nil {
 			return err
 		}
-		return putEpisodeVector(ctx, tx, ep, tv)
+		return putEpisodeVector(ctx, w.Tx(), ep, tv)
 	})
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	e.sheetAfter(ctx, user, SheetChanged(res))
 	ep.User = user
 	facts := res.Facts
 	if facts == nil {
@@ -215,20 +183,20 @@ func (e *Engine) AddEpisode(ctx context.Context, user factbase.UserID, in Episod
 	return EpisodeResult{Episode: ep, Facts: facts, Result: res}, nil
 }
 
-func putEpisodeVector(ctx context.Context, st factbase.SearchTx, ep factbase.Episode, tv *textVectors) error {
+func putEpisodeVector(ctx context.Context, st factbase.SearchTx, ep factbase.Episode, tv *core.Vectors) error {
 	if tv == nil {
 		return nil
 	}
-	v, ok := tv.vecs[ep.Content]
+	v, ok := tv.Vecs[ep.Content]
 	if !ok {
 		return nil
 	}
-	return st.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindEpisode, ID: ep.ID, Model: tv.model, Vec: v}})
+	return st.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindEpisode, ID: ep.ID, Model: tv.Model, Vec: v}})
 }
 
 // AddEpisodeFacts adds facts to episode id by hand: each is written through the one
 // write path with the episode as its source. ENOTFOUND if the episode does not exist.
-func (e *Engine) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id string, facts []factbase.Fact) (factbase.Result, error) {
+func (e *Service) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id string, facts []factbase.Fact) (factbase.Result, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Result{}, err
 	}
@@ -239,19 +207,19 @@ func (e *Engine) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id s
 	if err != nil {
 		return factbase.Result{}, err
 	}
-	return e.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(tx factbase.Tx, _ *factbase.Result) error {
-		_, err = tx.Episode(ctx, id) // deleted meanwhile: abort
+	return e.core.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(w *core.Writer) error {
+		_, err = w.Tx().Episode(ctx, id) // deleted meanwhile: abort
 		return err
 	})
 }
 
 // Episode returns one episode. ENOTFOUND if the user has none with that id.
-func (e *Engine) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
+func (e *Service) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Episode{}, err
 	}
 	var ep factbase.Episode
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		ep, err = tx.Episode(ctx, id)
 		return err
@@ -261,12 +229,12 @@ func (e *Engine) Episode(ctx context.Context, user factbase.UserID, id string) (
 
 // EpisodeFacts returns the facts whose source is episode id: the current ones, or
 // every version with history. ENOTFOUND if the episode does not exist.
-func (e *Engine) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
+func (e *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
 	out := []factbase.Fact{}
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		if _, err := tx.Episode(ctx, id); err != nil {
 			return err
 		}
@@ -288,27 +256,27 @@ type EpisodePage struct {
 }
 
 // Episodes returns a page of the user's episodes matching f (tags are normalised as
-// on creation). A zero f.Limit means DefaultPageSize; above MaxPageSize is EINVALID.
-func (e *Engine) Episodes(ctx context.Context, user factbase.UserID, f factbase.EpisodeFilter) (EpisodePage, error) {
+// on creation). A zero f.Limit means core.DefaultPageSize; above core.MaxPageSize is EINVALID.
+func (e *Service) Episodes(ctx context.Context, user factbase.UserID, f factbase.EpisodeFilter) (EpisodePage, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EpisodePage{}, err
 	}
 	if f.Limit == 0 {
-		f.Limit = DefaultPageSize
+		f.Limit = core.DefaultPageSize
 	}
-	if f.Limit < 0 || f.Limit > MaxPageSize {
-		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", f.Limit, MaxPageSize)
+	if f.Limit < 0 || f.Limit > core.MaxPageSize {
+		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", f.Limit, core.MaxPageSize)
 	}
 	if f.Offset < 0 {
 		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", f.Offset)
 	}
-	tags, err := normTags(f.Tags)
+	tags, err := factbase.NormalizeTags(f.Tags)
 	if err != nil {
 		return EpisodePage{}, err
 	}
 	f.Tags = tags
 	p := EpisodePage{Episodes: []factbase.Episode{}, Offset: f.Offset, Limit: f.Limit}
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		eps, err := tx.Episodes(ctx, f)
 		if err != nil {
 			return err
@@ -332,7 +300,7 @@ type DeleteResult struct {
 // keepFacts, every version of the facts whose source it is (through the write path,
 // so ranked lists close up and their index entries go too). ENOTFOUND if there is no
 // such episode.
-func (e *Engine) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
+func (e *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
 	var ops []factbase.Op
 	if !keepFacts {
 		facts, err := e.EpisodeFacts(ctx, user, id, true)
@@ -347,9 +315,9 @@ func (e *Engine) DeleteEpisode(ctx context.Context, user factbase.UserID, id str
 		return DeleteResult{}, err
 	}
 	var n int
-	res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		var err error
-		if n, err = tx.DeleteEpisode(ctx, id); err != nil {
+		if n, err = w.Tx().DeleteEpisode(ctx, id); err != nil {
 			return err
 		}
 		if n == 0 {
@@ -362,9 +330,6 @@ func (e *Engine) DeleteEpisode(ctx context.Context, user factbase.UserID, id str
 	}
 	return DeleteResult{Episodes: n, Facts: res.Deleted}, nil
 }
-
-// Progress receives how much of a long job is done: done of total items.
-type Progress func(done, total int)
 
 // BackfillResult reports a backfill.
 type BackfillResult struct {
@@ -380,7 +345,7 @@ const backfillBatch = 64
 // batch per transaction: the facts and the episodes' extraction marks are written
 // together, so an interrupted backfill resumes where it stopped. progress, if not
 // nil, is called after each batch.
-func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress Progress) (BackfillResult, error) {
+func (e *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress core.Progress) (BackfillResult, error) {
 	var out BackfillResult
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
@@ -388,7 +353,7 @@ func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, pro
 	total := -1
 	for {
 		var batch []factbase.Episode
-		err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+		err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 			var err error
 			f := factbase.EpisodeFilter{Unextracted: true, Limit: backfillBatch}
 			if total < 0 {
@@ -403,18 +368,20 @@ func (e *Engine) BackfillEpisodes(ctx context.Context, user factbase.UserID, pro
 			return out, err
 		}
 		if len(batch) == 0 {
+			e.core.SheetAfter(ctx, user, out.Facts > 0)
 			return out, nil
 		}
 		var ops []factbase.Op
 		for _, ep := range batch {
 			ops = append(ops, episodeOps(ep, episode.Extract(ep.Content), nil)...)
 		}
-		if len(ops) > MaxOps { // only with extraordinarily dense episodes
-			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), MaxOps)
+		if len(ops) > core.MaxOps { // only with extraordinarily dense episodes
+			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), core.MaxOps)
 		}
-		res, err := e.ApplyWith(ctx, user, ops, func(tx factbase.Tx, _ *factbase.Result) error {
+		res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+			w.DeferSheet() // once, at the end
 			for _, ep := range batch {
-				if err := tx.MarkExtracted(ctx, ep.ID, tx.Now()); err != nil {
+				if err := w.Tx().MarkExtracted(ctx, ep.ID, w.Tx().Now()); err != nil {
 					return fmt.Errorf("episode %s: %w", ep.ID, err)
 				}
 			}

@@ -1,4 +1,4 @@
-package memory
+package chat
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 // ok is false when there is no planner, when the rules understood the message, or
 // when the model says the question is not about the user's facts. A model failure is
 // returned as the error (a *factbase.ModelError), not hidden behind a canned reply.
-func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question string, p router.Result) (AskResult, bool, error) {
+func (e *Service) askPlanner(ctx context.Context, user factbase.UserID, question string, p router.Result) (AskResult, bool, error) {
 	pl := e.opts.Planner
 	if pl == nil || p.Route == router.RouteWrite || len(p.Queries) > 0 || p.Clarify != "" {
 		return AskResult{}, false, nil
 	}
-	keys, err := e.Keys(ctx, user, factbase.SubjectUser, "")
+	keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, "")
 	if err != nil {
 		return AskResult{}, false, err
 	}
@@ -52,7 +52,7 @@ func (e *Engine) askPlanner(ctx context.Context, user factbase.UserID, question 
 			return AskResult{}, false, err
 		}
 	default:
-		facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: plan.Key})
+		facts, err := e.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: plan.Key})
 		if err != nil {
 			return AskResult{}, false, err
 		}

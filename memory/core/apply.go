@@ -1,4 +1,4 @@
-package memory
+package core
 
 import (
 	"cmp"
@@ -17,58 +17,80 @@ import (
 // Apply is the one write path: it validates ops, executes them in one store
 // transaction according to each key's cardinality, checks the invariants of every key
 // it touched, and commits. On any error nothing is written. The counters in the Result
-// are taken from what the statements did.
+// are taken from what the statements did. It is Update with ops.
 func (e *Engine) Apply(ctx context.Context, user factbase.UserID, ops []factbase.Op) (factbase.Result, error) {
 	return e.ApplyWith(ctx, user, ops, nil)
 }
 
 // ApplyWith is Apply with a hook: after the ops and before the invariant checks, with
-// runs in the same transaction with the result so far, so that a feature can write
-// its own rows (an ingest checkpoint, references, index entries) atomically with the
-// facts. An error from with aborts everything.
-func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []factbase.Op, with func(tx factbase.Tx, res *factbase.Result) error) (factbase.Result, error) {
+// runs in the same transaction, so that a feature can read what the ops did and write
+// its own rows (an ingest checkpoint, entities, a job's completion) atomically with
+// the facts. An error from with aborts everything. The ops' texts are embedded
+// before the transaction: an embedder may be a remote service that takes seconds,
+// and must not hold the writer's lock meanwhile.
+func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []factbase.Op, with func(w *Writer) error) (factbase.Result, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Result{}, err
 	}
 	if len(ops) == 0 && with == nil {
 		return factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}, nil
 	}
-	if len(ops) > MaxOps {
-		return factbase.Result{}, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
-	}
-	prepared := make([]factbase.Op, len(ops))
-	for i, op := range ops {
-		p, err := e.prepare(op)
-		if err != nil {
-			if len(ops) > 1 {
-				return factbase.Result{}, fmt.Errorf("op %d: %w", i+1, err)
-			}
-			return factbase.Result{}, err
-		}
-		prepared[i] = p
-	}
-	vecs, err := e.embedOps(ctx, prepared) // before the transaction: see index.go
+	prepared, err := e.prepareAll(ops)
 	if err != nil {
 		return factbase.Result{}, err
 	}
-	var res factbase.Result
-	start := time.Now()
-	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
-		res = factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}
-		w := &writer{e: e, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}}
-		if err := w.applyOps(user, prepared); err != nil { // see transcript_bulk.go
-			return err
-		}
-		if err := e.indexFacts(ctx, tx, &res, vecs); err != nil {
-			return err
-		}
-		if err := writeReferences(ctx, tx, prepared, &res); err != nil { // see reference.go
+	vecs, err := e.EmbedOps(ctx, prepared) // before the transaction
+	if err != nil {
+		return factbase.Result{}, err
+	}
+	return e.update(ctx, user, vecs, func(w *Writer) error {
+		if err := w.applyPrepared(prepared); err != nil {
 			return err
 		}
 		if with != nil {
-			if err := with(tx, &res); err != nil {
-				return err
-			}
+			return with(w)
+		}
+		return nil
+	})
+}
+
+// Update runs fn in one write transaction of user, so that a feature reads, decides
+// and writes at one point in time: fn reads through w.Tx, writes facts through
+// w.Apply (the write path) and a feature's own rows through w.Tx. The invariants of
+// every key written are checked before commit; if fn or the check fails, or the
+// commit does, nothing is kept. After a commit that changed the user's facts the fact
+// sheet is regenerated (SheetAfter), unless fn called w.DeferSheet.
+func (e *Engine) Update(ctx context.Context, user factbase.UserID, fn func(w *Writer) error) (factbase.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Result{}, err
+	}
+	return e.update(ctx, user, nil, fn)
+}
+
+// UpdateEmbedded is Update with vecs, the vectors of texts its writes may store,
+// made before the transaction (EmbedOps, EmbedTexts) so that an embedder that is a
+// remote service does not hold the writer's lock; w.Apply embeds only what vecs
+// lacks.
+func (e *Engine) UpdateEmbedded(ctx context.Context, user factbase.UserID, vecs *Vectors, fn func(w *Writer) error) (factbase.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Result{}, err
+	}
+	return e.update(ctx, user, vecs, fn)
+}
+
+// update runs fn in a write transaction with vecs, the vectors already made for the
+// facts it may store.
+func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors, fn func(w *Writer) error) (factbase.Result, error) {
+	var (
+		res factbase.Result
+		w   *Writer
+	)
+	start := time.Now()
+	err := e.store.Update(ctx, user, func(tx factbase.Tx) error {
+		res = factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}
+		w = &Writer{e: e, user: user, tx: tx, ctx: ctx, res: &res, touched: map[keyRef]*touch{}, vecs: vecs}
+		if err := fn(w); err != nil {
+			return err
 		}
 		if e.opts.BeforeCheck != nil {
 			if err := e.opts.BeforeCheck(ctx, tx); err != nil {
@@ -81,14 +103,100 @@ func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []fact
 	if err != nil {
 		return factbase.Result{}, err
 	}
+	if !w.deferSheet {
+		e.SheetAfter(ctx, user, SheetChanged(res))
+	}
 	return res, nil
+}
+
+// prepareAll validates ops and fills their defaults (Prepare); an error names the op
+// of a write of several.
+func (e *Engine) prepareAll(ops []factbase.Op) ([]factbase.Op, error) {
+	if len(ops) > MaxOps {
+		return nil, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
+	}
+	prepared := make([]factbase.Op, len(ops))
+	for i, op := range ops {
+		p, err := e.Prepare(op)
+		if err != nil {
+			if len(ops) > 1 {
+				return nil, fmt.Errorf("op %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+		prepared[i] = p
+	}
+	return prepared, nil
+}
+
+// Writer writes inside one transaction of Update (or ApplyWith): facts through Apply,
+// the write path, and a feature's own rows through Tx. It is valid only during the
+// call that received it.
+type Writer struct {
+	e          *Engine
+	user       factbase.UserID
+	tx         factbase.Tx
+	ctx        context.Context
+	res        *factbase.Result
+	touched    map[keyRef]*touch
+	members    []factbase.MemberKey // values the bulk set insert wrote (transcript_bulk.go)
+	vecs       *Vectors             // vectors made before the transaction
+	deferSheet bool
+}
+
+// Tx returns the transaction, for reads and for a feature's own rows. Facts are
+// written through Apply only.
+func (w *Writer) Tx() factbase.Tx { return w.tx }
+
+// Result returns what the transaction's ops did so far; a hook may add to it.
+func (w *Writer) Result() *factbase.Result { return w.res }
+
+// DeferSheet leaves the fact sheet alone after this transaction: a feature that
+// writes in many transactions (an ingest) regenerates it once at the end with
+// Engine.SheetAfter.
+func (w *Writer) DeferSheet() { w.deferSheet = true }
+
+// Apply validates ops and executes them in this transaction, as Engine.Apply does;
+// their results add to Result. Texts not embedded before the transaction are
+// embedded here.
+func (w *Writer) Apply(ops ...factbase.Op) error {
+	prepared, err := w.e.prepareAll(ops)
+	if err != nil {
+		return err
+	}
+	var missing []factbase.Op
+	for _, op := range prepared {
+		if op.Kind == factbase.OpSet && !w.vecs.has(FactText(op.Fact)) {
+			missing = append(missing, op)
+		}
+	}
+	more, err := w.e.EmbedOps(w.ctx, missing)
+	if err != nil {
+		return err
+	}
+	w.vecs = w.vecs.merge(more)
+	return w.applyPrepared(prepared)
+}
+
+// applyPrepared executes prepared ops, then writes the vectors of the facts they
+// stored and the references of the facts they stored or restated.
+func (w *Writer) applyPrepared(ops []factbase.Op) error {
+	facts, dups := len(w.res.Facts), len(w.res.Duplicates)
+	if err := w.applyOps(ops); err != nil { // see transcript_bulk.go
+		return err
+	}
+	if err := w.e.indexFacts(w.ctx, w.tx, w.res.Facts[facts:], w.vecs); err != nil {
+		return err
+	}
+	return writeReferences(w.ctx, w.tx, ops, w.res.Facts[facts:], w.res.Duplicates[dups:]) // see reference.go
 }
 
 // MaxOps is the most ops one Apply accepts.
 const MaxOps = 10000
 
-// prepare validates an op and fills the defaults of its fact template.
-func (e *Engine) prepare(op factbase.Op) (factbase.Op, error) {
+// Prepare validates an op and fills the defaults of its fact template, as the write
+// path does before it writes: a caller that plans ops checks them with it first.
+func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
 	f := &op.Fact
 	if f.Subject == "" {
 		f.Subject = factbase.SubjectUser
@@ -178,16 +286,7 @@ type touch struct {
 	norms map[string]bool
 }
 
-type writer struct {
-	e       *Engine
-	tx      factbase.Tx
-	ctx     context.Context
-	res     *factbase.Result
-	touched map[keyRef]*touch
-	members []factbase.MemberKey // values the bulk set insert wrote (transcript_bulk.go)
-}
-
-func (w *writer) touch(subject, key string, card factbase.Cardinality, norm string) {
+func (w *Writer) touch(subject, key string, card factbase.Cardinality, norm string) {
 	k := keyRef{subject, key}
 	t := w.touched[k]
 	if t == nil {
@@ -199,7 +298,7 @@ func (w *writer) touch(subject, key string, card factbase.Cardinality, norm stri
 	}
 }
 
-func (w *writer) apply(op factbase.Op) error {
+func (w *Writer) apply(op factbase.Op) error {
 	switch op.Kind {
 	case factbase.OpSet:
 		switch op.Fact.Cardinality {
@@ -220,7 +319,7 @@ func (w *writer) apply(op factbase.Op) error {
 }
 
 // newFact completes a fact template into a row to insert.
-func (w *writer) newFact(f factbase.Fact) factbase.Fact {
+func (w *Writer) newFact(f factbase.Fact) factbase.Fact {
 	now := w.tx.Now()
 	f.ID = w.e.opts.NewID()
 	f.User = ""
@@ -237,7 +336,7 @@ func (w *writer) newFact(f factbase.Fact) factbase.Fact {
 	return f
 }
 
-func (w *writer) insert(f factbase.Fact, norm string) error {
+func (w *Writer) insert(f factbase.Fact, norm string) error {
 	if err := w.tx.Insert(w.ctx, f, norm); err != nil {
 		return err
 	}
@@ -247,7 +346,7 @@ func (w *writer) insert(f factbase.Fact, norm string) error {
 }
 
 // setOne writes a single-valued fact: latest wins, the previous version is kept.
-func (w *writer) setOne(f factbase.Fact) error {
+func (w *Writer) setOne(f factbase.Fact) error {
 	norm := normalize.Value(f.Value)
 	w.touch(f.Subject, f.Key, factbase.One, norm)
 	cur, ok, err := w.tx.Current(w.ctx, f.Subject, f.Key)
@@ -271,7 +370,7 @@ func (w *writer) setOne(f factbase.Fact) error {
 }
 
 // addMember adds a value to a set unless an equal value is present.
-func (w *writer) addMember(f factbase.Fact) error {
+func (w *Writer) addMember(f factbase.Fact) error {
 	norm := normalize.Value(f.Value)
 	w.touch(f.Subject, f.Key, factbase.Many, norm)
 	m, ok, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
@@ -287,7 +386,7 @@ func (w *writer) addMember(f factbase.Fact) error {
 }
 
 // setRanked appends a value to a ranked list (Rank 0) or places it at Rank.
-func (w *writer) setRanked(f factbase.Fact) error {
+func (w *Writer) setRanked(f factbase.Fact) error {
 	norm := normalize.Value(f.Value)
 	w.touch(f.Subject, f.Key, factbase.Ranked, norm)
 	m, present, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
@@ -349,7 +448,7 @@ func (w *writer) setRanked(f factbase.Fact) error {
 }
 
 // remove takes a value out of a list, set or single-valued key; ranks close up.
-func (w *writer) remove(f factbase.Fact) error {
+func (w *Writer) remove(f factbase.Fact) error {
 	norm := normalize.Value(f.Value)
 	var (
 		m   factbase.Fact
@@ -372,7 +471,7 @@ func (w *writer) remove(f factbase.Fact) error {
 }
 
 // end ends a current fact's validity; a ranked member leaves its list.
-func (w *writer) end(m factbase.Fact) error {
+func (w *Writer) end(m factbase.Fact) error {
 	w.touch(m.Subject, m.Key, m.Cardinality, "")
 	n, err := w.listLength(m)
 	if err != nil {
@@ -393,7 +492,7 @@ func (w *writer) end(m factbase.Fact) error {
 
 // listLength returns the length of current ranked member m's list, read before m
 // leaves it (0 for any other fact).
-func (w *writer) listLength(m factbase.Fact) (int, error) {
+func (w *Writer) listLength(m factbase.Fact) (int, error) {
 	if !m.Current || m.Cardinality != factbase.Ranked {
 		return 0, nil
 	}
@@ -403,7 +502,7 @@ func (w *writer) listLength(m factbase.Fact) (int, error) {
 // closeUp closes the gap a ranked member left in its list of n members and, unless
 // the member was erased, records the removal as a list event. An erased member's
 // events go with it (Erase); an event naming it would keep its value in the store.
-func (w *writer) closeUp(m factbase.Fact, n int, erased bool) error {
+func (w *Writer) closeUp(m factbase.Fact, n int, erased bool) error {
 	if m.Rank > n { // a broken list: let the invariant check name it
 		n = m.Rank
 	}
@@ -422,7 +521,7 @@ func (w *writer) closeUp(m factbase.Fact, n int, erased bool) error {
 }
 
 // retract ends the validity of one fact by id, or of a key's current facts.
-func (w *writer) retract(op factbase.Op) error {
+func (w *Writer) retract(op factbase.Op) error {
 	if op.ID != "" {
 		f, err := w.tx.Fact(w.ctx, op.ID)
 		if err != nil {
@@ -455,7 +554,7 @@ func sortByRankDesc(facts []factbase.Fact) {
 }
 
 // erase deletes one fact by id, or every version of a key, history included.
-func (w *writer) erase(op factbase.Op) error {
+func (w *Writer) erase(op factbase.Op) error {
 	var facts []factbase.Fact
 	if op.ID != "" {
 		f, err := w.tx.Fact(w.ctx, op.ID)
@@ -495,7 +594,7 @@ func (w *writer) erase(op factbase.Op) error {
 }
 
 // check verifies the invariants of every key the transaction touched.
-func (w *writer) check() error {
+func (w *Writer) check() error {
 	if err := w.checkMembers(); err != nil {
 		return err
 	}
@@ -516,7 +615,7 @@ func (w *writer) check() error {
 	return nil
 }
 
-func (w *writer) checkKey(k keyRef, t *touch, norm string) error {
+func (w *Writer) checkKey(k keyRef, t *touch, norm string) error {
 	s, err := w.tx.KeyStats(w.ctx, k.subject, k.key, norm)
 	if err != nil {
 		return err

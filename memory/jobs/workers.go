@@ -1,4 +1,4 @@
-package memory
+package jobs
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/router"
 )
 
@@ -70,7 +73,7 @@ type WorkerOptions struct {
 //
 // It is safe for concurrent use.
 type Workers struct {
-	e  *Engine
+	e  *Service
 	js factbase.JobStore
 	o  WorkerOptions
 
@@ -89,8 +92,8 @@ type Workers struct {
 
 // NewWorkers returns a pool over e's store's job queue; EINVALID for a negative
 // option.
-func NewWorkers(e *Engine, o WorkerOptions) (*Workers, error) {
-	js := e.store
+func NewWorkers(e *Service, o WorkerOptions) (*Workers, error) {
+	js := e.core.Store()
 	if o.Workers < 0 || o.Lease < 0 || o.MaxAttempts < 0 || o.Backoff < 0 || o.Poll < 0 {
 		return nil, factbase.Errorf(factbase.EINVALID, "worker options must not be negative")
 	}
@@ -125,18 +128,18 @@ const DefaultMaxAttempts = 5
 // queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
 // or another one sharing the store, process it (see Workers). EINVALID for a bad
 // user or an empty, oversized or non-UTF-8 message.
-func (e *Engine) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+func (e *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
 	return e.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
 }
 
-func (e *Engine) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
+func (e *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Job{}, err
 	}
 	if err := validMessage(message); err != nil {
 		return factbase.Job{}, err
 	}
-	return e.store.EnqueueJob(ctx, factbase.Job{ID: e.opts.NewID(), User: user, Kind: factbase.JobRemember,
+	return e.core.Store().EnqueueJob(ctx, factbase.Job{ID: e.core.NewID(), User: user, Kind: factbase.JobRemember,
 		Input: message, MaxAttempts: attempts})
 }
 
@@ -288,12 +291,6 @@ func (w *Workers) run(ctx context.Context, j factbase.Job) {
 		w.stats.done.Add(1)
 		w.stats.addUsage(usage)
 		w.o.Logger.Info("job done", "job", j.ID, "stored", res.Stored, "decisions", len(res.Decisions))
-		if SheetChanged(factbase.Result{Stored: res.Stored, Updated: res.Updated, Retracted: res.Retracted,
-			Duplicates: res.Duplicates, Mutations: res.Mutations}) {
-			if err := w.e.RegenerateSheet(ctx, j.User); err != nil && ctx.Err() == nil {
-				w.o.Logger.Debug("regenerate sheet", "job", j.ID, "err", err)
-			}
-		}
 	case errors.As(err, &lostLease) || jctx.Err() != nil && ctx.Err() == nil:
 		// Another worker holds the job now (or will): nothing of ours was committed.
 		w.stats.lost.Add(1)
@@ -356,7 +353,7 @@ func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage fac
 // process does a remember job's work and commits it with the job's completion.
 func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, factbase.ModelUsage, error) {
 	e := w.e
-	res := RememberResult{RuleOps: []OpView{}, Notes: []string{}, Topics: []string{}, Decisions: []Decision{}, FactIDs: []string{},
+	res := RememberResult{RuleOps: []chat.OpView{}, Notes: []string{}, Topics: []string{}, Decisions: []Decision{}, FactIDs: []string{},
 		Entities: []string{}}
 	p, err := router.Parse(j.Input)
 	if err != nil {
@@ -366,21 +363,19 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 	src := factbase.Source{Kind: factbase.SourceMessage, ID: j.ID}
 	res.Route = p.Route
 	// The rules, as Say runs them: the router's statements and the personal facts.
-	ruleOps, _, notes, skipped, err := e.statementOps(ctx, j.User, p.Statements, src)
+	ruleOps, _, notes, skipped, err := e.chat.StatementOps(ctx, j.User, p.Statements, src)
 	if err != nil {
 		return res, factbase.ModelUsage{}, err
 	}
 	res.Notes = append(append(res.Notes, notes...), skipped...)
-	var pp PersonalPlan
-	if !e.opts.People.Off {
-		if pp, err = e.PlanPersonal(ctx, j.User, j.Input, MessageInfo{Time: now}, src); err != nil {
-			return res, factbase.ModelUsage{}, err
-		}
-		ruleOps = append(ruleOps, pp.Ops...)
-		res.Notes = append(res.Notes, pp.Skipped...)
+	var pp people.PersonalPlan
+	if pp, err = e.people.PlanPersonal(ctx, j.User, j.Input, people.MessageInfo{Time: now}, src); err != nil {
+		return res, factbase.ModelUsage{}, err
 	}
+	ruleOps = append(ruleOps, pp.Ops...)
+	res.Notes = append(res.Notes, pp.Skipped...)
 	for _, op := range ruleOps {
-		res.RuleOps = append(res.RuleOps, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
+		res.RuleOps = append(res.RuleOps, chat.OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
 	}
 	var (
 		mp modelPlan
@@ -416,7 +411,8 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 		}
 	}
 	commit := func(ops []factbase.Op, mp modelPlan) error {
-		_, err := e.ApplyWith(ctx, j.User, ops, func(tx factbase.Tx, r *factbase.Result) error {
+		_, err := e.core.ApplyWith(ctx, j.User, ops, func(wr *core.Writer) error {
+			tx, r := wr.Tx(), wr.Result()
 			if len(mp.entities) > 0 || len(mp.conflicts) > 0 {
 				// The model's entities were resolved against the entities read before
 				// the call: if they changed since, resolve again (a retry).
@@ -424,12 +420,12 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 				if err != nil {
 					return err
 				}
-				if entityFingerprint(now) != mc.fingerprint {
+				if people.Fingerprint(now) != mc.fingerprint {
 					return factbase.Errorf(factbase.EUNAVAILABLE, "the user's people changed while the model read the message; the job will run again")
 				}
 			}
 			if pp.With != nil {
-				if err := pp.With(tx, r); err != nil {
+				if err := pp.With(wr); err != nil {
 					return err
 				}
 			}

@@ -1,6 +1,7 @@
-package memory
+package people
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -9,13 +10,14 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/personal"
 )
 
-// PeopleOptions configure personal facts, entities and conflicts. The zero value
-// takes the defaults each field names.
-type PeopleOptions struct {
+// Options configure personal facts, entities and conflicts. The zero value takes
+// the defaults each field names.
+type Options struct {
 	// ConfirmTypes are the fact types whose single-valued facts wait for the user's
 	// confirmation when a message would change their value. Default: contact, work,
 	// home, health. A non-nil empty slice confirms nothing by type.
@@ -31,7 +33,7 @@ type PeopleOptions struct {
 // DefaultConfirmTypes are the fact types whose changes wait for confirmation.
 var DefaultConfirmTypes = []string{"contact", "work", "home", "health"}
 
-func (o PeopleOptions) confirmTypes() map[string]bool {
+func (o Options) confirmTypes() map[string]bool {
 	ts := o.ConfirmTypes
 	if ts == nil {
 		ts = DefaultConfirmTypes
@@ -43,7 +45,7 @@ func (o PeopleOptions) confirmTypes() map[string]bool {
 	return m
 }
 
-func (o PeopleOptions) promoteAfter() int {
+func (o Options) promoteAfter() int {
 	if o.PromoteAfter <= 0 {
 		return 3
 	}
@@ -103,28 +105,24 @@ func messageInfo(ctx context.Context) MessageInfo {
 // message creates or updates, the conflicts it queues and the sessions of its
 // communication preferences. Reply and Skipped are for the user.
 type PersonalPlan struct {
-	Ops       []factbase.Op                                    `json:"-"`
-	With      func(tx factbase.Tx, res *factbase.Result) error `json:"-"`
-	Reply     []string                                         `json:"reply"`
-	Skipped   []string                                         `json:"skipped"`
-	Created   []factbase.Entity                                `json:"created"`
-	Updated   []factbase.Entity                                `json:"updated"`
-	Conflicts []factbase.Conflict                              `json:"conflicts"`
+	Ops       []factbase.Op              `json:"-"`
+	With      func(w *core.Writer) error `json:"-"`
+	Reply     []string                   `json:"reply"`
+	Skipped   []string                   `json:"skipped"`
+	Created   []factbase.Entity          `json:"created"`
+	Updated   []factbase.Entity          `json:"updated"`
+	Conflicts []factbase.Conflict        `json:"conflicts"`
 	// Facts are the facts planned, with whom they are about.
 	Facts []personal.Planned `json:"facts"`
 }
 
-// empty reports whether the plan writes nothing and has nothing to tell.
-func (p PersonalPlan) empty() bool { return len(p.Ops) == 0 && p.With == nil && len(p.Reply) == 0 }
+// Empty reports whether the plan writes nothing and has nothing to tell.
+func (p PersonalPlan) Empty() bool { return len(p.Ops) == 0 && p.With == nil && len(p.Reply) == 0 }
 
-// personalPlan reads the personal facts of a user's message for Say (see
-// PlanPersonal); with the extractor off it plans nothing.
-func (e *Engine) personalPlan(ctx context.Context, user factbase.UserID, message string) (PersonalPlan, error) {
-	if e.opts.People.Off {
-		return PersonalPlan{}, nil
-	}
-	info := messageInfo(ctx)
-	return e.PlanPersonal(ctx, user, message, info, factbase.Source{Kind: factbase.SourceMessage})
+// PlanMessageIn is PlanIn for a user's message as Say reads it: its time, session
+// and speaker from ctx (WithMessage), its source the message.
+func (e *Service) PlanMessageIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string) (PersonalPlan, error) {
+	return e.PlanIn(ctx, tx, user, message, messageInfo(ctx), factbase.Source{Kind: factbase.SourceMessage})
 }
 
 // trust ranks who said a fact: the user above a person they know above the
@@ -147,12 +145,27 @@ func personalTrust(saidBy string) int {
 // current value (the assistant, a third party, or lower confidence) — unless the
 // user states it as an explicit correction ("now", "moved to", "turned"). The plan is
 // applied by passing Ops and With to ApplyWith (Say does); nothing is written here.
-func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+func (e *Service) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+	if e.opts.Off {
+		return PersonalPlan{}, nil
+	}
+	var out PersonalPlan
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		out, err = e.PlanIn(ctx, tx, user, message, info, src)
+		return err
+	})
+	return out, err
+}
+
+// PlanIn is PlanPersonal reading the user's entities, current facts, conflicts and
+// preference sessions in tx, a read (or write) transaction of the user: a feature
+// that reads in one snapshot (Say) plans the personal facts in it.
+func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+	if e.opts.Off {
+		return PersonalPlan{}, nil
+	}
 	out := PersonalPlan{Reply: []string{}, Skipped: []string{}, Created: []factbase.Entity{}, Updated: []factbase.Entity{},
 		Conflicts: []factbase.Conflict{}, Facts: []personal.Planned{}}
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return out, err
-	}
 	if info.Time.IsZero() {
 		info.Time = time.Now()
 	}
@@ -166,14 +179,14 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 		pending  = map[string]bool{}          // subject|key|norm of pending conflicts
 		sessions = map[string][]string{}      // key|norm -> sessions
 	)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := func() error {
 		var err error
 		if known, err = tx.Entities(ctx); err != nil {
 			return err
 		}
 		ex := personal.Extract(message, personal.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
 		res := personal.Resolve(ex.Mentions, known)
-		plan = personal.Attribute(ex, res, known, personal.PlanOptions{NewID: e.opts.NewID, Now: info.Time,
+		plan = personal.Attribute(ex, res, known, personal.PlanOptions{NewID: e.core.NewID, Now: info.Time,
 			Speaker: info.Speaker, Source: src})
 		for i, pf := range plan.Facts {
 			f := &plan.Facts[i].Fact
@@ -205,7 +218,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 			}
 		}
 		return nil
-	})
+	}()
 	if err != nil {
 		return out, err
 	}
@@ -216,7 +229,7 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 			out.Reply = append(out.Reply, "I did not store that: "+strings.TrimSpace(strings.TrimPrefix(s.Reason, "orphan:"))+".")
 		}
 	}
-	confirm := e.opts.People.confirmTypes()
+	confirm := e.opts.confirmTypes()
 	type noted struct {
 		key, session, norm string
 	}
@@ -233,9 +246,9 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 				n++
 				notes = append(notes, noted{f.Key, info.Session, norm})
 			}
-			if n >= e.opts.People.promoteAfter() {
+			if n >= e.opts.promoteAfter() {
 				f.Durability = factbase.Durable
-				f.Text = clipText(fmt.Sprintf("%s (stated in %d sessions)", f.Text, n))
+				f.Text = core.ClipText(fmt.Sprintf("%s (stated in %d sessions)", f.Text, n))
 				// a promotion replaces the session preference with a durable one
 				if cur, ok := current[k]; ok && normalize.Value(cur.Value) == norm && cur.Durability != factbase.Durable {
 					retract = append(retract, cur.ID)
@@ -252,14 +265,14 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 				case confirm[f.Type]:
 					reason = fmt.Sprintf("a change of a %s fact needs your confirmation", f.Type)
 				case personalTrust(f.SaidBy) < personalTrust(cur.SaidBy):
-					reason = fmt.Sprintf("said by %s, less trusted than %s who said the current value", f.SaidBy, personalOr(cur.SaidBy, "the user"))
+					reason = fmt.Sprintf("said by %s, less trusted than %s who said the current value", f.SaidBy, cmp.Or(cur.SaidBy, "the user"))
 				case f.Confidence < cur.Confidence:
 					reason = fmt.Sprintf("confidence %.2f is below the current value's %.2f", f.Confidence, cur.Confidence)
 				}
 				if reason != "" {
 					if !pending[k+"\x00"+norm] {
 						pending[k+"\x00"+norm] = true
-						out.Conflicts = append(out.Conflicts, factbase.Conflict{ID: e.opts.NewID(), User: user, Subject: f.Subject,
+						out.Conflicts = append(out.Conflicts, factbase.Conflict{ID: e.core.NewID(), User: user, Subject: f.Subject,
 							Key: f.Key, CurrentID: cur.ID, CurrentValue: cur.Value, Proposed: f, Reason: reason,
 							Status: factbase.ConflictPending})
 						out.Reply = append(out.Reply, fmt.Sprintf("%s's %s is %s; you said %s. I kept %s until you confirm the change.",
@@ -283,30 +296,30 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 	if len(out.Ops) == 0 && len(out.Conflicts) == 0 && len(out.Created) == 0 && len(out.Updated) == 0 && len(notes) == 0 {
 		return out, nil
 	}
-	snapshot := entityFingerprint(known)
+	snapshot := Fingerprint(known)
 	created, updated, conflicts := out.Created, out.Updated, out.Conflicts
-	out.With = func(tx factbase.Tx, res *factbase.Result) error {
-		now, err := tx.Entities(ctx)
+	out.With = func(w *core.Writer) error {
+		now, err := w.Tx().Entities(ctx)
 		if err != nil {
 			return err
 		}
-		if entityFingerprint(now) != snapshot {
+		if Fingerprint(now) != snapshot {
 			return factbase.Errorf(factbase.ECONFLICT, "the user's people changed while the message was read; send it again")
 		}
 		for _, en := range append(append([]factbase.Entity{}, created...), updated...) {
 			en.User = user
-			if err := tx.PutEntity(ctx, en); err != nil {
+			if err := w.Tx().PutEntity(ctx, en); err != nil {
 				return err
 			}
 		}
 		for _, c := range conflicts {
-			c.CreatedAt = tx.Now()
-			if err := tx.PutConflict(ctx, c); err != nil {
+			c.CreatedAt = w.Tx().Now()
+			if err := w.Tx().PutConflict(ctx, c); err != nil {
 				return err
 			}
 		}
 		for _, n := range notes {
-			if err := tx.NotePreferenceSession(ctx, n.key, n.norm, n.session); err != nil {
+			if err := w.Tx().NotePreferenceSession(ctx, n.key, n.norm, n.session); err != nil {
 				return err
 			}
 		}
@@ -315,21 +328,14 @@ func (e *Engine) PlanPersonal(ctx context.Context, user factbase.UserID, message
 	return out, nil
 }
 
-// entityFingerprint summarises a user's entities so that a write can tell whether
+// Fingerprint summarises a user's entities so that a write can tell whether
 // they changed since they were read.
-func entityFingerprint(es []factbase.Entity) string {
+func Fingerprint(es []factbase.Entity) string {
 	var b strings.Builder
 	for _, e := range es {
 		fmt.Fprintf(&b, "%s@%d;", e.ID, e.UpdatedAt.UnixNano())
 	}
 	return b.String()
-}
-
-func personalOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // aboutName renders a plan's About for a reply: "your" for the user.

@@ -1,9 +1,10 @@
-package memory
+package people
 
 import (
 	"context"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 )
 
 // ConflictResult is what confirming a conflict did.
@@ -14,7 +15,7 @@ type ConflictResult struct {
 
 // Conflicts returns the user's conflicts with the given status ("" for every
 // status), oldest first.
-func (e *Engine) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
+func (e *Service) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
@@ -24,7 +25,7 @@ func (e *Engine) Conflicts(ctx context.Context, user factbase.UserID, status fac
 		return nil, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
 	}
 	out := []factbase.Conflict{}
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
 		out = append(out, cs...)
 		return err
@@ -33,12 +34,12 @@ func (e *Engine) Conflicts(ctx context.Context, user factbase.UserID, status fac
 }
 
 // Conflict returns one conflict.
-func (e *Engine) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+func (e *Service) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Conflict{}, err
 	}
 	var c factbase.Conflict
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		c, err = tx.Conflict(ctx, id)
 		return err
@@ -62,7 +63,7 @@ func pendingConflict(ctx context.Context, tx factbase.Tx, id string) (factbase.C
 // ConfirmConflict applies a pending conflict's proposed value through the write path:
 // it supersedes the current fact, which stays in history. The conflict is recorded
 // as confirmed with the fact written. ECONFLICT if it is not pending.
-func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id string) (ConflictResult, error) {
+func (e *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id string) (ConflictResult, error) {
 	c, err := e.Conflict(ctx, user, id)
 	if err != nil {
 		return ConflictResult{}, err
@@ -74,18 +75,18 @@ func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id s
 	f.ID, f.Subject, f.Key, f.Current = "", c.Subject, c.Key, false
 	f.Supersedes, f.SupersededBy, f.ValidTo = "", "", nil
 	var out factbase.Conflict
-	res, err := e.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(tx factbase.Tx, res *factbase.Result) error {
-		cur, err := pendingConflict(ctx, tx, id)
+	res, err := e.core.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(w *core.Writer) error {
+		cur, err := pendingConflict(ctx, w.Tx(), id)
 		if err != nil {
 			return err
 		}
-		now := tx.Now()
+		now := w.Tx().Now()
 		cur.Status, cur.ResolvedAt = factbase.ConflictConfirmed, &now
-		if n := len(res.Facts); n > 0 {
-			cur.ResultID = res.Facts[n-1].ID
+		if n := len(w.Result().Facts); n > 0 {
+			cur.ResultID = w.Result().Facts[n-1].ID
 		}
 		out = cur
-		return tx.PutConflict(ctx, cur)
+		return w.Tx().PutConflict(ctx, cur)
 	})
 	if err != nil {
 		return ConflictResult{}, err
@@ -96,20 +97,20 @@ func (e *Engine) ConfirmConflict(ctx context.Context, user factbase.UserID, id s
 
 // RejectConflict records that the user rejected a pending conflict; no fact changes.
 // ECONFLICT if it is not pending.
-func (e *Engine) RejectConflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+func (e *Service) RejectConflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Conflict{}, err
 	}
 	var out factbase.Conflict
-	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
-		cur, err := pendingConflict(ctx, tx, id)
+	_, err := e.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
+		cur, err := pendingConflict(ctx, w.Tx(), id)
 		if err != nil {
 			return err
 		}
-		now := tx.Now()
+		now := w.Tx().Now()
 		cur.Status, cur.ResolvedAt = factbase.ConflictRejected, &now
 		out = cur
-		return tx.PutConflict(ctx, cur)
+		return w.Tx().PutConflict(ctx, cur)
 	})
 	return out, err
 }

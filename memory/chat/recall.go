@@ -1,6 +1,7 @@
-package memory
+package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/when"
 	"github.com/kljensen/snowball/english"
@@ -220,7 +222,7 @@ type recallCandidate struct {
 // entity and halved for facts about anyone else when the query names someone; hits
 // below MinScore are dropped. The privacy mode leaves out high-sensitivity facts
 // unless asked. Hits are grouped by entity and rendered as a prompt block.
-func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string, o RecallOptions) (Recollection, error) {
+func (e *Service) Recall(ctx context.Context, user factbase.UserID, query string, o RecallOptions) (Recollection, error) {
 	out := Recollection{Query: query, Hits: []RecallHit{}, FactsByEntity: []EntityFacts{}, Entities: []string{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
@@ -228,8 +230,8 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 	if strings.TrimSpace(query) == "" {
 		return out, factbase.Errorf(factbase.EINVALID, "query is empty")
 	}
-	if len(query) > MaxQueryLen {
-		return out, factbase.Errorf(factbase.EINVALID, "query is %d bytes; the limit is %d", len(query), MaxQueryLen)
+	if len(query) > retrieve.MaxQueryLen {
+		return out, factbase.Errorf(factbase.EINVALID, "query is %d bytes; the limit is %d", len(query), retrieve.MaxQueryLen)
 	}
 	if o.Limit == 0 {
 		o.Limit = DefaultRecallLimit
@@ -258,7 +260,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 
 	// search hits, when the store can search
 	searchScore := map[string]float64{}
-	if sr, err := e.Search(ctx, user, query, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: o.Now}); err == nil {
+	if sr, err := e.retrieve.Search(ctx, user, query, retrieve.SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: o.Now}); err == nil {
 		top := 0.0
 		for _, h := range sr.Hits {
 			top = max(top, h.Score)
@@ -290,7 +292,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 		}
 		return c
 	}
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		all, err := tx.Entities(ctx)
 		if err != nil {
 			return err
@@ -425,7 +427,7 @@ func (e *Engine) Recall(ctx context.Context, user factbase.UserID, query string,
 		if score < o.MinScore {
 			continue
 		}
-		h := RecallHit{Key: f.Key, Value: f.Value, Text: hitText(f), Score: recallRound(score), Why: c.why, When: c.when, Fact: f}
+		h := RecallHit{Key: f.Key, Value: f.Value, Text: retrieve.HitText(f), Score: recallRound(score), Why: c.why, When: c.when, Fact: f}
 		h.About, h.Role, h.EntityID = recallAbout(f.Subject, entities)
 		if c.when != nil {
 			h.Text += " — on " + c.when.Format("Mon 2006-01-02")
@@ -529,7 +531,7 @@ func recallAbout(subject string, entities map[string]factbase.Entity) (about, ro
 	}
 	about = en.Name
 	if about == "" {
-		about = "your " + personalOr(en.Relation, string(en.Role))
+		about = "your " + cmp.Or(en.Relation, string(en.Role))
 	}
 	return about, role, en.ID
 }

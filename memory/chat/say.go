@@ -1,4 +1,4 @@
-package memory
+package chat
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/canon"
+	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/router"
 )
@@ -79,34 +81,37 @@ var personalKeys = map[string]struct{ noun, typ string }{
 	factbase.KeyRole:         {"job", "work"},
 }
 
-// topicKey canonicalises a topic phrase into a list key.
-func (e *Engine) topicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
+// TopicKey canonicalises a topic phrase into a list key, with the user's own list
+// topics when the canonicalizer compares with them (Options.KnownTopics).
+func (e *Service) TopicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
 	var known []string
 	if e.opts.KnownTopics {
-		keys, err := e.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+		keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
 		if err != nil {
 			return Canonical{}, err
 		}
-		for _, k := range keys {
-			known = append(known, strings.ReplaceAll(strings.TrimPrefix(k, factbase.FavoritesPrefix), "_", " "))
-		}
+		known = topicsOf(keys)
 	}
+	return e.canonical(ctx, topic, known)
+}
+
+// topicsOf turns list keys into the topics the canonicalizer compares with.
+func topicsOf(keys []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, strings.ReplaceAll(strings.TrimPrefix(k, factbase.FavoritesPrefix), "_", " "))
+	}
+	return out
+}
+
+// canonical canonicalises topic against the user's known topics.
+func (e *Service) canonical(ctx context.Context, topic string, known []string) (Canonical, error) {
 	d, err := e.canon.Canonicalize(ctx, topic, known)
 	if err != nil && d.Topic == "" {
 		return Canonical{}, err
 	}
 	return Canonical{Topic: topic, Key: factbase.FavoritesPrefix + strings.ReplaceAll(d.Topic, " ", "_"),
 		Method: d.Method, Confidence: d.Confidence}, nil
-}
-
-// Keys returns the distinct keys of current facts about subject that start with prefix.
-func (e *Engine) Keys(ctx context.Context, user factbase.UserID, subject, prefix string) ([]string, error) {
-	var keys []string
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		keys, err = tx.Keys(ctx, subject, prefix)
-		return err
-	})
-	return keys, err
 }
 
 // topicNoun renders a list key as words: favorites.vacation_destination -> "vacation
@@ -118,7 +123,12 @@ func topicNoun(key string) string {
 // Say reads a user's message, writes what it states through the write path, and
 // replies in a sentence. Statements about other people, negations and questions write
 // nothing. A write with no topic or no value returns a clarification question.
-func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
+//
+// It reads in one snapshot (the user's list topics and what the personal facts are
+// checked against), canonicalises topics and embeds the texts it will store outside
+// any transaction (either may call a model), then decides and writes in one write
+// transaction; the fact sheet follows the write (core.Engine.Update).
+func (e *Service) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return SayResult{}, err
 	}
@@ -128,11 +138,26 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 	}
 	out := SayResult{Route: p.Route, Ops: []OpView{}, Clarify: p.Clarify,
 		Result: factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}}
-	pp, err := e.personalPlan(ctx, user, message) // people.go: facts about the user and the people they name
+	var (
+		known []string
+		pp    people.PersonalPlan // facts about the user and the people they name
+	)
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		if e.opts.KnownTopics && hasTopics(p.Statements) {
+			keys, err := tx.Keys(ctx, factbase.SubjectUser, factbase.FavoritesPrefix)
+			if err != nil {
+				return err
+			}
+			known = topicsOf(keys)
+		}
+		var err error
+		pp, err = e.people.PlanMessageIn(ctx, tx, user, message)
+		return err
+	})
 	if err != nil {
 		return SayResult{}, err
 	}
-	if p.Route != router.RouteWrite && pp.empty() {
+	if p.Route != router.RouteWrite && pp.Empty() {
 		switch p.Route {
 		case router.RouteRead:
 			out.Reply = "That is a question; ask it and I will answer from what I know."
@@ -141,23 +166,53 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 		}
 		return out, nil
 	}
-	ops, topics, notes, skipped, err := e.statementOps(ctx, user, p.Statements, factbase.Source{Kind: factbase.SourceMessage})
+	topics, err := e.canonicalTopics(ctx, p.Statements, known)
 	if err != nil {
 		return SayResult{}, err
 	}
-	out.Topics, out.Skipped = topics, append(skipped, pp.Skipped...)
-	ops, notes = append(ops, pp.Ops...), append(notes, pp.Reply...)
-	for _, op := range ops {
-		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
-	}
-	if len(ops) > 0 || pp.With != nil {
-		res, err := e.ApplyWith(ctx, user, ops, pp.With)
+	src := factbase.Source{Kind: factbase.SourceMessage}
+	var ops []factbase.Op
+	var notes, skipped []string
+	if len(p.Statements) > 0 || len(pp.Ops) > 0 || pp.With != nil {
+		// The texts of what the write may store, embedded before it (a remove of a
+		// value that is not there only leaves one unused).
+		planned, _, _, err := e.statementOpsIn(ctx, nil, p.Statements, topics, src)
+		if err != nil {
+			return SayResult{}, err
+		}
+		vecs, err := e.core.EmbedOps(ctx, append(planned, pp.Ops...))
+		if err != nil {
+			return SayResult{}, err
+		}
+		res, err := e.core.UpdateEmbedded(ctx, user, vecs, func(w *core.Writer) error {
+			var err error
+			if ops, notes, skipped, err = e.statementOpsIn(ctx, w.Tx(), p.Statements, topics, src); err != nil {
+				return err
+			}
+			ops = append(ops, pp.Ops...)
+			if err := w.Apply(ops...); err != nil {
+				return err
+			}
+			if pp.With != nil {
+				return pp.With(w)
+			}
+			return nil
+		})
 		if err != nil {
 			return SayResult{}, err
 		}
 		res.Facts = nil
 		out.Result = res
-		e.sheetAfter(ctx, user, SheetChanged(res))
+	}
+	for _, c := range topics {
+		if c.Key != "" {
+			out.Topics = append(out.Topics, c)
+		}
+	}
+	out.Skipped = append(skipped, pp.Skipped...)
+	notes = append(notes, pp.Reply...)
+	for _, op := range ops {
+		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
 	}
 	out.Reply = strings.Join(append(replyFor(out.Result, ops), notes...), " ")
 	if out.Reply == "" {
@@ -168,12 +223,69 @@ func (e *Engine) Say(ctx context.Context, user factbase.UserID, message string) 
 	return out, nil
 }
 
-// statementOps turns the router's statements into ops with source src, without
-// applying them: Say applies them at once, Remember in its job's transaction. A remove
-// of a value that is not in its list becomes a note and a skipped entry instead of an
-// op.
-func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, statements []router.Statement, src factbase.Source) (ops []factbase.Op, topics []Canonical, notes, skipped []string, err error) {
+// hasTopics reports whether a statement names a favorites topic.
+func hasTopics(statements []router.Statement) bool {
 	for _, st := range statements {
+		if st.Key == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// canonicalTopics canonicalises the topic of each statement that has one (the
+// others get a zero Canonical), against the user's known topics, and reports each
+// decision to the observer.
+func (e *Service) canonicalTopics(ctx context.Context, statements []router.Statement, known []string) ([]Canonical, error) {
+	out := make([]Canonical, len(statements))
+	for i, st := range statements {
+		if st.Key != "" {
+			continue
+		}
+		c, err := e.canonical(ctx, st.Topic, known)
+		if err != nil {
+			return nil, err
+		}
+		e.canonicalized(c)
+		out[i] = c
+	}
+	return out, nil
+}
+
+// StatementOps turns the router's statements into ops with source src, without
+// applying them (Remember applies them in its job's transaction): topics are
+// canonicalised, and a remove of a value that is not in its list becomes a note and
+// a skipped entry instead of an op.
+func (e *Service) StatementOps(ctx context.Context, user factbase.UserID, statements []router.Statement, src factbase.Source) (ops []factbase.Op, topics []Canonical, notes, skipped []string, err error) {
+	var known []string
+	if e.opts.KnownTopics && hasTopics(statements) {
+		keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		known = topicsOf(keys)
+	}
+	all, err := e.canonicalTopics(ctx, statements, known)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for _, c := range all {
+		if c.Key != "" {
+			topics = append(topics, c)
+		}
+	}
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		ops, notes, skipped, err = e.statementOpsIn(ctx, tx, statements, all, src)
+		return err
+	})
+	return ops, topics, notes, skipped, err
+}
+
+// statementOpsIn builds the ops of statements, whose topics are canonicalised in
+// topics (one per statement), looking up the members a remove names in tx. With a
+// nil tx every member is taken as present: the ops a write may make, for embedding.
+func (e *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statements []router.Statement, topics []Canonical, src factbase.Source) (ops []factbase.Op, notes, skipped []string, err error) {
+	for i, st := range statements {
 		if st.Key != "" { // a single-valued personal fact
 			if len(st.Values) == 0 {
 				continue
@@ -181,19 +293,14 @@ func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, stateme
 			info := personalKeys[st.Key]
 			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: st.Key, Value: st.Values[0],
 				Cardinality: factbase.One, Type: info.typ, Category: factbase.Core, Source: src, Extractor: "router",
-				Text: clipText(fmt.Sprintf("User's %s is %s", info.noun, st.Values[0])), SaidBy: "user"}})
+				Text: core.ClipText(fmt.Sprintf("User's %s is %s", info.noun, st.Values[0])), SaidBy: "user"}})
 			continue
 		}
-		c, err := e.topicKey(ctx, user, st.Topic)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		topics = append(topics, c)
-		e.metrics.canonicalized(c)
+		c := topics[i]
 		fav := func(v string, rank int) factbase.Fact {
 			return factbase.Fact{Key: c.Key, Value: v, Rank: rank, Cardinality: factbase.Ranked, Type: "preference",
 				Category: factbase.Core, Source: src, Extractor: "router", SaidBy: "user",
-				Text: clipText(fmt.Sprintf("Favorite %s: %s", topicNoun(c.Key), v))}
+				Text: core.ClipText(fmt.Sprintf("Favorite %s: %s", topicNoun(c.Key), v))}
 		}
 		switch st.Kind {
 		case router.Add:
@@ -210,9 +317,12 @@ func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, stateme
 				removeVals = st.Values[:1]
 			}
 			for _, v := range removeVals {
-				m, ok, err := e.member(ctx, user, c.Key, v)
-				if err != nil {
-					return nil, nil, nil, nil, err
+				var m factbase.Fact
+				ok := true
+				if tx != nil {
+					if m, ok, err = tx.Member(ctx, factbase.SubjectUser, c.Key, normalize.Value(v)); err != nil {
+						return nil, nil, nil, err
+					}
 				}
 				if !ok {
 					notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", v, plural(topicNoun(c.Key))))
@@ -226,28 +336,7 @@ func (e *Engine) statementOps(ctx context.Context, user factbase.UserID, stateme
 			}
 		}
 	}
-	return ops, topics, notes, skipped, nil
-}
-
-// member finds a current member of a list by value.
-func (e *Engine) member(ctx context.Context, user factbase.UserID, key, value string) (factbase.Fact, bool, error) {
-	var (
-		f  factbase.Fact
-		ok bool
-	)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		f, ok, err = tx.Member(ctx, factbase.SubjectUser, key, normalize.Value(value))
-		return err
-	})
-	return f, ok, err
-}
-
-func clipText(s string) string {
-	r := []rune(s)
-	if len(r) <= factbase.MaxTextLen {
-		return s
-	}
-	return string(r[:factbase.MaxTextLen-1]) + "…"
+	return ops, notes, skipped, nil
 }
 
 // replyFor renders a write result as sentences, grouping appends to one list.
@@ -351,7 +440,7 @@ func plural(noun string) string {
 
 // Ask answers a question about the user's own facts and lists from what is stored,
 // deterministically. It never guesses: an unknown answer says so and has no items.
-func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
+func (e *Service) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return AskResult{}, err
 	}
@@ -392,11 +481,11 @@ func (e *Engine) Ask(ctx context.Context, user factbase.UserID, question string)
 	return out, nil
 }
 
-func (e *Engine) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
+func (e *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
 	if q.Kind == router.QueryFact {
 		info := personalKeys[q.Key]
 		a := Answer{Key: q.Key, Items: []AskItem{}}
-		facts, err := e.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
+		facts, err := e.core.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
 		if err != nil {
 			return a, err
 		}
@@ -408,14 +497,14 @@ func (e *Engine) answer(ctx context.Context, user factbase.UserID, q router.Quer
 		a.Reply = fmt.Sprintf("Your %s is %s.", info.noun, facts[0].Value)
 		return a, nil
 	}
-	c, err := e.topicKey(ctx, user, q.Topic)
+	c, err := e.TopicKey(ctx, user, q.Topic)
 	if err != nil {
 		return Answer{}, err
 	}
 	noun := topicNoun(c.Key)
 	a := Answer{Key: c.Key, Items: []AskItem{}}
 	if q.Kind == router.QueryRank {
-		p, err := e.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
+		p, err := e.core.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
 		if err != nil {
 			return a, err
 		}
@@ -436,11 +525,11 @@ func (e *Engine) answer(ctx context.Context, user factbase.UserID, q router.Quer
 		}
 		return a, nil
 	}
-	limit := DefaultPageSize
+	limit := core.DefaultPageSize
 	if q.Limit > 0 && q.Limit < limit {
 		limit = q.Limit
 	}
-	p, err := e.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
+	p, err := e.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
 	if err != nil {
 		return a, err
 	}

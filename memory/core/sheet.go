@@ -1,4 +1,4 @@
-package memory
+package core
 
 import (
 	"context"
@@ -144,11 +144,13 @@ func (e *Engine) RegenerateSheet(ctx context.Context, user factbase.UserID) erro
 	return err
 }
 
-// sheetAfter regenerates the user's fact sheet after a committed extraction cycle
-// (a message, an episode, an ingest) that changed the user's facts, unless
-// Options.NoSheetRegen. It is best effort: the write has committed, and a failed
+// SheetAfter regenerates the user's fact sheet after a committed write that changed
+// the user's facts (changed: SheetChanged of its result), unless
+// Options.NoSheetRegen: in the background with Options.BackgroundDelay, else now.
+// Every write through Update does it; a feature that deferred it (Writer.DeferSheet)
+// calls it once at the end. It is best effort: the write has committed, and a failed
 // regeneration leaves the previous sheet in place until the next one.
-func (e *Engine) sheetAfter(ctx context.Context, user factbase.UserID, changed bool) {
+func (e *Engine) SheetAfter(ctx context.Context, user factbase.UserID, changed bool) {
 	if e.opts.NoSheetRegen || !changed {
 		return
 	}

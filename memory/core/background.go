@@ -1,4 +1,4 @@
-package memory
+package core
 
 import (
 	"context"
@@ -208,8 +208,8 @@ func (b *background) close() {
 // writeReferenceBatch stores refs of one user through the write path in one
 // transaction; references to facts the user no longer has are skipped by the store.
 func (e *Engine) writeReferenceBatch(ctx context.Context, user factbase.UserID, refs []factbase.Reference) error {
-	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
-		_, err := tx.AddReferences(ctx, refs)
+	_, err := e.Update(ctx, user, func(w *Writer) error {
+		_, err := w.Tx().AddReferences(ctx, refs)
 		return err
 	})
 	return err

@@ -1,4 +1,4 @@
-package memory
+package retrieve
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/search"
 	"github.com/kljensen/snowball/english"
 )
@@ -23,7 +24,7 @@ type LookupOptions struct {
 	// From (inclusive) and To (exclusive) bound the fact's valid-from time (for an
 	// extracted fact, its episode's time); zero is open.
 	From, To time.Time
-	Limit    int // 0 means 10; at most MaxPageSize
+	Limit    int // 0 means 10; at most core.MaxPageSize
 }
 
 // LookupResult is one fact found by a direct look-up.
@@ -49,7 +50,7 @@ func lookupResult(f factbase.Fact) LookupResult {
 
 // Lookup is the direct fact look-up: the user's current facts of a type or key,
 // newest first, narrowed by subject, source-episode tags and time.
-func (e *Engine) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
+func (e *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
@@ -59,21 +60,21 @@ func (e *Engine) Lookup(ctx context.Context, user factbase.UserID, o LookupOptio
 	if o.Limit == 0 {
 		o.Limit = 10
 	}
-	if o.Limit < 0 || o.Limit > MaxPageSize {
-		return nil, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", o.Limit, MaxPageSize)
+	if o.Limit < 0 || o.Limit > core.MaxPageSize {
+		return nil, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", o.Limit, core.MaxPageSize)
 	}
 	if o.Key != "" {
 		if err := factbase.ValidateKey(o.Key); err != nil {
 			return nil, err
 		}
 	}
-	tags, err := normTags(o.Tags)
+	tags, err := factbase.NormalizeTags(o.Tags)
 	if err != nil {
 		return nil, err
 	}
 	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
 	out := []LookupResult{}
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Limit)
 		for _, fact := range facts {
 			out = append(out, lookupResult(fact))
@@ -138,7 +139,7 @@ type QueryAnswer struct {
 // episodes, and says which source answered. A fact answers only if its key names
 // what the question asks about; narrative passages are the best sentences of the
 // best episodes.
-func (e *Engine) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
+func (e *Service) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
 	a := QueryAnswer{Question: question, Tried: []string{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return a, err
@@ -189,7 +190,7 @@ func (e *Engine) Query(ctx context.Context, user factbase.UserID, question strin
 }
 
 // answerFact finds the current fact whose key best covers what question asks about.
-func (e *Engine) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
+func (e *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
 	want := stems(subject)
 	if len(want) == 0 {
 		want = stems(question)
@@ -238,7 +239,7 @@ func stems(text string) []string {
 }
 
 // passages runs the narrative search and cuts each episode to its best sentences.
-func (e *Engine) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
+func (e *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
 	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
 	if err != nil {
 		return nil, err
@@ -293,7 +294,7 @@ func bestSentences(content string, want []string, max int) string {
 	}
 	out := strings.Join(sents[lo:hi], " ")
 	if len(out) > max {
-		out = clipRunes(out, max)
+		out = core.Clip(out, max)
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package memory
+package ingest
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/transcript"
 )
 
@@ -48,7 +49,7 @@ type IngestOptions struct {
 	// the agent may still be writing it.
 	Finished bool
 	// BatchFacts is how many facts one write transaction holds at most; default
-	// DefaultIngestBatchFacts (2,000), at most MaxOps.
+	// DefaultIngestBatchFacts (2,000), at most core.MaxOps.
 	BatchFacts int
 	// BatchBytes is how many bytes of input one write transaction covers at most;
 	// default DefaultIngestBatchBytes (8 MiB).
@@ -119,7 +120,7 @@ type IngestSummary struct {
 // Two ingests of the same file for the same user at once: one of them fails with
 // ECONFLICT at its first commit after the other's. On an error the summary reports
 // what was committed before it.
-func (e *Engine) IngestTranscript(ctx context.Context, user factbase.UserID, f io.ReadSeeker, name string, o IngestOptions) (IngestSummary, error) {
+func (e *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f io.ReadSeeker, name string, o IngestOptions) (IngestSummary, error) {
 	sum := IngestSummary{File: name}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return sum, err
@@ -130,7 +131,7 @@ func (e *Engine) IngestTranscript(ctx context.Context, user factbase.UserID, f i
 	if o.BatchFacts <= 0 {
 		o.BatchFacts = DefaultIngestBatchFacts
 	}
-	o.BatchFacts = min(o.BatchFacts, MaxOps)
+	o.BatchFacts = min(o.BatchFacts, core.MaxOps)
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = DefaultIngestBatchBytes
 	}
@@ -138,7 +139,7 @@ func (e *Engine) IngestTranscript(ctx context.Context, user factbase.UserID, f i
 		stored factbase.TranscriptCheckpoint
 		had    bool
 	)
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
 		stored, had, err = tx.TranscriptCheckpoint(ctx, name)
 		return err
 	})
@@ -182,7 +183,7 @@ func (e *Engine) IngestTranscript(ctx context.Context, user factbase.UserID, f i
 	sum.Offset, sum.Line = cp.Offset, cp.Line
 	// run fills sum through in.sum; call it before sum is read for the return.
 	err = in.run(r)
-	e.sheetAfter(ctx, user, sum.Stored+sum.Duplicate > 0)
+	e.core.SheetAfter(ctx, user, sum.Stored+sum.Duplicate > 0)
 	return sum, err
 }
 
@@ -215,7 +216,7 @@ func (x expected) matches(cp factbase.TranscriptCheckpoint, ok bool) bool {
 // ingest is one IngestTranscript call: a reader that extracts facts into batches,
 // and a writer goroutine that commits them, so that parsing and SQLite overlap.
 type ingest struct {
-	e    *Engine
+	e    *Service
 	ctx  context.Context
 	user factbase.UserID
 	name string
@@ -351,7 +352,7 @@ func (in *ingest) read(ctx context.Context, r *transcript.Reader, batches chan<-
 		}
 		for _, f := range in.x.Extract(m) {
 			s.Facts++
-			op, err := in.e.prepare(transcriptOp(f))
+			op, err := in.e.core.Prepare(transcriptOp(f))
 			if err != nil {
 				s.Invalid++
 				continue
@@ -395,41 +396,43 @@ func toTranscriptSession(s transcript.Session, file string) factbase.TranscriptS
 
 // write commits one batch: its facts through the write path, and in the same
 // transaction the links, the sessions and the checkpoint. A batch is full at
-// BatchFacts (at most MaxOps) facts, checked after each message, so the last
-// message's facts can carry it past MaxOps: those first MaxOps facts then commit on
+// BatchFacts (at most core.MaxOps) facts, checked after each message, so the last
+// message's facts can carry it past core.MaxOps: those first core.MaxOps facts then commit on
 // their own, without the checkpoint (should the rest fail, reading again stores
 // nothing twice).
 func (in *ingest) write(ctx context.Context, b batch, ws *IngestSummary) error {
-	for len(b.ops) > MaxOps {
-		res, err := in.e.ApplyWith(ctx, in.user, b.ops[:MaxOps], func(tx factbase.Tx, _ *factbase.Result) error {
-			return in.checkExpected(ctx, tx)
+	for len(b.ops) > core.MaxOps {
+		res, err := in.e.core.ApplyWith(ctx, in.user, b.ops[:core.MaxOps], func(w *core.Writer) error {
+			w.DeferSheet() // once, at the end of the ingest
+			return in.checkExpected(ctx, w.Tx())
 		})
 		if err != nil {
 			return err
 		}
 		ws.Stored += res.Stored
 		ws.Duplicate += len(res.Duplicates)
-		b.ops = b.ops[MaxOps:]
+		b.ops = b.ops[core.MaxOps:]
 	}
 	cp := factbase.TranscriptCheckpoint{File: in.name, Offset: b.cp.Offset, Line: b.cp.Line, Sum: b.cp.Sum}
-	res, err := in.e.ApplyWith(ctx, in.user, b.ops, func(tx factbase.Tx, _ *factbase.Result) error {
-		if err := in.checkExpected(ctx, tx); err != nil {
+	res, err := in.e.core.ApplyWith(ctx, in.user, b.ops, func(w *core.Writer) error {
+		w.DeferSheet() // once, at the end of the ingest
+		if err := in.checkExpected(ctx, w.Tx()); err != nil {
 			return err
 		}
 		if in.sum.Rewritten && !in.clearedOnce {
-			if _, err := tx.DeleteTranscriptSessions(ctx, in.name); err != nil {
+			if _, err := w.Tx().DeleteTranscriptSessions(ctx, in.name); err != nil {
 				return err
 			}
 		}
-		if err := tx.LinkTranscriptSubjects(ctx, b.links); err != nil {
+		if err := w.Tx().LinkTranscriptSubjects(ctx, b.links); err != nil {
 			return err
 		}
 		for _, s := range b.sessions {
-			if err := tx.PutTranscriptSession(ctx, s); err != nil {
+			if err := w.Tx().PutTranscriptSession(ctx, s); err != nil {
 				return err
 			}
 		}
-		return tx.PutTranscriptCheckpoint(ctx, cp)
+		return w.Tx().PutTranscriptCheckpoint(ctx, cp)
 	})
 	if err != nil {
 		return err
@@ -487,12 +490,12 @@ func checkTranscriptQuery(user factbase.UserID, q *factbase.TranscriptQuery) err
 // TranscriptFacts returns the user's current facts from transcripts that q selects
 // (by predicate, subject, session, object substring, minimum confidence), oldest
 // first. Limit 0 means DefaultTranscriptLimit; above MaxTranscriptLimit is EINVALID.
-func (e *Engine) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, error) {
+func (e *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
 	var out []factbase.Fact
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
 		out, err = tx.TranscriptFacts(ctx, q)
 		return err
 	})
@@ -506,12 +509,12 @@ func (e *Engine) TranscriptFacts(ctx context.Context, user factbase.UserID, q fa
 // its number of facts and the sessions they came from, most facts first: for
 // example every host the user's agents connected to (predicate connects_to_host).
 // Limit and Offset page through the objects.
-func (e *Engine) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, error) {
+func (e *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
 	var out []factbase.TranscriptObject
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
 		out, err = tx.TranscriptObjects(ctx, q)
 		return err
 	})
@@ -523,12 +526,12 @@ func (e *Engine) TranscriptObjects(ctx context.Context, user factbase.UserID, q 
 
 // TranscriptSessions returns the stored sessions with id id (one row per file that
 // mentions it), or every session for id "".
-func (e *Engine) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
+func (e *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
 	var out []factbase.TranscriptSession
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
 		out, err = tx.TranscriptSessions(ctx, id)
 		return err
 	})
@@ -540,11 +543,11 @@ func (e *Engine) TranscriptSessions(ctx context.Context, user factbase.UserID, i
 
 // TranscriptCheckpoint returns how far the user's ingest of file got; ok is false if
 // it was never ingested.
-func (e *Engine) TranscriptCheckpoint(ctx context.Context, user factbase.UserID, file string) (cp factbase.TranscriptCheckpoint, ok bool, err error) {
+func (e *Service) TranscriptCheckpoint(ctx context.Context, user factbase.UserID, file string) (cp factbase.TranscriptCheckpoint, ok bool, err error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return cp, false, err
 	}
-	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		cp, ok, err = tx.TranscriptCheckpoint(ctx, file)
 		return err
 	})

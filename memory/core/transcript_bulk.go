@@ -1,4 +1,4 @@
-package memory
+package core
 
 import (
 	"github.com/factbase/factbase"
@@ -14,9 +14,9 @@ const minBulkOps = 32
 // (OpSet of cardinality many), such as a batch of transcript facts, takes
 // addMembers: the same result and the same rows as one addMember per op, in a few
 // statements instead of three per op.
-func (w *writer) applyOps(user factbase.UserID, ops []factbase.Op) error {
+func (w *Writer) applyOps(ops []factbase.Op) error {
 	if len(ops) >= minBulkOps && allMembers(ops) {
-		return w.addMembers(user, ops)
+		return w.addMembers(ops)
 	}
 	for _, op := range ops {
 		if err := w.apply(op); err != nil {
@@ -40,7 +40,7 @@ func allMembers(ops []factbase.Op) bool {
 // same write added is its duplicate, as it would be one op at a time. The values
 // are checked (at most one current member each) with the other invariants, by
 // checkMembers.
-func (w *writer) addMembers(user factbase.UserID, ops []factbase.Op) error {
+func (w *Writer) addMembers(ops []factbase.Op) error {
 	norms := make([]string, len(ops))
 	keys := make([]factbase.MemberKey, 0, len(ops))
 	seen := make(map[factbase.MemberKey]bool, len(ops))
@@ -70,7 +70,7 @@ func (w *writer) addMembers(user factbase.UserID, ops []factbase.Op) error {
 		nf := w.newFact(op.Fact)
 		news, newNorms = append(news, nf), append(newNorms, norms[i])
 		w.res.Facts = append(w.res.Facts, nf)
-		present[k] = asRead(nf, user) // what Member would return for a later op
+		present[k] = asRead(nf, w.user) // what Member would return for a later op
 	}
 	if err := w.tx.InsertFacts(w.ctx, news, newNorms); err != nil {
 		return err
@@ -97,7 +97,7 @@ func asRead(f factbase.Fact, user factbase.UserID) factbase.Fact {
 
 // checkMembers verifies that each value addMembers wrote is held by at most one
 // current member, in one query per few hundred values.
-func (w *writer) checkMembers() error {
+func (w *Writer) checkMembers() error {
 	if len(w.members) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package memory
+package jobs
 
 import (
 	"strings"
@@ -20,13 +20,13 @@ func FuzzGrounding(f *testing.F) {
 		injection(message)
 		stated(ws, value)
 		quoted(message, value)
-		if len(words(message)) > 0 && !stated(ws, message) {
+		if len(normalize.Words(message)) > 0 && !stated(ws, message) {
 			t.Fatalf("the message %q does not state itself", message)
 		}
 		if normalize.Value(message) != "" && !quoted(message, message) {
 			t.Fatalf("the message %q does not quote itself", message)
 		}
-		if mw := words(message); len(mw) > 1 {
+		if mw := normalize.Words(message); len(mw) > 1 {
 			part := strings.Join(mw[len(mw)/2:], " ")
 			if !stated(ws, part) {
 				t.Fatalf("%q, words of %q, is not stated in it", part, message)

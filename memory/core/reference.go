@@ -1,4 +1,4 @@
-package memory
+package core
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 	"github.com/factbase/factbase/normalize"
 )
 
-// writeReferences records, inside the write path's transaction, that the facts it
+// writeReferences records, inside the write path's transaction, that the facts ops
 // stored or restated were extracted: one reference, at the transaction's time, per
-// current fact in res.Facts (new facts, duplicates blocked, ranked NOOPs and MOVEs)
-// and per blocked duplicate, at most one per fact per transaction. Facts the
+// current fact of facts (new facts, duplicates blocked, ranked NOOPs and MOVEs) and
+// per blocked duplicate, at most one per fact per call. Facts the
 // transaction ended are not referenced. A restated fact's reference names the
 // source of the op that restated it; a new fact's, its own source.
-func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, res *factbase.Result) error {
-	if len(res.Facts) == 0 && len(res.Duplicates) == 0 {
+func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, facts []factbase.Fact, dups []factbase.Duplicate) error {
+	if len(facts) == 0 && len(dups) == 0 {
 		return nil
 	}
 	// The source of each (key, normalised value) the ops set, first op first.
@@ -30,8 +30,8 @@ func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, res
 			sources[k] = op.Fact.Source
 		}
 	}
-	seen := make(map[string]bool, len(res.Facts))
-	refs := make([]factbase.Reference, 0, len(res.Facts))
+	seen := make(map[string]bool, len(facts))
+	refs := make([]factbase.Reference, 0, len(facts))
 	add := func(id, key, value string, own factbase.Source) {
 		if id == "" || seen[id] {
 			return
@@ -43,12 +43,12 @@ func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, res
 		}
 		refs = append(refs, factbase.Reference{FactID: id, At: tx.Now(), Source: src})
 	}
-	for _, f := range res.Facts {
+	for _, f := range facts {
 		if f.Current {
 			add(f.ID, f.Key, f.Value, f.Source)
 		}
 	}
-	for _, d := range res.Duplicates {
+	for _, d := range dups {
 		add(d.FactID, d.Key, d.Value, factbase.Source{})
 	}
 	_, err := tx.AddReferences(ctx, refs)
@@ -78,27 +78,22 @@ func (e *Engine) RecordReferences(ctx context.Context, user factbase.UserID, ids
 		return 0, factbase.Errorf(factbase.EINVALID, "%d references in one write; the limit is %d", len(uniq), MaxOps)
 	}
 	var stored int
-	_, err := e.ApplyWith(ctx, user, nil, func(tx factbase.Tx, _ *factbase.Result) error {
+	_, err := e.Update(ctx, user, func(w *Writer) error {
 		refs := make([]factbase.Reference, len(uniq))
 		for i, id := range uniq {
-			refs[i] = factbase.Reference{FactID: id, At: tx.Now(), Source: src}
+			refs[i] = factbase.Reference{FactID: id, At: w.Tx().Now(), Source: src}
 		}
-		n, err := tx.AddReferences(ctx, refs)
+		n, err := w.Tx().AddReferences(ctx, refs)
 		stored = n
 		return err
 	})
 	return stored, err
 }
 
-// referenceAnswers records a reference, source "answer", for every fact an answer
-// used.
-func (e *Engine) referenceAnswers(ctx context.Context, user factbase.UserID, answers []Answer) error {
-	var ids []string
-	for _, a := range answers {
-		for _, it := range a.Items {
-			ids = append(ids, it.ID)
-		}
-	}
+// ReferenceAnswer records that an answer used the facts ids: a reference, source
+// "answer", to each. With Options.BackgroundDelay the references are batched in the
+// background, so a question never waits for the store's writer.
+func (e *Engine) ReferenceAnswer(ctx context.Context, user factbase.UserID, ids []string) error {
 	if e.bg != nil && e.bg.add(user, ids, time.Now()) {
 		return nil
 	}
