@@ -132,6 +132,7 @@ type ReadTx interface {
 	ReferenceReadTx  // fact references and the fact sheet's read (sheetstore.go)
 	SearchReadTx     // episodes and the search indexes (search.go)
 	PeopleReadTx     // entities, conflicts, time anchors (entity.go)
+	ExportReadTx     // every row of a kind, for copies and exports (export.go)
 }
 
 // Tx is a write transaction. Only the engine's write path calls its mutating methods.

@@ -196,12 +196,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 
 	// The raw baselines, on their own file with the store's pragmas.
 	progress("raw SQLite baselines")
-	raw, err := sqlite.Open(ctx, filepath.Join(dir, "raw.db"), sqlite.Options{})
+	db, err := sqlite.OpenDB(filepath.Join(dir, "raw.db"), sqlite.Options{})
 	if err != nil {
 		return rep, err
 	}
-	defer raw.Close()
-	db := raw.Writer()
+	defer db.Close()
 	base := map[string]Result{}
 	for _, b := range []struct {
 		name string
@@ -238,8 +237,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		store.Close()
 		return rep, fmt.Errorf("bench: build: %w", err)
 	}
-	// Checkpoint so that the size on disk is the database's, not a WAL's backlog.
-	if _, err := store.Writer().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+	// Checkpoint so that the size on disk is the database's, not a WAL's backlog:
+	// SQLite's Purge checkpoints the WAL into the file and truncates it.
+	if _, err := store.Purge(ctx); err != nil {
 		store.Close()
 		return rep, err
 	}
@@ -627,10 +627,24 @@ func addReferences(ctx context.Context, e *memory.Engine, user factbase.UserID, 
 	return nil
 }
 
-func countFacts(ctx context.Context, s *sqlite.Store) (int, error) {
-	var n int
-	err := s.Writer().QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&n)
-	return n, err
+// countFacts counts the fact rows of every user of s, history included.
+func countFacts(ctx context.Context, s factbase.Store) (int, error) {
+	users, err := s.Users(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range users {
+		err := s.View(ctx, u, func(tx factbase.ReadTx) error {
+			rows, err := tx.UserRows(ctx)
+			n += int(rows["facts"])
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 // dirSize adds up the sizes of the database file and its WAL.

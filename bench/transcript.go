@@ -191,12 +191,11 @@ func ingestFile(ctx context.Context, dbPath, path string, size int64, emb factba
 // rawLineInsert is the ingest's baseline: the file's lines, each inserted by a bare
 // prepared INSERT, in transactions of 8 MiB of input. Latencies are per transaction.
 func rawLineInsert(ctx context.Context, dbPath, path string, size int64) (Result, error) {
-	s, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
+	db, err := sqlite.OpenDB(dbPath, sqlite.Options{})
 	if err != nil {
 		return Result{}, err
 	}
-	defer s.Close()
-	db := s.Writer()
+	defer db.Close()
 	if _, err := db.ExecContext(ctx, "CREATE TABLE raw_lines (id INTEGER PRIMARY KEY, line TEXT NOT NULL)"); err != nil {
 		return Result{}, err
 	}

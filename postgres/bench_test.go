@@ -20,7 +20,7 @@ import (
 
 func rawTable(b *testing.B, s *postgres.Store) {
 	b.Helper()
-	if _, err := s.Pool().Exec(context.Background(), `CREATE TABLE IF NOT EXISTS raw (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, k text NOT NULL, v text NOT NULL);
+	if _, err := postgres.PoolOf(s).Exec(context.Background(), `CREATE TABLE IF NOT EXISTS raw (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, k text NOT NULL, v text NOT NULL);
 		CREATE INDEX IF NOT EXISTS raw_k ON raw (k)`); err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func BenchmarkRawInsert(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		tx, err := s.Pool().Begin(ctx)
+		tx, err := postgres.PoolOf(s).Begin(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,13 +51,13 @@ func BenchmarkRawSelect(b *testing.B) {
 	s := openTest(b, postgres.Options{})
 	rawTable(b, s)
 	ctx := context.Background()
-	if _, err := s.Pool().Exec(ctx, "INSERT INTO raw (k, v) SELECT 'k' || i, 'value' FROM generate_series(0, 9999) i"); err != nil {
+	if _, err := postgres.PoolOf(s).Exec(ctx, "INSERT INTO raw (k, v) SELECT 'k' || i, 'value' FROM generate_series(0, 9999) i"); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var v string
-		if err := s.Pool().QueryRow(ctx, "SELECT v FROM raw WHERE k = $1 LIMIT 1", fmt.Sprintf("k%d", i%10000)).Scan(&v); err != nil {
+		if err := postgres.PoolOf(s).QueryRow(ctx, "SELECT v FROM raw WHERE k = $1 LIMIT 1", fmt.Sprintf("k%d", i%10000)).Scan(&v); err != nil {
 			b.Fatal(err)
 		}
 	}

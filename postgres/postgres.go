@@ -228,10 +228,6 @@ func (s *Store) analyzeTables(ctx context.Context) (float64, error) {
 // Schema returns the schema the store's tables live in ("" for the server default).
 func (s *Store) Schema() string { return s.schema }
 
-// Pool returns the connection pool, for tests and tools that must reach the tables
-// directly. Callers must not hold a connection across calls.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
-
 // Close closes the connection pool. A closed store returns EUNAVAILABLE.
 func (s *Store) Close() error {
 	s.mu.Lock()

@@ -98,7 +98,7 @@ func openEmpty(t *testing.T) factbase.Store {
 	t.Helper()
 	s := openTest(t, postgres.Options{})
 	ctx := context.Background()
-	rows, err := s.Pool().Query(ctx, `SELECT quote_ident(tablename) FROM pg_tables
+	rows, err := postgres.PoolOf(s).Query(ctx, `SELECT quote_ident(tablename) FROM pg_tables
 		WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, testSchema)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func openEmpty(t *testing.T) factbase.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool().Exec(ctx, "TRUNCATE "+strings.Join(tables, ", ")+" RESTART IDENTITY CASCADE"); err != nil {
+	if _, err := postgres.PoolOf(s).Exec(ctx, "TRUNCATE "+strings.Join(tables, ", ")+" RESTART IDENTITY CASCADE"); err != nil {
 		t.Fatalf("emptying the test schema: %v", err)
 	}
 	return s

@@ -48,7 +48,7 @@ func openRanks(t *testing.T) *Store {
 // positionsOf returns the list's positions by fact id.
 func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[string]int64 {
 	t.Helper()
-	rows, err := s.Pool().Query(context.Background(), `SELECT id, rank FROM facts
+	rows, err := s.pool.Query(context.Background(), `SELECT id, rank FROM facts
 		WHERE u = $1 AND key = $2 AND current AND cardinality = 'ranked'`, string(u), key)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 		"ALTER TABLE facts ALTER COLUMN rank TYPE integer",
 		"DELETE FROM schema_migrations WHERE name = '0008_rank_positions.sql'",
 	} {
-		if _, err := s.Pool().Exec(ctx, q); err != nil {
+		if _, err := s.pool.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
@@ -180,7 +180,7 @@ func TestMigrationDropsErasedEvents(t *testing.T) {
 	}
 	events := func(s *Store) (n, leaked int) {
 		t.Helper()
-		if err := s.Pool().QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE value = 'secret') FROM list_events`).Scan(&n, &leaked); err != nil {
+		if err := s.pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE value = 'secret') FROM list_events`).Scan(&n, &leaked); err != nil {
 			t.Fatal(err)
 		}
 		return n, leaked
@@ -191,7 +191,7 @@ func TestMigrationDropsErasedEvents(t *testing.T) {
 			SELECT u, subject, key, at + 1, 'REMOVE', 'erased-fact-id', 'secret', 2, 0 FROM list_events LIMIT 1`,
 		"DELETE FROM schema_migrations WHERE name = '0009_erased_list_events.sql'",
 	} {
-		if _, err := s.Pool().Exec(ctx, q); err != nil {
+		if _, err := s.pool.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}

@@ -46,7 +46,7 @@ func TestConcurrentOpen(t *testing.T) {
 		defer stores[i].Close()
 	}
 	var applied int
-	if err := stores[0].Pool().QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations").Scan(&applied); err != nil {
+	if err := postgres.PoolOf(stores[0]).QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations").Scan(&applied); err != nil {
 		t.Fatal(err)
 	}
 	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
@@ -345,7 +345,7 @@ func TestAnalyzeWithoutAutovacuum(t *testing.T) {
 	s := openTest(t, postgres.Options{Schema: newSchema(t)})
 	ctx := context.Background()
 	var autovacuum bool
-	if err := s.Pool().QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {
+	if err := postgres.PoolOf(s).QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {
 		t.Fatal(err)
 	}
 	if autovacuum {
@@ -353,7 +353,7 @@ func TestAnalyzeWithoutAutovacuum(t *testing.T) {
 	}
 	analyzed := func() bool {
 		var ok bool
-		if err := s.Pool().QueryRow(ctx, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relid = 'facts'::regclass").Scan(&ok); err != nil {
+		if err := postgres.PoolOf(s).QueryRow(ctx, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relid = 'facts'::regclass").Scan(&ok); err != nil {
 			t.Fatal(err)
 		}
 		return ok

@@ -39,7 +39,7 @@ func cpuMetric(b *testing.B) func() {
 
 func rawTable(b *testing.B, s *sqlite.Store) {
 	b.Helper()
-	if _, err := s.Writer().Exec(`CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, k TEXT NOT NULL, v TEXT NOT NULL);
+	if _, err := sqlite.WriterOf(s).Exec(`CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, k TEXT NOT NULL, v TEXT NOT NULL);
 		CREATE INDEX IF NOT EXISTS raw_k ON raw (k)`); err != nil {
 		b.Fatal(err)
 	}
@@ -53,14 +53,14 @@ func rawInsertLoop(b *testing.B, rows int) {
 	s := openTemp(b)
 	defer s.Close()
 	rawTable(b, s)
-	stmt, err := s.Writer().Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
+	stmt, err := sqlite.WriterOf(s).Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	defer cpuMetric(b)()
 	for i := 0; i < b.N; i++ {
-		tx, err := s.Writer().Begin()
+		tx, err := sqlite.WriterOf(s).Begin()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -89,15 +89,15 @@ func BenchmarkRawInsertPages(b *testing.B) {
 			for j := 0; j < n; j++ {
 				cols, marks = append(cols, fmt.Sprintf("c%d TEXT", j)), append(marks, "?")
 			}
-			if _, err := s.Writer().Exec("CREATE TABLE wide (" + strings.Join(cols, ", ") + ")"); err != nil {
+			if _, err := sqlite.WriterOf(s).Exec("CREATE TABLE wide (" + strings.Join(cols, ", ") + ")"); err != nil {
 				b.Fatal(err)
 			}
 			for j := 0; j < n; j++ {
-				if _, err := s.Writer().Exec(fmt.Sprintf("CREATE INDEX wide_%d ON wide (c%d)", j, j)); err != nil {
+				if _, err := sqlite.WriterOf(s).Exec(fmt.Sprintf("CREATE INDEX wide_%d ON wide (c%d)", j, j)); err != nil {
 					b.Fatal(err)
 				}
 			}
-			stmt, err := s.Writer().Prepare("INSERT INTO wide VALUES (" + strings.Join(marks, ", ") + ")")
+			stmt, err := sqlite.WriterOf(s).Prepare("INSERT INTO wide VALUES (" + strings.Join(marks, ", ") + ")")
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func BenchmarkRawInsertPages(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			tx, _ := s.Writer().Begin()
+			tx, _ := sqlite.WriterOf(s).Begin()
 			for i := 0; i < 10000; i++ {
 				row(tx, i)
 			}
@@ -120,7 +120,7 @@ func BenchmarkRawInsertPages(b *testing.B) {
 			b.ResetTimer()
 			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
-				tx, err := s.Writer().Begin()
+				tx, err := sqlite.WriterOf(s).Begin()
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -150,7 +150,7 @@ func BenchmarkRawFactInsert(b *testing.B) {
 			s, e, u := benchEngine(b)
 			defer s.Close()
 			fillList(b, e, u, "favorites.big", 10000)
-			w := s.Writer()
+			w := sqlite.WriterOf(s)
 			drop := []string{}
 			if variant == "issue-2" {
 				drop = append(drop, "DROP INDEX facts_subject")
@@ -210,7 +210,7 @@ func BenchmarkRawSelect(b *testing.B) {
 	s := openTemp(b)
 	defer s.Close()
 	rawTable(b, s)
-	tx, _ := s.Writer().Begin()
+	tx, _ := sqlite.WriterOf(s).Begin()
 	for i := 0; i < 10000; i++ {
 		tx.Exec("INSERT INTO raw (k, v) VALUES (?, ?)", fmt.Sprintf("k%d", i), "value")
 	}
@@ -220,7 +220,7 @@ func BenchmarkRawSelect(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	stmt, err := s.Writer().Prepare("SELECT v FROM raw WHERE k = ?")
+	stmt, err := sqlite.WriterOf(s).Prepare("SELECT v FROM raw WHERE k = ?")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func BenchmarkApplyRankedAppendWithout(b *testing.B) {
 			s, e, u := benchEngine(b)
 			defer s.Close()
 			for _, q := range parts[name] {
-				if _, err := s.Writer().Exec(q); err != nil {
+				if _, err := sqlite.WriterOf(s).Exec(q); err != nil {
 					b.Fatal(q, err)
 				}
 			}

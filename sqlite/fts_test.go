@@ -136,7 +136,7 @@ func TestFullTextScoresFinite(t *testing.T) {
 func ftsCount(t *testing.T, s *sqlite.Store, term string) int {
 	t.Helper()
 	var n int
-	if err := s.Writer().QueryRow("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", `"`+term+`"`).Scan(&n); err != nil {
+	if err := sqlite.WriterOf(s).QueryRow("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", `"`+term+`"`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -188,7 +188,7 @@ func TestFullTextDeferredInBatch(t *testing.T) {
 	deferFrom := func() int64 {
 		t.Helper()
 		var n int64
-		if err := s.Writer().QueryRow("SELECT from_seq FROM fts_defer").Scan(&n); err != nil {
+		if err := sqlite.WriterOf(s).QueryRow("SELECT from_seq FROM fts_defer").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -217,7 +217,7 @@ func TestFullTextDeferredInBatch(t *testing.T) {
 	if got := ftsCount(t, s, "magenta"); got != 1 {
 		t.Errorf("magenta has %d full-text entries, want 1", got)
 	}
-	if _, err := s.Writer().Exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('integrity-check', 0)"); err != nil {
+	if _, err := sqlite.WriterOf(s).Exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('integrity-check', 0)"); err != nil {
 		t.Errorf("full-text integrity check: %v", err)
 	}
 }
@@ -233,7 +233,7 @@ func TestFullTextDeferredSeqReuse(t *testing.T) {
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.a", Value: "alpha"}}}); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := s.Writer().Begin()
+	tx, err := sqlite.WriterOf(s).Begin()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -33,10 +34,10 @@ func TestSheetRowsFollowFacts(t *testing.T) {
 	check := func(step int) {
 		t.Helper()
 		var n, rows int
-		if err := s.Writer().QueryRowContext(ctx, sheetRowsDrift).Scan(&n); err != nil {
+		if err := sqlite.WriterOf(s).QueryRowContext(ctx, sheetRowsDrift).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Writer().QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows`).Scan(&rows); err != nil {
+		if err := sqlite.WriterOf(s).QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows`).Scan(&rows); err != nil {
 			t.Fatal(err)
 		}
 		if n != 0 {
@@ -87,7 +88,7 @@ func TestSheetRowsFollowFacts(t *testing.T) {
 		check(step)
 	}
 	var rows int
-	if err := s.Writer().QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows WHERE fact IN (SELECT fact FROM fact_references GROUP BY fact HAVING count(*) > 1)`).Scan(&rows); err != nil || rows == 0 {
+	if err := sqlite.WriterOf(s).QueryRowContext(ctx, `SELECT count(*) FROM sheet_rows WHERE fact IN (SELECT fact FROM fact_references GROUP BY fact HAVING count(*) > 1)`).Scan(&rows); err != nil || rows == 0 {
 		t.Fatalf("%d rows with more than one reference (%v); the history should make some", rows, err)
 	}
 	if _, err := e.EraseUser(ctx, users[0]); err != nil {

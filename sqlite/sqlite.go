@@ -11,9 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -81,61 +78,13 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	if path == "" {
 		return nil, factbase.Errorf(factbase.EINVALID, "sqlite: database path is empty")
 	}
-	if o.Readers <= 0 {
-		o.Readers = 4
+	if err := o.setDefaults(); err != nil {
+		return nil, err
 	}
-	if o.BusyTimeout <= 0 {
-		o.BusyTimeout = 10 * time.Second
-	}
-	switch {
-	case o.MmapSize == 0:
-		o.MmapSize = DefaultMmapSize
-	case o.MmapSize < 0:
-		o.MmapSize = 0
-	}
-	switch strings.ToLower(o.Synchronous) {
-	case "", "normal":
-		o.Synchronous = "NORMAL"
-	case "full":
-		o.Synchronous = "FULL"
-	default:
-		return nil, factbase.Errorf(factbase.EINVALID, "sqlite: synchronous %q is not full or normal", o.Synchronous)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, factbase.Errorf(factbase.EUNAVAILABLE, "sqlite: cannot create directory %s: %v", dir, err)
-		}
-	}
-	pragmas := []string{
-		fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()),
-		"journal_mode(WAL)",
-		"synchronous(" + o.Synchronous + ")",
-		"foreign_keys(1)",
-		// Statement journals and sorts in memory, not in temporary files: a set-based
-		// re-rank or a batch insert otherwise writes a temp file per statement.
-		"temp_store(MEMORY)",
-	}
-	q := url.Values{}
-	for _, p := range pragmas {
-		q.Add("_pragma", p)
-	}
-	wq := url.Values{}
-	for k, v := range q {
-		wq[k] = v
-	}
-	wq.Set("_txlock", "immediate")
-	wq.Add("_pragma", "secure_delete(1)")
-	writer, err := sql.Open("sqlite", "file:"+path+"?"+wq.Encode())
+	writer, err := openWriter(path, o)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, err
 	}
-	writer.SetMaxOpenConns(1)
-	writer.SetMaxIdleConns(1)
-	writer.SetConnMaxLifetime(0)
-	writer.SetConnMaxIdleTime(0)
 
 	s := &Store{path: path, writer: writer, now: o.Now, mmap: o.MmapSize}
 	if err := s.migrate(ctx); err != nil {
@@ -143,10 +92,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		return nil, err
 	}
 
-	rq := url.Values{}
-	for k, v := range q {
-		rq[k] = v
-	}
+	rq := connQuery(o)
 	rq.Add("_pragma", "query_only(1)")
 	reader, err := sql.Open("sqlite", "file:"+path+"?"+rq.Encode())
 	if err != nil {
@@ -198,10 +144,6 @@ func (s *Store) Ping(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Writer returns the write connection pool, for migrations of other packages and for
-// tests that must corrupt the store on purpose. Callers must not hold it across calls.
-func (s *Store) Writer() *sql.DB { return s.writer }
 
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.writer.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"database/sql"
-	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,12 +28,13 @@ Each user is copied in one transaction (its saved sheets in a second one), the
 ranked lists are checked (ranks exactly 1..N) before commit, and afterwards the
 rows of every table are counted on both sides: any difference is an error. A user
 who already has data in the destination is refused; nothing is copied then.
-Stop the servers writing to the source first: the source is locked for writing
-while a user is copied.
+Stop the servers writing to the source first: each user is read from one snapshot
+of the source, and what is written after it is not copied.
 `
 
 // migrateTables are the per-user tables whose rows are counted on both sides after a
-// copy. The SQLite side keys rows by users.seq, the PostgreSQL side by the UUID.
+// copy, as ReadTx.UserRows names them: the SQLite and PostgreSQL stores give these
+// tables the same names.
 var migrateTables = []string{"facts", "list_events", "fact_references", "sheets", "episodes", "embeddings",
 	"transcript_checkpoints", "transcript_sessions", "transcript_subjects", "entities", "conflicts", "preference_sessions"}
 
@@ -100,23 +96,22 @@ func (m *Main) runMigrate(ctx context.Context, args []string) error {
 		return err
 	}
 	defer dst.Close()
+	// The users the source holds: one it does not is ENOTFOUND (a user whose data was
+	// erased is still held, and copied as no rows).
+	known, err := src.Users(ctx)
+	if err != nil {
+		return err
+	}
 	if all {
-		if users, err = src.Users(ctx); err != nil {
-			return err
-		}
-		sort.Slice(users, func(i, j int) bool { return users[i] < users[j] })
+		users = slices.Sorted(slices.Values(known))
 	}
-	// Refuse before copying anything if a user already has data in the destination.
-	for _, u := range users {
-		var exists bool
-		if err := dst.Pool().QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)", string(u)).Scan(&exists); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		if exists {
-			return factbase.Errorf(factbase.ECONFLICT, "user %s already has data in the destination; nothing was copied", u)
-		}
+	mg := &migration{src: src, dst: dst, known: map[factbase.UserID]bool{}}
+	for _, u := range known {
+		mg.known[u] = true
 	}
-	mg := &migration{src: src, dst: dst}
+	if err := mg.refuseCopied(ctx, users); err != nil {
+		return err
+	}
 	var res migrateResult
 	for _, u := range users {
 		rep, err := mg.user(ctx, u)
@@ -160,37 +155,66 @@ func countsLine(c map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// migration copies users from a SQLite store into a PostgreSQL store. Most rows are
-// read and written through the stores' own transactions (so that the destination's
-// write primitives, indexes and triggers do the writing); the rows the interfaces do
-// not list (references, embeddings, checkpoints, subject links, preference sessions,
-// saved sheets) are read from the SQLite tables directly.
+// migration copies users from one store into another through the store contract
+// only: each user is read from the source in one snapshot and written through the
+// destination's own transactions, so that its write primitives, indexes and triggers
+// do the writing.
 type migration struct {
-	src *sqlite.Store
-	dst *postgres.Store
+	src, dst factbase.Store
+	known    map[factbase.UserID]bool // the users the source holds (Store.Users)
+}
+
+// sourceUser is everything of one user that migrate copies, read in one snapshot of
+// the source, with the user's row counts per table from that same snapshot.
+type sourceUser struct {
+	facts    []factbase.Fact
+	events   []factbase.ListEvent
+	episodes []factbase.Episode
+	sessions []factbase.TranscriptSession
+	entities []factbase.Entity
+	confl    []factbase.Conflict
+	refs     []factbase.Reference
+	vectors  []factbase.Vector
+	cps      []factbase.TranscriptCheckpoint
+	links    []factbase.TranscriptLink
+	prefs    []factbase.PreferenceSession
+	sheets   []factbase.FactSheet
+	counts   map[string]int64 // rows per table of migrateTables
+}
+
+// refuseCopied returns ECONFLICT, before anything is copied, if one of users already
+// has data in the destination.
+func (mg *migration) refuseCopied(ctx context.Context, users []factbase.UserID) error {
+	for _, u := range users {
+		var rows map[string]int64
+		err := mg.dst.View(ctx, u, func(tx factbase.ReadTx) error {
+			var err error
+			rows, err = tx.UserRows(ctx)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if len(rows) > 0 {
+			return factbase.Errorf(factbase.ECONFLICT, "user %s already has data in the destination; nothing was copied", u)
+		}
+	}
+	return nil
 }
 
 // user copies one user and verifies the copy.
 func (mg *migration) user(ctx context.Context, u factbase.UserID) (migrateReport, error) {
-	// Hold SQLite's write lock while the user is copied, so that nothing changes
-	// between the reads (the write connection's transactions are immediate).
-	stx, err := mg.src.Writer().BeginTx(ctx, nil)
-	if err != nil {
-		return migrateReport{}, factbase.Errorf(factbase.EUNAVAILABLE, "cannot lock the source for reading: %v", err)
+	if !mg.known[u] {
+		return migrateReport{}, factbase.Errorf(factbase.ENOTFOUND, "user %s has no data in the source", u)
 	}
-	defer stx.Rollback()
-	var seq int64
-	if err := stx.QueryRowContext(ctx, "SELECT seq FROM users WHERE id = ?", string(u)).Scan(&seq); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return migrateReport{}, factbase.Errorf(factbase.ENOTFOUND, "user %s has no data in the source", u)
-		}
+	src, err := mg.read(ctx, u)
+	if err != nil {
 		return migrateReport{}, fmt.Errorf("source: %w", err)
 	}
-	src := &sourceUser{tx: stx, seq: seq}
 	if err := mg.copyUser(ctx, u, src); err != nil {
 		return migrateReport{}, err
 	}
-	if err := mg.copySheets(ctx, u, src); err != nil {
+	if err := mg.copySheets(ctx, src); err != nil {
 		return migrateReport{}, err
 	}
 	counts, err := mg.verify(ctx, u, src)
@@ -200,239 +224,132 @@ func (mg *migration) user(ctx context.Context, u factbase.UserID) (migrateReport
 	return migrateReport{User: u, Counts: counts}, nil
 }
 
-// sourceUser reads one user's rows from the SQLite tables.
-type sourceUser struct {
-	tx  *sql.Tx
-	seq int64
-}
-
-// hasTable reports whether the source has table name (older files lack newer tables).
-func (s *sourceUser) hasTable(ctx context.Context, name string) (bool, error) {
-	var n int
-	err := s.tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n)
-	return n > 0, err
-}
-
-// rows runs query (its first argument the user's seq) and calls scan for each row, if
-// table exists.
-func (s *sourceUser) rows(ctx context.Context, table, query string, scan func(*sql.Rows) error) error {
-	ok, err := s.hasTable(ctx, table)
-	if err != nil || !ok {
-		return err
-	}
-	rows, err := s.tx.QueryContext(ctx, query, s.seq)
-	if err != nil {
-		return fmt.Errorf("source %s: %w", table, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return fmt.Errorf("source %s: %w", table, err)
-		}
-	}
-	return rows.Err()
-}
-
-// decodeVec unpacks little-endian float32s, as the SQLite store writes vectors.
-func decodeVec(b []byte) []float32 {
-	out := make([]float32, 0, len(b)/4)
-	for i := 0; i+4 <= len(b); i += 4 {
-		out = append(out, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-	}
-	return out
-}
-
-// copyUser copies everything but the saved sheets in one destination transaction.
-func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourceUser) error {
-	// The rows read through the SQLite store's own snapshot.
-	var (
-		facts    []factbase.Fact
-		events   []factbase.ListEvent
-		episodes []factbase.Episode
-		sessions []factbase.TranscriptSession
-		entities []factbase.Entity
-		confl    []factbase.Conflict
-	)
+// read reads the user's rows and row counts from the source in one View, so that
+// nothing written to the source meanwhile makes them disagree.
+func (mg *migration) read(ctx context.Context, u factbase.UserID) (*sourceUser, error) {
+	src := &sourceUser{}
 	err := mg.src.View(ctx, u, func(tx factbase.ReadTx) error {
 		var err error
-		if facts, err = tx.Facts(ctx, factbase.FactFilter{History: true}); err != nil {
+		if src.facts, err = tx.Facts(ctx, factbase.FactFilter{History: true}); err != nil {
 			return err
 		}
 		lists := map[[2]string]bool{}
-		for _, f := range facts {
+		for _, f := range src.facts {
 			if f.Cardinality == factbase.Ranked && !lists[[2]string{f.Subject, f.Key}] {
 				lists[[2]string{f.Subject, f.Key}] = true
 				evs, err := tx.ListEvents(ctx, f.Subject, f.Key, time.Unix(0, math.MaxInt64))
 				if err != nil {
 					return err
 				}
-				events = append(events, evs...)
+				src.events = append(src.events, evs...)
 			}
 		}
-		if episodes, err = tx.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
+		if src.episodes, err = tx.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
 			return err
 		}
-		if sessions, err = tx.TranscriptSessions(ctx, ""); err != nil {
+		if src.sessions, err = tx.TranscriptSessions(ctx, ""); err != nil {
 			return err
 		}
-		if entities, err = tx.Entities(ctx); err != nil {
+		if src.entities, err = tx.Entities(ctx); err != nil {
 			return err
 		}
-		if confl, err = tx.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
+		if src.confl, err = tx.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {
 			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("source: %w", err)
-	}
-	// The rows read from the tables.
-	var (
-		refs    []factbase.Reference
-		vectors []factbase.Vector
-		cps     []factbase.TranscriptCheckpoint
-		links   []factbase.TranscriptLink
-		prefs   [][3]string
-	)
-	err = src.rows(ctx, "fact_references", `SELECT f.id, r.at, r.source_kind, r.source_id FROM fact_references r
-		JOIN facts f ON f.seq = r.fact WHERE r.u = ? ORDER BY r.at, r.seq`, func(r *sql.Rows) error {
-		var ref factbase.Reference
-		var at int64
-		if err := r.Scan(&ref.FactID, &at, &ref.Source.Kind, &ref.Source.ID); err != nil {
+		if src.refs, err = tx.ExportReferences(ctx); err != nil {
 			return err
 		}
-		ref.At = time.Unix(0, at).UTC()
-		refs = append(refs, ref)
-		return nil
-	})
-	// The vectors themselves are in vec_<dim>, sqlite-vec tables of one dimension each
-	// (sqlite/vectors.go); a zero vector has an embeddings row but none there.
-	var dims []int
-	if err == nil {
-		err = src.rows(ctx, "embeddings", "SELECT DISTINCT dim FROM embeddings WHERE u = ? ORDER BY dim", func(r *sql.Rows) error {
-			var d int
-			err := r.Scan(&d)
-			dims = append(dims, d)
+		if src.vectors, err = tx.ExportVectors(ctx); err != nil {
 			return err
-		})
-	}
-	for _, dim := range dims {
-		if err != nil {
-			break
 		}
-		err = src.rows(ctx, "embeddings", fmt.Sprintf(`SELECT m.kind, coalesce(f.id, e.id), m.model, v.embedding FROM embeddings m
-			LEFT JOIN vec_%d v ON v.rowid = m.seq
-			LEFT JOIN facts f ON m.kind = 'fact' AND f.seq = m.item
-			LEFT JOIN episodes e ON m.kind = 'episode' AND e.seq = m.item
-			WHERE m.u = ? AND m.dim = %d ORDER BY m.seq`, dim, dim), func(r *sql.Rows) error {
-			var v factbase.Vector
-			var id sql.NullString
-			var blob []byte
-			if err := r.Scan(&v.Kind, &id, &v.Model, &blob); err != nil {
-				return err
-			}
-			if id.Valid {
-				v.ID, v.Vec = id.String, decodeVec(blob)
-				if blob == nil {
-					v.Vec = make([]float32, dim)
-				}
-				vectors = append(vectors, v)
-			}
-			return nil
-		})
-	}
-	if err == nil {
-		err = src.rows(ctx, "transcript_checkpoints", `SELECT file, byte_off, line, sum FROM transcript_checkpoints
-			WHERE u = ? ORDER BY file`, func(r *sql.Rows) error {
-			var cp factbase.TranscriptCheckpoint
-			if err := r.Scan(&cp.File, &cp.Offset, &cp.Line, &cp.Sum); err != nil {
-				return err
-			}
-			cps = append(cps, cp)
-			return nil
-		})
-	}
-	if err == nil {
-		err = src.rows(ctx, "transcript_subjects", `SELECT session, subject FROM transcript_subjects WHERE u = ?`,
-			func(r *sql.Rows) error {
-				var l factbase.TranscriptLink
-				if err := r.Scan(&l.Session, &l.Subject); err != nil {
-					return err
-				}
-				links = append(links, l)
-				return nil
-			})
-	}
-	if err == nil {
-		err = src.rows(ctx, "preference_sessions", `SELECT key, norm, session FROM preference_sessions WHERE u = ?`,
-			func(r *sql.Rows) error {
-				var p [3]string
-				if err := r.Scan(&p[0], &p[1], &p[2]); err != nil {
-					return err
-				}
-				prefs = append(prefs, p)
-				return nil
-			})
-	}
-	if err != nil {
+		if src.cps, err = tx.ExportTranscriptCheckpoints(ctx); err != nil {
+			return err
+		}
+		if src.links, err = tx.ExportTranscriptLinks(ctx); err != nil {
+			return err
+		}
+		if src.prefs, err = tx.ExportPreferenceSessions(ctx); err != nil {
+			return err
+		}
+		if src.sheets, err = tx.ExportSheets(ctx); err != nil {
+			return err
+		}
+		src.counts, err = tableRows(ctx, tx)
 		return err
-	}
+	})
+	return src, err
+}
 
+// tableRows returns the user's rows of each of migrateTables, as tx counts them.
+func tableRows(ctx context.Context, tx factbase.ReadTx) (map[string]int64, error) {
+	rows, err := tx.UserRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(migrateTables))
+	for _, t := range migrateTables {
+		out[t] = rows[t]
+	}
+	return out, nil
+}
+
+// copyUser copies everything but the saved sheets in one destination transaction.
+func (mg *migration) copyUser(ctx context.Context, u factbase.UserID, src *sourceUser) error {
 	return mg.dst.Update(ctx, u, func(tx factbase.Tx) error {
-		for _, e := range episodes {
+		for _, e := range src.episodes {
 			if err := tx.InsertEpisode(ctx, e); err != nil {
 				return fmt.Errorf("episode %s: %w", e.ID, err)
 			}
 		}
-		for _, f := range insertRanks(facts) {
+		for _, f := range insertRanks(src.facts) {
 			if err := tx.Insert(ctx, f, normalize.Value(f.Value)); err != nil {
 				return fmt.Errorf("fact %s: %w", f.ID, err)
 			}
 		}
-		for _, e := range events {
+		for _, e := range src.events {
 			if err := tx.AddListEvent(ctx, e); err != nil {
 				return fmt.Errorf("list event of %s: %w", e.Key, err)
 			}
 		}
-		for i := 0; i < len(refs); i += 1000 {
-			if _, err := tx.AddReferences(ctx, refs[i:min(len(refs), i+1000)]); err != nil {
+		for i := 0; i < len(src.refs); i += 1000 {
+			if _, err := tx.AddReferences(ctx, src.refs[i:min(len(src.refs), i+1000)]); err != nil {
 				return fmt.Errorf("references: %w", err)
 			}
 		}
-		for i := 0; i < len(vectors); i += 500 {
-			if err := tx.PutVectors(ctx, vectors[i:min(len(vectors), i+500)]); err != nil {
+		for i := 0; i < len(src.vectors); i += 500 {
+			if err := tx.PutVectors(ctx, src.vectors[i:min(len(src.vectors), i+500)]); err != nil {
 				return fmt.Errorf("vectors: %w", err)
 			}
 		}
-		for _, cp := range cps {
+		for _, cp := range src.cps {
 			if err := tx.PutTranscriptCheckpoint(ctx, cp); err != nil {
 				return fmt.Errorf("transcript checkpoint %s: %w", cp.File, err)
 			}
 		}
-		for _, s := range sessions {
+		for _, s := range src.sessions {
 			if err := tx.PutTranscriptSession(ctx, s); err != nil {
 				return fmt.Errorf("transcript session %s: %w", s.ID, err)
 			}
 		}
-		if err := tx.LinkTranscriptSubjects(ctx, links); err != nil {
+		if err := tx.LinkTranscriptSubjects(ctx, src.links); err != nil {
 			return fmt.Errorf("transcript links: %w", err)
 		}
-		for _, e := range entities {
+		for _, e := range src.entities {
 			if err := tx.PutEntity(ctx, e); err != nil {
 				return fmt.Errorf("entity %s: %w", e.ID, err)
 			}
 		}
-		for _, c := range confl {
+		for _, c := range src.confl {
 			if err := tx.PutConflict(ctx, c); err != nil {
 				return fmt.Errorf("conflict %s: %w", c.ID, err)
 			}
 		}
-		for _, p := range prefs {
-			if err := tx.NotePreferenceSession(ctx, p[0], p[1], p[2]); err != nil {
+		for _, p := range src.prefs {
+			if err := tx.NotePreferenceSession(ctx, p.Key, p.Norm, p.Session); err != nil {
 				return fmt.Errorf("preference session: %w", err)
 			}
 		}
-		return checkLists(ctx, tx, facts)
+		return checkLists(ctx, tx, src.facts)
 	})
 }
 
@@ -480,32 +397,10 @@ func checkLists(ctx context.Context, tx factbase.Tx, facts []factbase.Fact) erro
 
 // copySheets copies the user's saved fact sheets, oldest first, after the facts they
 // name.
-func (mg *migration) copySheets(ctx context.Context, u factbase.UserID, src *sourceUser) error {
-	var sheets []factbase.FactSheet
-	err := src.rows(ctx, "sheets", `SELECT id, created_at, count, entries, dedup FROM sheets WHERE u = ?
-		ORDER BY created_at, seq`, func(r *sql.Rows) error {
-		sh := factbase.FactSheet{User: u}
-		var created int64
-		var entries, dedup string
-		if err := r.Scan(&sh.ID, &created, &sh.Count, &entries, &dedup); err != nil {
-			return err
-		}
-		sh.CreatedAt = time.Unix(0, created).UTC()
-		if err := json.Unmarshal([]byte(entries), &sh.Entries); err != nil {
-			return fmt.Errorf("sheet %s: %w", sh.ID, err)
-		}
-		if err := json.Unmarshal([]byte(dedup), &sh.Dedup); err != nil {
-			return fmt.Errorf("sheet %s: %w", sh.ID, err)
-		}
-		sheets = append(sheets, sh)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
+func (mg *migration) copySheets(ctx context.Context, src *sourceUser) error {
 	// Keep every sheet: a retention longer than any sheet's age deletes none.
 	const keepAll = 200 * 365 * 24 * time.Hour
-	for _, sh := range sheets {
+	for _, sh := range src.sheets {
 		if _, err := mg.dst.SaveSheet(ctx, sh, keepAll); err != nil {
 			return fmt.Errorf("sheet %s: %w", sh.ID, err)
 		}
@@ -513,29 +408,25 @@ func (mg *migration) copySheets(ctx context.Context, u factbase.UserID, src *sou
 	return nil
 }
 
-// verify counts the user's rows of every table on both sides.
+// verify counts the user's rows of every table in the destination and compares them
+// with the source's counts.
 func (mg *migration) verify(ctx context.Context, u factbase.UserID, src *sourceUser) (map[string]int, error) {
+	var got map[string]int64
+	err := mg.dst.View(ctx, u, func(tx factbase.ReadTx) error {
+		var err error
+		got, err = tableRows(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("destination: %w", err)
+	}
 	counts := map[string]int{}
 	var diffs []string
 	for _, table := range migrateTables {
-		ok, err := src.hasTable(ctx, table)
-		if err != nil {
-			return nil, err
+		if want := src.counts[table]; got[table] != want {
+			diffs = append(diffs, fmt.Sprintf("%s: %d in the source, %d copied", table, want, got[table]))
 		}
-		var want int
-		if ok {
-			if err := src.tx.QueryRowContext(ctx, "SELECT count(*) FROM "+table+" WHERE u = ?", src.seq).Scan(&want); err != nil {
-				return nil, fmt.Errorf("source %s: %w", table, err)
-			}
-		}
-		var got int
-		if err := mg.dst.Pool().QueryRow(ctx, "SELECT count(*) FROM "+table+" WHERE u = $1", string(u)).Scan(&got); err != nil {
-			return nil, fmt.Errorf("destination %s: %w", table, err)
-		}
-		if got != want {
-			diffs = append(diffs, fmt.Sprintf("%s: %d in the source, %d copied", table, want, got))
-		}
-		counts[table] = got
+		counts[table] = int(got[table])
 	}
 	if len(diffs) > 0 {
 		return nil, factbase.Errorf(factbase.EINTERNAL, "the copy's row counts differ: %s", strings.Join(diffs, "; "))
