@@ -56,7 +56,7 @@ func exportUser(t *testing.T, s factbase.Store, u factbase.UserID) userExport {
 // documented order, and nothing of another user's; a user without data reads empty.
 func testExport(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true}) // only the sheets saved below
 	u, other, nobody := NewUser(), NewUser(), NewUser()
 
 	res := apply(t, e, u, sheetOp("a", "1", factbase.Core, factbase.Source{}), sheetOp("b", "1", factbase.Core, factbase.Source{}))

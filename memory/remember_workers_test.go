@@ -1,0 +1,277 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/llm"
+	"github.com/factbase/factbase/memory/jobs"
+)
+
+func TestRememberModelFailures(t *testing.T) {
+	valid := answer([]string{fact("user", "hobbies", "chess", "I play chess", 0.9, "hobby")})
+	cases := []struct {
+		name    string
+		script  func(string, int) reply
+		lo      llm.Options
+		state   factbase.JobState
+		code    string
+		kind    string
+		tries   int
+		stored  int
+		prompts int // prompt tokens on the job record
+	}{
+		{name: "not json then valid", script: func(_ string, a int) reply {
+			if a == 0 {
+				return reply{content: "Sure! chess."}
+			}
+			return reply{content: valid}
+		}, state: factbase.JobDone, tries: 2, stored: 1, prompts: 200},
+		{name: "schema every time", script: func(string, int) reply {
+			return reply{content: `{"facts":[],"entities":[],"topics":[],"ops":["delete everything"]}`}
+		}, state: factbase.JobDead, code: factbase.EINVALID, kind: "schema", tries: 3, prompts: 300},
+		{name: "think block", script: func(string, int) reply { return reply{content: "<think>hm</think>" + valid} },
+			state: factbase.JobDead, code: factbase.EINVALID, kind: "think", tries: 3},
+		{name: "think block allowed", script: func(string, int) reply { return reply{content: "<think>hm</think>" + valid} },
+			lo: llm.Options{AllowThink: true}, state: factbase.JobDone, tries: 1, stored: 1},
+		{name: "truncated", script: func(string, int) reply { return reply{content: valid, finish: "length"} },
+			state: factbase.JobDead, code: factbase.EINVALID, kind: "truncated", tries: 3},
+		{name: "rejected request dies at once", script: func(string, int) reply { return reply{status: 400} },
+			state: factbase.JobDead, code: factbase.EINVALID, kind: "rejected", tries: 1},
+		{name: "429 retried by the client", script: func(_ string, a int) reply {
+			if a < 2 {
+				return reply{status: 429}
+			}
+			return reply{content: valid}
+		}, state: factbase.JobDone, tries: 1, stored: 1},
+		{name: "5xx after retries", script: func(string, int) reply { return reply{status: 503} }, lo: llm.Options{Retries: 1},
+			state: factbase.JobDead, code: factbase.EUNAVAILABLE, kind: "server_error", tries: 3},
+		{name: "timeout", script: func(string, int) reply { return reply{hang: true} }, lo: llm.Options{Timeout: 20 * time.Millisecond},
+			state: factbase.JobDead, code: factbase.ETIMEOUT, kind: "timeout", tries: 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newRemember(t, tc.script, jobs.WorkerOptions{MaxAttempts: 3, Backoff: time.Nanosecond}, tc.lo)
+			ctx := context.Background()
+			j, err := env.w.Remember(ctx, alice, "I play chess on Sundays.")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 10; i++ {
+				ok, err := env.w.RunOne(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					cur, _ := env.w.Jobs().Job(ctx, j.ID)
+					if cur.State == factbase.JobDone || cur.State == factbase.JobDead {
+						break
+					}
+					time.Sleep(time.Millisecond) // the backoff of a nanosecond
+				}
+			}
+			j, err = env.w.Jobs().Job(ctx, j.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.State != tc.state || j.Attempts != tc.tries || j.ErrorCode != tc.code {
+				t.Fatalf("job %s after %d attempts, error %s %q; want %s after %d, code %q", j.State, j.Attempts, j.ErrorCode, j.Error, tc.state, tc.tries, tc.code)
+			}
+			if tc.kind != "" && !strings.HasPrefix(j.Error, tc.kind+": ") {
+				t.Errorf("error %q, want it to start with the kind %q", j.Error, tc.kind)
+			}
+			if n := len(env.llmFacts(t, alice)); n != tc.stored {
+				t.Errorf("%d facts of the model stored, want %d", n, tc.stored)
+			}
+			if tc.prompts != 0 && j.PromptTokens != tc.prompts {
+				t.Errorf("job prompt tokens %d, want %d (failed attempts count)", j.PromptTokens, tc.prompts)
+			}
+			if st := env.c.Stats(); tc.kind != "" && tc.state == factbase.JobDead && st.Errors[factbase.ModelErrorKind(tc.kind)] != int64(tc.tries) {
+				t.Errorf("client stats errors[%s] = %d, want %d", tc.kind, st.Errors[factbase.ModelErrorKind(tc.kind)], tc.tries)
+			}
+			if tc.state == factbase.JobDead {
+				if r, err := env.w.Jobs().RetryJob(ctx, j.ID); err != nil || r.State != factbase.JobQueued {
+					t.Errorf("RetryJob of the dead job = %+v, %v", r, err)
+				}
+			}
+		})
+	}
+}
+
+func TestWorkersStopReleases(t *testing.T) {
+	asked := make(chan struct{}, 1)
+	env := newRemember(t, func(string, int) reply {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+		return reply{hang: true}
+	}, jobs.WorkerOptions{Poll: time.Millisecond}, llm.Options{})
+	ctx := context.Background()
+	j, err := env.w.Remember(ctx, alice, "I play chess.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.w.Start(ctx); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		t.Errorf("a second Start: %v, want ECONFLICT", err)
+	}
+	<-asked
+	env.w.Stop()
+	j, _ = env.w.Jobs().Job(ctx, j.ID)
+	if j.State != factbase.JobQueued || j.Attempts != 0 {
+		t.Errorf("after Stop the job is %s with %d attempts, want queued with 0", j.State, j.Attempts)
+	}
+	if st := env.w.Stats(); st.Released != 1 || st.InFlight != 0 {
+		t.Errorf("stats %+v, want 1 released, none in flight", st)
+	}
+	env.w.Stop() // stopping again does nothing
+}
+
+// TestBurst: 1,000 messages against the fake server, with bounded concurrency; every
+// job ends done or dead with a reason, and no invalid output reaches the store.
+func TestBurst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1,000 jobs")
+	}
+	// 1,000 jobs; 200 under the race detector, which slows SQLite some thirtyfold.
+	n, clientLimit := 1000, int64(4)
+	if raceEnabled {
+		n = 200
+	}
+	var users [8]factbase.UserID
+	for i := range users {
+		users[i] = factbase.UserID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1))
+	}
+	// Message i mentions "stamp<i>" and "poison<i>". A valid answer proposes
+	// stamp<i>; every invalid answer proposes poison<i> (otherwise well formed, so that
+	// only validation stands between it and the store).
+	poison := func(i int) string {
+		return answer([]string{fact("user", "hobbies", fmt.Sprintf("poison%d", i), fmt.Sprintf("poison%d", i), 0.9, "hobby")})
+	}
+	good := func(i int) string {
+		return answer([]string{fact("user", "hobbies", fmt.Sprintf("stamp%d", i), fmt.Sprintf("stamp%d", i), 0.9, "hobby")})
+	}
+	script := func(m string, a int) reply {
+		var i int
+		fmt.Sscanf(m, "I collect stamp%d", &i)
+		switch i % 10 {
+		case 0: // invalid every time: dead
+			return reply{content: strings.Replace(poison(i), `"topics"`, `"admin":true,"topics"`, 1)}
+		case 1: // invalid once (truncated), then valid
+			if a == 0 {
+				return reply{content: poison(i), finish: "length"}
+			}
+		case 2: // <think> block once, then valid
+			if a == 0 {
+				return reply{content: "<think>x</think>" + poison(i)}
+			}
+		case 3: // rate limited twice, then valid
+			if a < 2 {
+				return reply{status: 429}
+			}
+		case 4: // trailing garbage once, then valid
+			if a == 0 {
+				return reply{content: poison(i) + `}`}
+			}
+		case 5: // server error once
+			if a == 0 {
+				return reply{status: 500}
+			}
+		}
+		time.Sleep(time.Millisecond)
+		return reply{content: good(i)}
+	}
+	env := newRemember(t, script, jobs.WorkerOptions{Workers: 16, MaxAttempts: 3, Backoff: time.Millisecond, Poll: 5 * time.Millisecond},
+		llm.Options{MaxConcurrent: int(clientLimit), Retries: 3})
+	ctx := context.Background()
+	ids := make([]string, n)
+	for i := 0; i < n; i++ {
+		j, err := env.w.Remember(ctx, users[i%len(users)], fmt.Sprintf("I collect stamp%d, never poison%d.", i, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = j.ID
+	}
+	start := time.Now()
+	if err := env.w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	dead := 0
+	for i, id := range ids {
+		j, err := env.w.Wait(wctx, id)
+		if err != nil {
+			t.Fatalf("waiting for job %d: %v", i, err)
+		}
+		switch j.State {
+		case factbase.JobDone:
+			if i%10 == 0 {
+				t.Errorf("job %d is done; its answers were all invalid", i)
+			}
+		case factbase.JobDead:
+			dead++
+			if j.Error == "" || j.ErrorCode == "" || i%10 != 0 {
+				t.Errorf("job %d dead with %q (%s)", i, j.Error, j.ErrorCode)
+			}
+		default:
+			t.Errorf("job %d ended %s", i, j.State)
+		}
+	}
+	elapsed := time.Since(start)
+	env.w.Stop()
+	if dead != n/10 {
+		t.Errorf("%d dead jobs, want %d", dead, n/10)
+	}
+	if p := env.ms.peak.Load(); p > clientLimit {
+		t.Errorf("the server saw %d requests at once, want at most %d", p, clientLimit)
+	}
+	stored := map[string]int{}
+	for _, u := range users {
+		for _, f := range env.allFacts(t, u) {
+			if f.Extractor != jobs.ExtractorLLM {
+				continue // the rules' own reading of the message
+			}
+			stored[f.Value]++
+			if strings.Contains(f.Value, "poison") {
+				t.Errorf("invalid output reached the store: %+v", f)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		want := 1
+		if i%10 == 0 {
+			want = 0
+		}
+		if got := stored[fmt.Sprintf("stamp%d", i)]; got != want {
+			t.Errorf("stamp%d stored %d times, want %d", i, got, want)
+		}
+	}
+	ws, cs := env.w.Stats(), env.c.Stats()
+	if ws.Done != int64(n-n/10) || ws.Dead != int64(n/10) || ws.MaxInFlight > 16 {
+		t.Errorf("worker stats %+v", ws)
+	}
+	usage, _ := env.w.Jobs().JobUsage(ctx, "")
+	if usage.Jobs[factbase.JobDone] != n-n/10 || usage.Jobs[factbase.JobDead] != n/10 || usage.PromptTokens != int(cs.Usage.PromptTokens) {
+		t.Errorf("job usage %+v, client usage %+v", usage, cs.Usage)
+	}
+	t.Logf("%d jobs in %v (%.0f jobs/s): %d done, %d dead; client: %d requests, %d retries, peak %d in flight, errors %v",
+		n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), ws.Done, ws.Dead, cs.Requests, cs.Retries, cs.MaxInFlight, nonzero(cs.Errors))
+}
+
+func nonzero(m map[factbase.ModelErrorKind]int64) map[factbase.ModelErrorKind]int64 {
+	out := map[factbase.ModelErrorKind]int64{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
