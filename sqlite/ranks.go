@@ -6,6 +6,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read
@@ -89,20 +90,8 @@ func (t *tx) positions(ctx context.Context, subject, key string) ([]int64, error
 
 // positionRows runs a query of positions and reads them.
 func (t *tx) positionRows(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := t.query(ctx, q, args...)
-	if err != nil {
-		return nil, mapErr("positions", err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var p int64
-		if err := rows.Scan(&p); err != nil {
-			return nil, mapErr("positions", err)
-		}
-		out = append(out, p)
-	}
-	return out, mapErr("positions", rows.Err())
+	positions, err := queryAll(ctx, t, rowcodec.Int64, q, args...)
+	return positions, mapErr("positions", err)
 }
 
 // positionAt returns the position of the member at rank r; ok is false if there is

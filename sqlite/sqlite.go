@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/storeerr"
 	sqlite3 "modernc.org/sqlite"
 	sqlite3lib "modernc.org/sqlite/lib"
 )
@@ -258,13 +259,22 @@ func (s *Store) isClosed() bool {
 	return s.closed
 }
 
-// Update runs fn in one immediate write transaction for user.
-func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
+// usable returns the error of a call for user: EINVALID for a user id that is not
+// canonical, EUNAVAILABLE once the store is closed.
+func (s *Store) usable(user factbase.UserID) error {
+	if err := user.Validate(); err != nil {
+		return err
 	}
 	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		return storeerr.Closed()
+	}
+	return nil
+}
+
+// Update runs fn in one immediate write transaction for user.
+func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
+	if err := s.usable(user); err != nil {
+		return err
 	}
 	sqlTx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
@@ -325,11 +335,8 @@ type beginner interface {
 
 // view runs fn in a read-only transaction begun on b.
 func (s *Store) view(ctx context.Context, user factbase.UserID, b beginner, fn func(factbase.ReadTx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.usable(user); err != nil {
+		return err
 	}
 	sqlTx, err := b.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -370,20 +377,11 @@ func (t *tx) userSeq(ctx context.Context, create bool) (int64, error) {
 	return res.LastInsertId()
 }
 
-// mapErr translates driver errors into domain errors by SQLite result code.
+// mapErr translates driver errors into domain errors by SQLite result code, after
+// the translations every store shares (storeerr.Common).
 func mapErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var fe *factbase.Error
-	if errors.As(err, &fe) {
-		return err
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}
+	if mapped, ok := storeerr.Common(op, err); ok {
+		return mapped
 	}
 	var se *sqlite3.Error
 	if errors.As(err, &se) {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // tx implements factbase.Tx over one SQL transaction scoped to one user.
@@ -90,6 +92,16 @@ var (
 		qInsert, qEnd, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
 )
 
+// queryAll runs q and reads every row of its result with scan (rowcodec.All). Its
+// errors are the driver's, for the caller to map.
+func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rowcodec.All(rows, scan)
+}
+
 // queryFacts runs a query of factColumns and reads its facts (scanFacts).
 func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
 	rows, err := t.query(ctx, q, args...)
@@ -122,10 +134,8 @@ func (t *tx) scanFacts(ctx context.Context, rows *sql.Rows, err error) ([]factba
 	return out, nil
 }
 
-type scanner interface{ Scan(...any) error }
-
 // scanFact reads a fact selected with factColumns (factrec.go).
-func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+func (t *tx) scanFact(r rowcodec.Scanner) (factbase.Fact, error) {
 	var (
 		f   factbase.Fact
 		rec string
@@ -142,13 +152,9 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 
 // Fact returns one fact by id.
 func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
-	row := t.queryRow(ctx, qFact, t.u, id)
-	f, err := t.scanFact(row)
+	f, err := t.scanFact(t.queryRow(ctx, qFact, t.u, id))
 	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
-		}
-		return f, err
+		return f, storeerr.NotFoundIf(err, sql.ErrNoRows, "fact", id)
 	}
 	err = t.fixRank(ctx, &f)
 	return f, err
@@ -280,39 +286,18 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	if !ok || err != nil || limit <= 0 {
 		return nil, n, err
 	}
-	rows, err := t.query(ctx, qListPage+pageLimit(limit), t.u, subject, key, first)
+	facts, err := queryAll(ctx, t, t.scanFact, qListPage+pageLimit(limit), t.u, subject, key, first)
 	if err != nil {
 		return nil, 0, mapErr("list page", err)
 	}
-	defer rows.Close()
-	var facts []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		f.Rank = offset + len(facts) + 1
-		facts = append(facts, f)
-	}
-	return facts, n, mapErr("list page", rows.Err())
+	listpos.RankPage(facts, offset)
+	return facts, n, nil
 }
 
 // Keys returns the distinct current keys of subject starting with prefix.
 func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
-	rows, err := t.query(ctx, qFactKeys, t.u, prefix, prefixEnd(prefix), subject)
-	if err != nil {
-		return nil, mapErr("keys", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, mapErr("keys", err)
-		}
-		out = append(out, k)
-	}
-	return out, mapErr("keys", rows.Err())
+	keys, err := queryAll(ctx, t, rowcodec.String, qFactKeys, t.u, prefix, prefixEnd(prefix), subject)
+	return keys, mapErr("keys", err)
 }
 
 // MaxRank returns the highest current rank of the list (an index seek).
@@ -332,31 +317,8 @@ func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.
 
 // ListEvents returns the list's events up to until, oldest first.
 func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
-	rows, err := t.query(ctx, qListEvents, t.u, subject, key, until.UnixNano())
-	if err != nil {
-		return nil, mapErr("list events", err)
-	}
-	defer rows.Close()
-	var out []factbase.ListEvent
-	for rows.Next() {
-		e := factbase.ListEvent{Subject: subject, Key: key}
-		var at int64
-		var action string
-		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &e.From, &e.To); err != nil {
-			return nil, mapErr("list events", err)
-		}
-		e.At = time.Unix(0, at).UTC()
-		e.Action = factbase.Action(action)
-		out = append(out, e)
-	}
-	return out, mapErr("list events", rows.Err())
-}
-
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UnixNano()
+	events, err := queryAll(ctx, t, rowcodec.ListEvent(subject, key), qListEvents, t.u, subject, key, until.UnixNano())
+	return events, mapErr("list events", err)
 }
 
 // Insert writes a new fact row. A current ranked member takes a position that gives
@@ -383,8 +345,8 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	_, err := t.exec(ctx, qInsert,
 		f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
-		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
-		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
 		f.Supersedes, f.SupersededBy, cur)
 	return mapErr("insert", err)
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The erasure deletes in this order first, so that the per-row triggers on facts
@@ -32,16 +33,8 @@ func (t *tx) userTables(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, mapErr("user tables", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, mapErr("user tables", err)
-		}
-		out = append(out, name)
-	}
-	return out, mapErr("user tables", rows.Err())
+	names, err := rowcodec.All(rows, rowcodec.String)
+	return names, mapErr("user tables", err)
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
@@ -131,7 +124,7 @@ func (t *tx) UserRows(ctx context.Context) (map[string]int64, error) {
 // a reader still held an older snapshot (the log is then released later).
 func (s *Store) Purge(ctx context.Context) (bool, error) {
 	if s.isClosed() {
-		return false, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		return false, storeerr.Closed()
 	}
 	var busy, logPages, done int
 	if err := s.writer.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logPages, &done); err != nil {

@@ -1,0 +1,69 @@
+// Package storeerr holds the errors both stores return in the same words, and the
+// part of their translation of driver errors that does not depend on the driver.
+// Each store translates its driver's own errors (SQLite result codes, SQLSTATEs)
+// after Common.
+package storeerr
+
+import (
+	"context"
+	"errors"
+
+	"github.com/factbase/factbase"
+)
+
+// Common translates the errors that mean the same in every store: nil and a domain
+// error are returned as they are, a passed deadline is ETIMEOUT and a cancellation
+// EUNAVAILABLE, their messages naming op. ok is false for any other error, which is
+// the driver's to translate.
+func Common(op string, err error) (mapped error, ok bool) {
+	var fe *factbase.Error
+	switch {
+	case err == nil:
+		return nil, true
+	case errors.As(err, &fe):
+		return err, true
+	case errors.Is(err, context.DeadlineExceeded):
+		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}, true
+	case errors.Is(err, context.Canceled):
+		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}, true
+	}
+	return nil, false
+}
+
+// Closed is the error of a call on a closed store.
+func Closed() error { return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed") }
+
+// NotFound is the error of a read of a what (fact, entity, ...) id that the user
+// does not have.
+func NotFound(what, id string) error {
+	return factbase.Errorf(factbase.ENOTFOUND, "%s %q not found", what, id)
+}
+
+// NotFoundIf returns NotFound(what, id) if err is noRows, the driver's error for a
+// read of one row that found none, and err otherwise.
+func NotFoundIf(err, noRows error, what, id string) error {
+	if errors.Is(err, noRows) {
+		return NotFound(what, id)
+	}
+	return err
+}
+
+// Taken turns the EINVARIANT of an insert whose id is taken into ECONFLICT, saying
+// msg; any other error is returned as it is.
+func Taken(err error, msg string) error {
+	if factbase.ErrorCode(err) == factbase.EINVARIANT {
+		return &factbase.Error{Code: factbase.ECONFLICT, Message: msg, Err: err}
+	}
+	return err
+}
+
+// LeaseLost is the error of an operation on job id by a worker whose lease is no
+// longer the job's.
+func LeaseLost(id string) error {
+	return factbase.Errorf(factbase.ECONFLICT, "job %q is no longer held by this worker (its lease expired or it ended)", id)
+}
+
+// NotDead is the error of a retry of job id, which is in state and not dead.
+func NotDead(id string, state factbase.JobState) error {
+	return factbase.Errorf(factbase.ECONFLICT, "job %q is %s; only a dead job can be retried", id, state)
+}
