@@ -15,7 +15,6 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
-	"github.com/factbase/factbase/search"
 )
 
 // Full-text weights of the facts_fts columns (text, key, value) and the episodes_fts
@@ -142,7 +141,7 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	if err := checkKind(q.Kind); err != nil {
 		return nil, err
 	}
-	match := search.FTSQuery(q.Terms)
+	match := ftsQuery(q.Terms)
 	if match == "" || q.Limit <= 0 || t.u == 0 {
 		return nil, nil
 	}
@@ -404,7 +403,7 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 	// stmtCache); counts are then capped at the limit itself.
 	match += strconv.Itoa(1<<bits.Len(uint(max(limit, 1)))) + ")"
 	for i, term := range terms {
-		m := search.FTSQuery([]string{term})
+		m := ftsQuery([]string{term})
 		if m == "" {
 			continue
 		}
