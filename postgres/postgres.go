@@ -76,6 +76,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/storeerr"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -250,11 +251,23 @@ func (s *Store) isClosed() bool {
 	return s.closed
 }
 
+// usable returns the error of a call for user: EINVALID for a user id that is not
+// canonical, EUNAVAILABLE once the store is closed.
+func (s *Store) usable(user factbase.UserID) error {
+	if err := user.Validate(); err != nil {
+		return err
+	}
+	if s.isClosed() {
+		return storeerr.Closed()
+	}
+	return nil
+}
+
 // Ping checks that the database answers and the store's tables are there; it returns
 // EUNAVAILABLE (or ETIMEOUT) otherwise.
 func (s *Store) Ping(ctx context.Context) error {
 	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		return storeerr.Closed()
 	}
 	var n int
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
@@ -342,13 +355,10 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string)
 // connection lost before anything was sent, reruns fn in a new transaction, up to
 // Options.Retries times; then the error is EUNAVAILABLE.
 func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
 	var err error
 	for attempt := 0; ; attempt++ {
-		if s.isClosed() {
-			return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		if err := s.usable(user); err != nil {
+			return err
 		}
 		err = s.update(ctx, user, fn)
 		if err == nil || !retryable(err) || ctx.Err() != nil {
@@ -411,11 +421,8 @@ func commit(ctx context.Context, cn *conn) error {
 // one statement on a pooled connection without BEGIN and COMMIT (one statement reads
 // one snapshot), so one round trip instead of two.
 func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, key string) (factbase.Fact, bool, error) {
-	if !user.Valid() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.usable(user); err != nil {
+		return factbase.Fact{}, false, err
 	}
 	c, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -433,11 +440,8 @@ func (s *Store) Purge(ctx context.Context) (bool, error) { return false, nil }
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
 // results, not an error.
 func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.usable(user); err != nil {
+		return err
 	}
 	cn, err := s.begin(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY")
 	if err != nil {
@@ -470,20 +474,11 @@ func retryable(err error) bool {
 	return pgconn.SafeToRetry(err)
 }
 
-// mapErr translates driver errors into domain errors by SQLSTATE code and error type.
+// mapErr translates driver errors into domain errors by SQLSTATE code and error
+// type, once storeerr.Common has translated those every store shares.
 func mapErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var fe *factbase.Error
-	if errors.As(err, &fe) {
-		return err
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}
+	if mapped, ok := storeerr.Common(op, err); ok {
+		return mapped
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

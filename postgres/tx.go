@@ -9,6 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -112,6 +115,16 @@ func (t *tx) lockUser(ctx context.Context) error {
 	return factbase.Errorf(factbase.EINTERNAL, "user row for %s vanished while locking it", t.user)
 }
 
+// queryAll reads every row of the result of q with scan (rowcodec.All); its errors
+// are the driver's, for the caller to map.
+func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := t.q.Query(ctx, q, args...)
+	if err == nil {
+		return rowcodec.All(rows, scan)
+	}
+	return nil, err
+}
+
 // queryFacts runs a query of factColumns and reads its facts (scanFacts).
 func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
 	rows, err := t.q.Query(ctx, q, args...)
@@ -143,9 +156,7 @@ func (t *tx) scanFacts(ctx context.Context, rows pgx.Rows, err error) ([]factbas
 	return out, nil
 }
 
-type scanner interface{ Scan(...any) error }
-
-func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+func (t *tx) scanFact(r rowcodec.Scanner) (factbase.Fact, error) {
 	var (
 		f                        factbase.Fact
 		card, vt, cat, dur, sens string
@@ -171,29 +182,18 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 	if rank != nil {
 		f.Rank = int(*rank)
 	}
-	if anchor != nil {
-		a := time.Unix(0, *anchor).UTC()
-		f.Anchor = &a
-	}
-	f.RecordedAt = time.Unix(0, recordedAt).UTC()
-	f.ValidFrom = time.Unix(0, validFrom).UTC()
-	if validTo != nil {
-		v := time.Unix(0, *validTo).UTC()
-		f.ValidTo = &v
-	}
+	f.Anchor, f.ValidTo = rowcodec.TimePtr(anchor), rowcodec.TimePtr(validTo)
+	f.RecordedAt, f.ValidFrom = rowcodec.Time(recordedAt), rowcodec.Time(validFrom)
 	return f, nil
 }
 
 // Fact returns one fact by id.
 func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 	f, err := t.scanFact(t.q.QueryRow(ctx, qFact, string(t.user), id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
-	}
 	if err == nil {
 		err = t.fixRank(ctx, &f)
 	}
-	return f, err
+	return f, storeerr.NotFoundIf(err, pgx.ErrNoRows, "fact", id)
 }
 
 // Facts returns the facts matching f.
@@ -319,48 +319,23 @@ func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit in
 	if !ok || err != nil || limit <= 0 {
 		return nil, n, err
 	}
-	rows, err := t.q.Query(ctx, qListPage, string(t.user), subject, key, first, limit)
+	page, err := queryAll(ctx, t, t.scanFact, qListPage, string(t.user), subject, key, first, limit)
 	if err != nil {
 		return nil, 0, mapErr("list page", err)
 	}
-	defer rows.Close()
-	var facts []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		f.Rank = offset + len(facts) + 1
-		facts = append(facts, f)
-	}
-	return facts, n, mapErr("list page", rows.Err())
+	listpos.RankPage(page, offset)
+	return page, n, nil
 }
 
 // Keys returns the distinct current keys of subject starting with prefix, sorted
 // bytewise.
 func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
-	var (
-		rows pgx.Rows
-		err  error
-	)
+	q, args := qKeysFrom, []any{string(t.user), subject, prefix}
 	if end, ok := prefixEnd(prefix); ok {
-		rows, err = t.q.Query(ctx, qKeysRange, string(t.user), subject, prefix, end)
-	} else {
-		rows, err = t.q.Query(ctx, qKeysFrom, string(t.user), subject, prefix)
+		q, args = qKeysRange, append(args, end)
 	}
-	if err != nil {
-		return nil, mapErr("keys", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, mapErr("keys", err)
-		}
-		out = append(out, k)
-	}
-	return out, mapErr("keys", rows.Err())
+	keys, err := queryAll(ctx, t, rowcodec.String, q, args...)
+	return keys, mapErr("keys", err)
 }
 
 // MaxRank returns the highest current rank of the list, its length (a row of
@@ -385,34 +360,8 @@ func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.
 
 // ListEvents returns the list's events up to until, oldest first.
 func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
-	rows, err := t.q.Query(ctx, qListEvents, string(t.user), subject, key, until.UnixNano())
-	if err != nil {
-		return nil, mapErr("list events", err)
-	}
-	defer rows.Close()
-	var out []factbase.ListEvent
-	for rows.Next() {
-		e := factbase.ListEvent{Subject: subject, Key: key}
-		var at int64
-		var action string
-		var from, to int32
-		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &from, &to); err != nil {
-			return nil, mapErr("list events", err)
-		}
-		e.At = time.Unix(0, at).UTC()
-		e.Action = factbase.Action(action)
-		e.From, e.To = int(from), int(to)
-		out = append(out, e)
-	}
-	return out, mapErr("list events", rows.Err())
-}
-
-func nullTime(t *time.Time) *int64 {
-	if t == nil {
-		return nil
-	}
-	n := t.UnixNano()
-	return &n
+	events, err := queryAll(ctx, t, rowcodec.ListEvent(subject, key), qListEvents, string(t.user), subject, key, until.UnixNano())
+	return events, mapErr("list events", err)
 }
 
 // Insert writes a new fact row. A current ranked member takes a position that gives
@@ -435,8 +384,8 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	t.q.queue(queued{op: "insert", sql: qInsert, args: []any{
 		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
-		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
-		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
 		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value)}})
 	return nil
 }
