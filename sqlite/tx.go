@@ -49,7 +49,7 @@ var (
 	// position in the list).
 	qAtPosition = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`
-	// qListPage is completed with a literal LIMIT (pageLimit).
+	// qListPage is completed with a literal LIMIT (rankedList.Page).
 	qListPage = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
 		AND rank >= ? ORDER BY rank`
@@ -264,34 +264,12 @@ func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, b
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	p, ok, err := t.positionAt(ctx, subject, key, rank)
-	if !ok || err != nil {
-		return factbase.Fact{}, false, err
-	}
-	f, err := t.scanFact(t.queryRow(ctx, qAtPosition, t.u, subject, key, p))
-	if err != nil {
-		return f, false, err
-	}
-	f.Rank = rank
-	return f, true, nil
+	return listpos.AtRank(ctx, rankedList{t, subject, key}, rank)
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
 func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit int) ([]factbase.Fact, int, error) {
-	n, err := t.MaxRank(ctx, subject, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	first, ok, err := t.positionAt(ctx, subject, key, offset+1)
-	if !ok || err != nil || limit <= 0 {
-		return nil, n, err
-	}
-	facts, err := queryAll(ctx, t, t.scanFact, qListPage+pageLimit(limit), t.u, subject, key, first)
-	if err != nil {
-		return nil, 0, mapErr("list page", err)
-	}
-	listpos.RankPage(facts, offset)
-	return facts, n, nil
+	return listpos.Page(ctx, rankedList{t, subject, key}, offset, limit)
 }
 
 // Keys returns the distinct current keys of subject starting with prefix.
@@ -328,7 +306,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	if f.Cardinality == factbase.Ranked {
 		rank = f.Rank
 		if f.Current {
-			p, err := t.insertPosition(ctx, f.Subject, f.Key, f.Rank)
+			p, err := listpos.Insert(ctx, rankedList{t, f.Subject, f.Key}, rankGap, f.Rank)
 			if err != nil {
 				return err
 			}
@@ -367,7 +345,7 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 // only m's row changes: it takes a position between its new neighbours, and the
 // members in between shift by the derivation.
 func (t *tx) MoveTo(ctx context.Context, m factbase.Fact, to int) error {
-	return t.move(ctx, m.Subject, m.Key, m.ID, m.Rank, to)
+	return listpos.Move(ctx, rankedList{t, m.Subject, m.Key}, rankGap, m.Key, m.ID, m.Rank, to)
 }
 
 // fixRank replaces the position of f, if a current ranked member read in this

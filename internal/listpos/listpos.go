@@ -143,23 +143,3 @@ func DeriveRank(f *factbase.Fact, rankOf func(subject, key string, pos int64) (i
 	f.Rank = r
 	return err
 }
-
-// RankPage gives the members of a page of a list read in order from rank offset+1
-// their ranks: offset+1, offset+2, ...
-func RankPage(page []factbase.Fact, offset int) {
-	for i := range page {
-		page[i].Rank = offset + i + 1
-	}
-}
-
-// DeriveMemberRanks is DeriveRank for every fact of members, read by value: a key
-// declared many may hold a ranked list.
-func DeriveMemberRanks(members map[factbase.MemberKey]factbase.Fact, rankOf func(subject, key string, pos int64) (int, error)) error {
-	for k, f := range members {
-		if err := DeriveRank(&f, rankOf); err != nil {
-			return err
-		}
-		members[k] = f
-	}
-	return nil
-}
