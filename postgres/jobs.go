@@ -57,8 +57,8 @@ func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, e
 	if err := j.Validate(); err != nil {
 		return factbase.Job{}, err
 	}
-	if s.isClosed() {
-		return factbase.Job{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Job{}, storeerr.ErrClosed
 	}
 	now := s.now().UTC().UnixNano()
 	out, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobInsert, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now))
@@ -75,8 +75,8 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 	if err := factbase.ValidateLease(lease); err != nil {
 		return factbase.Job{}, false, err
 	}
-	if s.isClosed() {
-		return factbase.Job{}, false, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Job{}, false, storeerr.ErrClosed
 	}
 	token, err := factbase.NewJobLease()
 	if err != nil {
@@ -118,8 +118,8 @@ func (s *Store) ExtendJob(ctx context.Context, id, lease string, d time.Duration
 	if err := factbase.ValidateLease(d); err != nil {
 		return err
 	}
-	if s.isClosed() {
-		return storeerr.Closed()
+	if s.gate.Closed() {
+		return storeerr.ErrClosed
 	}
 	now := s.now().UTC()
 	tag, err := s.pool.Exec(ctx, qJobExtend, now.Add(d).UnixNano(), now.UnixNano(), id, lease)
@@ -137,8 +137,8 @@ func (s *Store) FailJob(ctx context.Context, id, lease string, f factbase.JobFai
 	if err := f.Validate(); err != nil {
 		return factbase.Job{}, err
 	}
-	if s.isClosed() {
-		return factbase.Job{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Job{}, storeerr.ErrClosed
 	}
 	now := s.now().UTC()
 	code, msg := f.Record()
@@ -155,8 +155,8 @@ func (s *Store) FailJob(ctx context.Context, id, lease string, f factbase.JobFai
 
 // ReleaseJob gives a running job back without counting the attempt.
 func (s *Store) ReleaseJob(ctx context.Context, id, lease string) error {
-	if s.isClosed() {
-		return storeerr.Closed()
+	if s.gate.Closed() {
+		return storeerr.ErrClosed
 	}
 	tag, err := s.pool.Exec(ctx, qJobRelease, s.now().UTC().UnixNano(), id, lease)
 	if err != nil {
@@ -170,8 +170,8 @@ func (s *Store) ReleaseJob(ctx context.Context, id, lease string) error {
 
 // RetryJob queues a dead job again.
 func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
-	if s.isClosed() {
-		return factbase.Job{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Job{}, storeerr.ErrClosed
 	}
 	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobRetry, s.now().UTC().UnixNano(), id))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -189,8 +189,8 @@ func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
 
 // Job returns one job.
 func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
-	if s.isClosed() {
-		return factbase.Job{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Job{}, storeerr.ErrClosed
 	}
 	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobByID, id))
 	if err != nil {
@@ -201,8 +201,8 @@ func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
 
 // Jobs lists jobs newest first.
 func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	f, err := f.WithDefaults()
 	if err != nil {
@@ -239,8 +239,8 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 
 // JobUsage sums jobs by state, with their tokens and cost.
 func (s *Store) JobUsage(ctx context.Context, user factbase.UserID) (factbase.JobUsage, error) {
-	if s.isClosed() {
-		return factbase.JobUsage{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.JobUsage{}, storeerr.ErrClosed
 	}
 	var u factbase.JobUsage
 	rows, err := s.pool.Query(ctx, qJobUsage, string(user))

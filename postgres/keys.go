@@ -26,8 +26,8 @@ func (s *Store) CreateKey(ctx context.Context, k factbase.Key) error {
 	if err := k.Validate(); err != nil {
 		return err
 	}
-	if s.isClosed() {
-		return storeerr.Closed()
+	if s.gate.Closed() {
+		return storeerr.ErrClosed
 	}
 	_, err := s.pool.Exec(ctx, qKeyInsert, k.ID, k.Name, string(k.User), k.Hash, k.CreatedAt.UnixNano())
 	return storeerr.Taken(mapErr("create key", err), "a key with that id or hash already exists")
@@ -35,8 +35,8 @@ func (s *Store) CreateKey(ctx context.Context, k factbase.Key) error {
 
 // KeyByHash returns the key whose hash is hash, revoked or not; ENOTFOUND if none.
 func (s *Store) KeyByHash(ctx context.Context, hash string) (factbase.Key, error) {
-	if s.isClosed() {
-		return factbase.Key{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Key{}, storeerr.ErrClosed
 	}
 	k, err := rowcodec.Key(s.pool.QueryRow(ctx, qKeyByHash, hash))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -47,8 +47,8 @@ func (s *Store) KeyByHash(ctx context.Context, hash string) (factbase.Key, error
 
 // Keys returns every key, oldest first.
 func (s *Store) Keys(ctx context.Context) ([]factbase.Key, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	var keys []factbase.Key
 	rows, err := s.pool.Query(ctx, qKeyList)
@@ -64,8 +64,8 @@ func (s *Store) Keys(ctx context.Context) ([]factbase.Key, error) {
 // RevokeKey marks key id revoked at the given time, unless it already is, and
 // returns it; ENOTFOUND if no key has that id.
 func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (factbase.Key, error) {
-	if s.isClosed() {
-		return factbase.Key{}, storeerr.Closed()
+	if s.gate.Closed() {
+		return factbase.Key{}, storeerr.ErrClosed
 	}
 	k, err := rowcodec.Key(s.pool.QueryRow(ctx, qKeyRevoke, at.UnixNano(), id))
 	return k, mapErr("revoke key", storeerr.NotFoundIf(err, pgx.ErrNoRows, "key", id))

@@ -65,17 +65,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/migrate"
 	"github.com/factbase/factbase/internal/storeerr"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -128,8 +126,7 @@ type Store struct {
 	now     func() time.Time
 	retries int
 
-	mu     sync.Mutex
-	closed bool
+	gate storeerr.Gate // closed by Close
 }
 
 var _ factbase.Store = (*Store)(nil)
@@ -234,40 +231,19 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Close closes the connection pool. A closed store returns EUNAVAILABLE.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
 	s.analyze.close()
 	s.pool.Close()
-	return nil
-}
-
-func (s *Store) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
-// usable returns the error of a call for user: EINVALID for a user id that is not
-// canonical, EUNAVAILABLE once the store is closed.
-func (s *Store) usable(user factbase.UserID) error {
-	if err := user.Validate(); err != nil {
-		return err
-	}
-	if s.isClosed() {
-		return storeerr.Closed()
-	}
 	return nil
 }
 
 // Ping checks that the database answers and the store's tables are there; it returns
 // EUNAVAILABLE (or ETIMEOUT) otherwise.
 func (s *Store) Ping(ctx context.Context) error {
-	if s.isClosed() {
-		return storeerr.Closed()
+	if s.gate.Closed() {
+		return storeerr.ErrClosed
 	}
 	var n int
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
@@ -306,31 +282,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		name text PRIMARY KEY, applied_at bigint NOT NULL)`); err != nil {
 		return mapErr("migrate", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := s.applyMigration(ctx, conn.Conn(), name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate.Run(migrations, func(f migrate.File) error { return s.applyMigration(ctx, conn.Conn(), f) })
 }
 
-func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string) error {
-	base := strings.TrimPrefix(name, "migrations/")
-	var n int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base).Scan(&n); err != nil {
+// applyMigration runs migration f and records it by its file name, in one
+// transaction on conn, unless it is recorded (the caller holds the migration lock).
+func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, f migrate.File) error {
+	base := strings.TrimPrefix(f.Name, "migrations/")
+	done, err := migrate.Recorded(conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base))
+	if done || err != nil {
 		return mapErr("migrate", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
 	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
@@ -338,16 +299,13 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	// A multi-statement script runs over the simple protocol, in this transaction.
-	if _, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol); err != nil {
+	if _, err := tx.Exec(ctx, f.Body, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("postgres: migrate %s: %w", base, mapErr("migrate", err))
 	}
 	if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", base, s.now().UnixNano()); err != nil {
 		return mapErr("migrate", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return mapErr("migrate", err)
-	}
-	return nil
+	return mapErr("migrate", tx.Commit(ctx))
 }
 
 // Update runs fn in one write transaction for user, holding the lock on the user's
@@ -357,7 +315,7 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string)
 func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
 	var err error
 	for attempt := 0; ; attempt++ {
-		if err := s.usable(user); err != nil {
+		if err := s.gate.Check(user); err != nil {
 			return err
 		}
 		err = s.update(ctx, user, fn)
@@ -421,7 +379,7 @@ func commit(ctx context.Context, cn *conn) error {
 // one statement on a pooled connection without BEGIN and COMMIT (one statement reads
 // one snapshot), so one round trip instead of two.
 func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, key string) (factbase.Fact, bool, error) {
-	if err := s.usable(user); err != nil {
+	if err := s.gate.Check(user); err != nil {
 		return factbase.Fact{}, false, err
 	}
 	c, err := s.pool.Acquire(ctx)
@@ -440,7 +398,7 @@ func (s *Store) Purge(ctx context.Context) (bool, error) { return false, nil }
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
 // results, not an error.
 func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {
-	if err := s.usable(user); err != nil {
+	if err := s.gate.Check(user); err != nil {
 		return err
 	}
 	cn, err := s.begin(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -51,8 +51,8 @@ func ftsWords(s string) string {
 
 // Users returns every user the store holds a row for, in no particular order.
 func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	var users []factbase.UserID
 	rows, err := s.pool.Query(ctx, qUsers)

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -40,14 +39,12 @@ const (
 
 // TranscriptCheckpoint returns the checkpoint of file.
 func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.TranscriptCheckpoint, bool, error) {
-	cp, err := rowcodec.Checkpoint(t.q.QueryRow(ctx, qTranscriptCheckpoint, string(t.user), file), file)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return cp, false, nil
-	case err != nil:
+	row := t.q.QueryRow(ctx, qTranscriptCheckpoint, string(t.user), file)
+	cp, ok, err := rowcodec.One(row, pgx.ErrNoRows, rowcodec.Checkpoint(file))
+	if err != nil {
 		return cp, false, mapErr("transcript checkpoint", err)
 	}
-	return cp, true, nil
+	return cp, ok, nil
 }
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.

@@ -3,8 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -125,35 +123,17 @@ func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T,
 	return nil, err
 }
 
-// queryFacts runs a query of factColumns and reads its facts (scanFacts).
+// queryFacts runs a query of factColumns and reads its facts, deriving the ranks of
+// current ranked members (ranks.go) once the rows are closed.
 func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
-	rows, err := t.q.Query(ctx, q, args...)
-	return t.scanFacts(ctx, rows, err)
-}
-
-// scanFacts reads facts from rows and derives the ranks of current ranked members
-// (ranks.go), once the rows are closed.
-func (t *tx) scanFacts(ctx context.Context, rows pgx.Rows, err error) ([]factbase.Fact, error) {
+	facts, err := queryAll(ctx, t, t.scanFact, q, args...)
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	var out []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("query", err)
-	}
-	if err := t.fixRanks(ctx, out); err != nil {
+	if err := t.fixRanks(ctx, facts); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return facts, nil
 }
 
 func (t *tx) scanFact(r rowcodec.Scanner) (factbase.Fact, error) {
@@ -198,58 +178,51 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 
 // Facts returns the facts matching f.
 func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
-	var (
-		where = []string{"u = $1"}
-		args  = []any{string(t.user)}
-	)
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
+	var w where
+	w.add("u = " + w.arg(string(t.user)))
 	if f.ID != "" {
-		where = append(where, "id = "+arg(f.ID))
+		w.add("id = " + w.arg(f.ID))
 	}
 	if f.Subject != "" {
-		where = append(where, "subject = "+arg(f.Subject))
+		w.add("subject = " + w.arg(f.Subject))
 	}
 	if f.Key != "" {
-		where = append(where, "key = "+arg(f.Key))
+		w.add("key = " + w.arg(f.Key))
 	}
 	if f.KeyPrefix != "" {
-		cond := "key >= " + arg(f.KeyPrefix)
+		cond := "key >= " + w.arg(f.KeyPrefix)
 		if end, ok := prefixEnd(f.KeyPrefix); ok {
-			cond += " AND key < " + arg(end)
+			cond += " AND key < " + w.arg(end)
 		}
-		where = append(where, cond)
+		w.add(cond)
 	}
 	if f.Category != "" {
-		where = append(where, "category = "+arg(string(f.Category)))
+		w.add("category = " + w.arg(string(f.Category)))
 	}
 	if f.Type != "" {
-		where = append(where, "type = "+arg(f.Type))
+		w.add("type = " + w.arg(f.Type))
 	}
 	if f.MinConfidence > 0 {
-		where = append(where, "confidence >= "+arg(f.MinConfidence))
+		w.add("confidence >= " + w.arg(f.MinConfidence))
 	}
 	switch {
 	case f.AsOf != nil:
-		at := arg(f.AsOf.UnixNano())
-		where = append(where, "recorded_at <= "+at+" AND valid_from <= "+at+" AND (valid_to IS NULL OR valid_to > "+at+")")
+		at := w.arg(f.AsOf.UnixNano())
+		w.add("recorded_at <= " + at + " AND valid_from <= " + at + " AND (valid_to IS NULL OR valid_to > " + at + ")")
 	case !f.History:
-		where = append(where, "current")
+		w.add("current")
 	}
-	order := " ORDER BY recorded_at, seq"
+	q := "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at, seq"
 	if f.NewestFirst {
-		order = " ORDER BY recorded_at DESC, seq DESC"
+		q = "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at DESC, seq DESC"
 	}
-	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
 	if f.Limit > 0 {
-		q += " LIMIT " + arg(f.Limit)
+		q += " LIMIT " + w.arg(f.Limit)
 	}
 	if f.Offset > 0 {
-		q += " OFFSET " + arg(f.Offset)
+		q += " OFFSET " + w.arg(f.Offset)
 	}
-	return t.queryFacts(ctx, q, args...)
+	return t.queryFacts(ctx, q, w.args...)
 }
 
 // prefixEnd returns the smallest valid UTF-8 string greater, in bytewise order, than
@@ -271,18 +244,14 @@ func prefixEnd(p string) (string, bool) {
 	return "", false
 }
 
+// one reads the fact q selects, if any, and derives its rank.
 func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
-	f, err := t.scanFact(t.q.QueryRow(ctx, q, args...))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, false, nil
-	}
-	if err == nil {
-		err = t.fixRank(ctx, &f)
-	}
-	if err != nil {
+	f, found, err := rowcodec.One(t.q.QueryRow(ctx, q, args...), pgx.ErrNoRows, t.scanFact)
+	if !found {
 		return f, false, err
 	}
-	return f, true, nil
+	err = t.fixRank(ctx, &f)
+	return f, err == nil, err
 }
 
 // Member returns the current member of (subject, key) whose normalised value is norm.

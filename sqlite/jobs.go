@@ -53,19 +53,19 @@ var (
 // static returns a statement prepared at open on the pool of c (the job and key
 // statements: see allStaticQueries), or EUNAVAILABLE once the store is closed.
 func (s *Store) static(c *stmtCache, q string) (*sql.Stmt, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	if st := c.get(q); st != nil {
 		return st, nil
 	}
-	return nil, storeerr.Closed()
+	return nil, storeerr.ErrClosed
 }
 
 // staticErr maps the error of a static statement; a statement that failed because
 // the store was closed meanwhile is EUNAVAILABLE.
 func (s *Store) staticErr(op string, err error) error {
-	if s.isClosed() && factbase.ErrorCode(err) == factbase.EINTERNAL {
+	if s.gate.Closed() && factbase.ErrorCode(err) == factbase.EINTERNAL {
 		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store is closed", Err: err}
 	}
 	return mapErr(op, err)
@@ -231,8 +231,8 @@ func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
 
 // Jobs lists jobs newest first.
 func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	f, err := f.WithDefaults()
 	if err != nil {

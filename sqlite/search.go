@@ -65,8 +65,8 @@ var (
 
 // Users returns every user the store has seen.
 func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
-	if s.isClosed() {
-		return nil, storeerr.Closed()
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	rows, err := s.reader.QueryContext(ctx, qUsers)
 	if err != nil {

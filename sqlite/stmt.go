@@ -202,7 +202,7 @@ func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 		if s := t.cache.get(query); s != nil {
 			return s, nil
 		}
-		return nil, storeerr.Closed()
+		return nil, storeerr.ErrClosed
 	}
 	if s := t.cache.lookup(query); s != nil {
 		return t.q.StmtContext(ctx, s), nil

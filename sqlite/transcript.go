@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 
 	"github.com/factbase/factbase"
@@ -39,11 +38,8 @@ var (
 
 // TranscriptCheckpoint returns the checkpoint of file.
 func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.TranscriptCheckpoint, bool, error) {
-	cp, err := rowcodec.Checkpoint(t.queryRow(ctx, qTranscriptCheckpoint, t.u, file), file)
-	if errors.Is(err, sql.ErrNoRows) {
-		return cp, false, nil
-	}
-	return cp, err == nil, mapErr("transcript checkpoint", err)
+	cp, ok, err := rowcodec.One(t.queryRow(ctx, qTranscriptCheckpoint, t.u, file), sql.ErrNoRows, rowcodec.Checkpoint(file))
+	return cp, ok, mapErr("transcript checkpoint", err)
 }
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.

@@ -111,27 +111,17 @@ func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.
 // scanFacts reads facts from rows and derives the ranks of current ranked members
 // (ranks.go).
 func (t *tx) scanFacts(ctx context.Context, rows *sql.Rows, err error) ([]factbase.Fact, error) {
+	var facts []factbase.Fact
+	if err == nil {
+		facts, err = rowcodec.All(rows, t.scanFact)
+	}
+	if err == nil {
+		err = t.fixRanks(ctx, facts)
+	}
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	var out []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
-		return nil, mapErr("query", err)
-	}
-	if err := t.fixRanks(ctx, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return facts, nil
 }
 
 // scanFact reads a fact selected with factColumns (factrec.go).
@@ -231,18 +221,13 @@ func prefixEnd(p string) string {
 	return string(append([]byte(p), 0xff))
 }
 
+// one reads the fact q selects, if any, with its rank.
 func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
-	f, err := t.scanFact(t.queryRow(ctx, q, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return f, false, nil
-	}
-	if err == nil {
+	f, ok, err := rowcodec.One(t.queryRow(ctx, q, args...), sql.ErrNoRows, t.scanFact)
+	if ok {
 		err = t.fixRank(ctx, &f)
 	}
-	if err != nil {
-		return f, false, err
-	}
-	return f, true, nil
+	return f, ok && err == nil, err
 }
 
 // Member returns the current member of (subject, key) whose normalised value is norm.

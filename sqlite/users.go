@@ -123,8 +123,8 @@ func (t *tx) UserRows(ctx context.Context) (map[string]int64, error) {
 // that no earlier version of an erased page is left in the log. It reports false when
 // a reader still held an older snapshot (the log is then released later).
 func (s *Store) Purge(ctx context.Context) (bool, error) {
-	if s.isClosed() {
-		return false, storeerr.Closed()
+	if s.gate.Closed() {
+		return false, storeerr.ErrClosed
 	}
 	var busy, logPages, done int
 	if err := s.writer.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logPages, &done); err != nil {

@@ -10,6 +10,7 @@
 package rowcodec
 
 import (
+	"errors"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -54,6 +55,16 @@ func closeRows(rows Rows) {
 	case interface{ Close() }: // pgx
 		c.Close()
 	}
+}
+
+// One reads a row that may be missing with read: ok is false, with no error, when
+// the read fails with noRows, the driver's error for a query without a row.
+func One[T any](r Scanner, noRows error, read func(Scanner) (T, error)) (v T, ok bool, err error) {
+	v, err = read(r)
+	if errors.Is(err, noRows) {
+		return v, false, nil
+	}
+	return v, err == nil, err
 }
 
 // NonNil returns s, or an empty slice for nil: for the lists the contract returns

@@ -9,14 +9,16 @@ import (
 
 // Checkpoint reads the checkpoint of file from a row of (byte offset, line, sum,
 // updated at).
-func Checkpoint(r Scanner, file string) (factbase.TranscriptCheckpoint, error) {
-	cp := factbase.TranscriptCheckpoint{File: file}
-	var at int64
-	if err := r.Scan(&cp.Offset, &cp.Line, &cp.Sum, &at); err != nil {
-		return factbase.TranscriptCheckpoint{}, err
+func Checkpoint(file string) func(Scanner) (factbase.TranscriptCheckpoint, error) {
+	return func(r Scanner) (factbase.TranscriptCheckpoint, error) {
+		cp := factbase.TranscriptCheckpoint{File: file}
+		var at int64
+		if err := r.Scan(&cp.Offset, &cp.Line, &cp.Sum, &at); err != nil {
+			return factbase.TranscriptCheckpoint{}, err
+		}
+		cp.UpdatedAt = Time(at)
+		return cp, nil
 	}
-	cp.UpdatedAt = Time(at)
-	return cp, nil
 }
 
 // CheckpointArgs returns the arguments of a checkpoint's upsert: owner, file, byte

@@ -7,6 +7,7 @@ package storeerr
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/factbase/factbase"
 )
@@ -30,8 +31,48 @@ func Common(op string, err error) (mapped error, ok bool) {
 	return nil, false
 }
 
-// Closed is the error of a call on a closed store.
-func Closed() error { return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed") }
+// ErrClosed is the error of a call on a closed store.
+var ErrClosed error = factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+
+// Gate lets calls into a store until the store closes. Its zero value is open; it
+// is safe for concurrent use.
+type Gate struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+// Close closes the gate and reports whether it was open.
+func (g *Gate) Close() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	was := !g.closed
+	g.closed = true
+	return was
+}
+
+// Closed reports whether the gate is closed.
+func (g *Gate) Closed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
+}
+
+// Err returns ErrClosed once the gate is closed, else nil.
+func (g *Gate) Err() error {
+	if g.Closed() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// Check returns the error of a call for user: EINVALID for a user id that is not
+// canonical, ErrClosed once the gate is closed.
+func (g *Gate) Check(user factbase.UserID) error {
+	if err := user.Validate(); err != nil {
+		return err
+	}
+	return g.Err()
+}
 
 // NotFound is the error of a read of a what (fact, entity, ...) id that the user
 // does not have.
