@@ -5,19 +5,20 @@ import (
 	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
-	"github.com/jackc/pgx/v5"
 )
 
 // The job statements. A claim locks the row it takes with FOR UPDATE SKIP LOCKED, so
 // workers of several servers claiming at once each take a different job without
 // waiting for one another.
 const (
+	qJobByID   = "SELECT " + rowcodec.JobColumns + " FROM jobs WHERE id = $1"
 	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, 'queued', $5, $6, $6, $6) RETURNING ` + rowcodec.JobColumns
-	qJobByID = "SELECT " + rowcodec.JobColumns + " FROM jobs WHERE id = $1"
 	// A running job whose lease expired on its last attempt dies.
 	qJobExpireDead = `UPDATE jobs SET state = 'dead', lease = '', lease_until = NULL, error_code = 'unavailable',
 		error = 'the lease expired on the last attempt: the worker stopped or crashed', updated_at = $1, finished_at = $1
@@ -175,11 +176,7 @@ func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
 	}
 	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobRetry, s.now().UTC().UnixNano(), id))
 	if errors.Is(err, pgx.ErrNoRows) {
-		cur, gerr := s.Job(ctx, id)
-		if gerr != nil {
-			return factbase.Job{}, gerr
-		}
-		return factbase.Job{}, storeerr.NotDead(id, cur.State)
+		return factbase.Job{}, storeerr.NotRetried(ctx, id, s.Job)
 	}
 	if err != nil {
 		return factbase.Job{}, mapErr("retry job", err)
@@ -201,10 +198,10 @@ func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
 
 // Jobs lists jobs newest first.
 func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job, error) {
-	if s.gate.Closed() {
-		return nil, storeerr.ErrClosed
-	}
 	f, err := f.WithDefaults()
+	if err == nil && s.gate.Closed() {
+		err = storeerr.ErrClosed
+	}
 	if err != nil {
 		return nil, err
 	}

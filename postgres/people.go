@@ -4,22 +4,23 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
-	"github.com/jackc/pgx/v5"
 )
 
 // The statements of people: entities, conflicts, preference sessions and anchored
 // facts.
 const (
-	qEntities  = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 ORDER BY created_at, id"
-	qEntity    = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 AND id = $2"
 	qEntityPut = `INSERT INTO entities (u, id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (u, id) DO UPDATE SET name = excluded.name, role = excluded.role, relation = excluded.relation,
 			aliases = excluded.aliases, attributes = excluded.attributes, updated_at = excluded.updated_at,
 			merged_into = excluded.merged_into`
+	qEntities              = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 ORDER BY created_at, id"
+	qEntity                = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 AND id = $2"
 	qEntityDelete          = "DELETE FROM entities WHERE u = $1 AND id = $2"
 	qEntityDeleteConflicts = "DELETE FROM conflicts WHERE u = $1 AND subject = $2"
 	qConflict              = "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE u = $1 AND id = $2"

@@ -72,12 +72,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/internal/migrate"
-	"github.com/factbase/factbase/internal/storeerr"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/migrate"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 //go:embed migrations/*.sql

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
-	"github.com/jackc/pgx/v5"
 )
 
 // The statements of references and sheets.
@@ -121,6 +122,24 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	return mapErr("sheet facts", rows.Err())
 }
 
+// LatestSheet returns the user's newest sheet; ENOTFOUND if none.
+func (s *Store) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
+	var latest factbase.FactSheet
+	err := s.View(ctx, user, func(ftx factbase.ReadTx) error {
+		t := ftx.(*tx)
+		sh, err := rowcodec.Owner(user).Sheet(t.q.QueryRow(ctx, qSheetLatest, string(t.user)))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return factbase.Errorf(factbase.ENOTFOUND, "no fact sheet for user %s yet", user)
+		}
+		latest = sh
+		return mapErr("latest sheet", err)
+	})
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	return latest, nil
+}
+
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before
 // it, in one write transaction (under the user's lock).
 func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention time.Duration) (int, error) {
@@ -147,22 +166,4 @@ func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention 
 		return nil
 	})
 	return deleted, err
-}
-
-// LatestSheet returns the user's newest sheet; ENOTFOUND if none.
-func (s *Store) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
-	var latest factbase.FactSheet
-	err := s.View(ctx, user, func(ftx factbase.ReadTx) error {
-		t := ftx.(*tx)
-		sh, err := rowcodec.Owner(user).Sheet(t.q.QueryRow(ctx, qSheetLatest, string(t.user)))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return factbase.Errorf(factbase.ENOTFOUND, "no fact sheet for user %s yet", user)
-		}
-		latest = sh
-		return mapErr("latest sheet", err)
-	})
-	if err != nil {
-		return factbase.FactSheet{}, err
-	}
-	return latest, nil
 }

@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/listpos"
 	"github.com/factbase/factbase/internal/rowcodec"
-	"github.com/jackc/pgx/v5"
 )
 
 // The statements of transcript ingestion.

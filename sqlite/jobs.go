@@ -207,11 +207,7 @@ func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
 	}
 	j, err := rowcodec.Job(st.QueryRowContext(ctx, s.now().UTC().UnixNano(), id))
 	if errors.Is(err, sql.ErrNoRows) {
-		cur, gerr := s.Job(ctx, id)
-		if gerr != nil {
-			return factbase.Job{}, gerr
-		}
-		return factbase.Job{}, storeerr.NotDead(id, cur.State)
+		return factbase.Job{}, storeerr.NotRetried(ctx, id, s.Job)
 	}
 	if err != nil {
 		return factbase.Job{}, s.staticErr("retry job", err)

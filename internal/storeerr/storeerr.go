@@ -104,7 +104,13 @@ func LeaseLost(id string) error {
 	return factbase.Errorf(factbase.ECONFLICT, "job %q is no longer held by this worker (its lease expired or it ended)", id)
 }
 
-// NotDead is the error of a retry of job id, which is in state and not dead.
-func NotDead(id string, state factbase.JobState) error {
-	return factbase.Errorf(factbase.ECONFLICT, "job %q is %s; only a dead job can be retried", id, state)
+// NotRetried is the error of a retry of job id that found no dead job to queue:
+// job's error for a job that does not exist (ENOTFOUND), else ECONFLICT naming the
+// job's state.
+func NotRetried(ctx context.Context, id string, job func(context.Context, string) (factbase.Job, error)) error {
+	j, err := job(ctx, id)
+	if err != nil {
+		return err
+	}
+	return factbase.Errorf(factbase.ECONFLICT, "job %q is %s; only a dead job can be retried", id, j.State)
 }
