@@ -48,19 +48,8 @@ func Erase(ctx context.Context, ts Tables) (Tally, error) {
 		return nil, err
 	}
 	removed := Tally{}
-	for _, table := range append(slices.Clone(First), owned...) {
-		n, err := ts.Delete(ctx, table, false)
-		if err != nil {
-			return nil, err
-		}
-		removed.Add(table, n)
-	}
-	for _, table := range ByUserID {
-		n, err := ts.Delete(ctx, table, true)
-		if err != nil {
-			return nil, err
-		}
-		removed.Add(table, n)
+	if err := removed.each(ctx, append(slices.Clone(First), owned...), ByUserID, ts.Delete); err != nil {
+		return nil, err
 	}
 	return removed, nil
 }
@@ -72,19 +61,21 @@ func Rows(ctx context.Context, ts Tables) (Tally, error) {
 		return nil, err
 	}
 	left := Tally{}
-	for _, table := range owned {
-		n, err := ts.Count(ctx, table, false)
-		if err != nil {
-			return nil, err
-		}
-		left.Add(table, n)
-	}
-	for _, table := range ByUserID {
-		n, err := ts.Count(ctx, table, true)
-		if err != nil {
-			return nil, err
-		}
-		left.Add(table, n)
+	if err := left.each(ctx, owned, ByUserID, ts.Count); err != nil {
+		return nil, err
 	}
 	return left, nil
+}
+
+// each adds what rows returns for each of byU's tables (by u) and then each of
+// byID's (by user_id).
+func (t Tally) each(ctx context.Context, byU, byID []string, rows func(ctx context.Context, table string, byID bool) (int64, error)) error {
+	for i, table := range append(slices.Clone(byU), byID...) {
+		n, err := rows(ctx, table, i >= len(byU))
+		if err != nil {
+			return err
+		}
+		t.Add(table, n)
+	}
+	return nil
 }
