@@ -10,7 +10,7 @@ import (
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read, as
-// the SQLite store does (ranked/positions.go holds the arithmetic they share): the
+// the SQLite store does (internal/listpos holds the arithmetic they share): the
 // rank column of a current member holds its position, unique in the list (the
 // partial unique index facts_rank_current), and a MOVE or an INSERT writes one row.
 // Migration 0008 widened the column to bigint and spread the dense ranks before it.

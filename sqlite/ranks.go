@@ -10,7 +10,7 @@ import (
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read
-// (ranked/positions.go holds the arithmetic both stores share). The rank column of
+// (internal/listpos holds the arithmetic both stores share). The rank column of
 // a current member holds its position, unique in the list (the partial unique index
 // facts_rank_current). A member that leaves its list (End) keeps the rank it had, as
 // history.
