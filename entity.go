@@ -77,6 +77,15 @@ func (e Entity) Label() string {
 	return "someone (" + string(e.Role) + ")"
 }
 
+// Validate reports whether e can be stored (PeopleTx.PutEntity): it needs an id.
+// Returns EINVALID otherwise.
+func (e Entity) Validate() error {
+	if e.ID == "" {
+		return Errorf(EINVALID, "entity has no id")
+	}
+	return nil
+}
+
 // EntityID returns the entity id of an "entity:<id>" subject or said-by value; ok is
 // false for anything else.
 func EntityID(subject string) (id string, ok bool) {
@@ -125,6 +134,19 @@ type Conflict struct {
 	ResultID string `json:"result_id,omitempty"`
 }
 
+// Validate reports whether c can be stored (PeopleTx.PutConflict): it needs an id, a
+// subject, a key and one of the statuses. Returns EINVALID otherwise.
+func (c Conflict) Validate() error {
+	if c.ID == "" || c.Subject == "" || c.Key == "" {
+		return Errorf(EINVALID, "conflict needs an id, a subject and a key")
+	}
+	switch c.Status {
+	case ConflictPending, ConflictConfirmed, ConflictRejected:
+		return nil
+	}
+	return Errorf(EINVALID, "conflict status %q is not pending, confirmed or rejected", c.Status)
+}
+
 // ConflictFilter selects conflicts. Zero fields do not filter.
 type ConflictFilter struct {
 	Status  ConflictStatus
@@ -157,12 +179,14 @@ type PeopleReadTx interface {
 // together.
 type PeopleTx interface {
 	// PutEntity creates the entity e.ID or replaces all its fields. e.CreatedAt is
-	// kept from the first write; UpdatedAt is set to the transaction's time.
+	// kept from the first write; UpdatedAt is set to the transaction's time. EINVALID
+	// if e fails Entity.Validate.
 	PutEntity(ctx context.Context, e Entity) error
 	// DeleteEntity erases entity id and its conflicts (not its facts: the write path
 	// erases those) and returns the number of entities deleted, 0 or 1.
 	DeleteEntity(ctx context.Context, id string) (int, error)
-	// PutConflict creates conflict c.ID or replaces it (to resolve it).
+	// PutConflict creates conflict c.ID or replaces it (to resolve it). EINVALID if c
+	// fails Conflict.Validate.
 	PutConflict(ctx context.Context, c Conflict) error
 	// NotePreferenceSession records that the value norm of key was stated in session;
 	// recording it again is a no-op.

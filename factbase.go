@@ -43,6 +43,15 @@ func (u UserID) Valid() bool {
 	return err == nil && v == u
 }
 
+// Validate returns nil if u is a canonical UUID as produced by ParseUserID, else an
+// EINVALID error naming it: the check of every store method given a user.
+func (u UserID) Validate() error {
+	if !u.Valid() {
+		return Errorf(EINVALID, "user id %q is not a UUID", string(u))
+	}
+	return nil
+}
+
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

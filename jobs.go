@@ -2,7 +2,10 @@ package factbase
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -73,6 +76,60 @@ type JobFilter struct {
 	Before string
 }
 
+// Limits of JobFilter.Limit.
+const (
+	DefaultJobsLimit = 100
+	MaxJobsLimit     = 1000
+)
+
+// WithDefaults returns f with its zero Limit set to DefaultJobsLimit, or EINVALID for a
+// limit outside 1..MaxJobsLimit or an unknown state.
+func (f JobFilter) WithDefaults() (JobFilter, error) {
+	switch {
+	case f.Limit == 0:
+		f.Limit = DefaultJobsLimit
+	case f.Limit < 0 || f.Limit > MaxJobsLimit:
+		return f, Errorf(EINVALID, "limit %d is outside 1..%d", f.Limit, MaxJobsLimit)
+	}
+	if f.State != "" && !f.State.Valid() {
+		return f, Errorf(EINVALID, "job state %q is not one of queued, running, done, dead", f.State)
+	}
+	return f, nil
+}
+
+// Validate reports whether j can be enqueued (JobStore.EnqueueJob): an id of at most
+// 64 bytes, a valid user, a kind and at least one attempt. Returns EINVALID otherwise.
+func (j Job) Validate() error {
+	switch {
+	case j.ID == "" || len(j.ID) > 64:
+		return Errorf(EINVALID, "a job needs an id of at most 64 bytes")
+	case !j.User.Valid():
+		return j.User.Validate()
+	case j.Kind == "":
+		return Errorf(EINVALID, "a job needs a kind")
+	case j.MaxAttempts < 1:
+		return Errorf(EINVALID, "a job needs at least one attempt, got %d", j.MaxAttempts)
+	}
+	return nil
+}
+
+// ValidateLease returns EINVALID unless a lease of d is positive.
+func ValidateLease(d time.Duration) error {
+	if d <= 0 {
+		return Errorf(EINVALID, "a lease must be positive, got %v", d)
+	}
+	return nil
+}
+
+// NewJobLease returns a new random lease token (32 hex digits).
+func NewJobLease() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", &Error{Code: EINTERNAL, Message: "cannot read random bytes", Err: err}
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 // JobUsage sums the jobs of a user (or of every user).
 type JobUsage struct {
 	Jobs             map[JobState]int `json:"jobs"` // jobs by state
@@ -93,11 +150,54 @@ type JobFailure struct {
 	Cost                           float64
 }
 
+// Validate reports whether f can be recorded (JobStore.FailJob): no negative delay
+// or usage. Returns EINVALID otherwise.
+func (f JobFailure) Validate() error {
+	if f.RetryIn < 0 || f.PromptTokens < 0 || f.CompletionTokens < 0 || f.Cost < 0 || f.Cost != f.Cost {
+		return Errorf(EINVALID, "a job failure has a negative delay or usage")
+	}
+	return nil
+}
+
+// maxJobError is the most bytes of a failure's message a job keeps.
+const maxJobError = 1000
+
+// Record returns the code and message a job keeps of f: the code, EINTERNAL when
+// empty; the message as valid UTF-8 without NUL bytes (each replaced by U+FFFD), cut
+// at a character boundary to at most maxJobError bytes and "…".
+func (f JobFailure) Record() (code, message string) {
+	code = f.Code
+	if code == "" {
+		code = EINTERNAL
+	}
+	m := strings.ReplaceAll(strings.ToValidUTF8(f.Message, "\uFFFD"), "\x00", "\uFFFD")
+	if len(m) <= maxJobError {
+		return code, m
+	}
+	n := maxJobError
+	for n > 0 && m[n]&0xC0 == 0x80 {
+		n--
+	}
+	return code, m[:n] + "…"
+}
+
 // JobOutcome is what a successful attempt did, for Tx.CompleteJob.
 type JobOutcome struct {
 	Result                         json.RawMessage
 	PromptTokens, CompletionTokens int
 	Cost                           float64
+}
+
+// Validate reports whether o can be recorded (Tx.CompleteJob): no negative usage,
+// and a Result, when set, that is JSON. Returns EINVALID otherwise.
+func (o JobOutcome) Validate() error {
+	if o.PromptTokens < 0 || o.CompletionTokens < 0 || o.Cost < 0 || o.Cost != o.Cost {
+		return Errorf(EINVALID, "a job outcome has negative usage")
+	}
+	if len(o.Result) > 0 && !json.Valid(o.Result) {
+		return Errorf(EINVALID, "a job result must be JSON")
+	}
+	return nil
 }
 
 // JobStore keeps the durable job queue. Each method is one transaction; times are
@@ -106,21 +206,24 @@ type JobOutcome struct {
 type JobStore interface {
 	// EnqueueJob stores a new queued job. j.ID, User, Kind, Input and MaxAttempts
 	// (at least 1) must be set; State, times and counters are set by the store
-	// (RunAt = now). It returns the stored job. EINVALID for a missing field,
+	// (RunAt = now). It returns the stored job. EINVALID if j fails Job.Validate,
 	// ECONFLICT for a taken id.
 	EnqueueJob(ctx context.Context, j Job) (Job, error)
 	// ClaimJob claims the oldest runnable job of one of kinds (any kind if none): a
 	// queued job whose RunAt has come, or a running job whose lease expired (its
 	// worker died). The claim sets State running, a new Lease valid for lease, and
 	// Attempts+1. A job whose lease expired on its last attempt is made dead
-	// instead ("lease expired"). ok is false when no job is runnable.
+	// instead ("lease expired"). ok is false when no job is runnable. EINVALID unless
+	// lease is positive.
 	ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (j Job, ok bool, err error)
 	// ExtendJob pushes the lease of a running job to now+lease. ECONFLICT if lease is
 	// no longer the job's (it expired and was claimed again, or the job ended).
+	// EINVALID unless d is positive.
 	ExtendJob(ctx context.Context, id, lease string, d time.Duration) error
 	// FailJob records a failed attempt of the running job held by lease: queued again
-	// after f.RetryIn, or dead (f.Dead, or no attempts left). It returns the job.
-	// ECONFLICT if lease is no longer the job's.
+	// after f.RetryIn, or dead (f.Dead, or no attempts left), keeping f.Record(). It
+	// returns the job. ECONFLICT if lease is no longer the job's; EINVALID if f fails
+	// JobFailure.Validate.
 	FailJob(ctx context.Context, id, lease string, f JobFailure) (Job, error)
 	// ReleaseJob gives a running job back to the queue without counting the attempt
 	// (a worker shutting down). ECONFLICT if lease is no longer the job's.
@@ -130,7 +233,8 @@ type JobStore interface {
 	RetryJob(ctx context.Context, id string) (Job, error)
 	// Job returns one job. ENOTFOUND if there is none.
 	Job(ctx context.Context, id string) (Job, error)
-	// Jobs returns the jobs f selects, newest first.
+	// Jobs returns the jobs f selects, newest first; EINVALID if f.WithDefaults
+	// refuses it.
 	Jobs(ctx context.Context, f JobFilter) ([]Job, error)
 	// JobUsage sums the jobs of user ("" for every user).
 	JobUsage(ctx context.Context, user UserID) (JobUsage, error)

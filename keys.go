@@ -40,12 +40,22 @@ func (k Key) Matches(secret string) bool {
 	return subtle.ConstantTimeCompare([]byte(h), []byte(k.Hash)) == 1
 }
 
+// Validate reports whether k can be stored (KeyStore.CreateKey): it needs an id and a
+// hex SHA-256 hash. Returns EINVALID otherwise.
+func (k Key) Validate() error {
+	if k.ID == "" || len(k.Hash) != 64 {
+		return Errorf(EINVALID, "a key needs an id and a hex SHA-256 hash")
+	}
+	return nil
+}
+
 // KeyStore keeps API keys. It is separate from users' data: keys belong to the
 // installation. All methods are safe for concurrent use and return EUNAVAILABLE when
 // the store cannot be reached.
 type KeyStore interface {
 	// CreateKey stores k, whose ID, Hash and CreatedAt are set (see NewKey). A key
-	// with the same ID or hash already stored is ECONFLICT.
+	// with the same ID or hash already stored is ECONFLICT; a key that fails
+	// Key.Validate is EINVALID.
 	CreateKey(ctx context.Context, k Key) error
 	// KeyByHash returns the key whose hash is hash, revoked or not. ENOTFOUND if none.
 	KeyByHash(ctx context.Context, hash string) (Key, error)

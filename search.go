@@ -66,6 +66,14 @@ const (
 	KindEpisode = "episode"
 )
 
+// ValidateKind returns nil if kind is KindFact or KindEpisode, else EINVALID.
+func ValidateKind(kind string) error {
+	if kind != KindFact && kind != KindEpisode {
+		return Errorf(EINVALID, "kind %q is not fact or episode", kind)
+	}
+	return nil
+}
+
 // SearchFilter narrows the candidates of a search. Zero fields do not filter. Fields
 // that name a fact's attribute (KeyPrefix, Type, Category, Subject, MinConfidence)
 // match facts only: with any of them set, no episode is a candidate.
@@ -126,6 +134,21 @@ type Vector struct {
 	Kind, ID string
 	Model    string    // the embedder's model id
 	Vec      []float32 // L2-normalised; its length is the dimension
+}
+
+// Validate reports whether v can be stored (SearchTx.PutVectors): a kind of item, a
+// model and at least one dimension. Returns EINVALID otherwise.
+func (v Vector) Validate() error {
+	if err := ValidateKind(v.Kind); err != nil {
+		return err
+	}
+	if len(v.Vec) == 0 {
+		return Errorf(EINVALID, "vector of %s %s is empty", v.Kind, v.ID)
+	}
+	if v.Model == "" {
+		return Errorf(EINVALID, "vector of %s %s names no model", v.Kind, v.ID)
+	}
+	return nil
 }
 
 // EpisodeFilter selects episodes in SearchReadTx.Episodes. Zero fields do not filter.

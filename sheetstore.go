@@ -72,6 +72,19 @@ type FactSheet struct {
 	Dedup     []SheetDedup `json:"dedup"`
 }
 
+// Validate reports whether s can be saved with retention (SheetStore.SaveSheet): it
+// needs an id and a created time, and retention must be positive. Returns EINVALID
+// otherwise.
+func (s FactSheet) Validate(retention time.Duration) error {
+	if s.ID == "" || s.CreatedAt.IsZero() {
+		return Errorf(EINVALID, "a sheet needs an id and a created time")
+	}
+	if retention <= 0 {
+		return Errorf(EINVALID, "sheet retention %v is not positive", retention)
+	}
+	return nil
+}
+
 // SheetEntry is one fact on a sheet.
 type SheetEntry struct {
 	FactID        string       `json:"fact_id"`
@@ -117,7 +130,8 @@ type SheetStore interface {
 	// SaveSheet stores s (ID, User and CreatedAt set; a sheet with the same ID already
 	// stored is ECONFLICT) and, in the same transaction, deletes the user's sheets
 	// created before s.CreatedAt - retention. It returns how many it deleted.
-	// retention must be positive (EINVALID otherwise).
+	// EINVALID if s fails FactSheet.Validate (retention must be positive) or s.User is
+	// not a valid user id.
 	SaveSheet(ctx context.Context, s FactSheet, retention time.Duration) (deleted int, err error)
 	// LatestSheet returns the user's most recently created sheet (the last saved
 	// among equal times). ENOTFOUND if the user has none.

@@ -178,7 +178,8 @@ type Tx interface {
 	// done with outcome o, so that a job's effects and its completion commit together:
 	// a worker that dies before the commit leaves the job to be claimed again with
 	// nothing applied. ECONFLICT if the lease is no longer the job's (it expired and
-	// another worker claimed the job), which aborts the transaction.
+	// another worker claimed the job), which aborts the transaction; EINVALID if o
+	// fails JobOutcome.Validate.
 	CompleteJob(ctx context.Context, id, lease string, o JobOutcome) error
 	// EraseUser deletes everything the transaction's user owns (facts with their
 	// history, list events, references, embeddings and search-index entries,

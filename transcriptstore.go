@@ -17,6 +17,18 @@ type TranscriptCheckpoint struct {
 	UpdatedAt time.Time // set by the store to the transaction's time
 }
 
+// Validate reports whether cp can be stored: it names a file, and neither its offset
+// nor its line is negative. Returns EINVALID otherwise.
+func (cp TranscriptCheckpoint) Validate() error {
+	if cp.File == "" {
+		return Errorf(EINVALID, "transcript checkpoint has no file name")
+	}
+	if cp.Offset < 0 || cp.Line < 0 {
+		return Errorf(EINVALID, "transcript checkpoint of %s: offset %d, line %d; neither may be negative", cp.File, cp.Offset, cp.Line)
+	}
+	return nil
+}
+
 // TranscriptSession is the stored metadata of one agent session as one transcript
 // file tells it. A session that spans several files has one row per file.
 type TranscriptSession struct {
@@ -34,10 +46,28 @@ type TranscriptSession struct {
 	UpdatedAt  time.Time `json:"updated_at"` // set by the store to the transaction's time
 }
 
+// Validate reports whether s can be stored: it needs an id and a file. Returns
+// EINVALID otherwise.
+func (s TranscriptSession) Validate() error {
+	if s.ID == "" || s.File == "" {
+		return Errorf(EINVALID, "transcript session needs an id and a file (got %q, %q)", s.ID, s.File)
+	}
+	return nil
+}
+
 // TranscriptLink says that a fact subject (a task or an action) belongs to a session.
 type TranscriptLink struct {
 	Subject string
 	Session string
+}
+
+// Validate reports whether l can be stored: it needs a subject and a session.
+// Returns EINVALID otherwise.
+func (l TranscriptLink) Validate() error {
+	if l.Subject == "" || l.Session == "" {
+		return Errorf(EINVALID, "transcript link needs a subject and a session (got %q, %q)", l.Subject, l.Session)
+	}
+	return nil
 }
 
 // TranscriptQuery selects current facts that came from transcripts (source kind
@@ -83,14 +113,17 @@ type TranscriptReadTx interface {
 // transaction (memory.Engine.ApplyWith), so that a batch's facts, the file's
 // checkpoint and its sessions commit together or not at all.
 type TranscriptTx interface {
-	// PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
+	// PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File. EINVALID
+	// if cp fails TranscriptCheckpoint.Validate.
 	PutTranscriptCheckpoint(ctx context.Context, cp TranscriptCheckpoint) error
-	// PutTranscriptSession creates or replaces the row of (s.ID, s.File).
+	// PutTranscriptSession creates or replaces the row of (s.ID, s.File). EINVALID if
+	// s fails TranscriptSession.Validate.
 	PutTranscriptSession(ctx context.Context, s TranscriptSession) error
 	// DeleteTranscriptSessions deletes every session row of file and returns how
 	// many there were (for a file that was rewritten and is read again).
 	DeleteTranscriptSessions(ctx context.Context, file string) (int, error)
 	// LinkTranscriptSubjects records that each subject belongs to its session; a
-	// link already stored is not stored again.
+	// link already stored is not stored again. EINVALID, and nothing stored, if a
+	// link fails TranscriptLink.Validate.
 	LinkTranscriptSubjects(ctx context.Context, links []TranscriptLink) error
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/storetest"
 )
@@ -63,120 +61,33 @@ func BenchmarkRawSelect(b *testing.B) {
 	}
 }
 
-func fillList(b *testing.B, e *memory.Engine, u factbase.UserID, key string, n int) {
-	b.Helper()
-	for off := 0; off < n; off += 1000 {
-		var ops []factbase.Op
-		for i := off; i < min(n, off+1000); i++ {
-			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("member-%05d", i)}})
-		}
-		if _, err := e.Apply(context.Background(), u, ops); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func benchEngine(b *testing.B) (*memory.Engine, factbase.UserID) {
-	return benchEngineWith(b, postgres.Options{})
-}
-
-func benchEngineWith(b *testing.B, o postgres.Options) (*memory.Engine, factbase.UserID) {
-	s := openTest(b, o)
-	// The write path alone: no sheet regeneration after each write.
-	return memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
+// bench returns the shared benchmarks on a store opened with o.
+func bench(b *testing.B, o postgres.Options) storetest.Bench {
+	e, u := storetest.Engine(openTest(b, o))
+	return storetest.Bench{Engine: e, User: u}
 }
 
 // commitModes runs a write benchmark with synchronous_commit on (the default: every
 // commit waits for its WAL flush) and off (the flush follows; closest to the SQLite
 // store's default synchronous=normal).
-func commitModes(b *testing.B, fn func(b *testing.B, e *memory.Engine, u factbase.UserID)) {
+func commitModes(b *testing.B, fn func(bn storetest.Bench, b *testing.B)) {
 	for _, mode := range []string{"on", "off"} {
-		b.Run("sync_"+mode, func(b *testing.B) {
-			e, u := benchEngineWith(b, postgres.Options{SynchronousCommit: mode})
-			fn(b, e, u)
-		})
+		b.Run("sync_"+mode, func(b *testing.B) { fn(bench(b, postgres.Options{SynchronousCommit: mode}), b) })
 	}
 }
 
 // BenchmarkApplyRankedAppend appends to a list of 10,000 members.
-func BenchmarkApplyRankedAppend(b *testing.B) {
-	commitModes(b, func(b *testing.B, e *memory.Engine, u factbase.UserID) {
-		fillList(b, e, u, "favorites.big", 10000)
-		ctx := context.Background()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
+func BenchmarkApplyRankedAppend(b *testing.B) { commitModes(b, storetest.Bench.RankedAppend) }
 
 // BenchmarkApplyRankedMove moves a member between #5000 and #1 of a 10,000-member
 // list: each move shifts 4,999 other members.
-func BenchmarkApplyRankedMove(b *testing.B) {
-	e, u := benchEngine(b)
-	fillList(b, e, u, "favorites.big", 10000)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		rank := 1
-		if i%2 == 1 {
-			rank = 5000
-		}
-		res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "member-04999", Rank: rank}}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Mutations[0].Action != factbase.Move {
-			b.Fatalf("action %s, want MOVE", res.Mutations[0].Action)
-		}
-	}
-}
+func BenchmarkApplyRankedMove(b *testing.B) { bench(b, postgres.Options{}).RankedMove(b) }
 
 // BenchmarkApplyOneSet sets a single-valued key to a new value each time (supersession).
-func BenchmarkApplyOneSet(b *testing.B) {
-	commitModes(b, func(b *testing.B, e *memory.Engine, u factbase.UserID) {
-		ctx := context.Background()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
+func BenchmarkApplyOneSet(b *testing.B) { commitModes(b, storetest.Bench.OneSet) }
 
 // BenchmarkPointRead reads the current value of one key among 10,000.
-func BenchmarkPointRead(b *testing.B) {
-	e, u := benchEngine(b)
-	ctx := context.Background()
-	var ops []factbase.Op
-	for i := 0; i < 10000; i++ {
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%d", i), Value: "value"}})
-	}
-	if _, err := e.Apply(ctx, u, ops); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		f, err := e.Get(ctx, u, "", fmt.Sprintf("k.%d", i%10000), nil)
-		if err != nil || len(f) != 1 {
-			b.Fatal(err, len(f))
-		}
-	}
-}
+func BenchmarkPointRead(b *testing.B) { bench(b, postgres.Options{}).PointRead(b) }
 
 // BenchmarkListPage reads a page of 100 from the middle of a 10,000-member list.
-func BenchmarkListPage(b *testing.B) {
-	e, u := benchEngine(b)
-	fillList(b, e, u, "favorites.big", 10000)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p, err := e.List(ctx, u, "", "favorites.big", 5000, 100, nil)
-		if err != nil || len(p.Items) != 100 {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkListPage(b *testing.B) { bench(b, postgres.Options{}).ListPage(b) }

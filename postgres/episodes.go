@@ -2,21 +2,20 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
-)
 
-const episodeColumns = "id, content, tags, importance, created_at, metadata, extracted_at"
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
+)
 
 // The statements of episodes.
 const (
-	qEpisode = "SELECT " + episodeColumns + " FROM episodes WHERE u = $1 AND id = $2"
+	qEpisode = "SELECT " + rowcodec.EpisodeColumns + " FROM episodes WHERE u = $1 AND id = $2"
 	// The full-text entry: the content weighted A, the tags B (episodeFTS).
 	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at, fts)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
@@ -31,20 +30,14 @@ const (
 
 // InsertEpisode writes a new episode with its tags and full-text entry.
 func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
-	tags := e.Tags
-	if tags == nil {
-		tags = []string{}
-	}
-	meta := []byte("{}")
-	if len(e.Metadata) > 0 {
-		var err error
-		if meta, err = json.Marshal(e.Metadata); err != nil {
-			return factbase.Errorf(factbase.EINTERNAL, "postgres: encode metadata: %v", err)
-		}
+	tags := rowcodec.NonNil(e.Tags)
+	meta, err := rowcodec.EpisodeMetadata(e.Metadata)
+	if err != nil {
+		return err
 	}
 	t.writes++
-	_, err := t.q.Exec(ctx, qEpisodeInsert, e.ID, string(t.user), e.Content, tags, e.Importance,
-		e.CreatedAt.UnixNano(), string(meta), nullTime(e.ExtractedAt),
+	_, err = t.q.Exec(ctx, qEpisodeInsert, e.ID, string(t.user), e.Content, tags, e.Importance,
+		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt),
 		ftsWords(e.Content), ftsWords(strings.Join(tags, " ")))
 	return mapErr("insert episode", err)
 }
@@ -71,43 +64,23 @@ func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
 	return nil
 }
 
-func (t *tx) scanEpisode(r scanner) (factbase.Episode, error) {
+// scanEpisode reads an episode selected with rowcodec.EpisodeColumns; its tags are a
+// text array.
+func (t *tx) scanEpisode(r rowcodec.Scanner) (factbase.Episode, error) {
 	var (
-		e         factbase.Episode
-		meta      []byte
-		created   int64
-		extracted *int64
+		row  rowcodec.EpisodeRow
+		tags []string
 	)
-	if err := r.Scan(&e.ID, &e.Content, &e.Tags, &e.Importance, &created, &meta, &extracted); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return e, err
-		}
-		return e, mapErr("scan episode", err)
+	if err := r.Scan(row.Dest(&tags)...); err != nil {
+		return factbase.Episode{}, mapErr("scan episode", err)
 	}
-	e.User = t.user
-	e.CreatedAt = time.Unix(0, created).UTC()
-	if extracted != nil {
-		x := time.Unix(0, *extracted).UTC()
-		e.ExtractedAt = &x
-	}
-	if e.Tags == nil {
-		e.Tags = []string{}
-	}
-	if string(meta) != "{}" {
-		if err := json.Unmarshal(meta, &e.Metadata); err != nil {
-			return e, factbase.Errorf(factbase.EINTERNAL, "postgres: episode %s: bad metadata: %v", e.ID, err)
-		}
-	}
-	return e, nil
+	return rowcodec.Owner(t.user).Episode(&row, tags)
 }
 
-// Episode returns one episode by id.
+// Episode returns one episode by id; ENOTFOUND if the user has none.
 func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
 	e, err := t.scanEpisode(t.q.QueryRow(ctx, qEpisode, string(t.user), id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return e, factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
-	}
-	return e, err
+	return e, storeerr.NotFoundIf(err, pgx.ErrNoRows, "episode", id)
 }
 
 // where collects the conditions and arguments of a dynamic statement.
@@ -151,7 +124,7 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	if f.NewestFirst {
 		order = " ORDER BY e.created_at DESC, e.id DESC"
 	}
-	q := "SELECT " + prefixed("e.", episodeColumns) + " FROM episodes e WHERE " + w.String() + order
+	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + w.String() + order
 	if f.Limit > 0 {
 		q += " LIMIT " + w.arg(f.Limit)
 	}
@@ -161,20 +134,14 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	return t.scanEpisodes(t.q.Query(ctx, q, w.args...))
 }
 
+// scanEpisodes reads the episodes of a query's result (rows and err as Query
+// returned them).
 func (t *tx) scanEpisodes(rows pgx.Rows, err error) ([]factbase.Episode, error) {
-	if err != nil {
-		return nil, mapErr("episodes", err)
+	var eps []factbase.Episode
+	if err == nil {
+		eps, err = rowcodec.All(rows, t.scanEpisode)
 	}
-	defer rows.Close()
-	var out []factbase.Episode
-	for rows.Next() {
-		e, err := t.scanEpisode(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, mapErr("episodes", rows.Err())
+	return eps, mapErr("episodes", err)
 }
 
 // CountEpisodes returns how many episodes match f.

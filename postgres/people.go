@@ -2,29 +2,28 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"time"
 
-	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The statements of people: entities, conflicts, preference sessions and anchored
 // facts.
 const (
-	entityColumns = `id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into`
-	qEntities     = "SELECT " + entityColumns + " FROM entities WHERE u = $1 ORDER BY created_at, id"
-	qEntity       = "SELECT " + entityColumns + " FROM entities WHERE u = $1 AND id = $2"
-	qEntityPut    = `INSERT INTO entities (u, id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into)
+	qEntityPut = `INSERT INTO entities (u, id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (u, id) DO UPDATE SET name = excluded.name, role = excluded.role, relation = excluded.relation,
 			aliases = excluded.aliases, attributes = excluded.attributes, updated_at = excluded.updated_at,
 			merged_into = excluded.merged_into`
+	qEntities              = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 ORDER BY created_at, id"
+	qEntity                = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 AND id = $2"
 	qEntityDelete          = "DELETE FROM entities WHERE u = $1 AND id = $2"
 	qEntityDeleteConflicts = "DELETE FROM conflicts WHERE u = $1 AND subject = $2"
-	conflictColumns        = `id, subject, key, current_id, current_value, proposed, reason, status, created_at, resolved_at, result_id`
-	qConflict              = "SELECT " + conflictColumns + " FROM conflicts WHERE u = $1 AND id = $2"
+	qConflict              = "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE u = $1 AND id = $2"
 	qConflictPut           = `INSERT INTO conflicts (u, id, subject, key, current_id, current_value, proposed, reason, status,
 		created_at, resolved_at, result_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (u, id) DO UPDATE SET status = excluded.status, resolved_at = excluded.resolved_at,
@@ -36,90 +35,29 @@ const (
 	qPrefNote     = `INSERT INTO preference_sessions (u, key, norm, session) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`
 )
 
-func (t *tx) scanEntity(r scanner) (factbase.Entity, error) {
-	var (
-		e                    factbase.Entity
-		role, aliases, attrs string
-		created, updated     int64
-	)
-	if err := r.Scan(&e.ID, &e.Name, &role, &e.Relation, &aliases, &attrs, &created, &updated, &e.MergedInto); err != nil {
-		return e, err
-	}
-	e.User, e.Role = t.user, factbase.Role(role)
-	e.CreatedAt, e.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-	if err := json.Unmarshal([]byte(aliases), &e.Aliases); err != nil {
-		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: aliases are not JSON: %v", e.ID, err)
-	}
-	if e.Aliases == nil {
-		e.Aliases = []string{}
-	}
-	if err := json.Unmarshal([]byte(attrs), &e.Attributes); err != nil {
-		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: attributes are not JSON: %v", e.ID, err)
-	}
-	if len(e.Attributes) == 0 {
-		e.Attributes = nil
-	}
-	return e, nil
-}
-
 // Entities returns every entity of the user, oldest first.
 func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
-	rows, err := t.q.Query(ctx, qEntities, string(t.user))
-	if err != nil {
-		return nil, mapErr("entities", err)
-	}
-	defer rows.Close()
-	var out []factbase.Entity
-	for rows.Next() {
-		e, err := t.scanEntity(rows)
-		if err != nil {
-			return nil, mapErr("entities", err)
-		}
-		out = append(out, e)
-	}
-	return out, mapErr("entities", rows.Err())
+	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, qEntities, string(t.user))
+	return all, mapErr("entities", err)
 }
 
-// Entity returns one entity by id.
+// Entity returns one entity by id; ENOTFOUND if the user has none.
 func (t *tx) Entity(ctx context.Context, id string) (factbase.Entity, error) {
-	e, err := t.scanEntity(t.q.QueryRow(ctx, qEntity, string(t.user), id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return e, factbase.Errorf(factbase.ENOTFOUND, "entity %q not found", id)
-	}
-	return e, mapErr("entity", err)
+	e, err := rowcodec.Owner(t.user).Entity(t.q.QueryRow(ctx, qEntity, string(t.user), id))
+	return e, mapErr("entity", storeerr.NotFoundIf(err, pgx.ErrNoRows, "entity", id))
 }
 
-// PutEntity creates or replaces an entity; its creation time is kept.
+// PutEntity creates or replaces an entity, keeping its creation time.
 func (t *tx) PutEntity(ctx context.Context, e factbase.Entity) error {
-	if e.ID == "" {
-		return factbase.Errorf(factbase.EINVALID, "entity has no id")
-	}
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	al, err := json.Marshal(aliases)
+	args, err := rowcodec.EntityArgs(string(t.user), e, t.now)
 	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "entity %s: aliases: %v", e.ID, err)
+		return err
 	}
-	attrs := e.Attributes
-	if attrs == nil {
-		attrs = map[string]string{}
-	}
-	at, err := json.Marshal(attrs)
-	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "entity %s: attributes: %v", e.ID, err)
-	}
-	created := e.CreatedAt
-	if created.IsZero() {
-		created = t.now
-	}
-	_, err = t.q.Exec(ctx, qEntityPut, string(t.user), e.ID, e.Name, string(e.Role), e.Relation, string(al), string(at),
-		created.UnixNano(), t.now.UnixNano(), e.MergedInto)
+	_, err = t.q.Exec(ctx, qEntityPut, args...)
 	return mapErr("put entity", err)
 }
 
-// DeleteEntity erases an entity and its conflicts.
+// DeleteEntity erases an entity and the conflicts about it.
 func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 	if _, err := t.q.Exec(ctx, qEntityDeleteConflicts, string(t.user), factbase.EntitySubject(id)); err != nil {
 		return 0, mapErr("delete entity", err)
@@ -129,29 +67,6 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 		return 0, mapErr("delete entity", err)
 	}
 	return int(tag.RowsAffected()), nil
-}
-
-func (t *tx) scanConflict(r scanner) (factbase.Conflict, error) {
-	var (
-		c                factbase.Conflict
-		proposed, status string
-		created          int64
-		resolved         *int64
-	)
-	if err := r.Scan(&c.ID, &c.Subject, &c.Key, &c.CurrentID, &c.CurrentValue, &proposed, &c.Reason, &status,
-		&created, &resolved, &c.ResultID); err != nil {
-		return c, err
-	}
-	c.User, c.Status = t.user, factbase.ConflictStatus(status)
-	c.CreatedAt = time.Unix(0, created).UTC()
-	if resolved != nil {
-		r := time.Unix(0, *resolved).UTC()
-		c.ResolvedAt = &r
-	}
-	if err := json.Unmarshal([]byte(proposed), &c.Proposed); err != nil {
-		return c, factbase.Errorf(factbase.EINTERNAL, "conflict %s: proposed fact is not JSON: %v", c.ID, err)
-	}
-	return c, nil
 }
 
 // Conflicts returns the conflicts matching f, oldest first.
@@ -167,51 +82,24 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 	if f.Key != "" {
 		w.add("key = " + w.arg(f.Key))
 	}
-	rows, err := t.q.Query(ctx, "SELECT "+conflictColumns+" FROM conflicts WHERE "+w.String()+" ORDER BY created_at, id", w.args...)
-	if err != nil {
-		return nil, mapErr("conflicts", err)
-	}
-	defer rows.Close()
-	var out []factbase.Conflict
-	for rows.Next() {
-		c, err := t.scanConflict(rows)
-		if err != nil {
-			return nil, mapErr("conflicts", err)
-		}
-		out = append(out, c)
-	}
-	return out, mapErr("conflicts", rows.Err())
+	q := "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE " + w.String() + " ORDER BY created_at, id"
+	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, q, w.args...)
+	return all, mapErr("conflicts", err)
 }
 
-// Conflict returns one conflict by id.
+// Conflict returns one conflict by id; ENOTFOUND if the user has none.
 func (t *tx) Conflict(ctx context.Context, id string) (factbase.Conflict, error) {
-	c, err := t.scanConflict(t.q.QueryRow(ctx, qConflict, string(t.user), id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return c, factbase.Errorf(factbase.ENOTFOUND, "conflict %q not found", id)
-	}
-	return c, mapErr("conflict", err)
+	c, err := rowcodec.Owner(t.user).Conflict(t.q.QueryRow(ctx, qConflict, string(t.user), id))
+	return c, mapErr("conflict", storeerr.NotFoundIf(err, pgx.ErrNoRows, "conflict", id))
 }
 
-// PutConflict creates or replaces a conflict.
+// PutConflict creates a conflict or replaces it.
 func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
-	if c.ID == "" || c.Subject == "" || c.Key == "" {
-		return factbase.Errorf(factbase.EINVALID, "conflict needs an id, a subject and a key")
-	}
-	switch c.Status {
-	case factbase.ConflictPending, factbase.ConflictConfirmed, factbase.ConflictRejected:
-	default:
-		return factbase.Errorf(factbase.EINVALID, "conflict status %q is not pending, confirmed or rejected", c.Status)
-	}
-	p, err := json.Marshal(c.Proposed)
+	args, err := rowcodec.ConflictArgs(string(t.user), c, t.now)
 	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "conflict %s: proposed: %v", c.ID, err)
+		return err
 	}
-	created := c.CreatedAt
-	if created.IsZero() {
-		created = t.now
-	}
-	_, err = t.q.Exec(ctx, qConflictPut, string(t.user), c.ID, c.Subject, c.Key, c.CurrentID, c.CurrentValue, string(p), c.Reason,
-		string(c.Status), created.UnixNano(), nullTime(c.ResolvedAt), c.ResultID)
+	_, err = t.q.Exec(ctx, qConflictPut, args...)
 	return mapErr("put conflict", err)
 }
 
@@ -222,20 +110,8 @@ func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time) ([]factbase.
 
 // PreferenceSessions returns the sessions a preference value was stated in, sorted.
 func (t *tx) PreferenceSessions(ctx context.Context, key, norm string) ([]string, error) {
-	rows, err := t.q.Query(ctx, qPrefSessions, string(t.user), key, norm)
-	if err != nil {
-		return nil, mapErr("preference sessions", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, mapErr("preference sessions", err)
-		}
-		out = append(out, s)
-	}
-	return out, mapErr("preference sessions", rows.Err())
+	sessions, err := queryAll(ctx, t, rowcodec.String, qPrefSessions, string(t.user), key, norm)
+	return sessions, mapErr("preference sessions", err)
 }
 
 // NotePreferenceSession records that a preference value was stated in session.

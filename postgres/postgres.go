@@ -65,21 +65,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/migrate"
+	"github.com/factbase/factbase/internal/storeerr"
+	"github.com/factbase/factbase/internal/vecindex"
 )
 
 //go:embed migrations/*.sql
@@ -128,8 +128,7 @@ type Store struct {
 	now     func() time.Time
 	retries int
 
-	mu     sync.Mutex
-	closed bool
+	gate storeerr.Gate // closed by Close
 }
 
 var _ factbase.Store = (*Store)(nil)
@@ -230,28 +229,19 @@ func (s *Store) Schema() string { return s.schema }
 
 // Close closes the connection pool. A closed store returns EUNAVAILABLE.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
 	s.analyze.close()
 	s.pool.Close()
 	return nil
 }
 
-func (s *Store) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
 // Ping checks that the database answers and the store's tables are there; it returns
 // EUNAVAILABLE (or ETIMEOUT) otherwise.
 func (s *Store) Ping(ctx context.Context) error {
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if s.gate.Closed() {
+		return storeerr.ErrClosed
 	}
 	var n int
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
@@ -290,31 +280,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		name text PRIMARY KEY, applied_at bigint NOT NULL)`); err != nil {
 		return mapErr("migrate", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := s.applyMigration(ctx, conn.Conn(), name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate.Run(migrations, func(f migrate.File) error { return s.applyMigration(ctx, conn.Conn(), f) })
 }
 
-func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string) error {
-	base := strings.TrimPrefix(name, "migrations/")
-	var n int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base).Scan(&n); err != nil {
+// applyMigration runs migration f and records it by its file name, in one
+// transaction on conn, unless it is recorded (the caller holds the migration lock).
+func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, f migrate.File) error {
+	base := strings.TrimPrefix(f.Name, "migrations/")
+	done, err := migrate.Recorded(conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base))
+	if done || err != nil {
 		return mapErr("migrate", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
 	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
@@ -322,16 +297,13 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	// A multi-statement script runs over the simple protocol, in this transaction.
-	if _, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol); err != nil {
+	if _, err := tx.Exec(ctx, f.Body, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("postgres: migrate %s: %w", base, mapErr("migrate", err))
 	}
 	if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", base, s.now().UnixNano()); err != nil {
 		return mapErr("migrate", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return mapErr("migrate", err)
-	}
-	return nil
+	return mapErr("migrate", tx.Commit(ctx))
 }
 
 // Update runs fn in one write transaction for user, holding the lock on the user's
@@ -339,13 +311,10 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, name string)
 // connection lost before anything was sent, reruns fn in a new transaction, up to
 // Options.Retries times; then the error is EUNAVAILABLE.
 func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
 	var err error
 	for attempt := 0; ; attempt++ {
-		if s.isClosed() {
-			return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		if err := s.gate.Check(user); err != nil {
+			return err
 		}
 		err = s.update(ctx, user, fn)
 		if err == nil || !retryable(err) || ctx.Err() != nil {
@@ -408,11 +377,8 @@ func commit(ctx context.Context, cn *conn) error {
 // one statement on a pooled connection without BEGIN and COMMIT (one statement reads
 // one snapshot), so one round trip instead of two.
 func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, key string) (factbase.Fact, bool, error) {
-	if !user.Valid() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.gate.Check(user); err != nil {
+		return factbase.Fact{}, false, err
 	}
 	c, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -430,11 +396,8 @@ func (s *Store) Purge(ctx context.Context) (bool, error) { return false, nil }
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
 // results, not an error.
 func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.gate.Check(user); err != nil {
+		return err
 	}
 	cn, err := s.begin(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY")
 	if err != nil {
@@ -467,20 +430,11 @@ func retryable(err error) bool {
 	return pgconn.SafeToRetry(err)
 }
 
-// mapErr translates driver errors into domain errors by SQLSTATE code and error type.
+// mapErr translates driver errors into domain errors by SQLSTATE code and error
+// type, once storeerr.Common has translated those every store shares.
 func mapErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var fe *factbase.Error
-	if errors.As(err, &fe) {
-		return err
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}
+	if mapped, ok := storeerr.Common(op, err); ok {
+		return mapped
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

@@ -10,7 +10,7 @@ import (
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read, as
-// the SQLite store does (ranked/positions.go holds the arithmetic they share): the
+// the SQLite store does (internal/listpos holds the arithmetic they share): the
 // rank column of a current member holds its position, unique in the list (the
 // partial unique index facts_rank_current), and a MOVE or an INSERT writes one row.
 // Migration 0008 widened the column to bigint and spread the dense ranks before it.
@@ -85,71 +85,54 @@ func (t *tx) positionRows(ctx context.Context, q string, args ...any) ([]int64, 
 	return out, mapErr("positions", err)
 }
 
-// positionAt returns the position of the member at rank r; ok is false if there is
-// none.
-func (t *tx) positionAt(ctx context.Context, subject, key string, r int) (int64, bool, error) {
-	if r < 1 {
-		return 0, false, nil
-	}
-	pos, err := t.positionRows(ctx, qPositionsFrom, string(t.user), subject, key, r-1)
-	if err != nil || len(pos) == 0 {
-		return 0, false, err
-	}
-	return pos[0], true, nil
-}
-
-// listPositions is one list's positions for listpos.Place.
-type listPositions struct {
+// rankedList is the ranked list (subject, key) of the transaction's user, for the
+// arithmetic of listpos.
+type rankedList struct {
 	t            *tx
 	subject, key string
 }
 
-func (l listPositions) From(ctx context.Context, r int) ([]int64, error) {
+var _ listpos.List = rankedList{}
+
+// From reads positions with an OFFSET on the list's index.
+func (l rankedList) From(ctx context.Context, r int) ([]int64, error) {
 	return l.t.positionRows(ctx, qPositionsFrom, string(l.t.user), l.subject, l.key, r-1)
 }
 
 // Respace renumbers the list gap, 2·gap, ... in order: two set-based statements.
-func (l listPositions) Respace(ctx context.Context, gap int64) error {
+func (l rankedList) Respace(ctx context.Context, gap int64) error {
 	_, err := l.t.q.ExecAll(ctx,
 		queued{sql: qRespaceNegate, args: []any{gap, string(l.t.user), l.subject, l.key}},
 		queued{sql: qRespaceFlip, args: []any{string(l.t.user), l.subject, l.key}})
 	return mapErr("respace", err)
 }
 
-// insertPosition returns the position at which a new member takes rank r: after
-// the last member when r is past the end, else between the members now at ranks
-// r-1 and r.
-func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (int64, error) {
+// Len reads the list's length, a row of list_sizes.
+func (l rankedList) Len(ctx context.Context) (int, error) { return l.t.MaxRank(ctx, l.subject, l.key) }
+
+// Tail reads the list's length and its last position in one statement.
+func (l rankedList) Tail(ctx context.Context) (int, int64, error) {
 	var (
 		n    int
 		last int64
 	)
-	if err := t.q.QueryRow(ctx, qTail, string(t.user), subject, key).Scan(&n, &last); err != nil {
-		return 0, mapErr("list tail", err)
-	}
-	if r > n && n > 0 {
-		if p, ok := listpos.Between(last, true, 0, false, rankGap); ok {
-			return p, nil
-		}
-	}
-	return listpos.Place(ctx, listPositions{t, subject, key}, rankGap, min(r, n+1), 0)
+	err := l.t.q.QueryRow(ctx, qTail, string(l.t.user), l.subject, l.key).Scan(&n, &last)
+	return n, last, mapErr("list tail", err)
 }
 
-// move gives member id, now at rank from, rank to: one row changes.
-func (t *tx) move(ctx context.Context, subject, key, id string, from, to int) error {
-	if from == to {
-		return nil
-	}
-	p, err := listpos.Place(ctx, listPositions{t, subject, key}, rankGap, to, from)
-	if err != nil {
-		return err
-	}
-	tag, err := t.q.Exec(ctx, qSetPosition, p, string(t.user), id)
-	if err != nil {
-		return mapErr("move", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", id, key)
-	}
-	return nil
+// At reads the member at a position: an index seek.
+func (l rankedList) At(ctx context.Context, p int64) (factbase.Fact, error) {
+	return l.t.scanFact(l.t.q.QueryRow(ctx, qAtPosition, string(l.t.user), l.subject, l.key, p))
+}
+
+// Page reads a page with a bound LIMIT.
+func (l rankedList) Page(ctx context.Context, p int64, limit int) ([]factbase.Fact, error) {
+	page, err := queryAll(ctx, l.t, l.t.scanFact, qListPage, string(l.t.user), l.subject, l.key, p, limit)
+	return page, mapErr("list page", err)
+}
+
+// SetPosition moves a member: one row.
+func (l rankedList) SetPosition(ctx context.Context, id string, p int64) (bool, error) {
+	tag, err := l.t.q.Exec(ctx, qSetPosition, p, string(l.t.user), id)
+	return tag.RowsAffected() == 1, mapErr("move", err)
 }

@@ -11,12 +11,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/storetest"
 )
 
 // openRanks opens a store on a schema of its own, dropped when the test ends.
-func openRanks(t *testing.T) *Store {
+func openRanks(t testing.TB) *Store {
 	t.Helper()
 	url := os.Getenv("FACTBASE_TEST_POSTGRES")
 	if url == "" {
@@ -90,26 +89,17 @@ func TestRanksAgainstModel(t *testing.T) {
 	t.Logf("%d of 300 writes respaced the list", respaced)
 }
 
-// TestMoveWritesOneRow: a MOVE across 1,500 members changes one position.
-func TestMoveWritesOneRow(t *testing.T) {
-	s := openRanks(t)
-	storetest.MoveWritesOneRow(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
-		return positionsOf(t, s, u, key)
-	})
-}
+// TestPositions: a MOVE across 2,000 members changes one position, and two members
+// at one position are refused.
+func TestPositions(t *testing.T) { storetest.PositionTests(t, openRanks, positionsOf, corruptPosition) }
 
-// TestDuplicatePositionRefused provokes two members at one position.
-func TestDuplicatePositionRefused(t *testing.T) {
-	s := openRanks(t)
-	storetest.DuplicatePositionRefused(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
-		return positionsOf(t, s, u, key)
-	}, func(ctx context.Context, ftx factbase.Tx) error {
-		tx := ftx.(*tx)
-		_, err := tx.q.Exec(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
-			WHERE u = $1 AND key = 'favorites.x' AND current)
-			WHERE u = $1 AND key = 'favorites.x' AND current AND value = 'C'`, string(tx.user))
-		return mapErr("corrupt", err)
-	})
+// corruptPosition puts member C of favorites.x at A's position.
+func corruptPosition(ctx context.Context, ftx factbase.Tx) error {
+	tx := ftx.(*tx)
+	_, err := tx.q.Exec(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
+		WHERE u = $1 AND key = 'favorites.x' AND current)
+		WHERE u = $1 AND key = 'favorites.x' AND current AND value = 'C'`, string(tx.user))
+	return mapErr("corrupt", err)
 }
 
 // TestMigrationSpreadsDenseLists: migration 0008 on a store whose lists hold dense
@@ -117,16 +107,9 @@ func TestDuplicatePositionRefused(t *testing.T) {
 // order kept.
 func TestMigrationSpreadsDenseLists(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
+	e, u := storetest.Engine(s)
 	ctx := context.Background()
-	var ops []factbase.Op
-	for i := 0; i < 20; i++ {
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: fmt.Sprintf("d%02d", i)}})
-	}
-	if _, err := e.Apply(ctx, u, ops); err != nil {
-		t.Fatal(err)
-	}
+	storetest.FillList(t, e, u, "favorites.dense", 20)
 	// Back to the shape before 0008: integer ranks 1..N, here in reverse insertion order.
 	for _, q := range []string{
 		`UPDATE facts f SET rank = -(21 - o.n) FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts
@@ -147,22 +130,8 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 		t.Fatalf("reopen (migration 0008): %v", err)
 	}
 	defer s.Close()
-	e = memory.New(s, memory.Options{})
-	got := storetest.ListState(t, e, u, "favorites.dense")
-	if len(got) != 20 || got[0] != "d19" || got[19] != "d00" {
-		t.Fatalf("dense list after the migration: %v", got)
-	}
-	for id, p := range positionsOf(t, s, u, "favorites.dense") {
-		if p%(1<<32) != 0 || p < 1<<32 || p > 20<<32 {
-			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to 20·2^32", id, p)
-		}
-	}
-	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: "new", Rank: 10}}}); err != nil {
-		t.Fatal(err)
-	}
-	if f, ok, err := e.AtRank(ctx, u, "", "favorites.dense", 10, nil); err != nil || !ok || f.Value != "new" {
-		t.Errorf("rank 10: %+v %v %v", f, ok, err)
-	}
+	e = storetest.CheckSpread(t, s, u, "favorites.dense", 20, positionsOf(t, s, u, "favorites.dense"))
+	storetest.InsertAt(t, e, u, "favorites.dense", "new", 10)
 }
 
 // TestMigrationDropsErasedEvents: migration 0009 deletes the list events whose fact
@@ -170,8 +139,7 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 // and keeps every other event.
 func TestMigrationDropsErasedEvents(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
+	e, u := storetest.Engine(s)
 	ctx := context.Background()
 	for _, v := range []string{"oolong", "sencha", "chai"} {
 		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.tea", Value: v}}}); err != nil {

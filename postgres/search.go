@@ -3,10 +3,11 @@ package postgres
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // factFTS is the full-text entry of a fact, from three arguments ($29..$31 of
@@ -48,34 +49,17 @@ func ftsWords(s string) string {
 	}), " ")
 }
 
-// prefixed qualifies each column of a comma-separated list with prefix.
-func prefixed(prefix, columns string) string {
-	cols := strings.Split(columns, ",")
-	for i, c := range cols {
-		cols[i] = prefix + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
-}
-
-// Users returns every user the store has seen.
+// Users returns every user the store holds a row for, in no particular order.
 func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
-	if s.isClosed() {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
+	var users []factbase.UserID
 	rows, err := s.pool.Query(ctx, qUsers)
-	if err != nil {
-		return nil, mapErr("users", err)
+	if err == nil {
+		users, err = rowcodec.All(rows, rowcodec.UserID)
 	}
-	defer rows.Close()
-	var out []factbase.UserID
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, mapErr("users", err)
-		}
-		out = append(out, factbase.UserID(id))
-	}
-	return out, mapErr("users", rows.Err())
+	return users, mapErr("users", err)
 }
 
 // factWhere adds the conditions of a search filter over facts aliased f.
@@ -117,12 +101,8 @@ func (t *tx) factWhere(w *where, f factbase.SearchFilter) {
 	}
 }
 
-func checkKind(kind string) error {
-	if kind != factbase.KindFact && kind != factbase.KindEpisode {
-		return factbase.Errorf(factbase.EINVALID, "kind %q is not fact or episode", kind)
-	}
-	return nil
-}
+// checkKind returns EINVALID for a kind of item other than fact or episode.
+func checkKind(kind string) error { return factbase.ValidateKind(kind) }
 
 // FilterFacts returns facts matching the filter, newest valid-from time first.
 func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, limit int) ([]factbase.Fact, error) {
@@ -194,24 +174,12 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 			"WHERE e.fts @@ q.q AND " + w.String() +
 			" ORDER BY 2 DESC, e.seq LIMIT " + w.arg(q.Limit)
 	}
-	rows, err := t.q.Query(ctx, sql, w.args...)
-	if err != nil {
-		return nil, mapErr("text search", err)
-	}
-	defer rows.Close()
 	var out []factbase.Candidate
-	for rows.Next() {
-		c := factbase.Candidate{Kind: q.Kind, Rank: len(out) + 1}
-		var at int64
-		var score float32
-		if err := rows.Scan(&c.ID, &score, &at, &c.Subject, &c.Importance); err != nil {
-			return nil, mapErr("text search", err)
-		}
-		c.Score = float64(score)
-		c.Time = time.Unix(0, at).UTC()
-		out = append(out, c)
+	rows, err := t.q.Query(ctx, sql, w.args...)
+	if err == nil {
+		out, err = rowcodec.Candidates(q.Kind, rows)
 	}
-	return out, mapErr("text search", rows.Err())
+	return out, mapErr("text search", err)
 }
 
 // TermStats counts the user's items of kind and the items each term matches.
@@ -250,18 +218,6 @@ func (t *tx) SubjectsNamed(ctx context.Context, names []string) ([]string, error
 	if len(names) == 0 {
 		return nil, nil
 	}
-	rows, err := t.q.Query(ctx, qSubjectsNamed, string(t.user), names)
-	if err != nil {
-		return nil, mapErr("subjects", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, mapErr("subjects", err)
-		}
-		out = append(out, s)
-	}
-	return out, mapErr("subjects", rows.Err())
+	subjects, err := queryAll(ctx, t, rowcodec.String, qSubjectsNamed, string(t.user), names)
+	return subjects, mapErr("subjects", err)
 }

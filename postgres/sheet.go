@@ -2,14 +2,16 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The statements of references and sheets.
@@ -29,7 +31,7 @@ const (
 		SELECT DISTINCT f.seq, $1::bigint FROM facts f WHERE f.u = $2 AND f.id = ANY($3::text[])
 		ON CONFLICT DO NOTHING`
 	qSheetPrune  = `DELETE FROM sheets WHERE u = $1 AND created_at < $2 AND seq <> $3`
-	qSheetLatest = `SELECT id, created_at, count, entries, dedup FROM sheets
+	qSheetLatest = `SELECT ` + rowcodec.SheetColumns + ` FROM sheets
 		WHERE u = $1 ORDER BY created_at DESC, seq DESC LIMIT 1`
 )
 
@@ -58,11 +60,7 @@ func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int,
 	kinds := make([]string, len(refs))
 	sids := make([]string, len(refs))
 	for i, r := range refs {
-		at := r.At
-		if at.IsZero() {
-			at = t.now
-		}
-		ids[i], ats[i], kinds[i], sids[i] = r.FactID, at.UnixNano(), r.Source.Kind, r.Source.ID
+		ids[i], ats[i], kinds[i], sids[i] = r.FactID, rowcodec.ReferenceAt(r, t.now), r.Source.Kind, r.Source.ID
 	}
 	tag, err := t.q.Exec(ctx, qRefInsert, string(t.user), ids, ats, kinds, sids)
 	if err != nil {
@@ -74,22 +72,11 @@ func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int,
 
 // References returns a fact's references, oldest first.
 func (t *tx) References(ctx context.Context, factID string) ([]factbase.Reference, error) {
-	rows, err := t.q.Query(ctx, qRefs, string(t.user), factID)
-	if err != nil {
-		return nil, mapErr("references", err)
+	refs, err := queryAll(ctx, t, rowcodec.Reference(factID), qRefs, string(t.user), factID)
+	if err == nil {
+		return rowcodec.NonNil(refs), nil
 	}
-	defer rows.Close()
-	out := []factbase.Reference{}
-	for rows.Next() {
-		r := factbase.Reference{FactID: factID}
-		var at int64
-		if err := rows.Scan(&at, &r.Source.Kind, &r.Source.ID); err != nil {
-			return nil, mapErr("references", err)
-		}
-		r.At = time.Unix(0, at).UTC()
-		out = append(out, r)
-	}
-	return out, mapErr("references", rows.Err())
+	return nil, mapErr("references", err)
 }
 
 // SheetFacts walks the user's current facts with their references counted against
@@ -122,12 +109,8 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 			return mapErr("sheet facts", err)
 		}
 		f.Category, f.Sensitivity = factbase.Category(cat), factbase.Sensitivity(sens)
-		f.RecordedAt = time.Unix(0, recorded).UTC()
+		f.RecordedAt, f.Last = rowcodec.Time(recorded), rowcodec.TimeOrZero(last)
 		f.References = int(refs)
-		f.Last = time.Time{}
-		if last != nil {
-			f.Last = time.Unix(0, *last).UTC()
-		}
 		f.Newer = make([]int, len(cuts))
 		for i, n := range newer {
 			f.Newer[i] = int(n)
@@ -139,50 +122,40 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 	return mapErr("sheet facts", rows.Err())
 }
 
+// LatestSheet returns the user's newest sheet; ENOTFOUND if none.
+func (s *Store) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
+	var latest factbase.FactSheet
+	err := s.View(ctx, user, func(ftx factbase.ReadTx) error {
+		t := ftx.(*tx)
+		sh, err := rowcodec.Owner(user).Sheet(t.q.QueryRow(ctx, qSheetLatest, string(t.user)))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return factbase.Errorf(factbase.ENOTFOUND, "no fact sheet for user %s yet", user)
+		}
+		latest = sh
+		return mapErr("latest sheet", err)
+	})
+	if err != nil {
+		return factbase.FactSheet{}, err
+	}
+	return latest, nil
+}
+
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before
 // it, in one write transaction (under the user's lock).
 func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention time.Duration) (int, error) {
-	if sh.ID == "" || sh.CreatedAt.IsZero() {
-		return 0, factbase.Errorf(factbase.EINVALID, "postgres: a sheet needs an id and a created time")
-	}
-	if retention <= 0 {
-		return 0, factbase.Errorf(factbase.EINVALID, "sheet retention %v is not positive", retention)
-	}
-	entries, dedup := sh.Entries, sh.Dedup
-	if entries == nil {
-		entries = []factbase.SheetEntry{}
-	}
-	if dedup == nil {
-		dedup = []factbase.SheetDedup{}
-	}
-	ej, err := json.Marshal(entries)
+	row, err := rowcodec.EncodeSheet(sh, retention)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: save sheet: %w", err)
-	}
-	dj, err := json.Marshal(dedup)
-	if err != nil {
-		return 0, fmt.Errorf("postgres: save sheet: %w", err)
-	}
-	ids := make([]string, 0, len(entries)+2*len(dedup))
-	for _, e := range entries {
-		ids = append(ids, e.FactID)
-	}
-	for _, d := range dedup {
-		ids = append(ids, d.Dropped, d.Kept)
+		return 0, err
 	}
 	var deleted int
 	err = s.Update(ctx, sh.User, func(ftx factbase.Tx) error {
 		t := ftx.(*tx)
 		var seq int64
-		err := t.q.QueryRow(ctx, qSheetInsert, sh.ID, string(t.user), sh.CreatedAt.UnixNano(), len(entries), string(ej), string(dj)).Scan(&seq)
+		err := t.q.QueryRow(ctx, qSheetInsert, sh.ID, string(t.user), sh.CreatedAt.UnixNano(), row.Count, row.Entries, row.Dedup).Scan(&seq)
 		if err != nil {
-			err = mapErr("save sheet", err)
-			if factbase.ErrorCode(err) == factbase.EINVARIANT {
-				return &factbase.Error{Code: factbase.ECONFLICT, Message: fmt.Sprintf("a sheet with id %q already exists", sh.ID), Err: err}
-			}
-			return err
+			return storeerr.Taken(mapErr("save sheet", err), fmt.Sprintf("a sheet with id %q already exists", sh.ID))
 		}
-		if _, err := t.q.Exec(ctx, qSheetFacts, seq, string(t.user), ids); err != nil {
+		if _, err := t.q.Exec(ctx, qSheetFacts, seq, string(t.user), row.FactIDs); err != nil {
 			return mapErr("save sheet", err)
 		}
 		tag, err := t.q.Exec(ctx, qSheetPrune, string(t.user), sh.CreatedAt.Add(-retention).UnixNano(), seq)
@@ -193,37 +166,4 @@ func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention 
 		return nil
 	})
 	return deleted, err
-}
-
-// LatestSheet returns the user's newest sheet; ENOTFOUND if none.
-func (s *Store) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
-	sh := factbase.FactSheet{User: user}
-	err := s.View(ctx, user, func(ftx factbase.ReadTx) error {
-		t := ftx.(*tx)
-		var (
-			created      int64
-			count        int32
-			entries, ded []byte
-		)
-		err := t.q.QueryRow(ctx, qSheetLatest, string(t.user)).Scan(&sh.ID, &created, &count, &entries, &ded)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return factbase.Errorf(factbase.ENOTFOUND, "no fact sheet for user %s yet", user)
-		}
-		if err != nil {
-			return mapErr("latest sheet", err)
-		}
-		sh.CreatedAt = time.Unix(0, created).UTC()
-		sh.Count = int(count)
-		if err := json.Unmarshal(entries, &sh.Entries); err != nil {
-			return fmt.Errorf("postgres: latest sheet: entries: %w", err)
-		}
-		if err := json.Unmarshal(ded, &sh.Dedup); err != nil {
-			return fmt.Errorf("postgres: latest sheet: dedup: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return factbase.FactSheet{}, err
-	}
-	return sh, nil
 }

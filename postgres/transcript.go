@@ -2,14 +2,14 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/factbase/factbase"
-	"github.com/jackc/pgx/v5"
+	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
 )
 
 // The statements of transcript ingestion.
@@ -32,60 +32,39 @@ const (
 	qTranscriptLink = `INSERT INTO transcript_subjects (u, session, subject)
 		SELECT $1, l.session, l.subject FROM unnest($2::text[], $3::text[]) AS l (session, subject)
 		ON CONFLICT DO NOTHING`
-	transcriptSessionColumns = `id, file, cwd, git_branch, version, summary, first_at, last_at,
-		users, assistants, other, updated_at`
-	qTranscriptSessionsAll = "SELECT " + transcriptSessionColumns + ` FROM transcript_sessions
+	qTranscriptSessionsAll = "SELECT " + rowcodec.TranscriptSessionColumns + ` FROM transcript_sessions
 		WHERE u = $1 ORDER BY coalesce(first_at, 0), id, file`
-	qTranscriptSessionsByID = "SELECT " + transcriptSessionColumns + ` FROM transcript_sessions
+	qTranscriptSessionsByID = "SELECT " + rowcodec.TranscriptSessionColumns + ` FROM transcript_sessions
 		WHERE u = $1 AND id = $2 ORDER BY coalesce(first_at, 0), id, file`
 )
 
 // TranscriptCheckpoint returns the checkpoint of file.
 func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.TranscriptCheckpoint, bool, error) {
-	cp := factbase.TranscriptCheckpoint{File: file}
-	var at int64
-	err := t.q.QueryRow(ctx, qTranscriptCheckpoint, string(t.user), file).Scan(&cp.Offset, &cp.Line, &cp.Sum, &at)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return factbase.TranscriptCheckpoint{}, false, nil
-	}
+	row := t.q.QueryRow(ctx, qTranscriptCheckpoint, string(t.user), file)
+	cp, ok, err := rowcodec.One(row, pgx.ErrNoRows, rowcodec.Checkpoint(file))
 	if err != nil {
-		return factbase.TranscriptCheckpoint{}, false, mapErr("transcript checkpoint", err)
+		return cp, false, mapErr("transcript checkpoint", err)
 	}
-	cp.UpdatedAt = time.Unix(0, at).UTC()
-	return cp, true, nil
+	return cp, ok, nil
 }
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
 func (t *tx) PutTranscriptCheckpoint(ctx context.Context, cp factbase.TranscriptCheckpoint) error {
-	if cp.File == "" {
-		return factbase.Errorf(factbase.EINVALID, "transcript checkpoint has no file name")
+	args, err := rowcodec.CheckpointArgs(string(t.user), cp, t.now)
+	if err != nil {
+		return err
 	}
-	if cp.Offset < 0 || cp.Line < 0 {
-		return factbase.Errorf(factbase.EINVALID, "transcript checkpoint of %s: offset %d, line %d; neither may be negative", cp.File, cp.Offset, cp.Line)
-	}
-	sum := cp.Sum
-	if sum == nil {
-		sum = []byte{}
-	}
-	_, err := t.q.Exec(ctx, qTranscriptPutCheckpoint, string(t.user), cp.File, cp.Offset, cp.Line, sum, t.now.UnixNano())
+	_, err = t.q.Exec(ctx, qTranscriptPutCheckpoint, args...)
 	return mapErr("transcript checkpoint", err)
-}
-
-func nullUnix(t time.Time) *int64 {
-	if t.IsZero() {
-		return nil
-	}
-	n := t.UnixNano()
-	return &n
 }
 
 // PutTranscriptSession creates or replaces the row of (s.ID, s.File).
 func (t *tx) PutTranscriptSession(ctx context.Context, s factbase.TranscriptSession) error {
-	if s.ID == "" || s.File == "" {
-		return factbase.Errorf(factbase.EINVALID, "transcript session needs an id and a file (got %q, %q)", s.ID, s.File)
+	args, err := rowcodec.TranscriptSessionArgs(string(t.user), s, t.now)
+	if err != nil {
+		return err
 	}
-	_, err := t.q.Exec(ctx, qTranscriptPutSession, string(t.user), s.ID, s.File, s.CWD, s.GitBranch, s.Version, s.Summary,
-		nullUnix(s.First), nullUnix(s.Last), s.Users, s.Assistants, s.Other, t.now.UnixNano())
+	_, err = t.q.Exec(ctx, qTranscriptPutSession, args...)
 	return mapErr("transcript session", err)
 }
 
@@ -100,15 +79,12 @@ func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, er
 
 // LinkTranscriptSubjects records subject -> session links, skipping stored ones.
 func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.TranscriptLink) error {
-	if len(links) == 0 {
-		return nil
+	if err := rowcodec.ValidateLinks(links); err != nil || len(links) == 0 {
+		return err
 	}
 	sessions := make([]string, len(links))
 	subjects := make([]string, len(links))
 	for i, l := range links {
-		if l.Subject == "" || l.Session == "" {
-			return factbase.Errorf(factbase.EINVALID, "transcript link needs a subject and a session (got %q, %q)", l.Subject, l.Session)
-		}
 		sessions[i], subjects[i] = l.Session, l.Subject
 	}
 	_, err := t.q.Exec(ctx, qTranscriptLink, string(t.user), sessions, subjects)
@@ -118,41 +94,15 @@ func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.Transc
 // TranscriptSessions returns the session rows of id, or all of them for id "".
 func (t *tx) TranscriptSessions(ctx context.Context, id string) ([]factbase.TranscriptSession, error) {
 	var (
-		rows pgx.Rows
-		err  error
+		sessions []factbase.TranscriptSession
+		err      error
 	)
 	if id == "" {
-		rows, err = t.q.Query(ctx, qTranscriptSessionsAll, string(t.user))
+		sessions, err = queryAll(ctx, t, rowcodec.TranscriptSession, qTranscriptSessionsAll, string(t.user))
 	} else {
-		rows, err = t.q.Query(ctx, qTranscriptSessionsByID, string(t.user), id)
+		sessions, err = queryAll(ctx, t, rowcodec.TranscriptSession, qTranscriptSessionsByID, string(t.user), id)
 	}
-	if err != nil {
-		return nil, mapErr("transcript sessions", err)
-	}
-	defer rows.Close()
-	var out []factbase.TranscriptSession
-	for rows.Next() {
-		var (
-			s                       factbase.TranscriptSession
-			first, last             *int64
-			at                      int64
-			users, assistants, othr int64
-		)
-		if err := rows.Scan(&s.ID, &s.File, &s.CWD, &s.GitBranch, &s.Version, &s.Summary, &first, &last,
-			&users, &assistants, &othr, &at); err != nil {
-			return nil, mapErr("transcript sessions", err)
-		}
-		if first != nil {
-			s.First = time.Unix(0, *first).UTC()
-		}
-		if last != nil {
-			s.Last = time.Unix(0, *last).UTC()
-		}
-		s.Users, s.Assistants, s.Other = int(users), int(assistants), int(othr)
-		s.UpdatedAt = time.Unix(0, at).UTC()
-		out = append(out, s)
-	}
-	return out, mapErr("transcript sessions", rows.Err())
+	return sessions, mapErr("transcript sessions", err)
 }
 
 // transcriptWhere builds the filter of a TranscriptQuery over the facts table, its
@@ -218,62 +168,28 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 	lim, args := limitClause(q.Limit, q.Offset, args)
 	query := `SELECT norm, min(value COLLATE "C"), count(*) FROM facts WHERE ` + where +
 		` GROUP BY norm ORDER BY count(*) DESC, min(value COLLATE "C"), norm` + lim
+	var groups *rowcodec.ObjectGroups
 	rows, err := t.q.Query(ctx, query, args...)
+	if err == nil {
+		groups, err = rowcodec.ReadObjectGroups(rows)
+	}
 	if err != nil {
 		return nil, mapErr("transcript objects", err)
 	}
-	var (
-		out   []factbase.TranscriptObject
-		norms []string
-		index = map[string]int{}
-	)
-	for rows.Next() {
-		var norm string
-		var n int64
-		var o factbase.TranscriptObject
-		if err := rows.Scan(&norm, &o.Object, &n); err != nil {
-			rows.Close()
+	if len(groups.Norms()) > 0 {
+		// The sessions of the groups on this page, in one query.
+		where, args = t.transcriptWhere(q, "f.", nil)
+		args = append(args, groups.Norms())
+		query = "SELECT DISTINCT f.norm, s.session FROM facts f JOIN transcript_subjects s ON s.u = f.u AND s.subject = f.subject" +
+			" WHERE " + where + " AND f.norm = ANY($" + strconv.Itoa(len(args)) + "::text[])"
+		if rows, err = t.q.Query(ctx, query, args...); err == nil {
+			err = groups.AddSessions(rows)
+		}
+		if err != nil {
 			return nil, mapErr("transcript objects", err)
 		}
-		o.Facts = int(n)
-		o.Sessions = []string{}
-		index[norm] = len(out)
-		norms = append(norms, norm)
-		out = append(out, o)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("transcript objects", err)
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	// The sessions of the groups on this page, in one query.
-	where, args = t.transcriptWhere(q, "f.", nil)
-	args = append(args, norms)
-	query = "SELECT DISTINCT f.norm, s.session FROM facts f JOIN transcript_subjects s ON s.u = f.u AND s.subject = f.subject" +
-		" WHERE " + where + " AND f.norm = ANY($" + strconv.Itoa(len(args)) + "::text[])"
-	rows, err = t.q.Query(ctx, query, args...)
-	if err != nil {
-		return nil, mapErr("transcript objects", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var norm, session string
-		if err := rows.Scan(&norm, &session); err != nil {
-			return nil, mapErr("transcript objects", err)
-		}
-		if i, ok := index[norm]; ok {
-			out[i].Sessions = append(out[i].Sessions, session)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("transcript objects", err)
-	}
-	for i := range out {
-		sort.Strings(out[i].Sessions)
-	}
-	return out, nil
+	return groups.Objects(), nil
 }
 
 // The statements of the write path's bulk set insert: the keys go as three arrays.
@@ -294,14 +210,6 @@ func memberArrays(keys []factbase.MemberKey) (subjects, names, norms []string) {
 	return subjects, names, norms
 }
 
-// normScanner scans a fact row followed by its norm.
-type normScanner struct {
-	r    pgx.Rows
-	norm *string
-}
-
-func (s normScanner) Scan(dest ...any) error { return s.r.Scan(append(dest, s.norm)...) }
-
 // Members returns the current members that keys name, in one statement.
 func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factbase.MemberKey]factbase.Fact, error) {
 	out := make(map[factbase.MemberKey]factbase.Fact)
@@ -310,27 +218,16 @@ func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factba
 	}
 	s, k, n := memberArrays(keys)
 	rows, err := t.q.Query(ctx, qMembers, string(t.user), s, k, n)
+	if err == nil {
+		err = rowcodec.Members(rows, t.scanFact, out)
+	}
+	if err == nil {
+		err = listpos.DeriveMemberRanks(out, func(subject, key string, pos int64) (int, error) {
+			return t.rankOf(ctx, subject, key, pos)
+		})
+	}
 	if err != nil {
 		return nil, mapErr("members", err)
-	}
-	var norm string
-	for rows.Next() {
-		f, err := t.scanFact(normScanner{rows, &norm})
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out[factbase.MemberKey{Subject: f.Subject, Key: f.Key, Norm: norm}] = f
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("members", err)
-	}
-	for k, f := range out { // a key declared many may hold a ranked list
-		if err := t.fixRank(ctx, &f); err != nil {
-			return nil, err
-		}
-		out[k] = f
 	}
 	return out, nil
 }

@@ -3,14 +3,16 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/factbase/factbase"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // tx implements factbase.Tx over one PostgreSQL transaction scoped to one user. Every
@@ -112,40 +114,30 @@ func (t *tx) lockUser(ctx context.Context) error {
 	return factbase.Errorf(factbase.EINTERNAL, "user row for %s vanished while locking it", t.user)
 }
 
-// queryFacts runs a query of factColumns and reads its facts (scanFacts).
-func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
+// queryAll reads every row of the result of q with scan (rowcodec.All); its errors
+// are the driver's, for the caller to map.
+func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T, error), q string, args ...any) ([]T, error) {
 	rows, err := t.q.Query(ctx, q, args...)
-	return t.scanFacts(ctx, rows, err)
+	if err == nil {
+		return rowcodec.All(rows, scan)
+	}
+	return nil, err
 }
 
-// scanFacts reads facts from rows and derives the ranks of current ranked members
-// (ranks.go), once the rows are closed.
-func (t *tx) scanFacts(ctx context.Context, rows pgx.Rows, err error) ([]factbase.Fact, error) {
+// queryFacts runs a query of factColumns and reads its facts, deriving the ranks of
+// current ranked members (ranks.go) once the rows are closed.
+func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
+	facts, err := queryAll(ctx, t, t.scanFact, q, args...)
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	var out []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("query", err)
-	}
-	if err := t.fixRanks(ctx, out); err != nil {
+	if err := t.fixRanks(ctx, facts); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return facts, nil
 }
 
-type scanner interface{ Scan(...any) error }
-
-func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+func (t *tx) scanFact(r rowcodec.Scanner) (factbase.Fact, error) {
 	var (
 		f                        factbase.Fact
 		card, vt, cat, dur, sens string
@@ -171,85 +163,67 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 	if rank != nil {
 		f.Rank = int(*rank)
 	}
-	if anchor != nil {
-		a := time.Unix(0, *anchor).UTC()
-		f.Anchor = &a
-	}
-	f.RecordedAt = time.Unix(0, recordedAt).UTC()
-	f.ValidFrom = time.Unix(0, validFrom).UTC()
-	if validTo != nil {
-		v := time.Unix(0, *validTo).UTC()
-		f.ValidTo = &v
-	}
+	f.Anchor, f.ValidTo = rowcodec.TimePtr(anchor), rowcodec.TimePtr(validTo)
+	f.RecordedAt, f.ValidFrom = rowcodec.Time(recordedAt), rowcodec.Time(validFrom)
 	return f, nil
 }
 
 // Fact returns one fact by id.
 func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 	f, err := t.scanFact(t.q.QueryRow(ctx, qFact, string(t.user), id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
-	}
 	if err == nil {
 		err = t.fixRank(ctx, &f)
 	}
-	return f, err
+	return f, storeerr.NotFoundIf(err, pgx.ErrNoRows, "fact", id)
 }
 
 // Facts returns the facts matching f.
 func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
-	var (
-		where = []string{"u = $1"}
-		args  = []any{string(t.user)}
-	)
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
+	var w where
+	w.add("u = " + w.arg(string(t.user)))
 	if f.ID != "" {
-		where = append(where, "id = "+arg(f.ID))
+		w.add("id = " + w.arg(f.ID))
 	}
 	if f.Subject != "" {
-		where = append(where, "subject = "+arg(f.Subject))
+		w.add("subject = " + w.arg(f.Subject))
 	}
 	if f.Key != "" {
-		where = append(where, "key = "+arg(f.Key))
+		w.add("key = " + w.arg(f.Key))
 	}
 	if f.KeyPrefix != "" {
-		cond := "key >= " + arg(f.KeyPrefix)
+		cond := "key >= " + w.arg(f.KeyPrefix)
 		if end, ok := prefixEnd(f.KeyPrefix); ok {
-			cond += " AND key < " + arg(end)
+			cond += " AND key < " + w.arg(end)
 		}
-		where = append(where, cond)
+		w.add(cond)
 	}
 	if f.Category != "" {
-		where = append(where, "category = "+arg(string(f.Category)))
+		w.add("category = " + w.arg(string(f.Category)))
 	}
 	if f.Type != "" {
-		where = append(where, "type = "+arg(f.Type))
+		w.add("type = " + w.arg(f.Type))
 	}
 	if f.MinConfidence > 0 {
-		where = append(where, "confidence >= "+arg(f.MinConfidence))
+		w.add("confidence >= " + w.arg(f.MinConfidence))
 	}
 	switch {
 	case f.AsOf != nil:
-		at := arg(f.AsOf.UnixNano())
-		where = append(where, "recorded_at <= "+at+" AND valid_from <= "+at+" AND (valid_to IS NULL OR valid_to > "+at+")")
+		at := w.arg(f.AsOf.UnixNano())
+		w.add("recorded_at <= " + at + " AND valid_from <= " + at + " AND (valid_to IS NULL OR valid_to > " + at + ")")
 	case !f.History:
-		where = append(where, "current")
+		w.add("current")
 	}
-	order := " ORDER BY recorded_at, seq"
+	q := "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at, seq"
 	if f.NewestFirst {
-		order = " ORDER BY recorded_at DESC, seq DESC"
+		q = "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at DESC, seq DESC"
 	}
-	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
 	if f.Limit > 0 {
-		q += " LIMIT " + arg(f.Limit)
+		q += " LIMIT " + w.arg(f.Limit)
 	}
 	if f.Offset > 0 {
-		q += " OFFSET " + arg(f.Offset)
+		q += " OFFSET " + w.arg(f.Offset)
 	}
-	return t.queryFacts(ctx, q, args...)
+	return t.queryFacts(ctx, q, w.args...)
 }
 
 // prefixEnd returns the smallest valid UTF-8 string greater, in bytewise order, than
@@ -271,18 +245,14 @@ func prefixEnd(p string) (string, bool) {
 	return "", false
 }
 
+// one reads the fact q selects, if any, and derives its rank.
 func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
-	f, err := t.scanFact(t.q.QueryRow(ctx, q, args...))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, false, nil
-	}
-	if err == nil {
-		err = t.fixRank(ctx, &f)
-	}
-	if err != nil {
+	f, found, err := rowcodec.One(t.q.QueryRow(ctx, q, args...), pgx.ErrNoRows, t.scanFact)
+	if !found {
 		return f, false, err
 	}
-	return f, true, nil
+	err = t.fixRank(ctx, &f)
+	return f, err == nil, err
 }
 
 // Member returns the current member of (subject, key) whose normalised value is norm.
@@ -297,70 +267,23 @@ func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, b
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	p, ok, err := t.positionAt(ctx, subject, key, rank)
-	if !ok || err != nil {
-		return factbase.Fact{}, false, err
-	}
-	f, err := t.scanFact(t.q.QueryRow(ctx, qAtPosition, string(t.user), subject, key, p))
-	if err != nil {
-		return f, false, err
-	}
-	f.Rank = rank
-	return f, true, nil
+	return listpos.AtRank(ctx, rankedList{t, subject, key}, rank)
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
 func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit int) ([]factbase.Fact, int, error) {
-	n, err := t.MaxRank(ctx, subject, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	first, ok, err := t.positionAt(ctx, subject, key, offset+1)
-	if !ok || err != nil || limit <= 0 {
-		return nil, n, err
-	}
-	rows, err := t.q.Query(ctx, qListPage, string(t.user), subject, key, first, limit)
-	if err != nil {
-		return nil, 0, mapErr("list page", err)
-	}
-	defer rows.Close()
-	var facts []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		f.Rank = offset + len(facts) + 1
-		facts = append(facts, f)
-	}
-	return facts, n, mapErr("list page", rows.Err())
+	return listpos.Page(ctx, rankedList{t, subject, key}, offset, limit)
 }
 
 // Keys returns the distinct current keys of subject starting with prefix, sorted
 // bytewise.
 func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
-	var (
-		rows pgx.Rows
-		err  error
-	)
+	q, args := qKeysFrom, []any{string(t.user), subject, prefix}
 	if end, ok := prefixEnd(prefix); ok {
-		rows, err = t.q.Query(ctx, qKeysRange, string(t.user), subject, prefix, end)
-	} else {
-		rows, err = t.q.Query(ctx, qKeysFrom, string(t.user), subject, prefix)
+		q, args = qKeysRange, append(args, end)
 	}
-	if err != nil {
-		return nil, mapErr("keys", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, mapErr("keys", err)
-		}
-		out = append(out, k)
-	}
-	return out, mapErr("keys", rows.Err())
+	keys, err := queryAll(ctx, t, rowcodec.String, q, args...)
+	return keys, mapErr("keys", err)
 }
 
 // MaxRank returns the highest current rank of the list, its length (a row of
@@ -385,34 +308,8 @@ func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.
 
 // ListEvents returns the list's events up to until, oldest first.
 func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
-	rows, err := t.q.Query(ctx, qListEvents, string(t.user), subject, key, until.UnixNano())
-	if err != nil {
-		return nil, mapErr("list events", err)
-	}
-	defer rows.Close()
-	var out []factbase.ListEvent
-	for rows.Next() {
-		e := factbase.ListEvent{Subject: subject, Key: key}
-		var at int64
-		var action string
-		var from, to int32
-		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &from, &to); err != nil {
-			return nil, mapErr("list events", err)
-		}
-		e.At = time.Unix(0, at).UTC()
-		e.Action = factbase.Action(action)
-		e.From, e.To = int(from), int(to)
-		out = append(out, e)
-	}
-	return out, mapErr("list events", rows.Err())
-}
-
-func nullTime(t *time.Time) *int64 {
-	if t == nil {
-		return nil
-	}
-	n := t.UnixNano()
-	return &n
+	events, err := queryAll(ctx, t, rowcodec.ListEvent(subject, key), qListEvents, string(t.user), subject, key, until.UnixNano())
+	return events, mapErr("list events", err)
 }
 
 // Insert writes a new fact row. A current ranked member takes a position that gives
@@ -422,7 +319,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	if f.Cardinality == factbase.Ranked {
 		r := int64(f.Rank)
 		if f.Current {
-			p, err := t.insertPosition(ctx, f.Subject, f.Key, f.Rank)
+			p, err := listpos.Insert(ctx, rankedList{t, f.Subject, f.Key}, rankGap, f.Rank)
 			if err != nil {
 				return err
 			}
@@ -435,8 +332,8 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	t.q.queue(queued{op: "insert", sql: qInsert, args: []any{
 		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
-		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
-		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
 		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value)}})
 	return nil
 }
@@ -458,7 +355,7 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 // only m's row changes: it takes a position between its new neighbours, and the
 // members in between shift by the derivation.
 func (t *tx) MoveTo(ctx context.Context, m factbase.Fact, to int) error {
-	return t.move(ctx, m.Subject, m.Key, m.ID, m.Rank, to)
+	return listpos.Move(ctx, rankedList{t, m.Subject, m.Key}, rankGap, m.Key, m.ID, m.Rank, to)
 }
 
 // Erase deletes a fact row and its list events; rows of other features that refer

@@ -1,8 +1,9 @@
 // Package search holds the pure math of Factbase's hybrid search: it fuses the
 // candidates a store found by full text (BM25) and by vector similarity into one
 // ranking, with reciprocal rank fusion, recency decay, a subject boost and an
-// importance boost, and it builds safe SQLite FTS5 queries from user questions. It does
-// no I/O; the stores fetch the candidates and call Fuse.
+// importance boost, and it splits user questions into search terms (Terms) that any
+// store's full-text index can take; each store turns them into its own query syntax.
+// It does no I/O; the stores fetch the candidates and call Fuse.
 //
 // # Scoring
 //

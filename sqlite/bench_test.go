@@ -11,7 +11,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
@@ -147,9 +146,9 @@ func BenchmarkRawInsertPages(b *testing.B) {
 func BenchmarkRawFactInsert(b *testing.B) {
 	for _, variant := range []string{"all", "issue-2"} {
 		b.Run("indexes="+variant, func(b *testing.B) {
-			s, e, u := benchEngine(b)
+			s, bn := bench(b)
 			defer s.Close()
-			fillList(b, e, u, "favorites.big", 10000)
+			storetest.FillList(b, bn.Engine, bn.User, "favorites.big", 10000)
 			w := sqlite.WriterOf(s)
 			drop := []string{}
 			if variant == "issue-2" {
@@ -234,119 +233,47 @@ func BenchmarkRawSelect(b *testing.B) {
 	}
 }
 
-func fillList(b *testing.B, e *memory.Engine, u factbase.UserID, key string, n int) {
-	b.Helper()
-	for off := 0; off < n; off += 1000 {
-		var ops []factbase.Op
-		for i := off; i < min(n, off+1000); i++ {
-			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("member-%05d", i)}})
-		}
-		if _, err := e.Apply(context.Background(), u, ops); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func benchEngine(b *testing.B) (*sqlite.Store, *memory.Engine, factbase.UserID) {
+// bench returns a new store and the shared benchmarks on it, reporting CPU time.
+func bench(b *testing.B) (*sqlite.Store, storetest.Bench) {
 	s := openTemp(b)
-	// The write path alone: no sheet regeneration after each write.
-	return s, memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
+	e, u := storetest.Engine(s)
+	return s, storetest.Bench{Engine: e, User: u, Measure: cpuMetric}
 }
 
 // BenchmarkApplyRankedAppend appends to a list of 10,000 members.
 func BenchmarkApplyRankedAppend(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	fillList(b, e, u, "favorites.big", 10000)
-	appendLoop(b, e, u)
-}
-
-// appendLoop times b.N appends to favorites.big.
-func appendLoop(b *testing.B, e *memory.Engine, u factbase.UserID) {
-	ctx := context.Background()
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: fmt.Sprintf("new-%d", i)}}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	bn.RankedAppend(b)
 }
 
 // BenchmarkApplyRankedMove moves a member between #5000 and #1 of a 10,000-member
 // list: each move shifts 4,999 other members.
 func BenchmarkApplyRankedMove(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	fillList(b, e, u, "favorites.big", 10000)
-	ctx := context.Background()
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		rank := 1
-		if i%2 == 1 {
-			rank = 5000
-		}
-		res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.big", Value: "member-04999", Rank: rank}}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Mutations[0].Action != factbase.Move {
-			b.Fatalf("action %s, want MOVE", res.Mutations[0].Action)
-		}
-	}
+	bn.RankedMove(b)
 }
 
 // BenchmarkApplyOneSet sets a single-valued key to a new value each time (supersession).
 func BenchmarkApplyOneSet(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	ctx := context.Background()
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: fmt.Sprintf("u%d@example.com", i)}}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	bn.OneSet(b)
 }
 
 // BenchmarkPointRead reads the current value of one key among 10,000.
 func BenchmarkPointRead(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	ctx := context.Background()
-	var ops []factbase.Op
-	for i := 0; i < 10000; i++ {
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%d", i), Value: "value"}})
-	}
-	if _, err := e.Apply(ctx, u, ops); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		f, err := e.Get(ctx, u, "", fmt.Sprintf("k.%d", i%10000), nil)
-		if err != nil || len(f) != 1 {
-			b.Fatal(err, len(f))
-		}
-	}
+	bn.PointRead(b)
 }
 
 // BenchmarkListPage reads a page of 100 from the middle of a 10,000-member list.
 func BenchmarkListPage(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	fillList(b, e, u, "favorites.big", 10000)
-	ctx := context.Background()
-	b.ResetTimer()
-	defer cpuMetric(b)()
-	for i := 0; i < b.N; i++ {
-		p, err := e.List(ctx, u, "", "favorites.big", 5000, 100, nil)
-		if err != nil || len(p.Items) != 100 {
-			b.Fatal(err)
-		}
-	}
+	bn.ListPage(b)
 }
 
 // BenchmarkApplyRankedAppendWithout is BenchmarkApplyRankedAppend in stores with
@@ -366,15 +293,14 @@ func BenchmarkApplyRankedAppendWithout(b *testing.B) {
 	parts["all"] = append(all, "DROP INDEX fact_references_fact")
 	for _, name := range []string{"full-text", "sheet", "indexes", "all"} {
 		b.Run(name, func(b *testing.B) {
-			s, e, u := benchEngine(b)
+			s, bn := bench(b)
 			defer s.Close()
 			for _, q := range parts[name] {
 				if _, err := sqlite.WriterOf(s).Exec(q); err != nil {
 					b.Fatal(q, err)
 				}
 			}
-			fillList(b, e, u, "favorites.big", 10000)
-			appendLoop(b, e, u)
+			bn.RankedAppend(b)
 		})
 	}
 }
@@ -386,9 +312,10 @@ func BenchmarkRawInsertBatch(b *testing.B) { rawInsertLoop(b, 100) }
 // BenchmarkApplyBatch appends 100 values to a list of 10,000 members (and growing)
 // in one Apply. Its figures are per Apply: divide by 100 for one fact's share.
 func BenchmarkApplyBatch(b *testing.B) {
-	s, e, u := benchEngine(b)
+	s, bn := bench(b)
 	defer s.Close()
-	fillList(b, e, u, "favorites.big", 10000)
+	e, u := bn.Engine, bn.User
+	storetest.FillList(b, e, u, "favorites.big", 10000)
 	ctx := context.Background()
 	ops := make([]factbase.Op, 100)
 	b.ResetTimer()

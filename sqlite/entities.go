@@ -3,29 +3,27 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The static statements of people: entities, conflicts, preference sessions and
 // anchored facts (see allStaticQueries).
 var (
-	entityColumns = `id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into`
-	qEntities     = "SELECT " + entityColumns + " FROM entities WHERE u = ? ORDER BY created_at, id"
-	qEntity       = "SELECT " + entityColumns + " FROM entities WHERE u = ? AND id = ?"
-	qEntityPut    = `INSERT INTO entities (u, id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into)
+	qEntities  = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = ? ORDER BY created_at, id"
+	qEntity    = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = ? AND id = ?"
+	qEntityPut = `INSERT INTO entities (u, id, name, role, relation, aliases, attributes, created_at, updated_at, merged_into)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (u, id) DO UPDATE SET name = excluded.name, role = excluded.role, relation = excluded.relation,
 			aliases = excluded.aliases, attributes = excluded.attributes, updated_at = excluded.updated_at,
 			merged_into = excluded.merged_into`
 	qEntityDelete          = "DELETE FROM entities WHERE u = ? AND id = ?"
 	qEntityDeleteConflicts = "DELETE FROM conflicts WHERE u = ? AND subject = ?"
-	conflictColumns        = `id, subject, key, current_id, current_value, proposed, reason, status, created_at, resolved_at, result_id`
-	qConflict              = "SELECT " + conflictColumns + " FROM conflicts WHERE u = ? AND id = ?"
+	qConflict              = "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE u = ? AND id = ?"
 	qConflictPut           = `INSERT INTO conflicts (u, id, subject, key, current_id, current_value, proposed, reason, status,
 		created_at, resolved_at, result_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (u, id) DO UPDATE SET status = excluded.status, resolved_at = excluded.resolved_at,
@@ -40,86 +38,24 @@ var (
 		qConflictPut, qAnchored, qPrefSessions, qPrefNote}
 )
 
-func (t *tx) scanEntity(r scanner) (factbase.Entity, error) {
-	var (
-		e                    factbase.Entity
-		role, aliases, attrs string
-		created, updated     int64
-	)
-	if err := r.Scan(&e.ID, &e.Name, &role, &e.Relation, &aliases, &attrs, &created, &updated, &e.MergedInto); err != nil {
-		return e, err
-	}
-	e.User, e.Role = t.user, factbase.Role(role)
-	e.CreatedAt, e.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-	if err := json.Unmarshal([]byte(aliases), &e.Aliases); err != nil {
-		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: aliases are not JSON: %v", e.ID, err)
-	}
-	if e.Aliases == nil {
-		e.Aliases = []string{}
-	}
-	if err := json.Unmarshal([]byte(attrs), &e.Attributes); err != nil {
-		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: attributes are not JSON: %v", e.ID, err)
-	}
-	if len(e.Attributes) == 0 {
-		e.Attributes = nil
-	}
-	return e, nil
-}
-
 // Entities returns every entity of the user, oldest first.
 func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
-	rows, err := t.query(ctx, qEntities, t.u)
-	if err != nil {
-		return nil, mapErr("entities", err)
-	}
-	defer rows.Close()
-	var out []factbase.Entity
-	for rows.Next() {
-		e, err := t.scanEntity(rows)
-		if err != nil {
-			return nil, mapErr("entities", err)
-		}
-		out = append(out, e)
-	}
-	return out, mapErr("entities", rows.Err())
+	es, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, qEntities, t.u)
+	return es, mapErr("entities", err)
 }
 
 // Entity returns one entity by id.
 func (t *tx) Entity(ctx context.Context, id string) (factbase.Entity, error) {
-	e, err := t.scanEntity(t.queryRow(ctx, qEntity, t.u, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return e, factbase.Errorf(factbase.ENOTFOUND, "entity %q not found", id)
-	}
-	return e, mapErr("entity", err)
+	e, err := rowcodec.Owner(t.user).Entity(t.queryRow(ctx, qEntity, t.u, id))
+	return e, mapErr("entity", storeerr.NotFoundIf(err, sql.ErrNoRows, "entity", id))
 }
 
 // PutEntity creates or replaces an entity; its creation time is kept.
 func (t *tx) PutEntity(ctx context.Context, e factbase.Entity) error {
-	if e.ID == "" {
-		return factbase.Errorf(factbase.EINVALID, "entity has no id")
+	args, err := rowcodec.EntityArgs(t.u, e, t.now)
+	if err == nil {
+		_, err = t.exec(ctx, qEntityPut, args...)
 	}
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	al, err := json.Marshal(aliases)
-	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "entity %s: aliases: %v", e.ID, err)
-	}
-	attrs := e.Attributes
-	if attrs == nil {
-		attrs = map[string]string{}
-	}
-	at, err := json.Marshal(attrs)
-	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "entity %s: attributes: %v", e.ID, err)
-	}
-	created := e.CreatedAt
-	if created.IsZero() {
-		created = t.now
-	}
-	_, err = t.exec(ctx, qEntityPut, t.u, e.ID, e.Name, string(e.Role), e.Relation, string(al), string(at),
-		created.UnixNano(), t.now.UnixNano(), e.MergedInto)
 	return mapErr("put entity", err)
 }
 
@@ -136,29 +72,6 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 	return int(n), nil
 }
 
-func (t *tx) scanConflict(r scanner) (factbase.Conflict, error) {
-	var (
-		c                factbase.Conflict
-		proposed, status string
-		created          int64
-		resolved         sql.NullInt64
-	)
-	if err := r.Scan(&c.ID, &c.Subject, &c.Key, &c.CurrentID, &c.CurrentValue, &proposed, &c.Reason, &status,
-		&created, &resolved, &c.ResultID); err != nil {
-		return c, err
-	}
-	c.User, c.Status = t.user, factbase.ConflictStatus(status)
-	c.CreatedAt = time.Unix(0, created).UTC()
-	if resolved.Valid {
-		r := time.Unix(0, resolved.Int64).UTC()
-		c.ResolvedAt = &r
-	}
-	if err := json.Unmarshal([]byte(proposed), &c.Proposed); err != nil {
-		return c, factbase.Errorf(factbase.EINTERNAL, "conflict %s: proposed fact is not JSON: %v", c.ID, err)
-	}
-	return c, nil
-}
-
 // Conflicts returns the conflicts matching f, oldest first.
 func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factbase.Conflict, error) {
 	where, args := []string{"u = ?"}, []any{t.u}
@@ -171,52 +84,23 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 	if f.Key != "" {
 		where, args = append(where, "key = ?"), append(args, f.Key)
 	}
-	rows, err := t.query(ctx, "SELECT "+conflictColumns+" FROM conflicts WHERE "+strings.Join(where, " AND ")+
-		" ORDER BY created_at, id", args...)
-	if err != nil {
-		return nil, mapErr("conflicts", err)
-	}
-	defer rows.Close()
-	var out []factbase.Conflict
-	for rows.Next() {
-		c, err := t.scanConflict(rows)
-		if err != nil {
-			return nil, mapErr("conflicts", err)
-		}
-		out = append(out, c)
-	}
-	return out, mapErr("conflicts", rows.Err())
+	cs, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, "SELECT "+rowcodec.ConflictColumns+" FROM conflicts WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY created_at, id", args...)
+	return cs, mapErr("conflicts", err)
 }
 
 // Conflict returns one conflict by id.
 func (t *tx) Conflict(ctx context.Context, id string) (factbase.Conflict, error) {
-	c, err := t.scanConflict(t.queryRow(ctx, qConflict, t.u, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, factbase.Errorf(factbase.ENOTFOUND, "conflict %q not found", id)
-	}
-	return c, mapErr("conflict", err)
+	c, err := rowcodec.Owner(t.user).Conflict(t.queryRow(ctx, qConflict, t.u, id))
+	return c, mapErr("conflict", storeerr.NotFoundIf(err, sql.ErrNoRows, "conflict", id))
 }
 
 // PutConflict creates or replaces a conflict.
 func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
-	if c.ID == "" || c.Subject == "" || c.Key == "" {
-		return factbase.Errorf(factbase.EINVALID, "conflict needs an id, a subject and a key")
+	args, err := rowcodec.ConflictArgs(t.u, c, t.now)
+	if err == nil {
+		_, err = t.exec(ctx, qConflictPut, args...)
 	}
-	switch c.Status {
-	case factbase.ConflictPending, factbase.ConflictConfirmed, factbase.ConflictRejected:
-	default:
-		return factbase.Errorf(factbase.EINVALID, "conflict status %q is not pending, confirmed or rejected", c.Status)
-	}
-	p, err := json.Marshal(c.Proposed)
-	if err != nil {
-		return factbase.Errorf(factbase.EINVALID, "conflict %s: proposed: %v", c.ID, err)
-	}
-	created := c.CreatedAt
-	if created.IsZero() {
-		created = t.now
-	}
-	_, err = t.exec(ctx, qConflictPut, t.u, c.ID, c.Subject, c.Key, c.CurrentID, c.CurrentValue, string(p), c.Reason,
-		string(c.Status), created.UnixNano(), nullTime(c.ResolvedAt), c.ResultID)
 	return mapErr("put conflict", err)
 }
 
@@ -227,20 +111,8 @@ func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time) ([]factbase.
 
 // PreferenceSessions returns the sessions a preference value was stated in.
 func (t *tx) PreferenceSessions(ctx context.Context, key, norm string) ([]string, error) {
-	rows, err := t.query(ctx, qPrefSessions, t.u, key, norm)
-	if err != nil {
-		return nil, mapErr("preference sessions", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, mapErr("preference sessions", err)
-		}
-		out = append(out, s)
-	}
-	return out, mapErr("preference sessions", rows.Err())
+	ss, err := queryAll(ctx, t, rowcodec.String, qPrefSessions, t.u, key, norm)
+	return ss, mapErr("preference sessions", err)
 }
 
 // NotePreferenceSession records that a preference value was stated in session.

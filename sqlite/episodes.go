@@ -4,19 +4,18 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
-
-const episodeColumns = "id, content, tags, importance, created_at, metadata, extracted_at"
 
 // The static statements of episodes, prepared at open.
 var (
-	qEpisode       = "SELECT " + episodeColumns + " FROM episodes WHERE u = ? AND id = ?"
+	qEpisode       = "SELECT " + rowcodec.EpisodeColumns + " FROM episodes WHERE u = ? AND id = ?"
 	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	qEpisodeTag       = "INSERT OR IGNORE INTO episode_tags (u, tag, episode) VALUES (?, ?, ?)"
@@ -33,18 +32,16 @@ var (
 
 // InsertEpisode writes a new episode, its tags and (by trigger) its full-text entry.
 func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
-	tags, err := json.Marshal(nonNilTags(e.Tags))
+	tags, err := json.Marshal(rowcodec.NonNil(e.Tags))
 	if err != nil {
 		return factbase.Errorf(factbase.EINTERNAL, "sqlite: encode tags: %v", err)
 	}
-	meta := []byte("{}")
-	if len(e.Metadata) > 0 {
-		if meta, err = json.Marshal(e.Metadata); err != nil {
-			return factbase.Errorf(factbase.EINTERNAL, "sqlite: encode metadata: %v", err)
-		}
+	meta, err := rowcodec.EpisodeMetadata(e.Metadata)
+	if err != nil {
+		return err
 	}
 	res, err := t.exec(ctx, qEpisodeInsert, e.ID, t.u, e.Content, string(tags), e.Importance,
-		e.CreatedAt.UnixNano(), string(meta), nullTime(e.ExtractedAt))
+		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt))
 	if err != nil {
 		return mapErr("insert episode", err)
 	}
@@ -58,13 +55,6 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 		}
 	}
 	return nil
-}
-
-func nonNilTags(tags []string) []string {
-	if tags == nil {
-		return []string{}
-	}
-	return tags
 }
 
 // DeleteEpisode erases an episode; triggers remove its tags, full-text entry and vector.
@@ -89,45 +79,27 @@ func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
 	return nil
 }
 
-func (t *tx) scanEpisode(r scanner) (factbase.Episode, error) {
+// scanEpisode reads an episode selected with rowcodec.EpisodeColumns; its tags are
+// a JSON array.
+func (t *tx) scanEpisode(r rowcodec.Scanner) (factbase.Episode, error) {
 	var (
-		e                factbase.Episode
-		tags, meta       string
-		created          int64
-		extracted        sql.NullInt64
-		importance       float64
-		content, idValue string
+		row  rowcodec.EpisodeRow
+		tags string
+		list []string
 	)
-	if err := r.Scan(&idValue, &content, &tags, &importance, &created, &meta, &extracted); err != nil {
-		return e, mapErr("scan episode", err)
+	if err := r.Scan(row.Dest(&tags)...); err != nil {
+		return factbase.Episode{}, mapErr("scan episode", err)
 	}
-	e.ID, e.User, e.Content, e.Importance = idValue, t.user, content, importance
-	e.CreatedAt = time.Unix(0, created).UTC()
-	if extracted.Valid {
-		x := time.Unix(0, extracted.Int64).UTC()
-		e.ExtractedAt = &x
+	if err := json.Unmarshal([]byte(tags), &list); err != nil {
+		return factbase.Episode{}, factbase.Errorf(factbase.EINTERNAL, "sqlite: episode %s: bad tags: %v", row.ID(), err)
 	}
-	if err := json.Unmarshal([]byte(tags), &e.Tags); err != nil {
-		return e, factbase.Errorf(factbase.EINTERNAL, "sqlite: episode %s: bad tags: %v", idValue, err)
-	}
-	if e.Tags == nil {
-		e.Tags = []string{}
-	}
-	if meta != "{}" {
-		if err := json.Unmarshal([]byte(meta), &e.Metadata); err != nil {
-			return e, factbase.Errorf(factbase.EINTERNAL, "sqlite: episode %s: bad metadata: %v", idValue, err)
-		}
-	}
-	return e, nil
+	return rowcodec.Owner(t.user).Episode(&row, list)
 }
 
 // Episode returns one episode by id.
 func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
 	e, err := t.scanEpisode(t.queryRow(ctx, qEpisode, t.u, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return e, factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
-	}
-	return e, err
+	return e, storeerr.NotFoundIf(err, sql.ErrNoRows, "episode", id)
 }
 
 // episodeWhere builds the WHERE clause of an episode filter over table alias e.
@@ -157,7 +129,7 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	if f.NewestFirst {
 		order = " ORDER BY e.created_at DESC, e.id DESC"
 	}
-	q := "SELECT e.id, e.content, e.tags, e.importance, e.created_at, e.metadata, e.extracted_at FROM episodes e WHERE " + where + order
+	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + where + order
 	if f.Limit > 0 {
 		// The limit is a literal, not a parameter: SQLite's planner reads a bound LIMIT,
 		// so a statement with "LIMIT ?" is re-prepared on every run (see stmtCache).
@@ -167,20 +139,8 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 		q += " LIMIT -1 OFFSET ?"
 		args = append(args, f.Offset)
 	}
-	rows, err := t.query(ctx, q, args...)
-	if err != nil {
-		return nil, mapErr("episodes", err)
-	}
-	defer rows.Close()
-	var out []factbase.Episode
-	for rows.Next() {
-		e, err := t.scanEpisode(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, mapErr("episodes", rows.Err())
+	eps, err := queryAll(ctx, t, t.scanEpisode, q, args...)
+	return eps, mapErr("episodes", err)
 }
 
 // CountEpisodes returns how many episodes match f.

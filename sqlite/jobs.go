@@ -2,25 +2,22 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
-
-const jobColumns = `id, user_id, kind, input, state, attempts, max_attempts, run_at, lease, lease_until,
-	error_code, error, result, prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at`
 
 // The job statements, prepared at open (see allStaticQueries).
 var (
 	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING ` + jobColumns
-	qJobByID = "SELECT " + jobColumns + " FROM jobs WHERE id = ?"
+		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING ` + rowcodec.JobColumns
+	qJobByID = "SELECT " + rowcodec.JobColumns + " FROM jobs WHERE id = ?"
 	// A running job whose lease expired on its last attempt dies.
 	qJobExpireDead = `UPDATE jobs SET state = 'dead', lease = '', lease_until = NULL, error_code = 'unavailable',
 		error = 'the lease expired on the last attempt: the worker stopped or crashed', updated_at = ?1, finished_at = ?1
@@ -30,18 +27,18 @@ var (
 	qJobNextQueued = `SELECT seq FROM jobs WHERE state = 'queued' AND run_at <= ?1
 		AND (?2 = '[]' OR kind IN (SELECT value FROM json_each(?2))) ORDER BY run_at, seq LIMIT 1`
 	qJobClaim = `UPDATE jobs SET state = 'running', lease = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
-		WHERE seq = ? RETURNING ` + jobColumns
+		WHERE seq = ? RETURNING ` + rowcodec.JobColumns
 	qJobExtend = `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND lease = ? AND state = 'running'`
 	qJobFail   = `UPDATE jobs SET
 		state = CASE WHEN ?1 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
 		finished_at = CASE WHEN ?1 OR attempts >= max_attempts THEN ?2 ELSE NULL END,
 		run_at = ?3, lease = '', lease_until = NULL, error_code = ?4, error = ?5,
 		prompt_tokens = prompt_tokens + ?6, completion_tokens = completion_tokens + ?7, cost = cost + ?8, updated_at = ?2
-		WHERE id = ?9 AND lease = ?10 AND state = 'running' RETURNING ` + jobColumns
+		WHERE id = ?9 AND lease = ?10 AND state = 'running' RETURNING ` + rowcodec.JobColumns
 	qJobRelease = `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease = '', lease_until = NULL,
 		run_at = ?1, updated_at = ?1 WHERE id = ?2 AND lease = ?3 AND state = 'running'`
 	qJobRetry = `UPDATE jobs SET state = 'queued', attempts = 0, run_at = ?1, updated_at = ?1, finished_at = NULL
-		WHERE id = ?2 AND state = 'dead' RETURNING ` + jobColumns
+		WHERE id = ?2 AND state = 'dead' RETURNING ` + rowcodec.JobColumns
 	qJobComplete = `UPDATE jobs SET state = 'done', lease = '', lease_until = NULL, result = ?1, error_code = '', error = '',
 		prompt_tokens = prompt_tokens + ?2, completion_tokens = completion_tokens + ?3, cost = cost + ?4,
 		updated_at = ?5, finished_at = ?5
@@ -53,22 +50,22 @@ var (
 		qJobExtend, qJobFail, qJobRelease, qJobRetry, qJobComplete, qJobUsage}
 )
 
-// jobStmt returns a statement prepared at open; the cache is empty only once the
-// store is closed.
-func (s *Store) jobStmt(c *stmtCache, q string) (*sql.Stmt, error) {
-	if s.isClosed() {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+// static returns a statement prepared at open on the pool of c (the job and key
+// statements: see allStaticQueries), or EUNAVAILABLE once the store is closed.
+func (s *Store) static(c *stmtCache, q string) (*sql.Stmt, error) {
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	if st := c.get(q); st != nil {
 		return st, nil
 	}
-	return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	return nil, storeerr.ErrClosed
 }
 
-// jobErr maps a driver error; a statement that failed because the store was closed
-// meanwhile is EUNAVAILABLE.
-func (s *Store) jobErr(op string, err error) error {
-	if s.isClosed() && factbase.ErrorCode(err) == factbase.EINTERNAL {
+// staticErr maps the error of a static statement; a statement that failed because
+// the store was closed meanwhile is EUNAVAILABLE.
+func (s *Store) staticErr(op string, err error) error {
+	if s.gate.Closed() && factbase.ErrorCode(err) == factbase.EINTERNAL {
 		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store is closed", Err: err}
 	}
 	return mapErr(op, err)
@@ -76,36 +73,25 @@ func (s *Store) jobErr(op string, err error) error {
 
 // EnqueueJob stores a new queued job.
 func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, error) {
-	switch {
-	case j.ID == "" || len(j.ID) > 64:
-		return factbase.Job{}, factbase.Errorf(factbase.EINVALID, "sqlite: a job needs an id of at most 64 bytes")
-	case !j.User.Valid():
-		return factbase.Job{}, factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(j.User))
-	case j.Kind == "":
-		return factbase.Job{}, factbase.Errorf(factbase.EINVALID, "sqlite: a job needs a kind")
-	case j.MaxAttempts < 1:
-		return factbase.Job{}, factbase.Errorf(factbase.EINVALID, "sqlite: a job needs at least one attempt, got %d", j.MaxAttempts)
+	if err := j.Validate(); err != nil {
+		return factbase.Job{}, err
 	}
-	st, err := s.jobStmt(s.wstmts, qJobInsert)
+	st, err := s.static(s.wstmts, qJobInsert)
 	if err != nil {
 		return factbase.Job{}, err
 	}
 	now := s.now().UTC().UnixNano()
-	out, err := scanJob(st.QueryRowContext(ctx, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now, now, now))
+	out, err := rowcodec.Job(st.QueryRowContext(ctx, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now, now, now))
 	if err != nil {
-		err = s.jobErr("enqueue job", err)
-		if factbase.ErrorCode(err) == factbase.EINVARIANT {
-			return factbase.Job{}, &factbase.Error{Code: factbase.ECONFLICT, Message: "a job with that id already exists", Err: err}
-		}
-		return factbase.Job{}, err
+		return factbase.Job{}, storeerr.Taken(s.staticErr("enqueue job", err), "a job with that id already exists")
 	}
 	return out, nil
 }
 
 // ClaimJob claims the oldest runnable job in one immediate transaction.
 func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (factbase.Job, bool, error) {
-	if lease <= 0 {
-		return factbase.Job{}, false, factbase.Errorf(factbase.EINVALID, "sqlite: a lease must be positive, got %v", lease)
+	if err := factbase.ValidateLease(lease); err != nil {
+		return factbase.Job{}, false, err
 	}
 	kindsJSON, err := json.Marshal(append([]string{}, kinds...))
 	if err != nil {
@@ -113,22 +99,22 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 	}
 	var stmts [4]*sql.Stmt
 	for i, q := range []string{qJobExpireDead, qJobNextExpired, qJobNextQueued, qJobClaim} {
-		if stmts[i], err = s.jobStmt(s.wstmts, q); err != nil {
+		if stmts[i], err = s.static(s.wstmts, q); err != nil {
 			return factbase.Job{}, false, err
 		}
 	}
-	token, err := newLease()
+	token, err := factbase.NewJobLease()
 	if err != nil {
 		return factbase.Job{}, false, err
 	}
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
-		return factbase.Job{}, false, s.jobErr("claim job", err)
+		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
 	defer tx.Rollback()
 	now := s.now().UTC()
 	if _, err := tx.StmtContext(ctx, stmts[0]).ExecContext(ctx, now.UnixNano()); err != nil {
-		return factbase.Job{}, false, s.jobErr("claim job", err)
+		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
 	var seq int64
 	err = tx.StmtContext(ctx, stmts[1]).QueryRowContext(ctx, now.UnixNano(), string(kindsJSON)).Scan(&seq)
@@ -138,160 +124,115 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 	if errors.Is(err, sql.ErrNoRows) {
 		// Commit the deaths of expired jobs, if any.
 		if err := tx.Commit(); err != nil {
-			return factbase.Job{}, false, s.jobErr("claim job", err)
+			return factbase.Job{}, false, s.staticErr("claim job", err)
 		}
 		return factbase.Job{}, false, nil
 	}
 	if err != nil {
-		return factbase.Job{}, false, s.jobErr("claim job", err)
+		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
-	j, err := scanJob(tx.StmtContext(ctx, stmts[3]).QueryRowContext(ctx, token, now.Add(lease).UnixNano(), now.UnixNano(), seq))
+	j, err := rowcodec.Job(tx.StmtContext(ctx, stmts[3]).QueryRowContext(ctx, token, now.Add(lease).UnixNano(), now.UnixNano(), seq))
 	if err != nil {
-		return factbase.Job{}, false, s.jobErr("claim job", err)
+		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return factbase.Job{}, false, s.jobErr("claim job", err)
+		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
 	return j, true, nil
 }
 
-// newLease returns a random lease token.
-func newLease() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", &factbase.Error{Code: factbase.EINTERNAL, Message: "cannot read random bytes", Err: err}
-	}
-	return hex.EncodeToString(b[:]), nil
-}
-
-// lost is the error of an operation by a worker whose lease is no longer the job's.
-func lost(id string) error {
-	return factbase.Errorf(factbase.ECONFLICT, "job %q is no longer held by this worker (its lease expired or it ended)", id)
-}
-
 // ExtendJob pushes a running job's lease.
 func (s *Store) ExtendJob(ctx context.Context, id, lease string, d time.Duration) error {
-	if d <= 0 {
-		return factbase.Errorf(factbase.EINVALID, "sqlite: a lease must be positive, got %v", d)
+	if err := factbase.ValidateLease(d); err != nil {
+		return err
 	}
-	st, err := s.jobStmt(s.wstmts, qJobExtend)
+	st, err := s.static(s.wstmts, qJobExtend)
 	if err != nil {
 		return err
 	}
 	now := s.now().UTC()
 	res, err := st.ExecContext(ctx, now.Add(d).UnixNano(), now.UnixNano(), id, lease)
 	if err != nil {
-		return s.jobErr("extend job", err)
+		return s.staticErr("extend job", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return lost(id)
+		return storeerr.LeaseLost(id)
 	}
 	return nil
 }
 
 // FailJob records a failed attempt.
 func (s *Store) FailJob(ctx context.Context, id, lease string, f factbase.JobFailure) (factbase.Job, error) {
-	if f.RetryIn < 0 || f.PromptTokens < 0 || f.CompletionTokens < 0 || f.Cost < 0 || f.Cost != f.Cost {
-		return factbase.Job{}, factbase.Errorf(factbase.EINVALID, "sqlite: a job failure has a negative delay or usage")
+	if err := f.Validate(); err != nil {
+		return factbase.Job{}, err
 	}
-	st, err := s.jobStmt(s.wstmts, qJobFail)
+	st, err := s.static(s.wstmts, qJobFail)
 	if err != nil {
 		return factbase.Job{}, err
 	}
-	code := f.Code
-	if code == "" {
-		code = factbase.EINTERNAL
-	}
+	code, msg := f.Record()
 	now := s.now().UTC()
-	j, err := scanJob(st.QueryRowContext(ctx, f.Dead, now.UnixNano(), now.Add(f.RetryIn).UnixNano(), code,
-		clipMsg(f.Message), f.PromptTokens, f.CompletionTokens, f.Cost, id, lease))
+	j, err := rowcodec.Job(st.QueryRowContext(ctx, f.Dead, now.UnixNano(), now.Add(f.RetryIn).UnixNano(), code,
+		msg, f.PromptTokens, f.CompletionTokens, f.Cost, id, lease))
 	if errors.Is(err, sql.ErrNoRows) {
-		return factbase.Job{}, lost(id)
+		return factbase.Job{}, storeerr.LeaseLost(id)
 	}
 	if err != nil {
-		return factbase.Job{}, s.jobErr("fail job", err)
+		return factbase.Job{}, s.staticErr("fail job", err)
 	}
 	return j, nil
 }
 
-// clipMsg bounds a stored error message.
-func clipMsg(m string) string {
-	m = strings.ToValidUTF8(m, "\uFFFD")
-	if len(m) <= 1000 {
-		return m
-	}
-	n := 1000
-	for n > 0 && m[n]&0xC0 == 0x80 {
-		n--
-	}
-	return m[:n] + "…"
-}
-
 // ReleaseJob gives a running job back without counting the attempt.
 func (s *Store) ReleaseJob(ctx context.Context, id, lease string) error {
-	st, err := s.jobStmt(s.wstmts, qJobRelease)
+	st, err := s.static(s.wstmts, qJobRelease)
 	if err != nil {
 		return err
 	}
 	res, err := st.ExecContext(ctx, s.now().UTC().UnixNano(), id, lease)
 	if err != nil {
-		return s.jobErr("release job", err)
+		return s.staticErr("release job", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return lost(id)
+		return storeerr.LeaseLost(id)
 	}
 	return nil
 }
 
 // RetryJob queues a dead job again.
 func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
-	st, err := s.jobStmt(s.wstmts, qJobRetry)
+	st, err := s.static(s.wstmts, qJobRetry)
 	if err != nil {
 		return factbase.Job{}, err
 	}
-	j, err := scanJob(st.QueryRowContext(ctx, s.now().UTC().UnixNano(), id))
+	j, err := rowcodec.Job(st.QueryRowContext(ctx, s.now().UTC().UnixNano(), id))
 	if errors.Is(err, sql.ErrNoRows) {
-		cur, gerr := s.Job(ctx, id)
-		if gerr != nil {
-			return factbase.Job{}, gerr
-		}
-		return factbase.Job{}, factbase.Errorf(factbase.ECONFLICT, "job %q is %s; only a dead job can be retried", id, cur.State)
+		return factbase.Job{}, storeerr.NotRetried(ctx, id, s.Job)
 	}
 	if err != nil {
-		return factbase.Job{}, s.jobErr("retry job", err)
+		return factbase.Job{}, s.staticErr("retry job", err)
 	}
 	return j, nil
 }
 
 // Job returns one job.
 func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
-	st, err := s.jobStmt(s.rstmts, qJobByID)
+	st, err := s.static(s.rstmts, qJobByID)
 	if err != nil {
 		return factbase.Job{}, err
 	}
-	j, err := scanJob(st.QueryRowContext(ctx, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return factbase.Job{}, factbase.Errorf(factbase.ENOTFOUND, "job %q not found", id)
-	}
-	if err != nil {
-		return factbase.Job{}, s.jobErr("job", err)
-	}
-	return j, nil
+	j, err := rowcodec.Job(st.QueryRowContext(ctx, id))
+	return j, s.staticErr("job", storeerr.NotFoundIf(err, sql.ErrNoRows, "job", id))
 }
 
 // Jobs lists jobs newest first.
 func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job, error) {
-	if s.isClosed() {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
-	switch {
-	case f.Limit == 0:
-		f.Limit = 100
-	case f.Limit < 0 || f.Limit > 1000:
-		return nil, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..1000", f.Limit)
-	}
-	if f.State != "" && !f.State.Valid() {
-		return nil, factbase.Errorf(factbase.EINVALID, "job state %q is not one of queued, running, done, dead", f.State)
+	f, err := f.WithDefaults()
+	if err != nil {
+		return nil, err
 	}
 	var where []string
 	var args []any
@@ -307,7 +248,7 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 	if f.Before != "" {
 		where, args = append(where, "seq < coalesce((SELECT seq FROM jobs WHERE id = ?), 0)"), append(args, f.Before)
 	}
-	q := "SELECT " + jobColumns + " FROM jobs"
+	q := "SELECT " + rowcodec.JobColumns + " FROM jobs"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -315,67 +256,35 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 	args = append(args, f.Limit)
 	rows, err := s.reader.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, s.jobErr("jobs", err)
+		return nil, s.staticErr("jobs", err)
 	}
-	defer rows.Close()
-	out := []factbase.Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, s.jobErr("jobs", err)
-		}
-		out = append(out, j)
+	jobs, err := rowcodec.All(rows, rowcodec.Job)
+	if err != nil {
+		return nil, s.staticErr("jobs", err)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, s.jobErr("jobs", err)
-	}
-	return out, nil
+	return rowcodec.NonNil(jobs), nil
 }
 
 // JobUsage sums jobs by state, with their tokens and cost.
 func (s *Store) JobUsage(ctx context.Context, user factbase.UserID) (factbase.JobUsage, error) {
-	st, err := s.jobStmt(s.rstmts, qJobUsage)
+	st, err := s.static(s.rstmts, qJobUsage)
 	if err != nil {
 		return factbase.JobUsage{}, err
 	}
 	rows, err := st.QueryContext(ctx, string(user))
 	if err != nil {
-		return factbase.JobUsage{}, s.jobErr("job usage", err)
+		return factbase.JobUsage{}, s.staticErr("job usage", err)
 	}
-	defer rows.Close()
-	u := factbase.JobUsage{Jobs: map[factbase.JobState]int{}}
-	for rows.Next() {
-		var (
-			state     string
-			n, pt, ct int
-			cost      float64
-		)
-		if err := rows.Scan(&state, &n, &pt, &ct, &cost); err != nil {
-			return factbase.JobUsage{}, s.jobErr("job usage", err)
-		}
-		u.Jobs[factbase.JobState(state)] = n
-		u.PromptTokens += pt
-		u.CompletionTokens += ct
-		u.Cost += cost
-	}
-	if err := rows.Err(); err != nil {
-		return factbase.JobUsage{}, s.jobErr("job usage", err)
-	}
-	return u, nil
+	u, err := rowcodec.Usage(rows)
+	return u, s.staticErr("job usage", err)
 }
 
 // CompleteJob marks a running job of the transaction's user done, in the write
 // path's transaction.
 func (t *tx) CompleteJob(ctx context.Context, id, lease string, o factbase.JobOutcome) error {
-	if o.PromptTokens < 0 || o.CompletionTokens < 0 || o.Cost < 0 || o.Cost != o.Cost {
-		return factbase.Errorf(factbase.EINVALID, "sqlite: a job outcome has negative usage")
-	}
-	result := ""
-	if len(o.Result) > 0 {
-		if !json.Valid(o.Result) {
-			return factbase.Errorf(factbase.EINVALID, "sqlite: a job result must be JSON")
-		}
-		result = string(o.Result)
+	result, err := rowcodec.JobResult(o)
+	if err != nil {
+		return err
 	}
 	res, err := t.exec(ctx, qJobComplete, result, o.PromptTokens, o.CompletionTokens, o.Cost, t.now.UnixNano(),
 		id, string(t.user), lease)
@@ -383,36 +292,7 @@ func (t *tx) CompleteJob(ctx context.Context, id, lease string, o factbase.JobOu
 		return mapErr("complete job", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return lost(id)
+		return storeerr.LeaseLost(id)
 	}
 	return nil
-}
-
-func scanJob(r scanner) (factbase.Job, error) {
-	var (
-		j                           factbase.Job
-		user, state, result         string
-		runAt, createdAt, updatedAt int64
-		leaseUntil, finishedAt      sql.NullInt64
-	)
-	if err := r.Scan(&j.ID, &user, &j.Kind, &j.Input, &state, &j.Attempts, &j.MaxAttempts, &runAt, &j.Lease, &leaseUntil,
-		&j.ErrorCode, &j.Error, &result, &j.PromptTokens, &j.CompletionTokens, &j.Cost, &createdAt, &updatedAt, &finishedAt); err != nil {
-		return j, err
-	}
-	j.User, j.State = factbase.UserID(user), factbase.JobState(state)
-	if result != "" {
-		j.Result = json.RawMessage(result)
-	}
-	j.RunAt = time.Unix(0, runAt).UTC()
-	j.CreatedAt = time.Unix(0, createdAt).UTC()
-	j.UpdatedAt = time.Unix(0, updatedAt).UTC()
-	if leaseUntil.Valid {
-		t := time.Unix(0, leaseUntil.Int64).UTC()
-		j.LeaseUntil = &t
-	}
-	if finishedAt.Valid {
-		t := time.Unix(0, finishedAt.Int64).UTC()
-		j.FinishedAt = &t
-	}
-	return j, nil
 }

@@ -6,10 +6,11 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
 )
 
 // A ranked list keeps its order as sparse positions and derives ranks on read
-// (ranked/positions.go holds the arithmetic both stores share). The rank column of
+// (internal/listpos holds the arithmetic both stores share). The rank column of
 // a current member holds its position, unique in the list (the partial unique index
 // facts_rank_current). A member that leaves its list (End) keeps the rank it had, as
 // history.
@@ -89,33 +90,8 @@ func (t *tx) positions(ctx context.Context, subject, key string) ([]int64, error
 
 // positionRows runs a query of positions and reads them.
 func (t *tx) positionRows(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := t.query(ctx, q, args...)
-	if err != nil {
-		return nil, mapErr("positions", err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var p int64
-		if err := rows.Scan(&p); err != nil {
-			return nil, mapErr("positions", err)
-		}
-		out = append(out, p)
-	}
-	return out, mapErr("positions", rows.Err())
-}
-
-// positionAt returns the position of the member at rank r; ok is false if there is
-// none.
-func (t *tx) positionAt(ctx context.Context, subject, key string, r int) (int64, bool, error) {
-	if r < 1 {
-		return 0, false, nil
-	}
-	pos, err := t.positionsFrom(ctx, subject, key, r)
-	if err != nil || len(pos) == 0 {
-		return 0, false, err
-	}
-	return pos[0], true, nil
+	positions, err := queryAll(ctx, t, rowcodec.Int64, q, args...)
+	return positions, mapErr("positions", err)
 }
 
 // positionsFrom returns up to three positions, from the member at rank r on.
@@ -148,77 +124,52 @@ func (t *tx) blockOf(ctx context.Context, subject, key string, r int) (block, be
 	return 0, 0, false, mapErr("blocks", rows.Err())
 }
 
-// listPositions is one list's positions for listpos.Place.
-type listPositions struct {
+// rankedList is the ranked list (subject, key) of the transaction's user, for the
+// arithmetic of listpos.
+type rankedList struct {
 	t            *tx
 	subject, key string
 }
 
-func (l listPositions) From(ctx context.Context, r int) ([]int64, error) {
+var _ listpos.List = rankedList{}
+
+func (l rankedList) From(ctx context.Context, r int) ([]int64, error) {
 	return l.t.positionsFrom(ctx, l.subject, l.key, r)
 }
 
-func (l listPositions) Respace(ctx context.Context, gap int64) error {
-	return l.t.respace(ctx, l.subject, l.key, gap)
-}
-
-// place returns a free position at which a member takes rank r, with the member at
-// rank skip (0: none) left out of the order (listpos.Place).
-func (t *tx) place(ctx context.Context, subject, key string, r, skip int) (int64, error) {
-	return listpos.Place(ctx, listPositions{t, subject, key}, rankGap, r, skip)
-}
-
-// tail returns the list's length and its last member's position (0 when empty):
-// two index seeks.
-func (t *tx) tail(ctx context.Context, subject, key string) (n int, last int64, err error) {
-	err = t.queryRow(ctx, qTail, t.u, subject, key).Scan(&n, &last)
-	return n, last, mapErr("list tail", err)
-}
-
-// respace renumbers the list's positions to gap, 2·gap, ... in order: two set-based
+// Respace renumbers the list's positions to gap, 2·gap, ... in order: two set-based
 // statements. It keeps every rank.
-func (t *tx) respace(ctx context.Context, subject, key string, gap int64) error {
-	if _, err := t.exec(ctx, qRespaceNegate, gap, t.u, subject, key); err != nil {
+func (l rankedList) Respace(ctx context.Context, gap int64) error {
+	if _, err := l.t.exec(ctx, qRespaceNegate, gap, l.t.u, l.subject, l.key); err != nil {
 		return mapErr("respace", err)
 	}
-	_, err := t.exec(ctx, qRespaceFlip, t.u, subject, key)
+	_, err := l.t.exec(ctx, qRespaceFlip, l.t.u, l.subject, l.key)
 	return mapErr("respace", err)
 }
 
-// move gives member id, now at rank from, rank to: one row changes.
-func (t *tx) move(ctx context.Context, subject, key, id string, from, to int) error {
-	if from == to {
-		return nil
-	}
-	p, err := t.place(ctx, subject, key, to, from)
-	if err != nil {
-		return err
-	}
-	res, err := t.exec(ctx, qSetPosition, p, t.u, id)
-	if err != nil {
-		return mapErr("move", err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "no current member %q in %s", id, key)
-	}
-	return nil
+func (l rankedList) Len(ctx context.Context) (int, error) { return l.t.MaxRank(ctx, l.subject, l.key) }
+
+// Tail reads the list's length and its last member's position: two index seeks.
+func (l rankedList) Tail(ctx context.Context) (n int, last int64, err error) {
+	err = l.t.queryRow(ctx, qTail, l.t.u, l.subject, l.key).Scan(&n, &last)
+	return n, last, mapErr("list tail", err)
 }
 
-// pageLimit is the LIMIT of a list page read, a literal (see Facts).
-func pageLimit(limit int) string { return " LIMIT " + strconv.Itoa(limit) }
+func (l rankedList) At(ctx context.Context, p int64) (factbase.Fact, error) {
+	return l.t.scanFact(l.t.queryRow(ctx, qAtPosition, l.t.u, l.subject, l.key, p))
+}
 
-// insertPosition returns the position at which a new member takes rank r: after
-// the last member (two index seeks) when r is past the end, else between the
-// members now at ranks r-1 and r.
-func (t *tx) insertPosition(ctx context.Context, subject, key string, r int) (int64, error) {
-	n, last, err := t.tail(ctx, subject, key)
+// Page reads a page with a literal LIMIT (see Facts).
+func (l rankedList) Page(ctx context.Context, p int64, limit int) ([]factbase.Fact, error) {
+	page, err := queryAll(ctx, l.t, l.t.scanFact, qListPage+" LIMIT "+strconv.Itoa(limit), l.t.u, l.subject, l.key, p)
+	return page, mapErr("list page", err)
+}
+
+func (l rankedList) SetPosition(ctx context.Context, id string, p int64) (bool, error) {
+	res, err := l.t.exec(ctx, qSetPosition, p, l.t.u, id)
 	if err != nil {
-		return 0, err
+		return false, mapErr("move", err)
 	}
-	if r > n && n > 0 {
-		if p, ok := listpos.Between(last, true, 0, false, rankGap); ok {
-			return p, nil
-		}
-	}
-	return t.place(ctx, subject, key, min(r, n+1), 0)
+	n, _ := res.RowsAffected()
+	return n == 1, nil
 }

@@ -112,21 +112,12 @@ func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[stri
 	return out
 }
 
-// TestMoveWritesOneRow: a MOVE across 1,500 members changes one position.
-func TestMoveWritesOneRow(t *testing.T) {
-	s := openRanks(t)
-	storetest.MoveWritesOneRow(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
-		return positionsOf(t, s, u, key)
-	})
-}
-
 // TestDensePositionsFromOldStores: a list written before positions (ranks 1..N in
 // the rank column, as migrations 0001-0015 left them) reads the same and takes an
 // insert in the middle by respacing.
 func TestDensePositionsFromOldStores(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
+	e, u := storetest.Engine(s)
 	ctx := context.Background()
 	add := func(v string, rank int) factbase.Op {
 		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.old", Value: v, Rank: rank}}
@@ -150,26 +141,24 @@ func TestDensePositionsFromOldStores(t *testing.T) {
 	}
 }
 
-// TestDuplicatePositionRefused provokes two members at one position.
-func TestDuplicatePositionRefused(t *testing.T) {
-	s := openRanks(t)
-	storetest.DuplicatePositionRefused(t, s, func(t *testing.T, u factbase.UserID, key string) map[string]int64 {
-		return positionsOf(t, s, u, key)
-	}, func(ctx context.Context, ftx factbase.Tx) error {
-		tx := ftx.(*tx)
-		_, err := tx.q.ExecContext(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
-			WHERE u = ?1 AND key = 'favorites.x' AND current = 1)
-			WHERE u = ?1 AND key = 'favorites.x' AND current = 1 AND value = 'C'`, tx.u)
-		return mapErr("corrupt", err)
-	})
+// TestPositions: a MOVE across 2,000 members changes one position, and two members
+// at one position are refused.
+func TestPositions(t *testing.T) { storetest.PositionTests(t, openRanks, positionsOf, corruptPosition) }
+
+// corruptPosition puts member C of favorites.x at A's position.
+func corruptPosition(ctx context.Context, ftx factbase.Tx) error {
+	tx := ftx.(*tx)
+	_, err := tx.q.ExecContext(ctx, `UPDATE facts SET rank = (SELECT min(rank) FROM facts
+		WHERE u = ?1 AND key = 'favorites.x' AND current = 1)
+		WHERE u = ?1 AND key = 'favorites.x' AND current = 1 AND value = 'C'`, tx.u)
+	return mapErr("corrupt", err)
 }
 
 // TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
 // as Insert does, one at a time, rather than storing their ranks as positions.
 func TestInsertFactsPlacesRankedMembers(t *testing.T) {
 	s := openRanks(t)
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
+	e, u := storetest.Engine(s)
 	ctx := context.Background()
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.bulk", Value: "A"}}}); err != nil {
 		t.Fatal(err)
@@ -243,19 +232,9 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := memory.New(s, memory.Options{})
-	u := storetest.NewUser()
-	fill := func(key string, n int) {
-		var ops []factbase.Op
-		for i := 0; i < n; i++ {
-			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: fmt.Sprintf("%s-%03d", key, i)}})
-		}
-		if _, err := e.Apply(ctx, u, ops); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fill("favorites.dense", 150)
-	fill("favorites.spread", 5)
+	e, u := storetest.Engine(s)
+	storetest.FillList(t, e, u, "favorites.dense", 150)
+	storetest.FillList(t, e, u, "favorites.spread", 5)
 	// Back to the shape before 0016: no blocks, and the dense list's ranks 1..N
 	// stored in reverse rowid order to make its order differ from insertion order.
 	for _, q := range []string{
@@ -277,29 +256,15 @@ func TestMigrationSpreadsDenseLists(t *testing.T) {
 		t.Fatalf("reopen (migration 0016): %v", err)
 	}
 	defer s.Close()
-	e = memory.New(s, memory.Options{})
-	got := storetest.ListState(t, e, u, "favorites.dense")
-	if len(got) != 150 || got[0] != "favorites.dense-149" || got[149] != "favorites.dense-000" {
-		t.Fatalf("dense list after the migration: %d members, first %s, last %s", len(got), got[0], got[len(got)-1])
-	}
-	for id, p := range positionsOf(t, s, u, "favorites.dense") {
-		if p%(1<<32) != 0 || p < 1<<32 || p > 150<<32 {
-			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to 150·2^32", id, p)
-		}
-	}
+	e = storetest.CheckSpread(t, s, u, "favorites.dense", 150, positionsOf(t, s, u, "favorites.dense"))
 	if after := positionsOf(t, s, u, "favorites.spread"); storetest.Changed(spreadBefore, after) != 0 {
 		t.Errorf("spread list moved: %v, was %v", after, spreadBefore)
 	}
 	checkBlocks(t, s)
 	before := positionsOf(t, s, u, "favorites.dense")
-	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.dense", Value: "new", Rank: 75}}}); err != nil {
-		t.Fatal(err)
-	}
+	storetest.InsertAt(t, e, u, "favorites.dense", "new", 75)
 	if n := storetest.Changed(before, positionsOf(t, s, u, "favorites.dense")); n != 0 {
 		t.Errorf("an insert after the migration moved %d members, want 0 (no respace)", n)
-	}
-	if f, ok, err := e.AtRank(ctx, u, "", "favorites.dense", 75, nil); err != nil || !ok || f.Value != "new" {
-		t.Errorf("rank 75: %+v %v %v", f, ok, err)
 	}
 	checkBlocks(t, s)
 }

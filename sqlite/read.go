@@ -11,11 +11,8 @@ import (
 // one consistent snapshot), which saves a BEGIN and a ROLLBACK per read. It is a tx
 // without a transaction (q nil): its statements run on the pool (see tx.stmt).
 func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, key string) (factbase.Fact, bool, error) {
-	if !user.Valid() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Fact{}, false, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.gate.Check(user); err != nil {
+		return factbase.Fact{}, false, err
 	}
 	t := &tx{cache: s.rstmts, user: user, users: &s.users}
 	var err error

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/search"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // Full-text weights of the facts_fts columns (text, key, value) and the episodes_fts
@@ -40,7 +41,7 @@ var (
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
 		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = ?3)
 		ORDER BY f.id LIMIT ?4`
-	qUnembEpisodes = "SELECT " + prefixed("e.", episodeColumns) + ` FROM episodes e
+	qUnembEpisodes = "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + ` FROM episodes e
 		WHERE e.u = ?1 AND e.id > ?2
 		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = ?3)
 		ORDER BY e.id LIMIT ?4`
@@ -62,34 +63,17 @@ var (
 		qUnembFacts, qUnembEpisodes, qCountUnemb}
 )
 
-// prefixed qualifies each column of a comma-separated list with prefix.
-func prefixed(prefix, columns string) string {
-	cols := strings.Split(columns, ",")
-	for i, c := range cols {
-		cols[i] = prefix + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
-}
-
 // Users returns every user the store has seen.
 func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
-	if s.isClosed() {
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
 	}
 	rows, err := s.reader.QueryContext(ctx, qUsers)
 	if err != nil {
 		return nil, mapErr("users", err)
 	}
-	defer rows.Close()
-	var out []factbase.UserID
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, mapErr("users", err)
-		}
-		out = append(out, factbase.UserID(id))
-	}
-	return out, mapErr("users", rows.Err())
+	users, err := rowcodec.All(rows, rowcodec.UserID)
+	return users, mapErr("users", err)
 }
 
 // factWhere builds the conditions of a search filter over facts aliased f.
@@ -136,12 +120,7 @@ func (t *tx) episodeSearchWhere(f factbase.SearchFilter) (string, []any) {
 	return t.episodeWhere(factbase.EpisodeFilter{Tags: f.Tags, From: f.From, To: f.To})
 }
 
-func checkKind(kind string) error {
-	if kind != factbase.KindFact && kind != factbase.KindEpisode {
-		return factbase.Errorf(factbase.EINVALID, "kind %q is not fact or episode", kind)
-	}
-	return nil
-}
+func checkKind(kind string) error { return factbase.ValidateKind(kind) }
 
 // FilterFacts returns facts matching the filter, newest valid-from time first.
 func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, limit int) ([]factbase.Fact, error) {
@@ -162,7 +141,7 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	if err := checkKind(q.Kind); err != nil {
 		return nil, err
 	}
-	match := search.FTSQuery(q.Terms)
+	match := ftsQuery(q.Terms)
 	if match == "" || q.Limit <= 0 || t.u == 0 {
 		return nil, nil
 	}
@@ -283,18 +262,8 @@ func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string,
 	if err != nil {
 		return nil, mapErr("text search", err)
 	}
-	defer rows.Close()
-	var out []factbase.Candidate
-	for rows.Next() {
-		c := factbase.Candidate{Kind: q.Kind, Rank: len(out) + 1}
-		var at int64
-		if err := rows.Scan(&c.ID, &c.Score, &at, &c.Subject, &c.Importance); err != nil {
-			return nil, mapErr("text search", err)
-		}
-		c.Time = time.Unix(0, at).UTC()
-		out = append(out, c)
-	}
-	return out, mapErr("text search", rows.Err())
+	out, err := rowcodec.Candidates(q.Kind, rows)
+	return out, mapErr("text search", err)
 }
 
 // PutVectors stores each item's vector, replacing the item's earlier one: its model
@@ -303,14 +272,8 @@ func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string,
 func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 	tables := map[int]bool{}
 	for _, v := range vs {
-		if err := checkKind(v.Kind); err != nil {
+		if err := v.Validate(); err != nil {
 			return err
-		}
-		if len(v.Vec) == 0 {
-			return factbase.Errorf(factbase.EINVALID, "vector of %s %s is empty", v.Kind, v.ID)
-		}
-		if v.Model == "" {
-			return factbase.Errorf(factbase.EINVALID, "vector of %s %s names no model", v.Kind, v.ID)
 		}
 		if len(v.Vec) > vecMaxDim {
 			return factbase.Errorf(factbase.EINVALID, "vector of %s %s has %d dimensions, more than sqlite-vec's %d", v.Kind, v.ID, len(v.Vec), vecMaxDim)
@@ -402,20 +365,8 @@ func (t *tx) UnembeddedEpisodes(ctx context.Context, model, after string, limit 
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := t.query(ctx, qUnembEpisodes, t.u, after, model, limit)
-	if err != nil {
-		return nil, mapErr("unembedded episodes", err)
-	}
-	defer rows.Close()
-	var out []factbase.Episode
-	for rows.Next() {
-		e, err := t.scanEpisode(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, mapErr("unembedded episodes", rows.Err())
+	eps, err := queryAll(ctx, t, t.scanEpisode, qUnembEpisodes, t.u, after, model, limit)
+	return eps, mapErr("unembedded episodes", err)
 }
 
 // CountUnembedded counts the indexed items without a vector of model.
@@ -452,7 +403,7 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 	// stmtCache); counts are then capped at the limit itself.
 	match += strconv.Itoa(1<<bits.Len(uint(max(limit, 1)))) + ")"
 	for i, term := range terms {
-		m := search.FTSQuery([]string{term})
+		m := ftsQuery([]string{term})
 		if m == "" {
 			continue
 		}
@@ -484,19 +435,6 @@ func (t *tx) SubjectsNamed(ctx context.Context, names []string) ([]string, error
 			"SELECT subject FROM facts WHERE u = ? AND key = 'name' AND norm = ? AND current = 1")
 		args = append(args, n, t.u, n, t.u, n)
 	}
-	q := strings.Join(parts, " UNION ")
-	rows, err := t.query(ctx, q, args...)
-	if err != nil {
-		return nil, mapErr("subjects", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, mapErr("subjects", err)
-		}
-		out = append(out, s)
-	}
-	return out, mapErr("subjects", rows.Err())
+	subjects, err := queryAll(ctx, t, rowcodec.String, strings.Join(parts, " UNION "), args...)
+	return subjects, mapErr("subjects", err)
 }

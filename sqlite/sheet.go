@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The static statements of references and sheets (see allStaticQueries).
@@ -34,7 +36,7 @@ var (
 	qSheetFactLinks = `INSERT OR IGNORE INTO sheet_facts (fact, sheet)
 		SELECT f.seq, ?1 FROM json_each(?2) j CROSS JOIN facts f ON f.id = j.value AND f.u = ?3`
 	qSheetPrune  = `DELETE FROM sheets WHERE u = ? AND created_at < ? AND seq <> ?`
-	qSheetLatest = `SELECT id, created_at, count, entries, dedup FROM sheets
+	qSheetLatest = `SELECT ` + rowcodec.SheetColumns + ` FROM sheets
 		WHERE u = ? ORDER BY created_at DESC, seq DESC LIMIT 1`
 
 	sheetQueries = []string{qRefInsert, qRefInsertOne, qRefs, qSheetFacts, qSheetInsert, qSheetFactLinks, qSheetPrune, qSheetLatest}
@@ -46,10 +48,7 @@ var (
 func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int, error) {
 	if len(refs) == 1 {
 		r := refs[0]
-		if r.At.IsZero() {
-			r.At = t.now
-		}
-		res, err := t.exec(ctx, qRefInsertOne, r.At.UnixNano(), r.Source.Kind, r.Source.ID, r.FactID, t.u)
+		res, err := t.exec(ctx, qRefInsertOne, rowcodec.ReferenceAt(r, t.now), r.Source.Kind, r.Source.ID, r.FactID, t.u)
 		if err != nil {
 			return 0, mapErr("add references", err)
 		}
@@ -61,11 +60,7 @@ func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int,
 		n := min(len(refs), refBatch)
 		batch := make([]refRow, n)
 		for i, r := range refs[:n] {
-			at := r.At
-			if at.IsZero() {
-				at = t.now
-			}
-			batch[i] = refRow{at.UnixNano(), r.Source.Kind, r.Source.ID, r.FactID}
+			batch[i] = refRow{rowcodec.ReferenceAt(r, t.now), r.Source.Kind, r.Source.ID, r.FactID}
 		}
 		js, err := json.Marshal(batch)
 		if err != nil {
@@ -90,22 +85,11 @@ type refRow [4]any
 
 // References returns a fact's references, oldest first.
 func (t *tx) References(ctx context.Context, factID string) ([]factbase.Reference, error) {
-	rows, err := t.query(ctx, qRefs, t.u, factID)
+	refs, err := queryAll(ctx, t, rowcodec.Reference(factID), qRefs, t.u, factID)
 	if err != nil {
 		return nil, mapErr("references", err)
 	}
-	defer rows.Close()
-	out := []factbase.Reference{}
-	for rows.Next() {
-		r := factbase.Reference{FactID: factID}
-		var at int64
-		if err := rows.Scan(&at, &r.Source.Kind, &r.Source.ID); err != nil {
-			return nil, mapErr("references", err)
-		}
-		r.At = time.Unix(0, at).UTC()
-		out = append(out, r)
-	}
-	return out, mapErr("references", rows.Err())
+	return rowcodec.NonNil(refs), nil
 }
 
 // SheetFacts walks the user's current facts, counting each one's references against
@@ -248,48 +232,20 @@ func be32(s string, i int) uint32 {
 // SaveSheet stores a sheet and deletes the user's sheets older than retention before
 // it, in one transaction.
 func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention time.Duration) (int, error) {
-	if sh.ID == "" || sh.CreatedAt.IsZero() {
-		return 0, factbase.Errorf(factbase.EINVALID, "sqlite: a sheet needs an id and a created time")
-	}
-	if retention <= 0 {
-		return 0, factbase.Errorf(factbase.EINVALID, "sheet retention %v is not positive", retention)
-	}
-	entries, dedup := sh.Entries, sh.Dedup
-	if entries == nil {
-		entries = []factbase.SheetEntry{}
-	}
-	if dedup == nil {
-		dedup = []factbase.SheetDedup{}
-	}
-	ej, err := json.Marshal(entries)
+	row, err := rowcodec.EncodeSheet(sh, retention)
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: save sheet: %w", err)
+		return 0, err
 	}
-	dj, err := json.Marshal(dedup)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: save sheet: %w", err)
-	}
-	ids := make([]string, 0, len(entries)+2*len(dedup))
-	for _, e := range entries {
-		ids = append(ids, e.FactID)
-	}
-	for _, d := range dedup {
-		ids = append(ids, d.Dropped, d.Kept)
-	}
-	ij, err := json.Marshal(ids)
+	ij, err := json.Marshal(row.FactIDs)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: save sheet: %w", err)
 	}
 	var deleted int
 	err = s.Update(ctx, sh.User, func(ftx factbase.Tx) error {
 		t := ftx.(*tx)
-		res, err := t.exec(ctx, qSheetInsert, sh.ID, t.u, sh.CreatedAt.UnixNano(), len(entries), string(ej), string(dj))
+		res, err := t.exec(ctx, qSheetInsert, sh.ID, t.u, sh.CreatedAt.UnixNano(), row.Count, row.Entries, row.Dedup)
 		if err != nil {
-			err = mapErr("save sheet", err)
-			if factbase.ErrorCode(err) == factbase.EINVARIANT {
-				return &factbase.Error{Code: factbase.ECONFLICT, Message: fmt.Sprintf("a sheet with id %q already exists", sh.ID), Err: err}
-			}
-			return err
+			return storeerr.Taken(mapErr("save sheet", err), fmt.Sprintf("a sheet with id %q already exists", sh.ID))
 		}
 		seq, err := res.LastInsertId()
 		if err != nil {
@@ -311,28 +267,15 @@ func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention 
 
 // LatestSheet returns the user's newest sheet.
 func (s *Store) LatestSheet(ctx context.Context, user factbase.UserID) (factbase.FactSheet, error) {
-	sh := factbase.FactSheet{User: user}
+	var sh factbase.FactSheet
 	err := s.View(ctx, user, func(ftx factbase.ReadTx) error {
 		t := ftx.(*tx)
-		var (
-			created      int64
-			entries, ded string
-		)
-		err := t.queryRow(ctx, qSheetLatest, t.u).Scan(&sh.ID, &created, &sh.Count, &entries, &ded)
+		var err error
+		sh, err = rowcodec.Owner(user).Sheet(t.queryRow(ctx, qSheetLatest, t.u))
 		if errors.Is(err, sql.ErrNoRows) {
 			return factbase.Errorf(factbase.ENOTFOUND, "no fact sheet for user %s yet", user)
 		}
-		if err != nil {
-			return mapErr("latest sheet", err)
-		}
-		sh.CreatedAt = time.Unix(0, created).UTC()
-		if err := json.Unmarshal([]byte(entries), &sh.Entries); err != nil {
-			return fmt.Errorf("sqlite: latest sheet: entries: %w", err)
-		}
-		if err := json.Unmarshal([]byte(ded), &sh.Dedup); err != nil {
-			return fmt.Errorf("sqlite: latest sheet: dedup: %w", err)
-		}
-		return nil
+		return mapErr("latest sheet", err)
 	})
 	if err != nil {
 		return factbase.FactSheet{}, err

@@ -10,13 +10,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/migrate"
+	"github.com/factbase/factbase/internal/storeerr"
 	sqlite3 "modernc.org/sqlite"
 	sqlite3lib "modernc.org/sqlite/lib"
 )
@@ -64,8 +64,7 @@ type Store struct {
 	now    func() time.Time
 	mmap   int64 // Options.MmapSize; 0: none
 
-	mu     sync.Mutex
-	closed bool
+	gate storeerr.Gate // closed by Close
 
 	// users caches user id -> users.seq; rows of users are never renumbered.
 	users sync.Map
@@ -117,12 +116,9 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
 	s.wstmts.close()
 	s.rstmts.close()
 	// A statement still being prepared in the background holds a pool connection,
@@ -150,63 +146,39 @@ func (s *Store) migrate(ctx context.Context) error {
 		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return mapErr("migrate", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := s.applyMigration(ctx, name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate.Run(migrations, func(f migrate.File) error { return s.applyMigration(ctx, f) })
 }
 
-func (s *Store) applyMigration(ctx context.Context, name string) error {
+// applyMigration runs migration f and its step (migrationSteps), and records it by
+// its path, in one immediate transaction, unless it is recorded.
+func (s *Store) applyMigration(ctx context.Context, f migrate.File) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return mapErr("migrate", err)
 	}
 	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", name).Scan(&n); err != nil {
+	done, err := migrate.Recorded(tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", f.Name))
+	if done || err != nil {
 		return mapErr("migrate", err)
 	}
-	if n > 0 {
-		return nil
+	if _, err := tx.ExecContext(ctx, f.Body); err != nil {
+		return fmt.Errorf("sqlite: migrate %s: %w", f.Name, err)
 	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return fmt.Errorf("sqlite: migrate %s: %w", name, err)
-	}
-	if step := migrationSteps[name]; step != nil {
+	if step := migrationSteps[f.Name]; step != nil {
 		if err := step(ctx, tx); err != nil {
-			return fmt.Errorf("sqlite: migrate %s: %w", name, err)
+			return fmt.Errorf("sqlite: migrate %s: %w", f.Name, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", name, s.now().UnixNano()); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", f.Name, s.now().UnixNano()); err != nil {
 		return mapErr("migrate", err)
 	}
 	return tx.Commit()
 }
 
-func (s *Store) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
 // Update runs fn in one immediate write transaction for user.
 func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.gate.Check(user); err != nil {
+		return err
 	}
 	sqlTx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
@@ -240,7 +212,7 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 // every current fact of the user): its connection maps up to Options.MmapSize of
 // the file for the transaction and unmaps it after.
 func (s *Store) ScanView(ctx context.Context, user factbase.UserID, fn func(factbase.ReadTx) error) error {
-	if s.mmap <= 0 || s.isClosed() || !user.Valid() {
+	if s.mmap <= 0 || s.gate.Closed() || !user.Valid() {
 		return s.View(ctx, user, fn)
 	}
 	conn, err := s.reader.Conn(ctx)
@@ -267,11 +239,8 @@ type beginner interface {
 
 // view runs fn in a read-only transaction begun on b.
 func (s *Store) view(ctx context.Context, user factbase.UserID, b beginner, fn func(factbase.ReadTx) error) error {
-	if !user.Valid() {
-		return factbase.Errorf(factbase.EINVALID, "user id %q is not a UUID", string(user))
-	}
-	if s.isClosed() {
-		return factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+	if err := s.gate.Check(user); err != nil {
+		return err
 	}
 	sqlTx, err := b.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -312,20 +281,11 @@ func (t *tx) userSeq(ctx context.Context, create bool) (int64, error) {
 	return res.LastInsertId()
 }
 
-// mapErr translates driver errors into domain errors by SQLite result code.
+// mapErr translates driver errors into domain errors by SQLite result code, after
+// the translations every store shares (storeerr.Common).
 func mapErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var fe *factbase.Error
-	if errors.As(err, &fe) {
-		return err
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &factbase.Error{Code: factbase.ETIMEOUT, Message: "store: " + op + ": deadline exceeded", Err: err}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store: " + op + ": canceled", Err: err}
+	if mapped, ok := storeerr.Common(op, err); ok {
+		return mapped
 	}
 	var se *sqlite3.Error
 	if errors.As(err, &se) {

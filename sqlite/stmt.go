@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // stmtCache keeps prepared statements of one connection pool by SQL text, so that a
@@ -201,7 +202,7 @@ func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 		if s := t.cache.get(query); s != nil {
 			return s, nil
 		}
-		return nil, factbase.Errorf(factbase.EUNAVAILABLE, "store is closed")
+		return nil, storeerr.ErrClosed
 	}
 	if s := t.cache.lookup(query); s != nil {
 		return t.q.StmtContext(ctx, s), nil
@@ -230,7 +231,7 @@ func (t *tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 }
 
 // queryRow returns a row whose Scan reports a prepare error too.
-func (t *tx) queryRow(ctx context.Context, query string, args ...any) scanner {
+func (t *tx) queryRow(ctx context.Context, query string, args ...any) rowcodec.Scanner {
 	s, err := t.stmt(ctx, query)
 	if err != nil {
 		return errRow{err}

@@ -3,12 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
 )
 
 // The static statements of transcript ingestion (see allStaticQueries).
@@ -27,11 +26,9 @@ var (
 			last_at = excluded.last_at, users = excluded.users, assistants = excluded.assistants,
 			other = excluded.other, updated_at = excluded.updated_at`
 	qTranscriptDeleteSessions = `DELETE FROM transcript_sessions WHERE u = ? AND file = ?`
-	transcriptSessionColumns  = `id, file, cwd, git_branch, version, summary, first_at, last_at,
-		users, assistants, other, updated_at`
-	qTranscriptSessionsAll = "SELECT " + transcriptSessionColumns + ` FROM transcript_sessions
+	qTranscriptSessionsAll    = "SELECT " + rowcodec.TranscriptSessionColumns + ` FROM transcript_sessions
 		WHERE u = ? ORDER BY coalesce(first_at, 0), id, file`
-	qTranscriptSessionsByID = "SELECT " + transcriptSessionColumns + ` FROM transcript_sessions
+	qTranscriptSessionsByID = "SELECT " + rowcodec.TranscriptSessionColumns + ` FROM transcript_sessions
 		WHERE u = ? AND id = ? ORDER BY coalesce(first_at, 0), id, file`
 
 	transcriptQueries = []string{qTranscriptCheckpoint, qTranscriptPutCheckpoint, qTranscriptPutSession,
@@ -41,49 +38,25 @@ var (
 
 // TranscriptCheckpoint returns the checkpoint of file.
 func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.TranscriptCheckpoint, bool, error) {
-	cp := factbase.TranscriptCheckpoint{File: file}
-	var at int64
-	err := t.queryRow(ctx, qTranscriptCheckpoint, t.u, file).Scan(&cp.Offset, &cp.Line, &cp.Sum, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return factbase.TranscriptCheckpoint{}, false, nil
-	}
-	if err != nil {
-		return factbase.TranscriptCheckpoint{}, false, mapErr("transcript checkpoint", err)
-	}
-	cp.UpdatedAt = time.Unix(0, at).UTC()
-	return cp, true, nil
+	cp, ok, err := rowcodec.One(t.queryRow(ctx, qTranscriptCheckpoint, t.u, file), sql.ErrNoRows, rowcodec.Checkpoint(file))
+	return cp, ok, mapErr("transcript checkpoint", err)
 }
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
 func (t *tx) PutTranscriptCheckpoint(ctx context.Context, cp factbase.TranscriptCheckpoint) error {
-	if cp.File == "" {
-		return factbase.Errorf(factbase.EINVALID, "transcript checkpoint has no file name")
+	args, err := rowcodec.CheckpointArgs(t.u, cp, t.now)
+	if err == nil {
+		_, err = t.exec(ctx, qTranscriptPutCheckpoint, args...)
 	}
-	if cp.Offset < 0 || cp.Line < 0 {
-		return factbase.Errorf(factbase.EINVALID, "transcript checkpoint of %s: offset %d, line %d; neither may be negative", cp.File, cp.Offset, cp.Line)
-	}
-	sum := cp.Sum
-	if sum == nil {
-		sum = []byte{}
-	}
-	_, err := t.exec(ctx, qTranscriptPutCheckpoint, t.u, cp.File, cp.Offset, cp.Line, sum, t.now.UnixNano())
 	return mapErr("transcript checkpoint", err)
-}
-
-func nullUnix(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UnixNano()
 }
 
 // PutTranscriptSession creates or replaces the row of (s.ID, s.File).
 func (t *tx) PutTranscriptSession(ctx context.Context, s factbase.TranscriptSession) error {
-	if s.ID == "" || s.File == "" {
-		return factbase.Errorf(factbase.EINVALID, "transcript session needs an id and a file (got %q, %q)", s.ID, s.File)
+	args, err := rowcodec.TranscriptSessionArgs(t.u, s, t.now)
+	if err == nil {
+		_, err = t.exec(ctx, qTranscriptPutSession, args...)
 	}
-	_, err := t.exec(ctx, qTranscriptPutSession, t.u, s.ID, s.File, s.CWD, s.GitBranch, s.Version, s.Summary,
-		nullUnix(s.First), nullUnix(s.Last), s.Users, s.Assistants, s.Other, t.now.UnixNano())
 	return mapErr("transcript session", err)
 }
 
@@ -100,10 +73,8 @@ func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, er
 // LinkTranscriptSubjects records subject -> session links, skipping stored ones,
 // bulkRows links a statement.
 func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.TranscriptLink) error {
-	for _, l := range links {
-		if l.Subject == "" || l.Session == "" {
-			return factbase.Errorf(factbase.EINVALID, "transcript link needs a subject and a session (got %q, %q)", l.Subject, l.Session)
-		}
+	if err := rowcodec.ValidateLinks(links); err != nil {
+		return err
 	}
 	for len(links) > 0 {
 		n := min(len(links), bulkRows)
@@ -121,40 +92,12 @@ func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.Transc
 
 // TranscriptSessions returns the session rows of id, or all of them for id "".
 func (t *tx) TranscriptSessions(ctx context.Context, id string) ([]factbase.TranscriptSession, error) {
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if id == "" {
-		rows, err = t.query(ctx, qTranscriptSessionsAll, t.u)
-	} else {
-		rows, err = t.query(ctx, qTranscriptSessionsByID, t.u, id)
+	q, args := qTranscriptSessionsAll, []any{t.u}
+	if id != "" {
+		q, args = qTranscriptSessionsByID, append(args, id)
 	}
-	if err != nil {
-		return nil, mapErr("transcript sessions", err)
-	}
-	defer rows.Close()
-	var out []factbase.TranscriptSession
-	for rows.Next() {
-		var (
-			s           factbase.TranscriptSession
-			first, last sql.NullInt64
-			at          int64
-		)
-		if err := rows.Scan(&s.ID, &s.File, &s.CWD, &s.GitBranch, &s.Version, &s.Summary, &first, &last,
-			&s.Users, &s.Assistants, &s.Other, &at); err != nil {
-			return nil, mapErr("transcript sessions", err)
-		}
-		if first.Valid {
-			s.First = time.Unix(0, first.Int64).UTC()
-		}
-		if last.Valid {
-			s.Last = time.Unix(0, last.Int64).UTC()
-		}
-		s.UpdatedAt = time.Unix(0, at).UTC()
-		out = append(out, s)
-	}
-	return out, mapErr("transcript sessions", rows.Err())
+	sessions, err := queryAll(ctx, t, rowcodec.TranscriptSession, q, args...)
+	return sessions, mapErr("transcript sessions", err)
 }
 
 // transcriptWhere builds the filter of a TranscriptQuery over the facts table, its
@@ -217,56 +160,25 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 	if err != nil {
 		return nil, mapErr("transcript objects", err)
 	}
-	var (
-		out   []factbase.TranscriptObject
-		norms []any
-		index = map[string]int{}
-	)
-	for rows.Next() {
-		var norm string
-		var o factbase.TranscriptObject
-		if err := rows.Scan(&norm, &o.Object, &o.Facts); err != nil {
-			rows.Close()
-			return nil, mapErr("transcript objects", err)
-		}
-		o.Sessions = []string{}
-		index[norm] = len(out)
-		norms = append(norms, norm)
-		out = append(out, o)
-	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
+	groups, err := rowcodec.ReadObjectGroups(rows)
+	if err != nil || len(groups.Norms()) == 0 {
 		return nil, mapErr("transcript objects", err)
-	}
-	if len(out) == 0 {
-		return out, nil
 	}
 	// The sessions of the groups on this page, in one query.
 	where, args = t.transcriptWhere(q, "f.")
+	for _, n := range groups.Norms() {
+		args = append(args, n)
+	}
 	query = "SELECT DISTINCT f.norm, s.session FROM facts f JOIN transcript_subjects s ON s.u = f.u AND s.subject = f.subject" +
-		" WHERE " + where + " AND f.norm IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(norms)), ", ") + ")"
-	rows, err = t.query(ctx, query, append(args, norms...)...)
+		" WHERE " + where + " AND f.norm IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(groups.Norms())), ", ") + ")"
+	rows, err = t.query(ctx, query, args...)
+	if err == nil {
+		err = groups.AddSessions(rows)
+	}
 	if err != nil {
 		return nil, mapErr("transcript objects", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var norm, session string
-		if err := rows.Scan(&norm, &session); err != nil {
-			return nil, mapErr("transcript objects", err)
-		}
-		if i, ok := index[norm]; ok {
-			out[i].Sessions = append(out[i].Sessions, session)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr("transcript objects", err)
-	}
-	for i := range out {
-		sort.Strings(out[i].Sessions)
-	}
-	return out, nil
+	return groups.Objects(), nil
 }
 
 // bulkRows is the most rows one statement of the bulk set insert binds: 28
@@ -322,14 +234,6 @@ func bulkQuery(n int, full string, of func(int) string) string {
 	return of(n)
 }
 
-// normScanner scans a fact row followed by its norm.
-type normScanner struct {
-	r    *sql.Rows
-	norm *string
-}
-
-func (s normScanner) Scan(dest ...any) error { return s.r.Scan(append(dest, s.norm)...) }
-
 // Members returns the current members that keys name, bulkRows keys a statement.
 func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factbase.MemberKey]factbase.Fact, error) {
 	out := make(map[factbase.MemberKey]factbase.Fact)
@@ -340,30 +244,19 @@ func (t *tx) Members(ctx context.Context, keys []factbase.MemberKey) (map[factba
 			args = append(args, k.Subject, k.Key, k.Norm)
 		}
 		rows, err := t.query(ctx, bulkQuery(n, qMembersBulk, qMembersN), append(args, t.u)...)
-		if err != nil {
-			return nil, mapErr("members", err)
+		if err == nil {
+			err = rowcodec.Members(rows, t.scanFact, out)
 		}
-		var norm string
-		for rows.Next() {
-			f, err := t.scanFact(normScanner{rows, &norm})
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[factbase.MemberKey{Subject: f.Subject, Key: f.Key, Norm: norm}] = f
-		}
-		err = rows.Err()
-		rows.Close()
 		if err != nil {
 			return nil, mapErr("members", err)
 		}
 		keys = keys[n:]
 	}
-	for k, f := range out { // a key declared many may hold a ranked list
-		if err := t.fixRank(ctx, &f); err != nil {
-			return nil, err
-		}
-		out[k] = f
+	err := listpos.DeriveMemberRanks(out, func(subject, key string, pos int64) (int, error) {
+		return t.rankOf(ctx, subject, key, pos)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -432,8 +325,8 @@ func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []str
 			}
 			args = append(args, f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norms[i], string(f.ValueType),
 				rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
-				string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
-				f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+				string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
+				f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
 				f.Supersedes, f.SupersededBy, cur)
 		}
 		if _, err := t.exec(ctx, bulkQuery(n, qInsertBulk, qInsertN), args...); err != nil {

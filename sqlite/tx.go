@@ -11,6 +11,8 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/listpos"
+	"github.com/factbase/factbase/internal/rowcodec"
+	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // tx implements factbase.Tx over one SQL transaction scoped to one user.
@@ -47,7 +49,7 @@ var (
 	// position in the list).
 	qAtPosition = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND rank = ? AND current = 1 AND cardinality = 'ranked'`
-	// qListPage is completed with a literal LIMIT (pageLimit).
+	// qListPage is completed with a literal LIMIT (rankedList.Page).
 	qListPage = "SELECT " + factColumns + ` FROM facts
 		WHERE u = ? AND subject = ? AND key = ? AND current = 1 AND cardinality = 'ranked'
 		AND rank >= ? ORDER BY rank`
@@ -90,6 +92,16 @@ var (
 		qInsert, qEnd, qEraseEvents, qEraseFact, qAddEvent, qUserSeq, qUserInsert, qFactKeys}
 )
 
+// queryAll runs q and reads every row of its result with scan (rowcodec.All). Its
+// errors are the driver's, for the caller to map.
+func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rowcodec.All(rows, scan)
+}
+
 // queryFacts runs a query of factColumns and reads its facts (scanFacts).
 func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
 	rows, err := t.query(ctx, q, args...)
@@ -99,33 +111,21 @@ func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.
 // scanFacts reads facts from rows and derives the ranks of current ranked members
 // (ranks.go).
 func (t *tx) scanFacts(ctx context.Context, rows *sql.Rows, err error) ([]factbase.Fact, error) {
+	var facts []factbase.Fact
+	if err == nil {
+		facts, err = rowcodec.All(rows, t.scanFact)
+	}
+	if err == nil {
+		err = t.fixRanks(ctx, facts)
+	}
 	if err != nil {
 		return nil, mapErr("query", err)
 	}
-	var out []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
-		return nil, mapErr("query", err)
-	}
-	if err := t.fixRanks(ctx, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return facts, nil
 }
 
-type scanner interface{ Scan(...any) error }
-
 // scanFact reads a fact selected with factColumns (factrec.go).
-func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
+func (t *tx) scanFact(r rowcodec.Scanner) (factbase.Fact, error) {
 	var (
 		f   factbase.Fact
 		rec string
@@ -142,13 +142,9 @@ func (t *tx) scanFact(r scanner) (factbase.Fact, error) {
 
 // Fact returns one fact by id.
 func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
-	row := t.queryRow(ctx, qFact, t.u, id)
-	f, err := t.scanFact(row)
+	f, err := t.scanFact(t.queryRow(ctx, qFact, t.u, id))
 	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return f, factbase.Errorf(factbase.ENOTFOUND, "fact %q not found", id)
-		}
-		return f, err
+		return f, storeerr.NotFoundIf(err, sql.ErrNoRows, "fact", id)
 	}
 	err = t.fixRank(ctx, &f)
 	return f, err
@@ -225,18 +221,13 @@ func prefixEnd(p string) string {
 	return string(append([]byte(p), 0xff))
 }
 
+// one reads the fact q selects, if any, with its rank.
 func (t *tx) one(ctx context.Context, q string, args ...any) (factbase.Fact, bool, error) {
-	f, err := t.scanFact(t.queryRow(ctx, q, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return f, false, nil
-	}
-	if err == nil {
+	f, ok, err := rowcodec.One(t.queryRow(ctx, q, args...), sql.ErrNoRows, t.scanFact)
+	if ok {
 		err = t.fixRank(ctx, &f)
 	}
-	if err != nil {
-		return f, false, err
-	}
-	return f, true, nil
+	return f, ok && err == nil, err
 }
 
 // Member returns the current member of (subject, key) whose normalised value is norm.
@@ -258,61 +249,18 @@ func (t *tx) Current(ctx context.Context, subject, key string) (factbase.Fact, b
 
 // AtRank returns the current member at rank.
 func (t *tx) AtRank(ctx context.Context, subject, key string, rank int) (factbase.Fact, bool, error) {
-	p, ok, err := t.positionAt(ctx, subject, key, rank)
-	if !ok || err != nil {
-		return factbase.Fact{}, false, err
-	}
-	f, err := t.scanFact(t.queryRow(ctx, qAtPosition, t.u, subject, key, p))
-	if err != nil {
-		return f, false, err
-	}
-	f.Rank = rank
-	return f, true, nil
+	return listpos.AtRank(ctx, rankedList{t, subject, key}, rank)
 }
 
 // ListPage returns members with ranks in [offset+1, offset+limit] and the list length.
 func (t *tx) ListPage(ctx context.Context, subject, key string, offset, limit int) ([]factbase.Fact, int, error) {
-	n, err := t.MaxRank(ctx, subject, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	first, ok, err := t.positionAt(ctx, subject, key, offset+1)
-	if !ok || err != nil || limit <= 0 {
-		return nil, n, err
-	}
-	rows, err := t.query(ctx, qListPage+pageLimit(limit), t.u, subject, key, first)
-	if err != nil {
-		return nil, 0, mapErr("list page", err)
-	}
-	defer rows.Close()
-	var facts []factbase.Fact
-	for rows.Next() {
-		f, err := t.scanFact(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		f.Rank = offset + len(facts) + 1
-		facts = append(facts, f)
-	}
-	return facts, n, mapErr("list page", rows.Err())
+	return listpos.Page(ctx, rankedList{t, subject, key}, offset, limit)
 }
 
 // Keys returns the distinct current keys of subject starting with prefix.
 func (t *tx) Keys(ctx context.Context, subject, prefix string) ([]string, error) {
-	rows, err := t.query(ctx, qFactKeys, t.u, prefix, prefixEnd(prefix), subject)
-	if err != nil {
-		return nil, mapErr("keys", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, mapErr("keys", err)
-		}
-		out = append(out, k)
-	}
-	return out, mapErr("keys", rows.Err())
+	keys, err := queryAll(ctx, t, rowcodec.String, qFactKeys, t.u, prefix, prefixEnd(prefix), subject)
+	return keys, mapErr("keys", err)
 }
 
 // MaxRank returns the highest current rank of the list (an index seek).
@@ -332,31 +280,8 @@ func (t *tx) KeyStats(ctx context.Context, subject, key, norm string) (factbase.
 
 // ListEvents returns the list's events up to until, oldest first.
 func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Time) ([]factbase.ListEvent, error) {
-	rows, err := t.query(ctx, qListEvents, t.u, subject, key, until.UnixNano())
-	if err != nil {
-		return nil, mapErr("list events", err)
-	}
-	defer rows.Close()
-	var out []factbase.ListEvent
-	for rows.Next() {
-		e := factbase.ListEvent{Subject: subject, Key: key}
-		var at int64
-		var action string
-		if err := rows.Scan(&at, &action, &e.FactID, &e.Value, &e.From, &e.To); err != nil {
-			return nil, mapErr("list events", err)
-		}
-		e.At = time.Unix(0, at).UTC()
-		e.Action = factbase.Action(action)
-		out = append(out, e)
-	}
-	return out, mapErr("list events", rows.Err())
-}
-
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UnixNano()
+	events, err := queryAll(ctx, t, rowcodec.ListEvent(subject, key), qListEvents, t.u, subject, key, until.UnixNano())
+	return events, mapErr("list events", err)
 }
 
 // Insert writes a new fact row. A current ranked member takes a position that gives
@@ -366,7 +291,7 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	if f.Cardinality == factbase.Ranked {
 		rank = f.Rank
 		if f.Current {
-			p, err := t.insertPosition(ctx, f.Subject, f.Key, f.Rank)
+			p, err := listpos.Insert(ctx, rankedList{t, f.Subject, f.Key}, rankGap, f.Rank)
 			if err != nil {
 				return err
 			}
@@ -383,8 +308,8 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	_, err := t.exec(ctx, qInsert,
 		f.ID, t.u, f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
-		string(f.Sensitivity), f.SaidBy, f.Temporal, nullTime(f.Anchor), f.Source.Kind, f.Source.ID,
-		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), nullTime(f.ValidTo),
+		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
+		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
 		f.Supersedes, f.SupersededBy, cur)
 	return mapErr("insert", err)
 }
@@ -405,7 +330,7 @@ func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error 
 // only m's row changes: it takes a position between its new neighbours, and the
 // members in between shift by the derivation.
 func (t *tx) MoveTo(ctx context.Context, m factbase.Fact, to int) error {
-	return t.move(ctx, m.Subject, m.Key, m.ID, m.Rank, to)
+	return listpos.Move(ctx, rankedList{t, m.Subject, m.Key}, rankGap, m.Key, m.ID, m.Rank, to)
 }
 
 // fixRank replaces the position of f, if a current ranked member read in this

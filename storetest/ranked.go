@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/listpos"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/ranked"
@@ -216,5 +217,58 @@ func DuplicatePositionRefused(t *testing.T, s factbase.Store, positions Position
 	}
 	if after := positions(t, u, "favorites.x"); len(after) != 3 || Changed(before, after) != 0 {
 		t.Fatalf("positions %v after a refused write, were %v", after, before)
+	}
+}
+
+// PositionTests runs MoveWritesOneRow and DuplicatePositionRefused, each on a store
+// from open: positions reads a list's positions from the store, corrupt is
+// DuplicatePositionRefused's.
+func PositionTests[S factbase.Store](t *testing.T, open func(testing.TB) S,
+	positions func(t *testing.T, s S, u factbase.UserID, key string) map[string]int64,
+	corrupt func(ctx context.Context, tx factbase.Tx) error) {
+	of := func(s S) Positions {
+		return func(t *testing.T, u factbase.UserID, key string) map[string]int64 { return positions(t, s, u, key) }
+	}
+	t.Run("MoveWritesOneRow", func(t *testing.T) {
+		s := open(t)
+		MoveWritesOneRow(t, s, of(s))
+	})
+	t.Run("DuplicatePositionRefused", func(t *testing.T) {
+		s := open(t)
+		DuplicatePositionRefused(t, s, of(s), corrupt)
+	})
+}
+
+// CheckSpread checks the list key of user u in s after a migration spread its dense
+// ranks into positions. The list holds the n members FillList wrote, in reverse
+// order (a test writes the dense ranks reversed, so that the order the migration
+// keeps differs from the order of insertion); positions, read after the migration,
+// must be multiples of listpos.Gap from Gap to n·Gap. It returns an engine over s
+// for the test's further checks.
+func CheckSpread(t *testing.T, s factbase.Store, u factbase.UserID, key string, n int, positions map[string]int64) *memory.Engine {
+	t.Helper()
+	e := memory.New(s, memory.Options{})
+	got := ListState(t, e, u, key)
+	if len(got) != n || got[0] != fmt.Sprintf("member-%05d", n-1) || got[n-1] != "member-00000" {
+		t.Fatalf("dense list after the migration: %d members %v, want member-%05d to member-00000", len(got), got, n-1)
+	}
+	for id, p := range positions {
+		if p%listpos.Gap != 0 || p < listpos.Gap || p > int64(n)*listpos.Gap {
+			t.Fatalf("member %s at position %d, want a multiple of 2^32 up to %d·2^32", id, p, n)
+		}
+	}
+	return e
+}
+
+// InsertAt adds value to the list key of user u at rank r and checks that it is
+// there.
+func InsertAt(t *testing.T, e *memory.Engine, u factbase.UserID, key, value string, r int) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value, Rank: r}}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok, err := e.AtRank(ctx, u, "", key, r, nil); err != nil || !ok || f.Value != value {
+		t.Errorf("rank %d: %+v %v %v, want %s", r, f, ok, err, value)
 	}
 }

@@ -1,0 +1,69 @@
+package erasure
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// tables holds rows per table in memory and records the calls.
+type tables struct {
+	owned []string
+	rows  map[string]int64 // by "table" or "table by id"
+	calls []string
+	fail  string // a table whose call fails
+}
+
+func key(table string, byID bool) string {
+	if byID {
+		return table + " by id"
+	}
+	return table
+}
+
+func (ts *tables) Owned(context.Context) ([]string, error) { return ts.owned, nil }
+
+func (ts *tables) Delete(_ context.Context, table string, byID bool) (int64, error) {
+	ts.calls = append(ts.calls, "delete "+key(table, byID))
+	if table == ts.fail {
+		return 0, errors.New("boom")
+	}
+	n := ts.rows[key(table, byID)]
+	delete(ts.rows, key(table, byID))
+	return n, nil
+}
+
+func (ts *tables) Count(_ context.Context, table string, byID bool) (int64, error) {
+	ts.calls = append(ts.calls, "count "+key(table, byID))
+	return ts.rows[key(table, byID)], nil
+}
+
+func TestErase(t *testing.T) {
+	ts := &tables{
+		owned: []string{"episodes", "facts", "sheets"},
+		rows:  map[string]int64{"facts": 3, "episodes": 2, "jobs by id": 1},
+	}
+	left, err := Rows(context.Background(), ts)
+	if want := (Tally{"facts": 3, "episodes": 2, "jobs": 1}); err != nil || !reflect.DeepEqual(left, want) {
+		t.Errorf("Rows() = %v, %v; want %v", left, err, want)
+	}
+	ts.calls = nil
+	removed, err := Erase(context.Background(), ts)
+	if want := (Tally{"facts": 3, "episodes": 2, "jobs": 1}); err != nil || !reflect.DeepEqual(removed, want) {
+		t.Errorf("Erase() = %v, %v; want %v", removed, err, want)
+	}
+	wantCalls := "delete sheets, delete fact_references, delete conflicts, delete embeddings, delete facts, " +
+		"delete episodes, delete facts, delete sheets, delete jobs by id, delete api_keys by id"
+	if got := strings.Join(ts.calls, ", "); got != wantCalls {
+		t.Errorf("Erase() called %s; want %s", got, wantCalls)
+	}
+	if left, _ := Rows(context.Background(), ts); len(left) != 0 {
+		t.Errorf("Rows() after Erase() = %v, want none", left)
+	}
+	ts.fail = "conflicts"
+	if _, err := Erase(context.Background(), ts); err == nil {
+		t.Error("Erase() with a failing table: no error")
+	}
+}
