@@ -25,24 +25,18 @@ type addBody struct {
 	Values []string `json:"values,omitempty" maxItems:"1000" doc:"Several values to append, in order."`
 }
 
-type addInput struct {
+// listWriteInput is a write to a list with a body of type B.
+type listWriteInput[B any] struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Key     string `path:"key" maxLength:"200" doc:"The list's key; ranked lists are favorites.*." example:"favorites.crypto"`
 	Subject string `query:"subject" doc:"Whose list: user (the default) or entity:<id>."`
-	Body    addBody
+	Body    B
 }
 
 // rankBody places a value at a rank.
 type rankBody struct {
 	Value string `json:"value" minLength:"1" maxLength:"4096" doc:"The value to place." example:"XMR"`
 	Rank  int    `json:"rank" minimum:"1" doc:"The rank, 1 for first: moves a present value, inserts an absent one (the rest shift down), appends beyond the end." example:"1"`
-}
-
-type rankInput struct {
-	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	Key     string `path:"key" maxLength:"200" doc:"The list's key; ranked lists are favorites.*." example:"favorites.crypto"`
-	Subject string `query:"subject" doc:"Whose list: user (the default) or entity:<id>."`
-	Body    rankBody
 }
 
 type removeInput struct {
@@ -107,7 +101,7 @@ func listOp(subject, key, value string, rank int) factbase.Op {
 		Type: "preference", Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "api"}}
 }
 
-func (s *Server) addToList(ctx context.Context, in *addInput) (*output[factbase.Result], error) {
+func (s *Server) addToList(ctx context.Context, in *listWriteInput[addBody]) (*output[factbase.Result], error) {
 	values := in.Body.Values
 	if in.Body.Value != "" {
 		values = append([]string{in.Body.Value}, values...)
@@ -119,7 +113,7 @@ func (s *Server) addToList(ctx context.Context, in *addInput) (*output[factbase.
 	return s.applyToList(ctx, in.User, in.Key, ops...)
 }
 
-func (s *Server) rankInList(ctx context.Context, in *rankInput) (*output[factbase.Result], error) {
+func (s *Server) rankInList(ctx context.Context, in *listWriteInput[rankBody]) (*output[factbase.Result], error) {
 	return s.applyToList(ctx, in.User, in.Key, listOp(in.Subject, in.Key, in.Body.Value, in.Body.Rank))
 }
 

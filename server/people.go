@@ -38,20 +38,20 @@ type entityInput struct {
 	History bool   `query:"history" doc:"Every version of the facts, those of merged entities included."`
 }
 
-type renameEntityInput struct {
+// entityNameInput gives an entity another name. Its bodies' type names are the
+// schema names in the OpenAPI document.
+type entityNameInput[B any] struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
-	Body struct {
-		Name string `json:"name" minLength:"1" maxLength:"200" doc:"The new name; the old one becomes an alias."`
-	}
+	Body B
 }
 
-type aliasEntityInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
-	Body struct {
-		Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"Another name the entity goes by."`
-	}
+type renameEntityInputBody struct {
+	Name string `json:"name" minLength:"1" maxLength:"200" doc:"The new name; the old one becomes an alias."`
+}
+
+type aliasEntityInputBody struct {
+	Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"Another name the entity goes by."`
 }
 
 type mergeEntityInput struct {
@@ -168,13 +168,13 @@ func (s *Server) getEntity(ctx context.Context, in *entityInput) (*output[people
 	})
 }
 
-func (s *Server) renameEntity(ctx context.Context, in *renameEntityInput) (*output[factbase.Entity], error) {
+func (s *Server) renameEntity(ctx context.Context, in *entityNameInput[renameEntityInputBody]) (*output[factbase.Entity], error) {
 	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (factbase.Entity, error) {
 		return s.opts.Engine.People.RenameEntity(ctx, u, id, in.Body.Name)
 	})
 }
 
-func (s *Server) addAlias(ctx context.Context, in *aliasEntityInput) (*output[factbase.Entity], error) {
+func (s *Server) addAlias(ctx context.Context, in *entityNameInput[aliasEntityInputBody]) (*output[factbase.Entity], error) {
 	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (factbase.Entity, error) {
 		return s.opts.Engine.People.AddAlias(ctx, u, id, in.Body.Alias)
 	})
