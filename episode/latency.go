@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
 )
 
 // latencies reads latencies in milliseconds, from the most to the least explicit form.
@@ -168,5 +169,5 @@ func latQualWord(w string) bool {
 	case "median", "mean", "avg", "average", "max", "maximum", "min", "minimum":
 		return true
 	}
-	return len(w) >= 3 && len(w) <= 4 && w[0] == 'p' && allDigits(w[1:])
+	return len(w) >= 3 && len(w) <= 4 && w[0] == 'p' && normalize.IsDigits(w[1:])
 }
