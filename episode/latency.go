@@ -11,9 +11,6 @@ import (
 // latencies reads latencies in milliseconds, from the most to the least explicit form.
 func (x *extractor) latencies() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	low := x.low
 	for _, m := range x.matchAt(latencyRe, latencyStarts(low)) {
 		q, _, _, _ := sub(s, m, 1)
