@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase/bench"
+	"github.com/factbase/factbase/bench/cputime"
 	"github.com/factbase/factbase/transcript"
 )
 
@@ -58,7 +59,7 @@ func BenchmarkParseAndExtract(b *testing.B) {
 				}
 				r := transcript.NewReader(f, path, transcript.Options{})
 				x := transcript.NewExtractor(nil, transcript.ExtractorOptions{})
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				var ms runtime.MemStats
 				next := int64(0)
 				facts = 0
@@ -77,7 +78,7 @@ func BenchmarkParseAndExtract(b *testing.B) {
 						next = r.Offset() + 1<<20
 					}
 				}
-				cpu += cpuTime() - c0
+				cpu += cputime.Used() - c0
 				f.Close()
 				if r.Offset() != n {
 					b.Fatalf("offset %d after reading, want %d", r.Offset(), n)
