@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/bench/cputime"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
@@ -174,7 +175,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// whole process's, all goroutines and the garbage collector included) and the
 	// peak resident set so far.
 	step := func(fn func() (Result, error)) (Result, error) {
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), cputime.Used()
 		r, err := fn()
 		if err != nil {
 			return r, err
@@ -183,7 +184,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			r.Seconds = time.Since(t0).Seconds()
 		}
 		if c0 >= 0 {
-			r.CPUSeconds = (cpuTime() - c0).Seconds()
+			r.CPUSeconds = (cputime.Used() - c0).Seconds()
 		}
 		r.PeakRSSBytes = procStatus("VmHWM")
 		peak = max(peak, r.PeakRSSBytes)
@@ -192,7 +193,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	su := userID(sc.Users) // the search and sheet user, beside the store's users
 	searchQs := questions(3, 256)
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 
 	// The raw baselines, on their own file with the store's pragmas.
 	progress("raw SQLite baselines")
@@ -315,7 +316,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	rep.PeakRSSBytes = max(peak, procStatus("VmHWM"))
 	rep.Seconds = time.Since(start).Seconds()
 	if cpu0 >= 0 {
-		rep.CPUSeconds = (cpuTime() - cpu0).Seconds()
+		rep.CPUSeconds = (cputime.Used() - cpu0).Seconds()
 	}
 	return rep, nil
 }

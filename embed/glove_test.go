@@ -83,45 +83,30 @@ func TestGloVeShape(t *testing.T) {
 	}
 }
 
-func TestGloVeWordNeighbours(t *testing.T) {
+// TestGloVeNeighbours: a word is nearer a related word than an unrelated one, and a
+// question nearer the sentence that answers it than one that does not.
+func TestGloVeNeighbours(t *testing.T) {
 	g := newGloVe(t)
 	tests := []struct {
-		word, near, far string
+		text, near, far string
 	}{
-		{word: "king", near: "queen", far: "banana"},
-		{word: "peanut", near: "almond", far: "parliament"},
-		{word: "doctor", near: "nurse", far: "guitar"},
-		{word: "berlin", near: "munich", far: "insulin"},
-		{word: "car", near: "truck", far: "poem"},
+		{text: "king", near: "queen", far: "banana"},
+		{text: "peanut", near: "almond", far: "parliament"},
+		{text: "doctor", near: "nurse", far: "guitar"},
+		{text: "berlin", near: "munich", far: "insulin"},
+		{text: "car", near: "truck", far: "poem"},
+		{text: "What does Martin eat?", near: "Martin is vegetarian", far: "Martin drives a red car"},
+		{text: "Which nuts should they avoid?", near: "The user is allergic to peanuts", far: "The user lives in Berlin"},
+		{text: "Where does the user live?", near: "The user lives in Berlin", far: "The user is allergic to peanuts"},
+		{text: "What car does Martin have?", near: "Martin drives a red car", far: "Martin is vegetarian"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.word, func(t *testing.T) {
-			w := embedOne(t, g, tc.word)
-			near, far := Cosine(w, embedOne(t, g, tc.near)), Cosine(w, embedOne(t, g, tc.far))
-			if near <= far {
-				t.Errorf("cosine(%q, %q) = %.3f, not above cosine(%q, %q) = %.3f", tc.word, tc.near, near, tc.word, tc.far, far)
-			}
-		})
-	}
-}
-
-func TestGloVeSentences(t *testing.T) {
-	g := newGloVe(t)
-	tests := []struct {
-		query, near, far string
-	}{
-		{query: "What does Martin eat?", near: "Martin is vegetarian", far: "Martin drives a red car"},
-		{query: "Which nuts should they avoid?", near: "The user is allergic to peanuts", far: "The user lives in Berlin"},
-		{query: "Where does the user live?", near: "The user lives in Berlin", far: "The user is allergic to peanuts"},
-		{query: "What car does Martin have?", near: "Martin drives a red car", far: "Martin is vegetarian"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.query, func(t *testing.T) {
-			q := embedOne(t, g, tc.query)
-			near, far := Cosine(q, embedOne(t, g, tc.near)), Cosine(q, embedOne(t, g, tc.far))
+		t.Run(tc.text, func(t *testing.T) {
+			v := embedOne(t, g, tc.text)
+			near, far := Cosine(v, embedOne(t, g, tc.near)), Cosine(v, embedOne(t, g, tc.far))
 			t.Logf("%.3f %q, %.3f %q", near, tc.near, far, tc.far)
 			if near <= far {
-				t.Errorf("cosine(%q, %q) = %.3f, not above cosine with %q = %.3f", tc.query, tc.near, near, tc.far, far)
+				t.Errorf("cosine(%q, %q) = %.3f, not above cosine(%q, %q) = %.3f", tc.text, tc.near, near, tc.text, tc.far, far)
 			}
 		})
 	}

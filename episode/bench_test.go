@@ -3,6 +3,8 @@ package episode
 import (
 	"strings"
 	"testing"
+
+	"github.com/factbase/factbase/bench/cputime"
 )
 
 // episode2KB is a realistic agent episode of about 2 KB, written by hand in the style of
@@ -29,11 +31,11 @@ long queries; coverage 83% overall. Sprint 6 is pending review by the team.
 func BenchmarkExtract2KB(b *testing.B) {
 	b.SetBytes(int64(len(episode2KB)))
 	b.ReportAllocs()
-	start := cpuNanos()
+	start := cputime.Used()
 	for b.Loop() {
 		Extract(episode2KB)
 	}
-	if end := cpuNanos(); start >= 0 && end >= 0 {
+	if end := cputime.Used(); start >= 0 && end >= 0 {
 		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -11,9 +11,6 @@ import (
 // counts reads counts of episodes, questions, tests and the like.
 func (x *extractor) counts() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	low := x.low
 	if !containsAny(low, countStems) {
 		return
@@ -105,9 +102,6 @@ var thingUnits = setOf("phase", "session", "sprint", "milestone", "step", "stage
 // ordinals reads phase, session, sprint and milestone numbers.
 func (x *extractor) ordinals() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	for _, m := range x.matchAt(ordinalRe, wordStarts(x.low, "phase", "session", "sprint", "milestone")) {
 		i, j := m[0], m[1]
 		if glued(s, i, j, "_-", "") {

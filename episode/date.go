@@ -13,9 +13,6 @@ import (
 // dates reads ISO dates and dates with a month name; the value is ISO 8601.
 func (x *extractor) dates() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	low := x.low
 	years := filter(digitRuns(low, "-/."), func(p int) bool {
 		return p+4 < len(low) && low[p+4] == '-' && numberEnd(low, p) == p+4

@@ -27,12 +27,19 @@ type Fact struct {
 // runs in time linear in the length of content.
 func Extract(content string) []Fact {
 	x := extractor{s: content, low: asciiLower(content)}
-	x.dates()
-	x.versions()
-	x.latencies()
+	// Every reader but metrics (which needs a "%") and statuses reads a number, so a
+	// text without a digit skips them; the order decides which reader claims a span.
+	numeric := hasDigit(content)
+	if numeric {
+		x.dates()
+		x.versions()
+		x.latencies()
+	}
 	x.metrics()
-	x.ordinals()
-	x.counts()
+	if numeric {
+		x.ordinals()
+		x.counts()
+	}
 	x.statuses()
 	return x.result()
 }

@@ -5,14 +5,12 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
 )
 
 // latencies reads latencies in milliseconds, from the most to the least explicit form.
 func (x *extractor) latencies() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	low := x.low
 	for _, m := range x.matchAt(latencyRe, latencyStarts(low)) {
 		q, _, _, _ := sub(s, m, 1)
@@ -168,5 +166,5 @@ func latQualWord(w string) bool {
 	case "median", "mean", "avg", "average", "max", "maximum", "min", "minimum":
 		return true
 	}
-	return len(w) >= 3 && len(w) <= 4 && w[0] == 'p' && allDigits(w[1:])
+	return len(w) >= 3 && len(w) <= 4 && w[0] == 'p' && normalize.IsDigits(w[1:])
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/factbase/factbase/normalize"
 )
 
 // tokKind is the kind of a token read backwards from a match.
@@ -73,22 +75,10 @@ func prevToken(s string, i int) (token, bool) {
 		k++
 	}
 	t := token{text: s[k:j], start: k, end: j, kind: tokWord}
-	if allDigits(t.text) {
+	if normalize.IsDigits(t.text) {
 		t.kind = tokNumber
 	}
 	return t, true
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // nameStop lists words that never name a fact: function words, verbs of change, and

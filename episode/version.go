@@ -10,9 +10,6 @@ import (
 // versions reads version numbers and the name before them.
 func (x *extractor) versions() {
 	s := x.s
-	if !hasDigit(s) {
-		return
-	}
 	low := x.low
 	ps := wordStarts(low, "ver")
 	ps = append(ps, filter(digitRuns(low, `./-_\`), func(p int) bool {

@@ -31,8 +31,7 @@ type embedRequest struct {
 // recorded and answered by reply, called with the request's number (from 0).
 type embedServer struct {
 	*httptest.Server
-	mu       sync.Mutex
-	requests []embedRequest
+	recorder[embedRequest]
 }
 
 func newEmbedServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, n int, req embedRequest)) *embedServer {
@@ -54,20 +53,10 @@ func newEmbedServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Requ
 			req.Err = err.Error()
 		}
 		req.Model, req.Input = body.Model, body.Input
-		f.mu.Lock()
-		n := len(f.requests)
-		f.requests = append(f.requests, req)
-		f.mu.Unlock()
-		reply(w, r, n, req)
+		reply(w, r, f.add(req), req)
 	}))
 	t.Cleanup(f.Close)
 	return f
-}
-
-func (f *embedServer) seen() []embedRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]embedRequest(nil), f.requests...)
 }
 
 // embedVector is the fake model: text "t<i>" gets (i+1, 2(i+1), 2(i+1)), of norm
@@ -140,7 +129,7 @@ func TestEmbedderRequest(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Embed error: %v", err)
 			}
-			reqs := f.seen()
+			reqs := f.requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests, want 1", len(reqs))
 			}
@@ -202,7 +191,7 @@ func TestEmbedderBatching(t *testing.T) {
 		t.Fatalf("Embed error: %v", err)
 	}
 	var sizes []int
-	for _, r := range f.seen() {
+	for _, r := range f.requests() {
 		sizes = append(sizes, len(r.Input))
 	}
 	if fmt.Sprint(sizes) != "[64 64 22]" {
@@ -226,7 +215,7 @@ func TestEmbedderEmptyTexts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Embed error: %v", err)
 	}
-	if reqs := f.seen(); len(reqs) != 1 || strings.Join(reqs[0].Input, ",") != "t1,t3" {
+	if reqs := f.requests(); len(reqs) != 1 || strings.Join(reqs[0].Input, ",") != "t1,t3" {
 		t.Errorf("requests %+v, want one with input t1,t3", reqs)
 	}
 	for i, wantZero := range []bool{true, false, true, false} {
@@ -235,8 +224,8 @@ func TestEmbedderEmptyTexts(t *testing.T) {
 		}
 	}
 	none, err := e.Embed(context.Background(), nil)
-	if err != nil || len(none) != 0 || len(f.seen()) != 1 {
-		t.Errorf("Embed(nil) = %v, %v after %d requests, want nothing sent", none, err, len(f.seen()))
+	if err != nil || len(none) != 0 || len(f.requests()) != 1 {
+		t.Errorf("Embed(nil) = %v, %v after %d requests, want nothing sent", none, err, len(f.requests()))
 	}
 }
 
@@ -362,7 +351,7 @@ func TestEmbedderRetries(t *testing.T) {
 			if got := factbase.ErrorCode(err); got != tc.wantCode {
 				t.Errorf("Embed error code %q, want %q (err %v)", got, tc.wantCode, err)
 			}
-			if got := len(f.seen()); got != tc.wantReqs {
+			if got := len(f.requests()); got != tc.wantReqs {
 				t.Errorf("%d requests, want %d", got, tc.wantReqs)
 			}
 			if err != nil {
@@ -412,7 +401,7 @@ func TestEmbedderBadResponses(t *testing.T) {
 			if !strings.Contains(factbase.ErrorMessage(err), tc.wantMsg) {
 				t.Errorf("error message %q, want it to contain %q", factbase.ErrorMessage(err), tc.wantMsg)
 			}
-			if got := len(f.seen()); got != 1 {
+			if got := len(f.requests()); got != 1 {
 				t.Errorf("%d requests, want 1: a bad response is not retried", got)
 			}
 		})
@@ -471,7 +460,7 @@ func TestEmbedderTimeouts(t *testing.T) {
 		if got, want := factbase.ErrorCode(err), factbase.ETIMEOUT; got != want {
 			t.Errorf("Embed against a slow server: code %q, want %q (err %v)", got, want, err)
 		}
-		if got := len(f.seen()); got != 1 {
+		if got := len(f.requests()); got != 1 {
 			t.Errorf("%d requests, want 1: a timeout is not retried", got)
 		}
 		if err != nil && strings.Contains(err.Error(), embedKey) {
@@ -529,7 +518,7 @@ func TestEmbedderTimeouts(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Embed canceled during backoff = %v, want it to wrap context.Canceled", err)
 		}
-		if got := len(f.seen()); got != 1 {
+		if got := len(f.requests()); got != 1 {
 			t.Errorf("%d requests, want 1", got)
 		}
 	})
@@ -590,31 +579,6 @@ func TestNewEmbedderOptions(t *testing.T) {
 	}
 }
 
-func TestEmbedderParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		header string
-		want   time.Duration
-	}{
-		{header: "", want: 0},
-		{header: "2", want: 2 * time.Second},
-		{header: " 1 ", want: time.Second},
-		{header: "0.5", want: 500 * time.Millisecond},
-		{header: "0", want: 0},
-		{header: "-3", want: 0},
-		{header: "3600", want: MaxEmbedRetryAfter},
-		{header: "NaN", want: 0},
-		{header: now.Add(7 * time.Second).Format(http.TimeFormat), want: 7 * time.Second},
-		{header: now.Add(-7 * time.Second).Format(http.TimeFormat), want: 0},
-		{header: "soon", want: 0},
-	}
-	for _, tc := range tests {
-		if got := parseRetryAfter(tc.header, now, MaxEmbedRetryAfter); got != tc.want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", tc.header, got, tc.want)
-		}
-	}
-}
-
 func TestEmbedderConcurrent(t *testing.T) {
 	f := newEmbedServer(t, embedOK)
 	e := newTestEmbedder(t, f, EmbedderOptions{BatchSize: 2})
@@ -628,7 +592,7 @@ func TestEmbedderConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := len(f.seen()); got != 16 {
+	if got := len(f.requests()); got != 16 {
 		t.Errorf("%d requests, want 16", got)
 	}
 }

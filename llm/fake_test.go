@@ -34,9 +34,28 @@ type fake struct {
 	srv   *httptest.Server
 	key   string
 	reply func(w http.ResponseWriter, req chatRequest, n int)
+	recorder[chatRequest]
+}
 
+// recorder keeps the requests a fake server saw; the server's goroutines share it.
+type recorder[R any] struct {
 	mu   sync.Mutex
-	reqs []chatRequest
+	reqs []R
+}
+
+// add records r and returns how many requests came before it.
+func (rec *recorder[R]) add(r R) int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.reqs = append(rec.reqs, r)
+	return len(rec.reqs) - 1
+}
+
+// requests returns the requests seen so far, in order.
+func (rec *recorder[R]) requests() []R {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]R(nil), rec.reqs...)
 }
 
 func newFake(t *testing.T, key string, reply func(w http.ResponseWriter, req chatRequest, n int)) *fake {
@@ -85,17 +104,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		f.t.Errorf("response_format type %q", req.ResponseFormat.Type)
 	}
-	f.mu.Lock()
-	f.reqs = append(f.reqs, req)
-	n := len(f.reqs)
-	f.mu.Unlock()
-	f.reply(w, req, n)
-}
-
-func (f *fake) requests() []chatRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]chatRequest(nil), f.reqs...)
+	f.reply(w, req, f.add(req)+1)
 }
 
 // completion writes a chat completion whose first choice has content and finish.

@@ -487,19 +487,3 @@ func TestRateLimitedClient(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 }
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	cases := []struct {
-		h    string
-		want time.Duration
-	}{
-		{"", 0}, {"3", 3 * time.Second}, {"0.5", 500 * time.Millisecond}, {"-1", 0}, {"9999", MaxRetryAfter},
-		{"soon", 0}, {now.Add(4 * time.Second).Format(http.TimeFormat), 4 * time.Second},
-	}
-	for _, tc := range cases {
-		if got := parseRetryAfter(tc.h, now, MaxRetryAfter); got != tc.want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", tc.h, got, tc.want)
-		}
-	}
-}

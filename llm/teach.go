@@ -19,24 +19,15 @@ var TeachSchema = &Schema{Type: "object", Properties: []Property{
 // canon.TeachFunc. The answer is validated like every other; canon still normalises
 // the topic and checks it before use.
 func (c *Client) Teach(ctx context.Context, raw string, known []string) (string, float64, error) {
-	if len(known) > 200 {
-		known = known[:200]
-	}
-	in, err := json.Marshal(struct {
+	in := struct {
 		Phrase string   `json:"phrase"`
 		Known  []string `json:"known"`
-	}{clipChars(raw, 200), append([]string{}, known...)})
-	if err != nil {
-		return "", 0, factbase.Errorf(factbase.EINTERNAL, "llm: encode the teacher input: %v", err)
-	}
+	}{clipChars(raw, 200), first200(known)}
 	var out struct {
 		Topic      string  `json:"topic"`
 		Confidence float64 `json:"confidence"`
 	}
-	if _, err := c.CallJSON(ctx, JSONRequest{Name: "topic", Schema: TeachSchema, Messages: []Message{
-		{Role: "system", Content: mustPrompt(TeachPrompt)},
-		{Role: "user", Content: string(in)},
-	}}, &out); err != nil {
+	if err := c.ask(ctx, "topic", TeachSchema, TeachPrompt, "teacher", in, &out); err != nil {
 		return "", 0, err
 	}
 	return strings.TrimSpace(out.Topic), out.Confidence, nil
@@ -57,21 +48,12 @@ func (c *Client) Plan(ctx context.Context, question string, keys []string) (fact
 	if strings.TrimSpace(question) == "" {
 		return factbase.Plan{}, factbase.Errorf(factbase.EINVALID, "llm: the question is empty")
 	}
-	if len(keys) > 200 {
-		keys = keys[:200]
-	}
-	in, err := json.Marshal(struct {
+	in := struct {
 		Question string   `json:"question"`
 		Keys     []string `json:"keys"`
-	}{clipChars(question, 2000), append([]string{}, keys...)})
-	if err != nil {
-		return factbase.Plan{}, factbase.Errorf(factbase.EINTERNAL, "llm: encode the planner input: %v", err)
-	}
+	}{clipChars(question, 2000), first200(keys)}
 	var p factbase.Plan
-	if _, err := c.CallJSON(ctx, JSONRequest{Name: "plan", Schema: PlanSchema, Messages: []Message{
-		{Role: "system", Content: mustPrompt(PlanPrompt)},
-		{Role: "user", Content: string(in)},
-	}}, &p); err != nil {
+	if err := c.ask(ctx, "plan", PlanSchema, PlanPrompt, "planner", in, &p); err != nil {
 		return factbase.Plan{}, err
 	}
 	switch {
@@ -84,4 +66,25 @@ func (c *Client) Plan(ctx context.Context, question string, keys []string) (fact
 		p.Rank = 0
 	}
 	return p, nil
+}
+
+// ask sends the system prompt of version prompt and the JSON of in as the user turn,
+// asking for an answer of schema (named name), and decodes the answer into out. what
+// names the input in an encoding error.
+func (c *Client) ask(ctx context.Context, name string, schema *Schema, prompt, what string, in, out any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return factbase.Errorf(factbase.EINTERNAL, "llm: encode the %s input: %v", what, err)
+	}
+	_, err = c.CallJSON(ctx, JSONRequest{Name: name, Schema: schema, Messages: []Message{
+		{Role: "system", Content: mustPrompt(prompt)},
+		{Role: "user", Content: string(b)},
+	}}, out)
+	return err
+}
+
+// first200 returns a copy of the first 200 of list, never nil: the most a teacher or
+// planner input lists.
+func first200(list []string) []string {
+	return append([]string{}, list[:min(len(list), 200)]...)
 }

@@ -216,5 +216,29 @@ func addTool[In callerInput, Out any](s *Server, t *mcpsdk.Tool, h func(ctx cont
 	})
 }
 
+// effect is what a tool does to the user's memory, for its annotations.
+type effect int
+
+const (
+	reads  effect = iota // reads only
+	writes               // adds or changes, never erases
+	erases               // may erase
+)
+
+// tool describes a tool over the user's memory (a closed world, never the open web):
+// title is its title and short the annotations' title.
+func tool(name, title, short string, e effect, description string) *mcpsdk.Tool {
+	a := &mcpsdk.ToolAnnotations{Title: short, OpenWorldHint: ptr(false)}
+	switch e {
+	case reads:
+		a.ReadOnlyHint = true
+	case writes:
+		a.DestructiveHint = ptr(false)
+	case erases:
+		a.DestructiveHint = ptr(true)
+	}
+	return &mcpsdk.Tool{Name: name, Title: title, Description: description, Annotations: a}
+}
+
 // ptr returns a pointer to v (for the SDK's optional annotation fields).
 func ptr[T any](v T) *T { return &v }

@@ -130,9 +130,10 @@ func httpSession(t *testing.T, ts *httptest.Server, key string) (*mcpsdk.ClientS
 	return cs, err
 }
 
-// transports returns, for each transport, a session acting for alice on f.
-func transports(t *testing.T) map[string]func(t *testing.T, f *fixture) *mcpsdk.ClientSession {
-	return map[string]func(t *testing.T, f *fixture) *mcpsdk.ClientSession{
+// eachTransport runs test once per transport, as a subtest, with a session acting
+// for alice on a fresh fixture.
+func eachTransport(t *testing.T, test func(t *testing.T, f *fixture, cs *mcpsdk.ClientSession)) {
+	connect := map[string]func(t *testing.T, f *fixture) *mcpsdk.ClientSession{
 		"stdio": func(t *testing.T, f *fixture) *mcpsdk.ClientSession {
 			srv, err := mcp.New(mcp.Options{Engine: f.engine, User: alice})
 			if err != nil {
@@ -148,6 +149,12 @@ func transports(t *testing.T) map[string]func(t *testing.T, f *fixture) *mcpsdk.
 			}
 			return cs
 		},
+	}
+	for name, connect := range connect {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			test(t, f, connect(t, f))
+		})
 	}
 }
 

@@ -6,25 +6,20 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/chat"
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func (s *Server) registerPeople() {
-	addTool(s, &mcpsdk.Tool{Name: "recall", Title: "Recall what bears on a question",
-		Description: `What the user's memory holds that bears on a question or a topic ("what does my wife eat?", "what is happening next week?", "Martin"): hybrid search, the facts of the people the query names (by name, alias or relation), the facts whose keys the question asks about, and facts anchored in the time window it names (birthdays recur yearly). Returns the facts grouped by person and a prompt block to put in context. High-sensitivity facts (health, medical) are left out unless the query asks about them or include_sensitive is set.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("recall", "Recall what bears on a question", "Recall", reads,
+		`What the user's memory holds that bears on a question or a topic ("what does my wife eat?", "what is happening next week?", "Martin"): hybrid search, the facts of the people the query names (by name, alias or relation), the facts whose keys the question asks about, and facts anchored in the time window it names (birthdays recur yearly). Returns the facts grouped by person and a prompt block to put in context. High-sensitivity facts (health, medical) are left out unless the query asks about them or include_sensitive is set.`),
 		s.recall)
-	addTool(s, &mcpsdk.Tool{Name: "list_people", Title: "List the people the user mentioned",
-		Description: `The people (and pets) the user has mentioned: name, role, relation in the user's words ("wife", "son's friend"), aliases; with with_facts, each one's current facts.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "List people", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("list_people", "List the people the user mentioned", "List people", reads,
+		`The people (and pets) the user has mentioned: name, role, relation in the user's words ("wife", "son's friend"), aliases; with with_facts, each one's current facts.`),
 		s.listPeople)
-	addTool(s, &mcpsdk.Tool{Name: "list_conflicts", Title: "List changes waiting for confirmation",
-		Description: `Changes to single-valued facts that wait for the user's confirmation instead of replacing the current value (a changed home city or employer, a value from a less trusted speaker): the current value, the proposed one and why it waits. Pass an id to resolve_conflict.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "List conflicts", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("list_conflicts", "List changes waiting for confirmation", "List conflicts", reads,
+		`Changes to single-valued facts that wait for the user's confirmation instead of replacing the current value (a changed home city or employer, a value from a less trusted speaker): the current value, the proposed one and why it waits. Pass an id to resolve_conflict.`),
 		s.listConflicts)
-	addTool(s, &mcpsdk.Tool{Name: "resolve_conflict", Title: "Confirm or reject a change",
-		Description: `Resolve a pending conflict as the user decided: confirm writes the proposed value (the current one stays in history); reject keeps the current value. Either way the decision is recorded.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Resolve conflict", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+	addTool(s, tool("resolve_conflict", "Confirm or reject a change", "Resolve conflict", writes,
+		`Resolve a pending conflict as the user decided: confirm writes the proposed value (the current one stays in history); reject keeps the current value. Either way the decision is recorded.`),
 		s.resolveConflict)
 }
 

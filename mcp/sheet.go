@@ -24,9 +24,8 @@ const PromptName = "with_fact_sheet"
 const emptySheet = "# Fact sheet\n\nNothing is known about the user yet.\n"
 
 func (s *Server) registerSheet() {
-	addTool(s, &mcpsdk.Tool{Name: "fact_sheet", Title: "The user's fact sheet",
-		Description: `The user's fact sheet as a prompt block: their most important facts, scored by category weight and how often and how recently each was mentioned, grouped by category (core, technical, project, transient). Bounded by max_tokens or max_chars, dropping the lowest-scored entries first. The sheet is regenerated after each write that changes the user's facts, through any entry point.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Fact sheet", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("fact_sheet", "The user's fact sheet", "Fact sheet", reads,
+		`The user's fact sheet as a prompt block: their most important facts, scored by category weight and how often and how recently each was mentioned, grouped by category (core, technical, project, transient). Bounded by max_tokens or max_chars, dropping the lowest-scored entries first. The sheet is regenerated after each write that changes the user's facts, through any entry point.`),
 		s.factSheet)
 	res := &mcpsdk.ResourceTemplate{Name: "fact-sheet", Title: "Fact sheet", URITemplate: SheetURITemplate,
 		MIMEType:    "text/markdown",
@@ -86,6 +85,32 @@ func (s *Server) sheetPrompt(ctx context.Context, user factbase.UserID, ro sheet
 		Tokens: sheet.EstimateTokens(text)}, len(fs.Entries), nil
 }
 
+// sheetText renders the fact sheet of the user a resource or prompt request names
+// (userArg) as resource text, within maxTokens ("" for no limit). A failure is a
+// tool error that names what asked.
+func (s *Server) sheetText(ctx context.Context, what string, extra *mcpsdk.RequestExtra, userArg, maxTokens string) (string, error) {
+	user, err := s.user(extra, userArg)
+	if err != nil {
+		return "", s.toolError(ctx, what, err)
+	}
+	var ro sheet.RenderOptions
+	if maxTokens != "" {
+		n, err := strconv.Atoi(maxTokens)
+		if err != nil || n < 0 {
+			return "", s.toolError(ctx, what, factbase.Errorf(factbase.EINVALID, "max_tokens %q is not a whole number of at least 0", maxTokens))
+		}
+		ro.MaxTokens = n
+	}
+	p, _, err := s.sheetPrompt(ctx, user, ro)
+	if err != nil {
+		return "", s.toolError(ctx, what, err)
+	}
+	if p.Text == "" {
+		return emptySheet, nil
+	}
+	return p.Text, nil
+}
+
 // readSheet serves the fact sheet resource.
 func (s *Server) readSheet(ctx context.Context, req *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
 	uri := req.Params.URI
@@ -96,17 +121,9 @@ func (s *Server) readSheet(ctx context.Context, req *mcpsdk.ReadResourceRequest)
 	if !ok || arg == "" || strings.Contains(arg, "/") {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
 	}
-	user, err := s.user(req.Extra, arg)
+	text, err := s.sheetText(ctx, "resource fact-sheet", req.Extra, arg, "")
 	if err != nil {
-		return nil, s.toolError(ctx, "resource fact-sheet", err)
-	}
-	p, _, err := s.sheetPrompt(ctx, user, sheet.RenderOptions{})
-	if err != nil {
-		return nil, s.toolError(ctx, "resource fact-sheet", err)
-	}
-	text := p.Text
-	if text == "" {
-		text = emptySheet
+		return nil, err
 	}
 	return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
 }
@@ -114,29 +131,13 @@ func (s *Server) readSheet(ctx context.Context, req *mcpsdk.ReadResourceRequest)
 // prompt serves the prompt that injects the fact sheet.
 func (s *Server) prompt(ctx context.Context, req *mcpsdk.GetPromptRequest) (*mcpsdk.GetPromptResult, error) {
 	args := req.Params.Arguments
-	user, err := s.user(req.Extra, args["user"])
+	text, err := s.sheetText(ctx, "prompt", req.Extra, args["user"], args["max_tokens"])
 	if err != nil {
-		return nil, s.toolError(ctx, "prompt", err)
-	}
-	var ro sheet.RenderOptions
-	if v := args["max_tokens"]; v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return nil, s.toolError(ctx, "prompt", factbase.Errorf(factbase.EINVALID, "max_tokens %q is not a whole number of at least 0", v))
-		}
-		ro.MaxTokens = n
-	}
-	p, _, err := s.sheetPrompt(ctx, user, ro)
-	if err != nil {
-		return nil, s.toolError(ctx, "prompt", err)
+		return nil, err
 	}
 	var b strings.Builder
 	b.WriteString("Here is what you know about me, from my Factbase fact sheet. Use it where it is relevant; do not repeat it back unprompted.\n\n")
-	if p.Text == "" {
-		b.WriteString(emptySheet)
-	} else {
-		b.WriteString(p.Text)
-	}
+	b.WriteString(text)
 	if t := strings.TrimSpace(args["task"]); t != "" {
 		b.WriteString("\n")
 		b.WriteString(t)

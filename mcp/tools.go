@@ -10,7 +10,6 @@ import (
 	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/retrieve"
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxTextBytes is the most bytes a message or question may hold.
@@ -28,33 +27,26 @@ func checkText(name, s string) error {
 }
 
 func (s *Server) registerTools() {
-	addTool(s, &mcpsdk.Tool{Name: "remember", Title: "Remember what the user said",
-		Description: `Remember what a user's message states. The rules run now, synchronously and without a model: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien", "Remove X from my favorite Y"), email, phone, name, home city, employer, job, birthday, and facts about the people the user names ("My wife Anna is allergic to peanuts"); a change to such a fact that needs the user's confirmation is queued as a conflict (see list_conflicts). Negations, hypotheticals and questions write nothing; a statement missing its topic or value returns a clarification question. When the server has a model configured, the message is also queued for it as a background job (the job's id is returned; its facts are checked before they are written). Returns what the rules wrote: the writes, counters from the store, duplicates (with their rank), rank changes and a one-sentence reply.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Remember", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+	addTool(s, tool("remember", "Remember what the user said", "Remember", writes,
+		`Remember what a user's message states. The rules run now, synchronously and without a model: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien", "Remove X from my favorite Y"), email, phone, name, home city, employer, job, birthday, and facts about the people the user names ("My wife Anna is allergic to peanuts"); a change to such a fact that needs the user's confirmation is queued as a conflict (see list_conflicts). Negations, hypotheticals and questions write nothing; a statement missing its topic or value returns a clarification question. When the server has a model configured, the message is also queued for it as a background job (the job's id is returned; its facts are checked before they are written). Returns what the rules wrote: the writes, counters from the store, duplicates (with their rank), rank changes and a one-sentence reply.`),
 		s.remember)
-	addTool(s, &mcpsdk.Tool{Name: "ask", Title: "Ask about the user's facts",
-		Description: `Answer a question about the user's own facts and favorites from what is stored, deterministically and without a model ("What is my second favorite editor?", "What are my favorite movies?", "What is my email?"). It never guesses: when nothing is stored, the reply says so and items is empty.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Ask", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("ask", "Ask about the user's facts", "Ask", reads,
+		`Answer a question about the user's own facts and favorites from what is stored, deterministically and without a model ("What is my second favorite editor?", "What are my favorite movies?", "What is my email?"). It never guesses: when nothing is stored, the reply says so and items is empty.`),
 		s.ask)
-	addTool(s, &mcpsdk.Tool{Name: "search", Title: "Search facts and episodes",
-		Description: `Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Search", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("search", "Search facts and episodes", "Search", reads,
+		`Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out.`),
 		s.search)
-	addTool(s, &mcpsdk.Tool{Name: "set_fact", Title: "Set a fact",
-		Description: `Write one fact directly through the write path, by its key's cardinality: a single-valued key keeps the newest value current and the earlier ones in history; a favorites.* key is a ranked list (append, or place at rank); a value already present is reported as a duplicate and not stored again.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Set fact", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+	addTool(s, tool("set_fact", "Set a fact", "Set fact", writes,
+		`Write one fact directly through the write path, by its key's cardinality: a single-valued key keeps the newest value current and the earlier ones in history; a favorites.* key is a ranked list (append, or place at rank); a value already present is reported as a duplicate and not stored again.`),
 		s.setFact)
-	addTool(s, &mcpsdk.Tool{Name: "list_facts", Title: "List facts",
-		Description: `List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "List facts", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("list_facts", "List facts", "List facts", reads,
+		`List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time.`),
 		s.listFacts)
-	addTool(s, &mcpsdk.Tool{Name: "fact_history", Title: "Show a fact's history",
-		Description: `Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key.`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Fact history", ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+	addTool(s, tool("fact_history", "Show a fact's history", "Fact history", reads,
+		`Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key.`),
 		s.factHistory)
-	addTool(s, &mcpsdk.Tool{Name: "forget", Title: "Forget a fact",
-		Description: `Forget a fact by id, or every fact of a key. mode "retract" (the default) ends its validity and keeps it in history; mode "delete" erases it, history, references and index entries included, and cannot be undone. A reason is required: it is returned and written to the server's audit log (the store keeps no reason).`,
-		Annotations: &mcpsdk.ToolAnnotations{Title: "Forget", DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
+	addTool(s, tool("forget", "Forget a fact", "Forget", erases,
+		`Forget a fact by id, or every fact of a key. mode "retract" (the default) ends its validity and keeps it in history; mode "delete" erases it, history, references and index entries included, and cannot be undone. A reason is required: it is returned and written to the server's audit log (the store keeps no reason).`),
 		s.forget)
 }
 

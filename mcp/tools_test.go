@@ -7,40 +7,38 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestRememberAsk is the issue's must-show: remember a list, then ask for its
 // second member, over each transport.
 func TestRememberAsk(t *testing.T) {
-	for name, connect := range transports(t) {
-		t.Run(name, func(t *testing.T) {
-			cs := connect(t, newFixture(t))
-			var rem mcp.RememberOutput
-			call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
-			if got, want := rem.Counts.Stored, 2; got != want {
-				t.Errorf("remember stored %d facts, want %d (%+v)", got, want, rem)
-			}
-			if len(rem.Writes) != 2 || rem.Writes[0].Value != "Helix" || rem.Writes[1].Value != "Neovim" {
-				t.Errorf("remember writes = %+v, want Helix then Neovim", rem.Writes)
-			}
-			if rem.Extraction != "rules" || !strings.Contains(rem.Reply, "Helix and Neovim") {
-				t.Errorf("remember = %+v, want extraction rules and a reply naming both", rem)
-			}
-			var ans mcp.AskOutput
-			call(t, cs, "ask", map[string]any{"question": "What is my second favorite editor?"}, &ans)
-			if len(ans.Items) != 1 || ans.Items[0].Value != "Neovim" || ans.Items[0].Rank != 2 {
-				t.Errorf("ask items = %+v, want #2 Neovim", ans.Items)
-			}
-			if !strings.Contains(ans.Reply, "Neovim") {
-				t.Errorf("ask reply = %q, want Neovim", ans.Reply)
-			}
-			// Saying it again stores nothing and reports the duplicates.
-			call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
-			if rem.Counts.Stored != 0 || len(rem.Duplicates) != 2 || rem.Duplicates[1].Rank != 2 {
-				t.Errorf("remembering again = %+v, want no writes and two duplicates", rem)
-			}
-		})
-	}
+	eachTransport(t, func(t *testing.T, f *fixture, cs *mcpsdk.ClientSession) {
+		var rem mcp.RememberOutput
+		call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
+		if got, want := rem.Counts.Stored, 2; got != want {
+			t.Errorf("remember stored %d facts, want %d (%+v)", got, want, rem)
+		}
+		if len(rem.Writes) != 2 || rem.Writes[0].Value != "Helix" || rem.Writes[1].Value != "Neovim" {
+			t.Errorf("remember writes = %+v, want Helix then Neovim", rem.Writes)
+		}
+		if rem.Extraction != "rules" || !strings.Contains(rem.Reply, "Helix and Neovim") {
+			t.Errorf("remember = %+v, want extraction rules and a reply naming both", rem)
+		}
+		var ans mcp.AskOutput
+		call(t, cs, "ask", map[string]any{"question": "What is my second favorite editor?"}, &ans)
+		if len(ans.Items) != 1 || ans.Items[0].Value != "Neovim" || ans.Items[0].Rank != 2 {
+			t.Errorf("ask items = %+v, want #2 Neovim", ans.Items)
+		}
+		if !strings.Contains(ans.Reply, "Neovim") {
+			t.Errorf("ask reply = %q, want Neovim", ans.Reply)
+		}
+		// Saying it again stores nothing and reports the duplicates.
+		call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
+		if rem.Counts.Stored != 0 || len(rem.Duplicates) != 2 || rem.Duplicates[1].Rank != 2 {
+			t.Errorf("remembering again = %+v, want no writes and two duplicates", rem)
+		}
+	})
 }
 
 // TestRememberBackground: with a background model configured, remember runs the
@@ -78,165 +76,158 @@ func TestRememberBackground(t *testing.T) {
 }
 
 func TestTools(t *testing.T) {
-	for name, connect := range transports(t) {
-		t.Run(name, func(t *testing.T) {
-			cs := connect(t, newFixture(t))
-			var rem mcp.RememberOutput
-			call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
+	eachTransport(t, func(t *testing.T, f *fixture, cs *mcpsdk.ClientSession) {
+		var rem mcp.RememberOutput
+		call(t, cs, "remember", map[string]any{"text": "My favorite editors are Helix and Neovim"}, &rem)
 
-			var w mcp.WriteOutput
-			call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "a@example.com", "category": "core"}, &w)
-			if w.Counts.Stored != 1 || len(w.Facts) != 1 || w.Facts[0].Value != "a@example.com" || !w.Facts[0].Current {
-				t.Fatalf("set_fact = %+v, want one current fact stored", w)
-			}
-			first := w.Facts[0].ID
-			call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "b@example.com", "category": "core"}, &w)
-			if w.Counts.Stored != 1 || w.Counts.Updated != 1 {
-				t.Errorf("second set_fact counts = %+v, want stored 1, updated 1", w.Counts)
-			}
-			call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "B@example.com."}, &w)
-			if w.Counts.Stored != 0 || len(w.Duplicates) != 1 || !strings.Contains(w.Summary, "already") {
-				t.Errorf("set_fact of the same value = %+v, want a duplicate", w)
-			}
-			call(t, cs, "set_fact", map[string]any{"key": "favorites.text_editor", "value": "Vim", "rank": 1}, &w)
-			if len(w.Mutations) == 0 || w.Mutations[0].Action != "INSERT" || w.Mutations[0].To != 1 {
-				t.Errorf("set_fact at rank 1 mutations = %+v, want INSERT to #1", w.Mutations)
-			}
+		var w mcp.WriteOutput
+		call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "a@example.com", "category": "core"}, &w)
+		if w.Counts.Stored != 1 || len(w.Facts) != 1 || w.Facts[0].Value != "a@example.com" || !w.Facts[0].Current {
+			t.Fatalf("set_fact = %+v, want one current fact stored", w)
+		}
+		first := w.Facts[0].ID
+		call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "b@example.com", "category": "core"}, &w)
+		if w.Counts.Stored != 1 || w.Counts.Updated != 1 {
+			t.Errorf("second set_fact counts = %+v, want stored 1, updated 1", w.Counts)
+		}
+		call(t, cs, "set_fact", map[string]any{"key": "contact.email", "value": "B@example.com."}, &w)
+		if w.Counts.Stored != 0 || len(w.Duplicates) != 1 || !strings.Contains(w.Summary, "already") {
+			t.Errorf("set_fact of the same value = %+v, want a duplicate", w)
+		}
+		call(t, cs, "set_fact", map[string]any{"key": "favorites.text_editor", "value": "Vim", "rank": 1}, &w)
+		if len(w.Mutations) == 0 || w.Mutations[0].Action != "INSERT" || w.Mutations[0].To != 1 {
+			t.Errorf("set_fact at rank 1 mutations = %+v, want INSERT to #1", w.Mutations)
+		}
 
-			var list mcp.ListFactsOutput
-			call(t, cs, "list_facts", map[string]any{"key": "favorites.text_editor"}, &list)
-			var got []string
-			for _, f := range list.Facts {
-				got = append(got, f.Value)
-			}
-			if strings.Join(got, ",") != "Vim,Helix,Neovim" || list.Facts[2].Rank != 3 {
-				t.Errorf("list_facts of the list = %v, want Vim,Helix,Neovim in rank order", got)
-			}
-			call(t, cs, "list_facts", map[string]any{"key_prefix": "contact.", "history": true}, &list)
-			if list.Count != 2 {
-				t.Errorf("list_facts with history = %d facts, want 2", list.Count)
-			}
-			call(t, cs, "list_facts", map[string]any{"limit": 2}, &list)
-			if list.Count != 2 || !list.More {
-				t.Errorf("list_facts limit 2 = count %d more %v, want 2 and more", list.Count, list.More)
-			}
+		var list mcp.ListFactsOutput
+		call(t, cs, "list_facts", map[string]any{"key": "favorites.text_editor"}, &list)
+		var got []string
+		for _, f := range list.Facts {
+			got = append(got, f.Value)
+		}
+		if strings.Join(got, ",") != "Vim,Helix,Neovim" || list.Facts[2].Rank != 3 {
+			t.Errorf("list_facts of the list = %v, want Vim,Helix,Neovim in rank order", got)
+		}
+		call(t, cs, "list_facts", map[string]any{"key_prefix": "contact.", "history": true}, &list)
+		if list.Count != 2 {
+			t.Errorf("list_facts with history = %d facts, want 2", list.Count)
+		}
+		call(t, cs, "list_facts", map[string]any{"limit": 2}, &list)
+		if list.Count != 2 || !list.More {
+			t.Errorf("list_facts limit 2 = count %d more %v, want 2 and more", list.Count, list.More)
+		}
 
-			var hist mcp.FactHistoryOutput
-			call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
-			if len(hist.Versions) != 2 || hist.Versions[0].Value != "b@example.com" || !hist.Versions[0].Current ||
-				hist.Versions[1].Current || hist.Versions[1].SupersededBy == "" {
-				t.Errorf("fact_history = %+v, want b (current) then a (superseded)", hist.Versions)
-			}
-			call(t, cs, "fact_history", map[string]any{"id": first}, &hist)
-			if hist.Key != "contact.email" || len(hist.Versions) != 2 {
-				t.Errorf("fact_history by id = %+v, want the two versions of contact.email", hist)
-			}
+		var hist mcp.FactHistoryOutput
+		call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
+		if len(hist.Versions) != 2 || hist.Versions[0].Value != "b@example.com" || !hist.Versions[0].Current ||
+			hist.Versions[1].Current || hist.Versions[1].SupersededBy == "" {
+			t.Errorf("fact_history = %+v, want b (current) then a (superseded)", hist.Versions)
+		}
+		call(t, cs, "fact_history", map[string]any{"id": first}, &hist)
+		if hist.Key != "contact.email" || len(hist.Versions) != 2 {
+			t.Errorf("fact_history by id = %+v, want the two versions of contact.email", hist)
+		}
 
-			var found mcp.SearchOutput
-			call(t, cs, "search", map[string]any{"query": "Neovim editor", "kinds": []string{"fact"}}, &found)
-			if len(found.Hits) == 0 || found.Hits[0].Fact == nil || found.Hits[0].Fact.Value != "Neovim" {
-				t.Errorf("search hits = %+v, want Neovim first", found.Hits)
-			}
-			call(t, cs, "search", map[string]any{"query": "Neovim", "key_prefix": "contact."}, &found)
-			if len(found.Hits) != 0 {
-				t.Errorf("search filtered to contact.* = %+v, want none", found.Hits)
-			}
+		var found mcp.SearchOutput
+		call(t, cs, "search", map[string]any{"query": "Neovim editor", "kinds": []string{"fact"}}, &found)
+		if len(found.Hits) == 0 || found.Hits[0].Fact == nil || found.Hits[0].Fact.Value != "Neovim" {
+			t.Errorf("search hits = %+v, want Neovim first", found.Hits)
+		}
+		call(t, cs, "search", map[string]any{"query": "Neovim", "key_prefix": "contact."}, &found)
+		if len(found.Hits) != 0 {
+			t.Errorf("search filtered to contact.* = %+v, want none", found.Hits)
+		}
 
-			var sh mcp.FactSheetOutput
-			call(t, cs, "fact_sheet", map[string]any{}, &sh)
-			if !strings.Contains(sh.Text, "Neovim") || !strings.Contains(sh.Text, "b@example.com") || sh.Entries == 0 {
-				t.Errorf("fact_sheet = %+v, want the favorites and the email", sh)
-			}
-			call(t, cs, "fact_sheet", map[string]any{"max_chars": 40}, &sh)
-			if sh.Dropped == 0 || len([]rune(sh.Text)) > 40 {
-				t.Errorf("fact_sheet within 40 characters = %+v, want entries dropped", sh)
-			}
+		var sh mcp.FactSheetOutput
+		call(t, cs, "fact_sheet", map[string]any{}, &sh)
+		if !strings.Contains(sh.Text, "Neovim") || !strings.Contains(sh.Text, "b@example.com") || sh.Entries == 0 {
+			t.Errorf("fact_sheet = %+v, want the favorites and the email", sh)
+		}
+		call(t, cs, "fact_sheet", map[string]any{"max_chars": 40}, &sh)
+		if sh.Dropped == 0 || len([]rune(sh.Text)) > 40 {
+			t.Errorf("fact_sheet within 40 characters = %+v, want entries dropped", sh)
+		}
 
-			current := hist.Versions[0].ID
-			var fg mcp.ForgetOutput
-			call(t, cs, "forget", map[string]any{"id": current, "reason": "the user asked"}, &fg)
-			if fg.Mode != "retract" || fg.Counts.Retracted != 1 || len(fg.Facts) != 1 || fg.Facts[0].Current {
-				t.Errorf("forget = %+v, want one fact retracted", fg)
-			}
-			call(t, cs, "list_facts", map[string]any{"key": "contact.email"}, &list)
-			if list.Count != 0 {
-				t.Errorf("after forget, list_facts = %+v, want none current", list.Facts)
-			}
-			call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
-			if len(hist.Versions) != 2 {
-				t.Errorf("after retract, history has %d versions, want 2 kept", len(hist.Versions))
-			}
-			call(t, cs, "forget", map[string]any{"key": "contact.email", "mode": "delete", "reason": "it was wrong"}, &fg)
-			if fg.Counts.Deleted != 2 || len(fg.Facts) != 0 {
-				t.Errorf("forget delete = %+v, want 2 rows erased", fg)
-			}
-			call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
-			if len(hist.Versions) != 0 {
-				t.Errorf("after delete, history = %+v, want none", hist.Versions)
-			}
-			call(t, cs, "fact_sheet", map[string]any{}, &sh)
-			if strings.Contains(sh.Text, "example.com") {
-				t.Errorf("after delete, the fact sheet still shows the email: %q", sh.Text)
-			}
-		})
-	}
+		current := hist.Versions[0].ID
+		var fg mcp.ForgetOutput
+		call(t, cs, "forget", map[string]any{"id": current, "reason": "the user asked"}, &fg)
+		if fg.Mode != "retract" || fg.Counts.Retracted != 1 || len(fg.Facts) != 1 || fg.Facts[0].Current {
+			t.Errorf("forget = %+v, want one fact retracted", fg)
+		}
+		call(t, cs, "list_facts", map[string]any{"key": "contact.email"}, &list)
+		if list.Count != 0 {
+			t.Errorf("after forget, list_facts = %+v, want none current", list.Facts)
+		}
+		call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
+		if len(hist.Versions) != 2 {
+			t.Errorf("after retract, history has %d versions, want 2 kept", len(hist.Versions))
+		}
+		call(t, cs, "forget", map[string]any{"key": "contact.email", "mode": "delete", "reason": "it was wrong"}, &fg)
+		if fg.Counts.Deleted != 2 || len(fg.Facts) != 0 {
+			t.Errorf("forget delete = %+v, want 2 rows erased", fg)
+		}
+		call(t, cs, "fact_history", map[string]any{"key": "contact.email"}, &hist)
+		if len(hist.Versions) != 0 {
+			t.Errorf("after delete, history = %+v, want none", hist.Versions)
+		}
+		call(t, cs, "fact_sheet", map[string]any{}, &sh)
+		if strings.Contains(sh.Text, "example.com") {
+			t.Errorf("after delete, the fact sheet still shows the email: %q", sh.Text)
+		}
+	})
 }
 
 func TestToolErrors(t *testing.T) {
-	for name, connect := range transports(t) {
-		t.Run(name, func(t *testing.T) {
-			f := newFixture(t)
-			cs := connect(t, f)
-			other := "API key"
-			if name == "stdio" {
-				other = "acts for user " + string(alice) + " only"
-			}
-			cases := []struct {
-				name string
-				tool string
-				args map[string]any
-				want string
-			}{
-				{"empty text", "remember", map[string]any{"text": "  "}, "text is empty"},
-				{"missing text", "remember", map[string]any{}, `validating "arguments"`},
-				{"unknown argument", "remember", map[string]any{"text": "hi", "txt": "hi"}, "txt"},
-				{"wrong type", "ask", map[string]any{"question": 5}, `validating "arguments"`},
-				{"empty question", "ask", map[string]any{"question": ""}, "question is empty"},
-				{"long question", "ask", map[string]any{"question": strings.Repeat("a", mcp.MaxTextBytes+1)}, "the limit is 16384"},
-				{"empty query", "search", map[string]any{"query": " "}, "query is empty"},
-				{"bad kind", "search", map[string]any{"query": "x", "kinds": []string{"person"}}, `kind "person"`},
-				{"bad time", "search", map[string]any{"query": "x", "from": "yesterday"}, "not an RFC 3339 time"},
-				{"empty value", "set_fact", map[string]any{"key": "k", "value": ""}, "value is empty"},
-				{"empty key", "set_fact", map[string]any{"key": "", "value": "v"}, "key is empty"},
-				{"bad category", "set_fact", map[string]any{"key": "k", "value": "v", "category": "misc"}, `category "misc"`},
-				{"rank on a single key", "set_fact", map[string]any{"key": "k", "value": "v", "rank": 2}, "not a ranked list"},
-				{"bad limit", "list_facts", map[string]any{"limit": 5000}, "limit 5000 is outside"},
-				{"bad as_of", "list_facts", map[string]any{"as_of": "now"}, "not an RFC 3339 time"},
-				{"history without key", "fact_history", map[string]any{}, "key is empty"},
-				{"invalid id", "fact_history", map[string]any{"id": "nope"}, `fact "nope" not found`},
-				{"forget invalid id", "forget", map[string]any{"id": "nope", "reason": "test"}, `fact "nope" not found`},
-				{"forget without reason", "forget", map[string]any{"id": "x"}, "reason"},
-				{"forget empty reason", "forget", map[string]any{"id": "x", "reason": " "}, "reason is empty"},
-				{"forget bad mode", "forget", map[string]any{"id": "x", "reason": "r", "mode": "shred"}, `mode "shred"`},
-				{"forget nothing", "forget", map[string]any{"reason": "r"}, "id is empty"},
-				{"forget unknown key", "forget", map[string]any{"key": "nothing.here", "reason": "r"}, "no current facts for nothing.here"},
-				{"user not a uuid", "ask", map[string]any{"question": "What is my email?", "user": "alice"}, `user id "alice" is not a UUID`},
-				{"another user", "ask", map[string]any{"question": "What is my email?", "user": string(bob)}, other},
-				{"negative budget", "fact_sheet", map[string]any{"max_tokens": -1}, "cannot be negative"},
-			}
-			for _, tc := range cases {
-				t.Run(tc.name, func(t *testing.T) {
-					if got := callError(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
-						t.Errorf("%s(%v) error = %q, want it to contain %q", tc.tool, tc.args, got, tc.want)
-					}
-				})
-			}
-			// A store that cannot be reached is a tool error naming it, not a crash.
-			f.store.Close()
-			got := callError(t, cs, "ask", map[string]any{"question": "What is my email?"})
-			if !strings.Contains(got, "store unavailable") {
-				t.Errorf("with the store closed, ask error = %q, want store unavailable", got)
-			}
-		})
-	}
+	eachTransport(t, func(t *testing.T, f *fixture, cs *mcpsdk.ClientSession) {
+		other := "API key"
+		if strings.HasSuffix(t.Name(), "/stdio") { // the server acts for alice alone
+			other = "acts for user " + string(alice) + " only"
+		}
+		cases := []struct {
+			name string
+			tool string
+			args map[string]any
+			want string
+		}{
+			{"empty text", "remember", map[string]any{"text": "  "}, "text is empty"},
+			{"missing text", "remember", map[string]any{}, `validating "arguments"`},
+			{"unknown argument", "remember", map[string]any{"text": "hi", "txt": "hi"}, "txt"},
+			{"wrong type", "ask", map[string]any{"question": 5}, `validating "arguments"`},
+			{"empty question", "ask", map[string]any{"question": ""}, "question is empty"},
+			{"long question", "ask", map[string]any{"question": strings.Repeat("a", mcp.MaxTextBytes+1)}, "the limit is 16384"},
+			{"empty query", "search", map[string]any{"query": " "}, "query is empty"},
+			{"bad kind", "search", map[string]any{"query": "x", "kinds": []string{"person"}}, `kind "person"`},
+			{"bad time", "search", map[string]any{"query": "x", "from": "yesterday"}, "not an RFC 3339 time"},
+			{"empty value", "set_fact", map[string]any{"key": "k", "value": ""}, "value is empty"},
+			{"empty key", "set_fact", map[string]any{"key": "", "value": "v"}, "key is empty"},
+			{"bad category", "set_fact", map[string]any{"key": "k", "value": "v", "category": "misc"}, `category "misc"`},
+			{"rank on a single key", "set_fact", map[string]any{"key": "k", "value": "v", "rank": 2}, "not a ranked list"},
+			{"bad limit", "list_facts", map[string]any{"limit": 5000}, "limit 5000 is outside"},
+			{"bad as_of", "list_facts", map[string]any{"as_of": "now"}, "not an RFC 3339 time"},
+			{"history without key", "fact_history", map[string]any{}, "key is empty"},
+			{"invalid id", "fact_history", map[string]any{"id": "nope"}, `fact "nope" not found`},
+			{"forget invalid id", "forget", map[string]any{"id": "nope", "reason": "test"}, `fact "nope" not found`},
+			{"forget without reason", "forget", map[string]any{"id": "x"}, "reason"},
+			{"forget empty reason", "forget", map[string]any{"id": "x", "reason": " "}, "reason is empty"},
+			{"forget bad mode", "forget", map[string]any{"id": "x", "reason": "r", "mode": "shred"}, `mode "shred"`},
+			{"forget nothing", "forget", map[string]any{"reason": "r"}, "id is empty"},
+			{"forget unknown key", "forget", map[string]any{"key": "nothing.here", "reason": "r"}, "no current facts for nothing.here"},
+			{"user not a uuid", "ask", map[string]any{"question": "What is my email?", "user": "alice"}, `user id "alice" is not a UUID`},
+			{"another user", "ask", map[string]any{"question": "What is my email?", "user": string(bob)}, other},
+			{"negative budget", "fact_sheet", map[string]any{"max_tokens": -1}, "cannot be negative"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				if got := callError(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
+					t.Errorf("%s(%v) error = %q, want it to contain %q", tc.tool, tc.args, got, tc.want)
+				}
+			})
+		}
+		// A store that cannot be reached is a tool error naming it, not a crash.
+		f.store.Close()
+		got := callError(t, cs, "ask", map[string]any{"question": "What is my email?"})
+		if !strings.Contains(got, "store unavailable") {
+			t.Errorf("with the store closed, ask error = %q, want store unavailable", got)
+		}
+	})
 }

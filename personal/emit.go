@@ -23,6 +23,16 @@ func (p *parser) emit(s subj, key, value, rule string, text func(string) string)
 	p.emitFx(s, fx{key: key, value: value, rule: rule, text: text, correction: s.correction})
 }
 
+// emitList emits a fact of key for each value listed in [i, e), about st's subject,
+// whose text is "<subject> <says> <value>".
+func (p *parser) emitList(st state, i, e int, key, rule, says string) {
+	for _, v := range p.listValues(i, e) {
+		p.emitFx(*st.s, fx{key: key, value: v, rule: rule, correction: st.corr, text: func(x string) string {
+			return x + " " + says + " " + v
+		}})
+	}
+}
+
 func (p *parser) emitFx(s subj, f fx) {
 	if p.dry {
 		return

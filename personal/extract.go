@@ -301,19 +301,7 @@ func (p *parser) clauses(i int, corr bool) {
 		if ok {
 			s.correction = corr
 			s.clauseStart = start
-			k := p.predicate(&s, j)
-			for k > j {
-				// continuations with the same subject: "is 8 and loves dinosaurs"
-				c := p.continuation(k)
-				if c < 0 {
-					break
-				}
-				k2 := p.predicate(&s, c)
-				if k2 == c {
-					break
-				}
-				j, k = c, k2
-			}
+			j, k := p.predicates(&s, j)
 			i = p.nextClause(max(k, j))
 			corr = false
 			continue
@@ -324,6 +312,25 @@ func (p *parser) clauses(i int, corr bool) {
 		}
 		i = p.nextClause(i + 1)
 	}
+}
+
+// predicates reads the predicate of s at j and the predicates with the same subject
+// that continue it ("is 8 and loves dinosaurs"). It returns where the last one read
+// starts and the index after it; end is j when nothing was read.
+func (p *parser) predicates(s *subj, j int) (last, end int) {
+	k := p.predicate(s, j)
+	for k > j {
+		c := p.continuation(k)
+		if c < 0 {
+			break
+		}
+		k2 := p.predicate(s, c)
+		if k2 == c {
+			break
+		}
+		j, k = c, k2
+	}
+	return j, k
 }
 
 // continuation returns where a same-subject predicate continues after k ("..., and

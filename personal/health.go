@@ -12,12 +12,7 @@ func (p *parser) allergy(st state, i int) int {
 	if e == i {
 		return i
 	}
-	for _, v := range p.listValues(i, e) {
-		val := v
-		p.emitFx(*st.s, fx{key: factbase.KeyAllergy, value: val, rule: "is allergic to", correction: st.corr, text: func(s string) string {
-			return s + " is allergic to " + val
-		}})
-	}
+	p.emitList(st, i, e, factbase.KeyAllergy, "is allergic to", "is allergic to")
 	return p.afterTail(e)
 }
 
@@ -43,12 +38,7 @@ func (p *parser) hasAllergy(i int, st state) int {
 			if k == j {
 				return i
 			}
-			for _, v := range p.listValues(j, k) {
-				val := v
-				p.emitFx(*st.s, fx{key: factbase.KeyAllergy, value: val, rule: "has an allergy", correction: st.corr, text: func(s string) string {
-					return s + " is allergic to " + val
-				}})
-			}
+			p.emitList(st, j, k, factbase.KeyAllergy, "has an allergy", "is allergic to")
 			return p.afterTail(k + 1)
 		}
 		if p.w(k) == "," && p.w(k+1) != "and" || valueStop[p.w(k)] {

@@ -560,18 +560,7 @@ func (p *parser) afterMention(s subj, j int) int {
 			}
 			if p.w(k) == "who" || p.w(k) == "whom" {
 				inner := subj{refs: []int{idx}, clauseStart: k}
-				end := p.predicate(&inner, k+1)
-				for end > k+1 {
-					c := p.continuation(end)
-					if c < 0 {
-						break
-					}
-					e2 := p.predicate(&inner, c)
-					if e2 == c {
-						break
-					}
-					end = e2
-				}
+				_, end := p.predicates(&inner, k+1)
 				if end > k+1 && p.w(end) == "," {
 					j = end + 1
 					continue
@@ -586,34 +575,54 @@ func (p *parser) afterMention(s subj, j int) int {
 	}
 }
 
-// apposition reads ", my accountant," after a name at k ("my" at k) and gives the
-// mention that relation; it returns the index after the relation or k.
-func (p *parser) apposition(idx, k int) int {
-	j := k + 1
+// myRelation is a relation read after "my" at i, modifiers skipped ("my little
+// brother"). In a chain ("my wife's sister") the first relation becomes a mention of
+// its own: owner is that mention and via its relation word; otherwise owner is User.
+type myRelation struct {
+	r     relInfo
+	word  string
+	end   int // the index after the relation
+	owner int
+	via   string
+}
+
+// relationAfterMy reads the relation after "my" at i; ok is false if there is none.
+func (p *parser) relationAfterMy(i int) (rel myRelation, ok bool) {
+	j := i + 1
 	for relationModifiers[p.w(j)] {
 		j++
 	}
 	r, word, e, ok := p.relationAt(j)
 	if !ok {
+		return myRelation{}, false
+	}
+	if !p.t[e-1].poss {
+		return myRelation{r: r, word: word, end: e, owner: User}, true
+	}
+	r2, word2, e2, ok := p.relationAt(e)
+	if !ok {
+		return myRelation{}, false
+	}
+	o := p.mention(Mention{Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Span: p.span(i, e)})
+	return myRelation{r: r2, word: word2, end: e2, owner: o, via: word}, true
+}
+
+// apposition reads ", my accountant," after a name at k ("my" at k) and gives the
+// mention that relation; it returns the index after the relation or k.
+func (p *parser) apposition(idx, k int) int {
+	rel, ok := p.relationAfterMy(k)
+	if !ok {
 		return k
 	}
-	if p.t[e-1].poss {
-		if r2, word2, e2, ok2 := p.relationAt(e); ok2 {
-			o := p.mention(Mention{Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Span: p.span(k, e)})
-			if !p.dry {
-				m := &p.ex.Mentions[idx]
-				if m.Relation == "" {
-					m.Relation, m.Role, m.Owner = word+"'s "+word2, factbase.RoleOther, o
-					if m.Gender == "" {
-						m.Gender = genderName(r2.gender)
-					}
-				}
+	if rel.via != "" && !p.dry {
+		m := &p.ex.Mentions[idx]
+		if m.Relation == "" {
+			m.Relation, m.Role, m.Owner = rel.via+"'s "+rel.word, factbase.RoleOther, rel.owner
+			if m.Gender == "" {
+				m.Gender = genderName(rel.r.gender)
 			}
-			p.setRelation(idx, r2, word2, o, word)
-			return e2
 		}
-		return k
 	}
-	p.setRelation(idx, r, word, User, "")
-	return e
+	p.setRelation(idx, rel.r, rel.word, rel.owner, rel.via)
+	return rel.end
 }

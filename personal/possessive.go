@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/when"
 )
 
@@ -89,7 +90,7 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	case "number", "phone", "phone number", "cell", "cell number", "mobile", "mobile number", "cell phone", "telephone":
 		e := v
 		digits := 0
-		for e < len(p.t) && (p.t[e].kind == kWord && isDigits(p.w(e)) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
+		for e < len(p.t) && (p.t[e].kind == kWord && normalize.IsDigits(p.w(e)) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
 			if p.t[e].kind == kWord {
 				digits += len(p.w(e))
 			}

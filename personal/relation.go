@@ -8,28 +8,16 @@ func (p *parser) relationStatement(head int, st state) int {
 	if len(s.refs) != 1 || s.refs[0] == User {
 		return head
 	}
-	j := head + 1
-	for relationModifiers[p.w(j)] {
-		j++
-	}
-	r, word, e, ok := p.relationAt(j)
+	rel, ok := p.relationAfterMy(head)
 	if !ok {
 		return head
 	}
 	idx := s.refs[0]
-	if p.t[e-1].poss {
-		if r2, word2, e2, ok2 := p.relationAt(e); ok2 {
-			o := p.mention(Mention{Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Span: p.span(head, e)})
-			p.setRelation(idx, r2, word2, o, word)
-			return e2
-		}
+	if m := p.ex.Mentions[idx]; rel.via == "" && m.Relation != "" && m.Relation != rel.word {
 		return head
 	}
-	if m := p.ex.Mentions[idx]; m.Relation != "" && m.Relation != word {
-		return head
-	}
-	p.setRelation(idx, r, word, User, "")
-	return e
+	p.setRelation(idx, rel.r, rel.word, rel.owner, rel.via)
+	return rel.end
 }
 
 // nameStatement reads a name at i for a relation-only subject: "my wife is Sarah",

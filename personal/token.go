@@ -123,6 +123,12 @@ func scanWord(msg string, i int) int {
 	return j
 }
 
+// contractionSuffixes split a word the contractions table does not list into the
+// word and the verb the suffix stands for: "Anna'll" is Anna will.
+var contractionSuffixes = []struct{ suffix, word string }{
+	{"'re", "are"}, {"'ll", "will"}, {"'d", "would"}, {"n't", "not"},
+}
+
 // appendWord appends the word msg[i:j], expanding contractions and possessives.
 func appendWord(out []token, msg string, i, j int) []token {
 	orig := msg[i:j]
@@ -144,18 +150,13 @@ func appendWord(out []token, msg string, i, j int) []token {
 		t.w, t.poss = strings.TrimSuffix(lw, "'s"), true
 	case strings.HasSuffix(lw, "s'"):
 		t.w, t.poss = strings.TrimSuffix(lw, "'"), true
-	case strings.HasSuffix(lw, "'re"):
-		return append(out, token{w: strings.TrimSuffix(lw, "'re"), kind: kWord, start: i, end: j, cap: capital},
-			token{w: "are", kind: kWord, start: i, end: j})
-	case strings.HasSuffix(lw, "'ll"):
-		return append(out, token{w: strings.TrimSuffix(lw, "'ll"), kind: kWord, start: i, end: j, cap: capital},
-			token{w: "will", kind: kWord, start: i, end: j})
-	case strings.HasSuffix(lw, "'d"):
-		return append(out, token{w: strings.TrimSuffix(lw, "'d"), kind: kWord, start: i, end: j, cap: capital},
-			token{w: "would", kind: kWord, start: i, end: j})
-	case strings.HasSuffix(lw, "n't"):
-		return append(out, token{w: strings.TrimSuffix(lw, "n't"), kind: kWord, start: i, end: j, cap: capital},
-			token{w: "not", kind: kWord, start: i, end: j})
+	default:
+		for _, c := range contractionSuffixes {
+			if w, ok := strings.CutSuffix(lw, c.suffix); ok {
+				return append(out, token{w: w, kind: kWord, start: i, end: j, cap: capital},
+					token{w: c.word, kind: kWord, start: i, end: j})
+			}
+		}
 	}
 	return append(out, t)
 }

@@ -185,18 +185,6 @@ func isNumber(w string) bool {
 	return ok
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // phraseIn matches one to three words at i with f, the longest first, and returns
 // f's value and the index after the words; ("", i) when none match.
 func (p *parser) phraseIn(i int, f func(string) (string, bool)) (string, int) {

@@ -24,18 +24,12 @@ func (p *parser) verbRule(head int, st state) int {
 			i++
 		}
 		e := p.valueEnd(i, true)
-		for _, v := range p.listValues(i, e) {
-			val := v
-			p.emitFx(s, fx{key: factbase.KeyAvoid, value: val, rule: "avoids", correction: st.corr, text: func(x string) string { return x + " avoids " + val }})
-		}
+		p.emitList(st, i, e, factbase.KeyAvoid, "avoids", "avoids")
 		return e
 	case hw == "suffers" || hw == "suffer":
 		if p.w(head+1) == "from" {
 			e := p.valueEnd(head+2, true)
-			for _, v := range p.listValues(head+2, e) {
-				val := v
-				p.emitFx(s, fx{key: factbase.KeyCondition, value: val, rule: "suffers from", correction: st.corr, text: func(x string) string { return x + " has " + val }})
-			}
+			p.emitList(st, head+2, e, factbase.KeyCondition, "suffers from", "has")
 			return e
 		}
 	case hw == "speaks" || hw == "speak":
@@ -102,10 +96,7 @@ func (p *parser) verbRule(head int, st state) int {
 		// "eats no meat", "only eats halal"
 		if p.w(head+1) == "no" {
 			e := p.valueEnd(head+2, true)
-			for _, v := range p.listValues(head+2, e) {
-				val := v
-				p.emitFx(s, fx{key: factbase.KeyAvoid, value: val, rule: "eats no", correction: st.corr, text: func(x string) string { return x + " does not eat " + val }})
-			}
+			p.emitList(st, head+2, e, factbase.KeyAvoid, "eats no", "does not eat")
 			return e
 		}
 		if d, e := p.phraseIn(head+1, dietPhrase); e > head+1 {
@@ -165,12 +156,7 @@ func (p *parser) negativeRule(head int, st state) int {
 		if e == i || objectPronouns[p.w(i)] {
 			return head
 		}
-		for _, v := range p.listValues(i, e) {
-			val := v
-			p.emitFx(*st.s, fx{key: factbase.KeyAvoid, value: val, rule: "cannot eat", correction: st.corr, text: func(s string) string {
-				return s + " does not eat " + val
-			}})
-		}
+		p.emitList(st, i, e, factbase.KeyAvoid, "cannot eat", "does not eat")
 		return e
 	case hw == "like" || hw == "enjoy" || hw == "care" && p.w(head+1) == "for":
 		if hw == "care" {

@@ -1,6 +1,10 @@
 package router
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/factbase/factbase/normalize"
+)
 
 // MaxRank is the largest rank the router accepts; a larger one is not a statement.
 const MaxRank = 1000
@@ -41,7 +45,7 @@ func ordinalValue(w string) int {
 		return 0
 	}
 	num := w[:len(w)-2]
-	if !isDigits(num) || len(num) > 4 {
+	if !normalize.IsDigits(num) || len(num) > 4 {
 		return 0
 	}
 	n, err := strconv.Atoi(num)
@@ -53,7 +57,7 @@ func ordinalValue(w string) int {
 
 // numberValue returns the value of a number token: "4" or "four"; 0 if none.
 func numberValue(w string) int {
-	if isDigits(w) {
+	if normalize.IsDigits(w) {
 		if len(w) > 4 {
 			return 0
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
 )
 
 // keyAt parses a key phrase after "my" at i (with modifiers); it returns the key, the
@@ -232,7 +233,7 @@ func (c *cl) timeTail(k int) bool {
 		return next == "year" || next == "month" || next == "week" || next == "summer" ||
 			next == "winter" || next == "spring" || next == "fall" || next == "autumn"
 	case "in":
-		return len(next) == 4 && isDigits(next) || months[next]
+		return len(next) == 4 && normalize.IsDigits(next) || months[next]
 	case "a", "two", "three", "few", "couple", "several", "some":
 		for m := k + 1; m < k+5 && m < len(c.t); m++ {
 			if c.w(m) == "ago" {

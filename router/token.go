@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/factbase/factbase/normalize"
 )
 
 // tokKind says what a token is.
@@ -191,7 +193,7 @@ func appendWord(toks []token, raw string, s, e int) []token {
 	lw := lower(raw)
 	add := func(w string, poss bool) {
 		kind := tWord
-		if isDigits(w) {
+		if normalize.IsDigits(w) {
 			kind = tNum
 		}
 		toks = append(toks, token{w: w, s: s, e: e, kind: kind, poss: poss})
@@ -273,18 +275,6 @@ func appendWord(toks []token, raw string, s, e int) []token {
 	}
 	add(lw, false)
 	return toks
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // expansions are contractions written without an apostrophe, and a few with one that

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/factbase/factbase/bench/cputime"
 )
 
 var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -292,11 +294,11 @@ func BenchmarkFuse2x1000(b *testing.B) {
 	}
 	o := Options{BoostSubjects: []string{"entity:x"}, ImportanceWeight: 0.5, Limit: 20}
 	b.ReportAllocs()
-	start := cpuNanos()
+	start := cputime.Used()
 	for b.Loop() {
 		Fuse(text, vec, now, o)
 	}
-	if end := cpuNanos(); start >= 0 && end >= 0 {
+	if end := cputime.Used(); start >= 0 && end >= 0 {
 		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -93,3 +93,29 @@ func parseUser(ctx context.Context, p string) (factbase.UserID, error) {
 	}
 	return u, nil
 }
+
+// userInput is the input of an operation that takes nothing but the user.
+type userInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+}
+
+// output is a response whose body is a T. huma names the body's schema after T, so
+// the OpenAPI document does not see this type.
+type output[T any] struct {
+	Body T
+}
+
+// forUser is the shape every per-user operation shares: it parses the user path
+// parameter (a 422 naming path.user if it is not a UUID), calls call for that user,
+// and returns its value as the response body or its error as a problem response.
+func forUser[T any](ctx context.Context, user string, call func(factbase.UserID) (T, error)) (*output[T], error) {
+	u, err := parseUser(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	v, err := call(u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &output[T]{Body: v}, nil
+}

@@ -35,7 +35,8 @@ func BenchmarkHTTP(b *testing.B) {
 		{name: "set fact", method: "POST", path: "/facts", body: func(i int64) string { return fmt.Sprintf(`{"key": "contact.email", "value": "a%d@example.com"}`, i%7) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			e := newBenchEnv(b)
+			e := newBenchEnv(b, 100, `["V1", "V2", "V3", "V4", "V5"]`, nil)
+			e.logs = nil
 			var n atomic.Int64
 			b.SetParallelism(16)
 			b.ResetTimer()
@@ -43,22 +44,17 @@ func BenchmarkHTTP(b *testing.B) {
 				for pb.Next() {
 					i := n.Add(1)
 					u := e.users[i%int64(len(e.users))]
-					var rd io.Reader
+					body := ""
 					if bc.body != nil {
-						rd = strings.NewReader(bc.body(i))
+						body = bc.body(i)
 					}
-					req, _ := http.NewRequest(bc.method, e.url+"/v1/users/"+u+bc.path, rd)
-					req.Header.Set("Authorization", "Bearer "+e.app)
-					req.Header.Set("Content-Type", "application/json")
-					res, err := e.client.Do(req)
+					status, err := e.send(bc.method, "/v1/users/"+u+bc.path, body)
 					if err != nil {
 						b.Error(err)
 						return
 					}
-					io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-					if res.StatusCode != 200 {
-						b.Errorf("%s: %d", bc.path, res.StatusCode)
+					if status != 200 {
+						b.Errorf("%s: %d", bc.path, status)
 						return
 					}
 				}
@@ -73,17 +69,39 @@ type benchEnv struct {
 	users []string
 }
 
-func newBenchEnv(b *testing.B) benchEnv {
-	e := benchEnv{testEnv: newTestEnv(b, nil)}
-	e.logs = nil
-	for i := range 100 {
+// newBenchEnv returns a test server (configured by configure, if not nil) with n
+// users, each with the ranked list favorites.crypto of the values in list (a JSON
+// array) and an email.
+func newBenchEnv(b *testing.B, n int, list string, configure func(*Options)) benchEnv {
+	e := benchEnv{testEnv: newTestEnv(b, configure)}
+	for i := range n {
 		u := fmt.Sprintf("%08x-0000-4000-8000-%012x", 0xbe0c0000+i, i)
 		e.users = append(e.users, u)
-		e.ok("POST", "/v1/users/"+u+"/lists/favorites.crypto", e.app, `{"values": ["V1", "V2", "V3", "V4", "V5"]}`, nil)
+		e.ok("POST", "/v1/users/"+u+"/lists/favorites.crypto", e.app, `{"values": `+list+`}`, nil)
 		e.ok("POST", "/v1/users/"+u+"/facts", e.app, `{"key": "contact.email", "value": "a@example.com"}`, nil)
 	}
 	e.client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
 	return e
+}
+
+// send makes one request with the application key and reads the response away.
+func (e benchEnv) send(method, path, body string) (status int, err error) {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, e.url+path, rd)
+	req.Header.Set("Authorization", "Bearer "+e.app)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := e.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, nil
 }
 
 // BenchmarkLoad is the load of tools/load run in process, for profiling: 32 clients
@@ -101,17 +119,10 @@ func BenchmarkLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := benchEnv{testEnv: newTestEnv(b, func(o *Options) {
+	e := newBenchEnv(b, 200, `["BTC", "ETH", "XMR", "SOL", "ADA"]`, func(o *Options) {
 		o.Engine = memory.New(o.Keys.(*sqlite.Store), memory.Options{Observer: o.Metrics, Embedder: glove})
 		o.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	})}
-	for i := range 200 {
-		u := fmt.Sprintf("%08x-0000-4000-8000-%012x", 0xbe0c0000+i, i)
-		e.users = append(e.users, u)
-		e.ok("POST", "/v1/users/"+u+"/lists/favorites.crypto", e.app, `{"values": ["BTC", "ETH", "XMR", "SOL", "ADA"]}`, nil)
-		e.ok("POST", "/v1/users/"+u+"/facts", e.app, `{"key": "contact.email", "value": "a@example.com"}`, nil)
-	}
-	e.client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
+	})
 	var (
 		n          atomic.Int64
 		mu         sync.Mutex
@@ -125,26 +136,15 @@ func BenchmarkLoad(b *testing.B) {
 		for pb.Next() {
 			read := rng.Float64() < 0.8
 			method, path, body := loadRequest(rng, e.users, read)
-			var rd io.Reader
-			if body != "" {
-				rd = strings.NewReader(body)
-			}
-			req, _ := http.NewRequest(method, e.url+path, rd)
-			req.Header.Set("Authorization", "Bearer "+e.app)
-			if body != "" {
-				req.Header.Set("Content-Type", "application/json")
-			}
 			t0 := time.Now()
-			res, err := e.client.Do(req)
+			status, err := e.send(method, path, body)
 			if err != nil {
 				b.Error(err)
 				return
 			}
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
 			lat := time.Since(t0)
-			if res.StatusCode != 200 && res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusConflict {
-				b.Errorf("%s %s: %d", method, path, res.StatusCode)
+			if status != 200 && status != http.StatusNotFound && status != http.StatusConflict {
+				b.Errorf("%s %s: %d", method, path, status)
 				return
 			}
 			if read {

@@ -42,10 +42,6 @@ type addEpisodeInput struct {
 	}
 }
 
-type episodeResultOutput struct {
-	Body ingest.EpisodeResult
-}
-
 type listEpisodesInput struct {
 	User        string    `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Tags        string    `query:"tags" maxLength:"2000" doc:"Only episodes with every one of these comma-separated tags." example:"nexus,deploy"`
@@ -55,10 +51,6 @@ type listEpisodesInput struct {
 	Newest      bool      `query:"newest_first" doc:"Newest first; the default is oldest first."`
 	Limit       int       `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many."`
 	Offset      int       `query:"offset" minimum:"0" doc:"Skip this many."`
-}
-
-type episodePageOutput struct {
-	Body ingest.EpisodePage
 }
 
 type episodeInput struct {
@@ -72,18 +64,10 @@ type episodeWithFacts struct {
 	Facts   []factbase.Fact  `json:"facts" doc:"The facts whose source is the episode."`
 }
 
-type episodeOutput struct {
-	Body episodeWithFacts
-}
-
 type deleteEpisodeInput struct {
 	User      string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID        string `path:"id" maxLength:"100" doc:"The episode's id."`
 	KeepFacts bool   `query:"keep_facts" doc:"Keep the facts extracted from the episode; by default they are erased with it."`
-}
-
-type deleteEpisodeOutput struct {
-	Body ingest.DeleteResult
 }
 
 type addEpisodeFactsInput struct {
@@ -92,14 +76,6 @@ type addEpisodeFactsInput struct {
 	Body struct {
 		Facts []episodeFactBody `json:"facts" minItems:"1" maxItems:"1000" doc:"The facts to link to the episode."`
 	}
-}
-
-type backfillInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-}
-
-type backfillOutput struct {
-	Body ingest.BackfillResult
 }
 
 type searchInput struct {
@@ -121,10 +97,6 @@ type searchInput struct {
 	}
 }
 
-type searchOutput struct {
-	Body retrieve.SearchResult
-}
-
 type queryInput struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Body struct {
@@ -132,10 +104,6 @@ type queryInput struct {
 		Prefer   string `json:"prefer,omitempty" enum:"auto,fact,narrative" doc:"Which source to try first; auto (the default) lets the question decide."`
 		Passages int    `json:"passages,omitempty" minimum:"0" maximum:"20" doc:"At most this many narrative passages. Default 3."`
 	}
-}
-
-type queryOutput struct {
-	Body retrieve.QueryAnswer
 }
 
 type lookupInput struct {
@@ -147,12 +115,6 @@ type lookupInput struct {
 	Since  time.Time `query:"since" doc:"Only facts true from this time on (RFC 3339)."`
 	Until  time.Time `query:"until" doc:"Only facts true from before this time (RFC 3339)."`
 	Limit  int       `query:"limit" minimum:"1" maximum:"1000" default:"10" doc:"At most this many."`
-}
-
-type lookupOutput struct {
-	Body struct {
-		Facts []retrieve.LookupResult `json:"facts"`
-	}
 }
 
 // registerEpisodes adds the episode, search, query and look-up operations.
@@ -188,100 +150,65 @@ which source answered: the value of a fact, or passages of episodes.`), s.query)
 source episode, confidence and time. Needs type, key or prefix.`), s.lookup)
 }
 
-func (s *Server) addEpisode(ctx context.Context, in *addEpisodeInput) (*episodeResultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) addEpisode(ctx context.Context, in *addEpisodeInput) (*output[ingest.EpisodeResult], error) {
 	b := in.Body
 	ei := ingest.EpisodeInput{Content: b.Content, Tags: b.Tags, Importance: b.Importance, Metadata: b.Metadata, NoExtract: b.NoExtract}
 	if b.CreatedAt != nil {
 		ei.CreatedAt = *b.CreatedAt
 	}
-	for _, f := range b.Facts {
-		ei.Facts = append(ei.Facts, f.fact())
-	}
-	r, err := s.opts.Engine.Ingest.AddEpisode(ctx, u, ei)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &episodeResultOutput{Body: r}, nil
+	ei.Facts = episodeFacts(b.Facts)
+	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.EpisodeResult, error) {
+		return s.opts.Engine.Ingest.AddEpisode(ctx, u, ei)
+	})
 }
 
-func (s *Server) listEpisodes(ctx context.Context, in *listEpisodesInput) (*episodePageOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
+// episodeFacts returns the facts of bodies, in order.
+func episodeFacts(bodies []episodeFactBody) []factbase.Fact {
+	var facts []factbase.Fact
+	for _, f := range bodies {
+		facts = append(facts, f.fact())
 	}
-	p, err := s.opts.Engine.Ingest.Episodes(ctx, u, factbase.EpisodeFilter{Tags: splitTags(in.Tags), From: in.Since, To: in.Until,
-		Unextracted: in.Unextracted, NewestFirst: in.Newest, Limit: in.Limit, Offset: in.Offset})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &episodePageOutput{Body: p}, nil
+	return facts
 }
 
-func (s *Server) getEpisode(ctx context.Context, in *episodeInput) (*episodeOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	ep, err := s.opts.Engine.Ingest.Episode(ctx, u, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	facts, err := s.opts.Engine.Ingest.EpisodeFacts(ctx, u, in.ID, in.History)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &episodeOutput{Body: episodeWithFacts{Episode: ep, Facts: facts}}, nil
+func (s *Server) listEpisodes(ctx context.Context, in *listEpisodesInput) (*output[ingest.EpisodePage], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.EpisodePage, error) {
+		return s.opts.Engine.Ingest.Episodes(ctx, u, factbase.EpisodeFilter{Tags: splitTags(in.Tags), From: in.Since, To: in.Until,
+			Unextracted: in.Unextracted, NewestFirst: in.Newest, Limit: in.Limit, Offset: in.Offset})
+	})
 }
 
-func (s *Server) deleteEpisode(ctx context.Context, in *deleteEpisodeInput) (*deleteEpisodeOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.opts.Engine.Ingest.DeleteEpisode(ctx, u, in.ID, in.KeepFacts)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &deleteEpisodeOutput{Body: d}, nil
+func (s *Server) getEpisode(ctx context.Context, in *episodeInput) (*output[episodeWithFacts], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (episodeWithFacts, error) {
+		ep, err := s.opts.Engine.Ingest.Episode(ctx, u, in.ID)
+		if err != nil {
+			return episodeWithFacts{}, err
+		}
+		facts, err := s.opts.Engine.Ingest.EpisodeFacts(ctx, u, in.ID, in.History)
+		return episodeWithFacts{Episode: ep, Facts: facts}, err
+	})
 }
 
-func (s *Server) addEpisodeFacts(ctx context.Context, in *addEpisodeFactsInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	facts := make([]factbase.Fact, len(in.Body.Facts))
-	for i, f := range in.Body.Facts {
-		facts[i] = f.fact()
-	}
-	res, err := s.opts.Engine.Ingest.AddEpisodeFacts(ctx, u, in.ID, facts)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &resultOutput{Body: res}, nil
+func (s *Server) deleteEpisode(ctx context.Context, in *deleteEpisodeInput) (*output[ingest.DeleteResult], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.DeleteResult, error) {
+		return s.opts.Engine.Ingest.DeleteEpisode(ctx, u, in.ID, in.KeepFacts)
+	})
 }
 
-func (s *Server) backfillEpisodes(ctx context.Context, in *backfillInput) (*backfillOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.Ingest.BackfillEpisodes(ctx, u, nil)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &backfillOutput{Body: r}, nil
+func (s *Server) addEpisodeFacts(ctx context.Context, in *addEpisodeFactsInput) (*output[factbase.Result], error) {
+	facts := episodeFacts(in.Body.Facts)
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.Result, error) {
+		return s.opts.Engine.Ingest.AddEpisodeFacts(ctx, u, in.ID, facts)
+	})
 }
 
-func (s *Server) search(ctx context.Context, in *searchInput) (*searchOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) backfillEpisodes(ctx context.Context, in *userInput) (*output[ingest.BackfillResult], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.BackfillResult, error) {
+		return s.opts.Engine.Ingest.BackfillEpisodes(ctx, u, nil)
+	})
+}
+
+func (s *Server) search(ctx context.Context, in *searchInput) (*output[retrieve.SearchResult], error) {
 	b := in.Body
 	o := retrieve.SearchOptions{Kinds: b.Kinds, Limit: b.Limit, KeyPrefix: b.KeyPrefix, Type: b.Type,
 		Category: factbase.Category(b.Category), Subject: b.Subject, MinConfidence: b.MinConfidence, Tags: b.Tags,
@@ -292,38 +219,29 @@ func (s *Server) search(ctx context.Context, in *searchInput) (*searchOutput, er
 	if b.Until != nil {
 		o.To = *b.Until
 	}
-	res, err := s.opts.Engine.Retrieve.Search(ctx, u, b.Query, o)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &searchOutput{Body: res}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (retrieve.SearchResult, error) {
+		return s.opts.Engine.Retrieve.Search(ctx, u, b.Query, o)
+	})
 }
 
-func (s *Server) query(ctx context.Context, in *queryInput) (*queryOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	a, err := s.opts.Engine.Retrieve.Query(ctx, u, in.Body.Question, retrieve.QueryOptions{Prefer: in.Body.Prefer, Passages: in.Body.Passages})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &queryOutput{Body: a}, nil
+func (s *Server) query(ctx context.Context, in *queryInput) (*output[retrieve.QueryAnswer], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (retrieve.QueryAnswer, error) {
+		return s.opts.Engine.Retrieve.Query(ctx, u, in.Body.Question, retrieve.QueryOptions{Prefer: in.Body.Prefer, Passages: in.Body.Passages})
+	})
 }
 
-func (s *Server) lookup(ctx context.Context, in *lookupInput) (*lookupOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := s.opts.Engine.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
-		Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &lookupOutput{}
-	out.Body.Facts = rs
-	return out, nil
+// lookupOutputBody is the body of a look-up; the name keeps the schema's name in the
+// OpenAPI document.
+type lookupOutputBody struct {
+	Facts []retrieve.LookupResult `json:"facts"`
+}
+
+func (s *Server) lookup(ctx context.Context, in *lookupInput) (*output[lookupOutputBody], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (lookupOutputBody, error) {
+		rs, err := s.opts.Engine.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
+			Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit})
+		return lookupOutputBody{Facts: rs}, err
+	})
 }
 
 // splitTags splits a comma-separated tags parameter.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -41,8 +42,13 @@ func statusOf(code string) int {
 
 // fail turns an error from the engine or a store into a problem response. The message
 // of a factbase.Error is shown; anything else is logged with the request id and
-// shown as "internal error", so internals never reach clients.
+// shown as "internal error", so internals never reach clients. An error that already
+// is a problem response (from a helper that called fail) passes through unchanged.
 func fail(ctx context.Context, err error, details ...error) huma.StatusError {
+	var se huma.StatusError
+	if errors.As(err, &se) {
+		return se
+	}
 	code := factbase.ErrorCode(err)
 	status := statusOf(code)
 	if ctx.Err() != nil && code == factbase.EINTERNAL {

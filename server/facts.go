@@ -36,10 +36,6 @@ type setFactInput struct {
 	Body factBody
 }
 
-type resultOutput struct {
-	Body factbase.Result
-}
-
 type listFactsInput struct {
 	User          string    `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Key           string    `query:"key" doc:"Only this key." example:"contact.email"`
@@ -62,17 +58,9 @@ type factsPage struct {
 	Offset int             `json:"offset"`
 }
 
-type factsOutput struct {
-	Body factsPage
-}
-
 type factInput struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID   string `path:"id" maxLength:"100" doc:"The fact's id." example:"019538c2-7d3e-7b4a-9c1f-3e2d1a0b9c8d"`
-}
-
-type factOutput struct {
-	Body factbase.Fact
 }
 
 type historyInput struct {
@@ -86,10 +74,6 @@ type history struct {
 	Subject  string          `json:"subject"`
 	Key      string          `json:"key"`
 	Versions []factbase.Fact `json:"versions" doc:"Every version, newest first, with its validity."`
-}
-
-type historyOutput struct {
-	Body history
 }
 
 func (s *Server) registerFacts() {
@@ -122,11 +106,7 @@ To end a fact's validity but keep its history, retract it instead.`, http.Status
 was never written.`, http.StatusNotFound), s.history)
 }
 
-func (s *Server) setFact(ctx context.Context, in *setFactInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) setFact(ctx context.Context, in *setFactInput) (*output[factbase.Result], error) {
 	b := in.Body
 	f := factbase.Fact{Subject: b.Subject, Key: b.Key, Value: b.Value, Rank: b.Rank,
 		Cardinality: factbase.Cardinality(b.Cardinality), ValueType: factbase.ValueType(b.ValueType),
@@ -139,23 +119,17 @@ func (s *Server) setFact(ctx context.Context, in *setFactInput) (*resultOutput, 
 	if b.ValidFrom != nil {
 		f.ValidFrom = *b.ValidFrom
 	}
-	return s.apply(ctx, u, factbase.Op{Kind: factbase.OpSet, Fact: f})
+	return s.apply(ctx, in.User, factbase.Op{Kind: factbase.OpSet, Fact: f})
 }
 
-// apply runs ops through the engine's write path.
-func (s *Server) apply(ctx context.Context, u factbase.UserID, ops ...factbase.Op) (*resultOutput, error) {
-	res, err := s.opts.Engine.Apply(ctx, u, ops)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &resultOutput{Body: res}, nil
+// apply runs ops through the engine's write path for the user the path names.
+func (s *Server) apply(ctx context.Context, user string, ops ...factbase.Op) (*output[factbase.Result], error) {
+	return forUser(ctx, user, func(u factbase.UserID) (factbase.Result, error) {
+		return s.opts.Engine.Apply(ctx, u, ops)
+	})
 }
 
-func (s *Server) listFacts(ctx context.Context, in *listFactsInput) (*factsOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) listFacts(ctx context.Context, in *listFactsInput) (*output[factsPage], error) {
 	f := factbase.FactFilter{Key: in.Key, KeyPrefix: in.Prefix, Subject: in.Subject,
 		Category: factbase.Category(in.Category), Type: in.Type, MinConfidence: in.MinConfidence,
 		History: in.History, NewestFirst: in.Newest, Limit: in.Limit, Offset: in.Offset}
@@ -165,59 +139,39 @@ func (s *Server) listFacts(ctx context.Context, in *listFactsInput) (*factsOutpu
 	if f.Limit == 0 {
 		f.Limit = core.DefaultPageSize
 	}
-	facts, err := s.opts.Engine.Facts(ctx, u, f)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	if facts == nil {
-		facts = []factbase.Fact{}
-	}
-	return &factsOutput{Body: factsPage{Facts: facts, Limit: f.Limit, Offset: f.Offset}}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (factsPage, error) {
+		facts, err := s.opts.Engine.Facts(ctx, u, f)
+		if facts == nil {
+			facts = []factbase.Fact{}
+		}
+		return factsPage{Facts: facts, Limit: f.Limit, Offset: f.Offset}, err
+	})
 }
 
-func (s *Server) getFact(ctx context.Context, in *factInput) (*factOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.opts.Engine.Fact(ctx, u, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &factOutput{Body: f}, nil
+func (s *Server) getFact(ctx context.Context, in *factInput) (*output[factbase.Fact], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.Fact, error) {
+		return s.opts.Engine.Fact(ctx, u, in.ID)
+	})
 }
 
-func (s *Server) deleteFact(ctx context.Context, in *factInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	return s.apply(ctx, u, factbase.Op{Kind: factbase.OpDelete, ID: in.ID})
+func (s *Server) deleteFact(ctx context.Context, in *factInput) (*output[factbase.Result], error) {
+	return s.apply(ctx, in.User, factbase.Op{Kind: factbase.OpDelete, ID: in.ID})
 }
 
-func (s *Server) retractFact(ctx context.Context, in *factInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	return s.apply(ctx, u, factbase.Op{Kind: factbase.OpRetract, ID: in.ID})
+func (s *Server) retractFact(ctx context.Context, in *factInput) (*output[factbase.Result], error) {
+	return s.apply(ctx, in.User, factbase.Op{Kind: factbase.OpRetract, ID: in.ID})
 }
 
-func (s *Server) history(ctx context.Context, in *historyInput) (*historyOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) history(ctx context.Context, in *historyInput) (*output[history], error) {
 	subject := in.Subject
 	if subject == "" {
 		subject = factbase.SubjectUser
 	}
-	facts, err := s.opts.Engine.History(ctx, u, subject, in.Key)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	if len(facts) == 0 {
-		return nil, fail(ctx, factbase.Errorf(factbase.ENOTFOUND, "no history for %s", in.Key))
-	}
-	return &historyOutput{Body: history{Subject: subject, Key: in.Key, Versions: facts}}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (history, error) {
+		facts, err := s.opts.Engine.History(ctx, u, subject, in.Key)
+		if err == nil && len(facts) == 0 {
+			err = factbase.Errorf(factbase.ENOTFOUND, "no history for %s", in.Key)
+		}
+		return history{Subject: subject, Key: in.Key, Versions: facts}, err
+	})
 }

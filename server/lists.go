@@ -19,34 +19,24 @@ type showListInput struct {
 	AsOf    time.Time `query:"as_of" doc:"The list as it was at a past time (RFC 3339), rebuilt from its change events."`
 }
 
-type listPageOutput struct {
-	Body core.ListPage
-}
-
 // addBody adds one value or several, in order.
 type addBody struct {
 	Value  string   `json:"value,omitempty" maxLength:"4096" doc:"One value to append." example:"BTC"`
 	Values []string `json:"values,omitempty" maxItems:"1000" doc:"Several values to append, in order."`
 }
 
-type addInput struct {
+// listWriteInput is a write to a list with a body of type B.
+type listWriteInput[B any] struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Key     string `path:"key" maxLength:"200" doc:"The list's key; ranked lists are favorites.*." example:"favorites.crypto"`
 	Subject string `query:"subject" doc:"Whose list: user (the default) or entity:<id>."`
-	Body    addBody
+	Body    B
 }
 
 // rankBody places a value at a rank.
 type rankBody struct {
 	Value string `json:"value" minLength:"1" maxLength:"4096" doc:"The value to place." example:"XMR"`
 	Rank  int    `json:"rank" minimum:"1" doc:"The rank, 1 for first: moves a present value, inserts an absent one (the rest shift down), appends beyond the end." example:"1"`
-}
-
-type rankInput struct {
-	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	Key     string `path:"key" maxLength:"200" doc:"The list's key; ranked lists are favorites.*." example:"favorites.crypto"`
-	Subject string `query:"subject" doc:"Whose list: user (the default) or entity:<id>."`
-	Body    rankBody
 }
 
 type removeInput struct {
@@ -77,80 +67,57 @@ the end. The mutation is reported with its from and to ranks.`, http.StatusConfl
 in the list.`, http.StatusNotFound), s.removeFromList)
 }
 
-// rankedKey checks that key is a ranked list.
-func rankedKey(ctx context.Context, key string) error {
-	if err := factbase.ValidateKey(key); err != nil {
-		return fail(ctx, err)
-	}
-	if factbase.DefaultCardinalities().Of(key) != factbase.Ranked {
-		return fail(ctx, factbase.Errorf(factbase.EINVALID, "%s is not a ranked list (ranked lists are favorites.*)", key))
-	}
-	return nil
+// applyToList runs ops through the write path for the user the path names, once
+// key is known to be a ranked list and there is something to write.
+func (s *Server) applyToList(ctx context.Context, user, key string, ops ...factbase.Op) (*output[factbase.Result], error) {
+	return forUser(ctx, user, func(u factbase.UserID) (factbase.Result, error) {
+		if err := factbase.ValidateKey(key); err != nil {
+			return factbase.Result{}, err
+		}
+		if factbase.DefaultCardinalities().Of(key) != factbase.Ranked {
+			return factbase.Result{}, factbase.Errorf(factbase.EINVALID, "%s is not a ranked list (ranked lists are favorites.*)", key)
+		}
+		if len(ops) == 0 {
+			return factbase.Result{}, fail(ctx, factbase.Errorf(factbase.EINVALID, "give \"value\" or \"values\" to add"),
+				&huma.ErrorDetail{Location: "body", Message: "expected value or values"})
+		}
+		return s.opts.Engine.Apply(ctx, u, ops)
+	})
 }
 
-func (s *Server) showList(ctx context.Context, in *showListInput) (*listPageOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) showList(ctx context.Context, in *showListInput) (*output[core.ListPage], error) {
 	var asOf *time.Time
 	if !in.AsOf.IsZero() {
 		asOf = &in.AsOf
 	}
-	p, err := s.opts.Engine.List(ctx, u, in.Subject, in.Key, in.Offset, in.Limit, asOf)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &listPageOutput{Body: p}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (core.ListPage, error) {
+		return s.opts.Engine.List(ctx, u, in.Subject, in.Key, in.Offset, in.Limit, asOf)
+	})
 }
 
-func listFact(subject, key, value string, rank int) factbase.Fact {
-	return factbase.Fact{Subject: subject, Key: key, Value: value, Rank: rank, Type: "preference",
-		Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "api"}
+// listOp sets value at rank (0: append) in the ranked list subject's key.
+func listOp(subject, key, value string, rank int) factbase.Op {
+	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: subject, Key: key, Value: value, Rank: rank,
+		Type: "preference", Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "api"}}
 }
 
-func (s *Server) addToList(ctx context.Context, in *addInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	if err := rankedKey(ctx, in.Key); err != nil {
-		return nil, err
-	}
+func (s *Server) addToList(ctx context.Context, in *listWriteInput[addBody]) (*output[factbase.Result], error) {
 	values := in.Body.Values
 	if in.Body.Value != "" {
 		values = append([]string{in.Body.Value}, values...)
 	}
-	if len(values) == 0 {
-		return nil, fail(ctx, factbase.Errorf(factbase.EINVALID, "give \"value\" or \"values\" to add"),
-			&huma.ErrorDetail{Location: "body", Message: "expected value or values"})
-	}
 	ops := make([]factbase.Op, len(values))
 	for i, v := range values {
-		ops[i] = factbase.Op{Kind: factbase.OpSet, Fact: listFact(in.Subject, in.Key, v, 0)}
+		ops[i] = listOp(in.Subject, in.Key, v, 0)
 	}
-	return s.apply(ctx, u, ops...)
+	return s.applyToList(ctx, in.User, in.Key, ops...)
 }
 
-func (s *Server) rankInList(ctx context.Context, in *rankInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	if err := rankedKey(ctx, in.Key); err != nil {
-		return nil, err
-	}
-	return s.apply(ctx, u, factbase.Op{Kind: factbase.OpSet, Fact: listFact(in.Subject, in.Key, in.Body.Value, in.Body.Rank)})
+func (s *Server) rankInList(ctx context.Context, in *listWriteInput[rankBody]) (*output[factbase.Result], error) {
+	return s.applyToList(ctx, in.User, in.Key, listOp(in.Subject, in.Key, in.Body.Value, in.Body.Rank))
 }
 
-func (s *Server) removeFromList(ctx context.Context, in *removeInput) (*resultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	if err := rankedKey(ctx, in.Key); err != nil {
-		return nil, err
-	}
-	return s.apply(ctx, u, factbase.Op{Kind: factbase.OpRemove,
+func (s *Server) removeFromList(ctx context.Context, in *removeInput) (*output[factbase.Result], error) {
+	return s.applyToList(ctx, in.User, in.Key, factbase.Op{Kind: factbase.OpRemove,
 		Fact: factbase.Fact{Subject: in.Subject, Key: in.Key, Value: in.Value}})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/memory/people"
 )
@@ -34,14 +35,6 @@ type questionInput struct {
 	Body questionBody
 }
 
-type sayOutput struct {
-	Body chat.SayResult
-}
-
-type askOutput struct {
-	Body chat.AskResult
-}
-
 func (s *Server) registerMessages() {
 	huma.Register(s.api, s.op("say", http.MethodPost, "/v1/users/{user}/messages", "Messages",
 		"Remember what a message states",
@@ -57,30 +50,18 @@ what is stored, without a model. It never guesses: an unknown answer says so and
 items. The response is the same as "factbase ask --json".`), s.ask)
 }
 
-func (s *Server) say(ctx context.Context, in *messageInput) (*sayOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) say(ctx context.Context, in *messageInput) (*output[chat.SayResult], error) {
 	info := people.MessageInfo{Session: in.Body.Session, Speaker: in.Body.Speaker}
 	if in.Body.Time != nil {
 		info.Time = *in.Body.Time
 	}
-	res, err := s.opts.Engine.Chat.Say(people.WithMessage(ctx, info), u, in.Body.Text)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &sayOutput{Body: res}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (chat.SayResult, error) {
+		return s.opts.Engine.Chat.Say(people.WithMessage(ctx, info), u, in.Body.Text)
+	})
 }
 
-func (s *Server) ask(ctx context.Context, in *questionInput) (*askOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.opts.Engine.Chat.Ask(ctx, u, in.Body.Text)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &askOutput{Body: res}, nil
+func (s *Server) ask(ctx context.Context, in *questionInput) (*output[chat.AskResult], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (chat.AskResult, error) {
+		return s.opts.Engine.Chat.Ask(ctx, u, in.Body.Text)
+	})
 }

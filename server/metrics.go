@@ -40,45 +40,27 @@ var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .02
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "factbase_http_request_duration_seconds",
-			Help:    "Time to serve an HTTP request, by route pattern, method and status.",
-			Buckets: latencyBuckets,
-		}, []string{"route", "method", "status"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "factbase_http_requests_in_flight",
-			Help: "HTTP requests being served.",
-		}),
-		apply: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "factbase_write_duration_seconds",
-			Help:    "Time of one write-path transaction (memory.Engine.Apply), by outcome: ok or the error code.",
-			Buckets: latencyBuckets,
-		}, []string{"outcome"}),
-		written: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "factbase_facts_written_total",
-			Help: "Fact rows changed by committed writes: stored, updated (superseded), retracted, deleted.",
-		}, []string{"kind"}),
-		mutations: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "factbase_rank_mutations_total",
-			Help: "Ranked-list mutations by committed writes, by action (MOVE, INSERT, NOOP, APPEND, REMOVE).",
-		}, []string{"action"}),
-		duplicates: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "factbase_duplicates_blocked_total",
-			Help: "Writes not stored because the value was already present.",
-		}),
-		invariants: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "factbase_invariant_violations_total",
-			Help: "Write transactions refused because an invariant would have been violated.",
-		}),
-		canonical: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "factbase_canonicalizations_total",
-			Help: "Topic canonicalisation decisions, by method (alias, exact, embedding, teacher, fallback).",
-		}, []string{"method"}),
-		canonConf: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "factbase_canonicalization_confidence",
-			Help:    "Confidence of topic canonicalisation decisions, by method.",
-			Buckets: []float64{.1, .2, .3, .4, .5, .6, .7, .8, .9, .95, 1},
-		}, []string{"method"}),
+		requests: histogramVec("factbase_http_request_duration_seconds",
+			"Time to serve an HTTP request, by route pattern, method and status.",
+			latencyBuckets, "route", "method", "status"),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "factbase_http_requests_in_flight",
+			Help: "HTTP requests being served."}),
+		apply: histogramVec("factbase_write_duration_seconds",
+			"Time of one write-path transaction (memory.Engine.Apply), by outcome: ok or the error code.",
+			latencyBuckets, "outcome"),
+		written: counterVec("factbase_facts_written_total",
+			"Fact rows changed by committed writes: stored, updated (superseded), retracted, deleted.", "kind"),
+		mutations: counterVec("factbase_rank_mutations_total",
+			"Ranked-list mutations by committed writes, by action (MOVE, INSERT, NOOP, APPEND, REMOVE).", "action"),
+		duplicates: prometheus.NewCounter(prometheus.CounterOpts{Name: "factbase_duplicates_blocked_total",
+			Help: "Writes not stored because the value was already present."}),
+		invariants: prometheus.NewCounter(prometheus.CounterOpts{Name: "factbase_invariant_violations_total",
+			Help: "Write transactions refused because an invariant would have been violated."}),
+		canonical: counterVec("factbase_canonicalizations_total",
+			"Topic canonicalisation decisions, by method (alias, exact, embedding, teacher, fallback).", "method"),
+		canonConf: histogramVec("factbase_canonicalization_confidence",
+			"Confidence of topic canonicalisation decisions, by method.",
+			[]float64{.1, .2, .3, .4, .5, .6, .7, .8, .9, .95, 1}, "method"),
 	}
 	m.reg.MustRegister(m.requests, m.inFlight, m.apply, m.written, m.mutations, m.duplicates, m.invariants,
 		m.canonical, m.canonConf,
@@ -90,6 +72,14 @@ func NewMetrics() *Metrics {
 		m.written.WithLabelValues(k)
 	}
 	return m
+}
+
+func histogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
+}
+
+func counterVec(name, help, label string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
 }
 
 // Handler serves the metrics in the Prometheus exposition format.

@@ -16,12 +16,6 @@ type entitiesInput struct {
 	All  bool   `query:"all" doc:"Include entities merged into others."`
 }
 
-type entitiesOutput struct {
-	Body struct {
-		Entities []factbase.Entity `json:"entities"`
-	}
-}
-
 type entityBody struct {
 	Name     string   `json:"name,omitempty" maxLength:"200" doc:"The display name." example:"Martin"`
 	Role     string   `json:"role,omitempty" enum:"partner,child,parent,sibling,friend,colleague,pet,service_provider,other" doc:"The role to the user. Default other."`
@@ -38,38 +32,26 @@ type createEntityInput struct {
 	Body entityBody
 }
 
-type entityResultOutput struct {
-	Body people.EntityResult
-}
-
 type entityInput struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID      string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
 	History bool   `query:"history" doc:"Every version of the facts, those of merged entities included."`
 }
 
-type entityViewOutput struct {
-	Body people.EntityView
-}
-
-type renameEntityInput struct {
+// entityNameInput gives an entity another name. Its bodies' type names are the
+// schema names in the OpenAPI document.
+type entityNameInput[B any] struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
-	Body struct {
-		Name string `json:"name" minLength:"1" maxLength:"200" doc:"The new name; the old one becomes an alias."`
-	}
+	Body B
 }
 
-type aliasEntityInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
-	Body struct {
-		Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"Another name the entity goes by."`
-	}
+type renameEntityInputBody struct {
+	Name string `json:"name" minLength:"1" maxLength:"200" doc:"The new name; the old one becomes an alias."`
 }
 
-type entityOutput struct {
-	Body factbase.Entity
+type aliasEntityInputBody struct {
+	Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"Another name the entity goes by."`
 }
 
 type mergeEntityInput struct {
@@ -94,23 +76,9 @@ type conflictsInput struct {
 	Status string `query:"status" enum:"pending,confirmed,rejected,all" default:"pending" doc:"Which conflicts."`
 }
 
-type conflictsOutput struct {
-	Body struct {
-		Conflicts []factbase.Conflict `json:"conflicts"`
-	}
-}
-
 type conflictInput struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID   string `path:"id" maxLength:"100" doc:"The conflict's id."`
-}
-
-type confirmOutput struct {
-	Body people.ConflictResult
-}
-
-type conflictOutput struct {
-	Body factbase.Conflict
 }
 
 type recallInput struct {
@@ -121,10 +89,6 @@ type recallInput struct {
 		IncludeSensitive bool       `json:"include_sensitive,omitempty" doc:"Include high-sensitivity facts (health, medical) even when the query does not ask about them."`
 		Now              *time.Time `json:"now,omitempty" doc:"The time temporal questions count from (RFC 3339). Default: now."`
 	}
-}
-
-type recallOutput struct {
-	Body chat.Recollection
 }
 
 // registerPeople adds the entity, conflict and recall operations.
@@ -165,175 +129,114 @@ birthdays"; birthdays recur yearly). High-sensitivity facts are left out unless 
 Hits are grouped by entity (facts_by_entity) and rendered as a prompt block.`), s.recall)
 }
 
-func (s *Server) listEntities(ctx context.Context, in *entitiesInput) (*entitiesOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	es, err := s.opts.Engine.People.Entities(ctx, u, in.All)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &entitiesOutput{}
-	out.Body.Entities = es
-	return out, nil
+// entitiesOutputBody is the body of the entity list; the name keeps the schema's
+// name in the OpenAPI document.
+type entitiesOutputBody struct {
+	Entities []factbase.Entity `json:"entities"`
 }
 
-func (s *Server) createEntity(ctx context.Context, in *createEntityInput) (*entityResultOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.CreateEntity(ctx, u, in.Body.entity())
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityResultOutput{Body: r}, nil
+func (s *Server) listEntities(ctx context.Context, in *entitiesInput) (*output[entitiesOutputBody], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (entitiesOutputBody, error) {
+		es, err := s.opts.Engine.People.Entities(ctx, u, in.All)
+		return entitiesOutputBody{Entities: es}, err
+	})
 }
 
-// findEntity resolves an id or unique name.
-func (s *Server) findEntity(ctx context.Context, user, ref string) (factbase.UserID, factbase.Entity, error) {
-	u, err := parseUser(ctx, user)
-	if err != nil {
-		return "", factbase.Entity{}, err
-	}
-	en, err := s.opts.Engine.People.FindEntity(ctx, u, ref)
-	if err != nil {
-		return "", factbase.Entity{}, fail(ctx, err)
-	}
-	return u, en, nil
+func (s *Server) createEntity(ctx context.Context, in *createEntityInput) (*output[people.EntityResult], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (people.EntityResult, error) {
+		return s.opts.Engine.People.CreateEntity(ctx, u, in.Body.entity())
+	})
 }
 
-func (s *Server) getEntity(ctx context.Context, in *entityInput) (*entityViewOutput, error) {
-	u, en, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	v, err := s.opts.Engine.People.Entity(ctx, u, en.ID, in.History)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityViewOutput{Body: v}, nil
+// forEntity is forUser for an operation on one entity: it resolves ref (an id or a
+// name only one entity has) for the user the path names and calls call with the
+// entity's id.
+func forEntity[T any](ctx context.Context, s *Server, user, ref string, call func(u factbase.UserID, id string) (T, error)) (*output[T], error) {
+	return forUser(ctx, user, func(u factbase.UserID) (T, error) {
+		en, err := s.opts.Engine.People.FindEntity(ctx, u, ref)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return call(u, en.ID)
+	})
 }
 
-func (s *Server) renameEntity(ctx context.Context, in *renameEntityInput) (*entityOutput, error) {
-	u, en, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.RenameEntity(ctx, u, en.ID, in.Body.Name)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityOutput{Body: r}, nil
+func (s *Server) getEntity(ctx context.Context, in *entityInput) (*output[people.EntityView], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (people.EntityView, error) {
+		return s.opts.Engine.People.Entity(ctx, u, id, in.History)
+	})
 }
 
-func (s *Server) addAlias(ctx context.Context, in *aliasEntityInput) (*entityOutput, error) {
-	u, en, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.AddAlias(ctx, u, en.ID, in.Body.Alias)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityOutput{Body: r}, nil
+func (s *Server) renameEntity(ctx context.Context, in *entityNameInput[renameEntityInputBody]) (*output[factbase.Entity], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (factbase.Entity, error) {
+		return s.opts.Engine.People.RenameEntity(ctx, u, id, in.Body.Name)
+	})
 }
 
-func (s *Server) mergeEntities(ctx context.Context, in *mergeEntityInput) (*entityResultOutput, error) {
-	u, into, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	from, err := s.opts.Engine.People.FindEntity(ctx, u, in.Body.From)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	r, err := s.opts.Engine.People.MergeEntities(ctx, u, into.ID, from.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityResultOutput{Body: r}, nil
+func (s *Server) addAlias(ctx context.Context, in *entityNameInput[aliasEntityInputBody]) (*output[factbase.Entity], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (factbase.Entity, error) {
+		return s.opts.Engine.People.AddAlias(ctx, u, id, in.Body.Alias)
+	})
 }
 
-func (s *Server) splitEntity(ctx context.Context, in *splitEntityInput) (*entityResultOutput, error) {
-	u, en, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.SplitEntity(ctx, u, en.ID, in.Body.FactIDs, in.Body.entity())
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityResultOutput{Body: r}, nil
+func (s *Server) mergeEntities(ctx context.Context, in *mergeEntityInput) (*output[people.EntityResult], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, into string) (people.EntityResult, error) {
+		from, err := s.opts.Engine.People.FindEntity(ctx, u, in.Body.From)
+		if err != nil {
+			return people.EntityResult{}, err
+		}
+		return s.opts.Engine.People.MergeEntities(ctx, u, into, from.ID)
+	})
 }
 
-func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*entityResultOutput, error) {
-	u, en, err := s.findEntity(ctx, in.User, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.DeleteEntity(ctx, u, en.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &entityResultOutput{Body: r}, nil
+func (s *Server) splitEntity(ctx context.Context, in *splitEntityInput) (*output[people.EntityResult], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (people.EntityResult, error) {
+		return s.opts.Engine.People.SplitEntity(ctx, u, id, in.Body.FactIDs, in.Body.entity())
+	})
 }
 
-func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*conflictsOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*output[people.EntityResult], error) {
+	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (people.EntityResult, error) {
+		return s.opts.Engine.People.DeleteEntity(ctx, u, id)
+	})
+}
+
+// conflictsOutputBody is the body of the conflict list; the name keeps the schema's
+// name in the OpenAPI document.
+type conflictsOutputBody struct {
+	Conflicts []factbase.Conflict `json:"conflicts"`
+}
+
+func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*output[conflictsOutputBody], error) {
 	st := factbase.ConflictStatus(in.Status)
 	if in.Status == "all" {
 		st = ""
 	}
-	cs, err := s.opts.Engine.People.Conflicts(ctx, u, st)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &conflictsOutput{}
-	out.Body.Conflicts = cs
-	return out, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (conflictsOutputBody, error) {
+		cs, err := s.opts.Engine.People.Conflicts(ctx, u, st)
+		return conflictsOutputBody{Conflicts: cs}, err
+	})
 }
 
-func (s *Server) confirmConflict(ctx context.Context, in *conflictInput) (*confirmOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.ConfirmConflict(ctx, u, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &confirmOutput{Body: r}, nil
+func (s *Server) confirmConflict(ctx context.Context, in *conflictInput) (*output[people.ConflictResult], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (people.ConflictResult, error) {
+		return s.opts.Engine.People.ConfirmConflict(ctx, u, in.ID)
+	})
 }
 
-func (s *Server) rejectConflict(ctx context.Context, in *conflictInput) (*conflictOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.opts.Engine.People.RejectConflict(ctx, u, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &conflictOutput{Body: r}, nil
+func (s *Server) rejectConflict(ctx context.Context, in *conflictInput) (*output[factbase.Conflict], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.Conflict, error) {
+		return s.opts.Engine.People.RejectConflict(ctx, u, in.ID)
+	})
 }
 
-func (s *Server) recall(ctx context.Context, in *recallInput) (*recallOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) recall(ctx context.Context, in *recallInput) (*output[chat.Recollection], error) {
 	o := chat.RecallOptions{Limit: in.Body.Limit, IncludeSensitive: in.Body.IncludeSensitive}
 	if in.Body.Now != nil {
 		o.Now = *in.Body.Now
 	}
-	r, err := s.opts.Engine.Chat.Recall(ctx, u, in.Body.Query, o)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &recallOutput{Body: r}, nil
+	return forUser(ctx, in.User, func(u factbase.UserID) (chat.Recollection, error) {
+		return s.opts.Engine.Chat.Recall(ctx, u, in.Body.Query, o)
+	})
 }

@@ -8,15 +8,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-type rememberInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	Body messageBody
-}
-
-type jobOutput struct {
-	Body factbase.Job
-}
-
 type jobInput struct {
 	ID string `path:"id" maxLength:"64" doc:"The job's id."`
 }
@@ -30,18 +21,6 @@ type listJobsInput struct {
 
 type jobList struct {
 	Jobs []factbase.Job `json:"jobs" doc:"Newest first."`
-}
-
-type jobListOutput struct {
-	Body jobList
-}
-
-type jobUsageInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-}
-
-type jobUsageOutput struct {
-	Body factbase.JobUsage
 }
 
 func (s *Server) registerRemember() {
@@ -69,14 +48,10 @@ configured prices) of every model call they made, failed attempts included.`), s
 		`Queues a dead job again with its attempts reset. 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
 }
 
-func (s *Server) jobStore(ctx context.Context) (factbase.JobStore, error) {
-	return s.opts.Engine.Store(), nil
-}
-
 // visibleJob returns job id if the request's key may see it; a job of another user is
 // not found, so that job ids do not reveal other users' activity.
-func (s *Server) visibleJob(ctx context.Context, js factbase.JobStore, id string) (factbase.Job, error) {
-	j, err := js.Job(ctx, id)
+func (s *Server) visibleJob(ctx context.Context, id string) (factbase.Job, error) {
+	j, err := s.opts.Engine.Store().Job(ctx, id)
 	if err != nil {
 		return j, fail(ctx, err)
 	}
@@ -89,73 +64,40 @@ func (s *Server) visibleJob(ctx context.Context, js factbase.JobStore, id string
 	return j, nil
 }
 
-func (s *Server) remember(ctx context.Context, in *rememberInput) (*jobOutput, error) {
-	u, err := parseUser(ctx, in.User)
+func (s *Server) remember(ctx context.Context, in *messageInput) (*output[factbase.Job], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.Job, error) {
+		return s.opts.Engine.Jobs.Remember(ctx, u, in.Body.Text)
+	})
+}
+
+func (s *Server) getJob(ctx context.Context, in *jobInput) (*output[factbase.Job], error) {
+	j, err := s.visibleJob(ctx, in.ID)
 	if err != nil {
 		return nil, err
 	}
-	j, err := s.opts.Engine.Jobs.Remember(ctx, u, in.Body.Text)
+	return &output[factbase.Job]{Body: j}, nil
+}
+
+func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*output[jobList], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (jobList, error) {
+		jobs, err := s.opts.Engine.Store().Jobs(ctx, factbase.JobFilter{User: u, State: factbase.JobState(in.State), Limit: in.Limit, Before: in.Before})
+		return jobList{Jobs: jobs}, err
+	})
+}
+
+func (s *Server) jobUsage(ctx context.Context, in *userInput) (*output[factbase.JobUsage], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.JobUsage, error) {
+		return s.opts.Engine.Store().JobUsage(ctx, u)
+	})
+}
+
+func (s *Server) retryJob(ctx context.Context, in *jobInput) (*output[factbase.Job], error) {
+	if _, err := s.visibleJob(ctx, in.ID); err != nil {
+		return nil, err
+	}
+	j, err := s.opts.Engine.Store().RetryJob(ctx, in.ID)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	return &jobOutput{Body: j}, nil
-}
-
-func (s *Server) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	js, err := s.jobStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	j, err := s.visibleJob(ctx, js, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &jobOutput{Body: j}, nil
-}
-
-func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*jobListOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	js, err := s.jobStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	jobs, err := js.Jobs(ctx, factbase.JobFilter{User: u, State: factbase.JobState(in.State), Limit: in.Limit, Before: in.Before})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &jobListOutput{Body: jobList{Jobs: jobs}}, nil
-}
-
-func (s *Server) jobUsage(ctx context.Context, in *jobUsageInput) (*jobUsageOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	js, err := s.jobStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	usage, err := js.JobUsage(ctx, u)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &jobUsageOutput{Body: usage}, nil
-}
-
-func (s *Server) retryJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	js, err := s.jobStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.visibleJob(ctx, js, in.ID); err != nil {
-		return nil, err
-	}
-	j, err := js.RetryJob(ctx, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &jobOutput{Body: j}, nil
+	return &output[factbase.Job]{Body: j}, nil
 }

@@ -10,22 +10,10 @@ import (
 	"github.com/factbase/factbase/sheet"
 )
 
-type sheetInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-}
-
-type sheetOutput struct {
-	Body factbase.FactSheet
-}
-
 type sheetPromptInput struct {
 	User      string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	MaxTokens int    `query:"max_tokens" minimum:"0" doc:"The most tokens the block may take, estimated as characters / 4. Default: no limit."`
 	MaxChars  int    `query:"max_chars" minimum:"0" doc:"The most characters the block may take. Default: no limit."`
-}
-
-type sheetPromptOutput struct {
-	Body core.SheetPrompt
 }
 
 func (s *Server) registerSheet() {
@@ -48,38 +36,20 @@ the lowest-ranked entries are dropped until it fits ("dropped" counts them). A u
 without a saved sheet gets one generated first.`), s.sheetPrompt)
 }
 
-func (s *Server) getSheet(ctx context.Context, in *sheetInput) (*sheetOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	sh, err := s.opts.Engine.SavedSheet(ctx, u)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &sheetOutput{Body: sh}, nil
+func (s *Server) getSheet(ctx context.Context, in *userInput) (*output[factbase.FactSheet], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.FactSheet, error) {
+		return s.opts.Engine.SavedSheet(ctx, u)
+	})
 }
 
-func (s *Server) generateSheet(ctx context.Context, in *sheetInput) (*sheetOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	sh, err := s.opts.Engine.GenerateSheet(ctx, u, core.SheetOptions{})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &sheetOutput{Body: sh}, nil
+func (s *Server) generateSheet(ctx context.Context, in *userInput) (*output[factbase.FactSheet], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.FactSheet, error) {
+		return s.opts.Engine.GenerateSheet(ctx, u, core.SheetOptions{})
+	})
 }
 
-func (s *Server) sheetPrompt(ctx context.Context, in *sheetPromptInput) (*sheetPromptOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.opts.Engine.SheetPrompt(ctx, u, sheet.RenderOptions{MaxTokens: in.MaxTokens, MaxChars: in.MaxChars})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &sheetPromptOutput{Body: p}, nil
+func (s *Server) sheetPrompt(ctx context.Context, in *sheetPromptInput) (*output[core.SheetPrompt], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (core.SheetPrompt, error) {
+		return s.opts.Engine.SheetPrompt(ctx, u, sheet.RenderOptions{MaxTokens: in.MaxTokens, MaxChars: in.MaxChars})
+	})
 }

@@ -31,10 +31,6 @@ func (in *uploadTranscriptInput) Resolve(ctx huma.Context) []error {
 	return nil
 }
 
-type ingestOutput struct {
-	Body ingest.IngestSummary
-}
-
 type transcriptQueryInput struct {
 	User          string  `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Predicate     string  `query:"predicate" maxLength:"200" doc:"Only this predicate." example:"connects_to_host"`
@@ -63,27 +59,9 @@ type transcriptFact struct {
 	Source     factbase.Source `json:"source" doc:"Kind transcript, id file:line:message-uuid."`
 }
 
-type transcriptFactsOutput struct {
-	Body struct {
-		Facts []transcriptFact `json:"facts"`
-	}
-}
-
-type transcriptObjectsOutput struct {
-	Body struct {
-		Objects []factbase.TranscriptObject `json:"objects"`
-	}
-}
-
 type transcriptSessionsInput struct {
 	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID   string `query:"id" maxLength:"200" doc:"Only this session (one row per file that holds it)."`
-}
-
-type transcriptSessionsOutput struct {
-	Body struct {
-		Sessions []factbase.TranscriptSession `json:"sessions"`
-	}
 }
 
 func (s *Server) registerTranscripts() {
@@ -122,80 +100,68 @@ sessions they came from: for example every host the user's agents connected to
 branch, first and last message time, and message counts.`), s.transcriptSessions)
 }
 
-func (s *Server) uploadTranscript(ctx context.Context, in *uploadTranscriptInput) (*ingestOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	if in.body == nil {
-		return nil, fail(ctx, factbase.Errorf(factbase.EINVALID, "the request has no body; send the transcript's lines"))
-	}
-	// The engine reads the file twice when it resumes (it re-hashes the part stored
-	// before, and reads it from the start again if it changed), so the body is
-	// spooled to a temporary file first: streamed, never held in memory.
-	tmp, err := os.CreateTemp("", "factbase-transcript-*.jsonl")
-	if err != nil {
-		return nil, fail(ctx, &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "cannot store the upload", Err: err})
-	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	if _, err := io.Copy(tmp, in.body); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, fail(ctx, factbase.Errorf(factbase.ETOOLARGE, "request body is larger than the limit of %d bytes", mbe.Limit))
+func (s *Server) uploadTranscript(ctx context.Context, in *uploadTranscriptInput) (*output[ingest.IngestSummary], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.IngestSummary, error) {
+		if in.body == nil {
+			return ingest.IngestSummary{}, factbase.Errorf(factbase.EINVALID, "the request has no body; send the transcript's lines")
 		}
-		return nil, fail(ctx, &factbase.Error{Code: factbase.EINVALID, Message: "cannot read the request body", Err: err})
-	}
-	sum, err := s.opts.Engine.Ingest.IngestTranscript(ctx, u, tmp, in.File, ingest.IngestOptions{Finished: in.Finished,
-		Extractor: transcript.ExtractorOptions{Redact: in.Redact}})
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	return &ingestOutput{Body: sum}, nil
+		// The engine reads the file twice when it resumes (it re-hashes the part stored
+		// before, and reads it from the start again if it changed), so the body is
+		// spooled to a temporary file first: streamed, never held in memory.
+		tmp, err := os.CreateTemp("", "factbase-transcript-*.jsonl")
+		if err != nil {
+			return ingest.IngestSummary{}, &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "cannot store the upload", Err: err}
+		}
+		defer os.Remove(tmp.Name())
+		defer tmp.Close()
+		if _, err := io.Copy(tmp, in.body); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return ingest.IngestSummary{}, factbase.Errorf(factbase.ETOOLARGE, "request body is larger than the limit of %d bytes", mbe.Limit)
+			}
+			return ingest.IngestSummary{}, &factbase.Error{Code: factbase.EINVALID, Message: "cannot read the request body", Err: err}
+		}
+		return s.opts.Engine.Ingest.IngestTranscript(ctx, u, tmp, in.File, ingest.IngestOptions{Finished: in.Finished,
+			Extractor: transcript.ExtractorOptions{Redact: in.Redact}})
+	})
 }
 
-func (s *Server) transcriptFacts(ctx context.Context, in *transcriptQueryInput) (*transcriptFactsOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := s.opts.Engine.Ingest.TranscriptFacts(ctx, u, in.query())
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &transcriptFactsOutput{}
-	out.Body.Facts = make([]transcriptFact, len(facts))
-	for i, f := range facts {
-		out.Body.Facts[i] = transcriptFact{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
-			Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
-	}
-	return out, nil
+// transcriptFactsOutputBody is the body of a transcript fact query; the name keeps the
+// schema's name in the OpenAPI document (likewise the two below).
+type transcriptFactsOutputBody struct {
+	Facts []transcriptFact `json:"facts"`
 }
 
-func (s *Server) transcriptObjects(ctx context.Context, in *transcriptQueryInput) (*transcriptObjectsOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := s.opts.Engine.Ingest.TranscriptObjects(ctx, u, in.query())
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &transcriptObjectsOutput{}
-	out.Body.Objects = objs
-	return out, nil
+type transcriptObjectsOutputBody struct {
+	Objects []factbase.TranscriptObject `json:"objects"`
 }
 
-func (s *Server) transcriptSessions(ctx context.Context, in *transcriptSessionsInput) (*transcriptSessionsOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	ss, err := s.opts.Engine.Ingest.TranscriptSessions(ctx, u, in.ID)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	out := &transcriptSessionsOutput{}
-	out.Body.Sessions = ss
-	return out, nil
+type transcriptSessionsOutputBody struct {
+	Sessions []factbase.TranscriptSession `json:"sessions"`
+}
+
+func (s *Server) transcriptFacts(ctx context.Context, in *transcriptQueryInput) (*output[transcriptFactsOutputBody], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptFactsOutputBody, error) {
+		facts, err := s.opts.Engine.Ingest.TranscriptFacts(ctx, u, in.query())
+		out := transcriptFactsOutputBody{Facts: make([]transcriptFact, len(facts))}
+		for i, f := range facts {
+			out.Facts[i] = transcriptFact{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
+				Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
+		}
+		return out, err
+	})
+}
+
+func (s *Server) transcriptObjects(ctx context.Context, in *transcriptQueryInput) (*output[transcriptObjectsOutputBody], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptObjectsOutputBody, error) {
+		objs, err := s.opts.Engine.Ingest.TranscriptObjects(ctx, u, in.query())
+		return transcriptObjectsOutputBody{Objects: objs}, err
+	})
+}
+
+func (s *Server) transcriptSessions(ctx context.Context, in *transcriptSessionsInput) (*output[transcriptSessionsOutputBody], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptSessionsOutputBody, error) {
+		ss, err := s.opts.Engine.Ingest.TranscriptSessions(ctx, u, in.ID)
+		return transcriptSessionsOutputBody{Sessions: ss}, err
+	})
 }

@@ -8,14 +8,6 @@ import (
 	"github.com/factbase/factbase"
 )
 
-type eraseUserInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-}
-
-type eraseUserOutput struct {
-	Body factbase.UserErasure
-}
-
 func (s *Server) registerUsers() {
 	huma.Register(s.api, s.op("eraseUser", http.MethodDelete, "/v1/users/{user}", "Operations",
 		"Erase a user",
@@ -28,19 +20,14 @@ overwritten and the write-ahead log truncated). Returns the rows removed per tab
 if the user has no data.`, http.StatusNotFound), s.eraseUser)
 }
 
-func (s *Server) eraseUser(ctx context.Context, in *eraseUserInput) (*eraseUserOutput, error) {
-	u, err := parseUser(ctx, in.User)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.opts.Engine.EraseUser(ctx, u)
-	if err != nil {
-		return nil, fail(ctx, err)
-	}
-	if s.keys != nil {
-		s.keys.forgetUser(u) // the erased user's keys are gone from the store: now, not at expiry
-	}
-	return &eraseUserOutput{Body: res}, nil
+func (s *Server) eraseUser(ctx context.Context, in *userInput) (*output[factbase.UserErasure], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.UserErasure, error) {
+		res, err := s.opts.Engine.EraseUser(ctx, u)
+		if err == nil && s.keys != nil {
+			s.keys.forgetUser(u) // the erased user's keys are gone from the store: now, not at expiry
+		}
+		return res, err
+	})
 }
 
 // forgetUser drops the cached keys of user u.

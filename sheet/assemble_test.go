@@ -417,10 +417,7 @@ func TestAssembleBlocks(t *testing.T) {
 	for iter := range 100 {
 		cands := randomCandidates(r, r.IntN(300))
 		cfg := randomConfig(r)
-		want, err := Assemble(cands, now, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := mustAssemble(t, cands, cfg)
 		size := 1 + r.IntN(64)
 		var blocks [][]Candidate
 		for lo := 0; lo < len(cands); lo += size {

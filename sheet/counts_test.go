@@ -1,7 +1,6 @@
 package sheet
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -117,28 +116,17 @@ func TestScoreCounts(t *testing.T) {
 // TestAssembleCountsMatchesReferences: counting references per bucket (as a store does
 // in SQL) gives the same sheet, explanations included, as passing the references.
 func TestAssembleCountsMatchesReferences(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for iter := range 500 {
-		cfg := randomConfig(r)
-		cands := randomCandidates(r, r.IntN(200))
-		t.Run(fmt.Sprint(iter), func(t *testing.T) {
-			want, err := Assemble(cands, now, cfg)
-			if err != nil {
-				t.Fatalf("Assemble: %v", err)
-			}
-			cc := make([]Candidate, len(cands))
-			for i, c := range cands {
-				cc[i] = counted(c, now, cfg.Buckets)
-			}
-			got, err := Assemble(cc, now, cfg)
-			if err != nil {
-				t.Fatalf("Assemble(counted): %v", err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Assemble(counted) differs from Assemble(references):\n got %+v\nwant %+v", got, want)
-			}
-		})
-	}
+	forRandomSheets(t, rand.New(rand.NewPCG(3, 4)), 500, func(t *testing.T, cands []Candidate, cfg Config) {
+		want := mustAssemble(t, cands, cfg)
+		cc := make([]Candidate, len(cands))
+		for i, c := range cands {
+			cc[i] = counted(c, now, cfg.Buckets)
+		}
+		got := mustAssemble(t, cc, cfg)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Assemble(counted) differs from Assemble(references):\n got %+v\nwant %+v", got, want)
+		}
+	})
 }
 
 // BenchmarkAssembleCounted100kFacts is BenchmarkAssemble100kFacts1MRefs with the

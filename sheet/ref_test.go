@@ -280,27 +280,27 @@ func randomCandidates(r *rand.Rand, n int) []Candidate {
 
 func TestAssembleMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for iter := range 1000 {
+	forRandomSheets(t, r, 1000, func(t *testing.T, cands []Candidate, cfg Config) {
+		got := mustAssemble(t, cands, cfg)
+		compareSheets(t, got, refAssemble(cands, now, cfg))
+
+		// The order of the candidates does not matter.
+		shuffled := append([]Candidate(nil), cands...)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		again := mustAssemble(t, shuffled, cfg)
+		if !reflect.DeepEqual(again, got) {
+			t.Errorf("Assemble(shuffled) differs from Assemble")
+		}
+	})
+}
+
+// forRandomSheets runs check as n subtests, each on a random configuration and up to
+// 200 random candidates drawn from r.
+func forRandomSheets(t *testing.T, r *rand.Rand, n int, check func(t *testing.T, cands []Candidate, cfg Config)) {
+	for iter := range n {
 		cfg := randomConfig(r)
 		cands := randomCandidates(r, r.IntN(200))
-		t.Run(fmt.Sprint(iter), func(t *testing.T) {
-			got, err := Assemble(cands, now, cfg)
-			if err != nil {
-				t.Fatalf("Assemble: %v", err)
-			}
-			compareSheets(t, got, refAssemble(cands, now, cfg))
-
-			// The order of the candidates does not matter.
-			shuffled := append([]Candidate(nil), cands...)
-			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			again, err := Assemble(shuffled, now, cfg)
-			if err != nil {
-				t.Fatalf("Assemble(shuffled): %v", err)
-			}
-			if !reflect.DeepEqual(again, got) {
-				t.Errorf("Assemble(shuffled) differs from Assemble")
-			}
-		})
+		t.Run(fmt.Sprint(iter), func(t *testing.T) { check(t, cands, cfg) })
 	}
 }
 
@@ -313,10 +313,7 @@ func FuzzAssembleMatchesReference(f *testing.F) {
 		r := rand.New(rand.NewPCG(s1, s2))
 		cfg := randomConfig(r)
 		cands := randomCandidates(r, int(n))
-		got, err := Assemble(cands, now, cfg)
-		if err != nil {
-			t.Fatalf("Assemble: %v", err)
-		}
+		got := mustAssemble(t, cands, cfg)
 		compareSheets(t, got, refAssemble(cands, now, cfg))
 	})
 }

@@ -11,8 +11,28 @@ import (
 	"time"
 
 	"github.com/factbase/factbase/bench"
+	"github.com/factbase/factbase/bench/cputime"
 	"github.com/factbase/factbase/transcript"
 )
+
+// writeTranscript writes a generated transcript of about size bytes to a temporary
+// file and returns its path and exact size.
+func writeTranscript(b *testing.B, size int64) (string, int64) {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := bench.WriteTranscript(f, size, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path, n
+}
 
 // BenchmarkParseAndExtract reads a generated transcript from a file and extracts
 // every message's facts. MB/s is the parse+extract throughput (MB/cpu-s the same
@@ -22,18 +42,7 @@ import (
 func BenchmarkParseAndExtract(b *testing.B) {
 	for _, size := range []int64{10 << 20, 50 << 20} {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "session.jsonl")
-			f, err := os.Create(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n, err := bench.WriteTranscript(f, size, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := f.Close(); err != nil {
-				b.Fatal(err)
-			}
+			path, n := writeTranscript(b, size)
 			b.SetBytes(n)
 			b.ReportAllocs()
 			var peak uint64
@@ -50,7 +59,7 @@ func BenchmarkParseAndExtract(b *testing.B) {
 				}
 				r := transcript.NewReader(f, path, transcript.Options{})
 				x := transcript.NewExtractor(nil, transcript.ExtractorOptions{})
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				var ms runtime.MemStats
 				next := int64(0)
 				facts = 0
@@ -69,7 +78,7 @@ func BenchmarkParseAndExtract(b *testing.B) {
 						next = r.Offset() + 1<<20
 					}
 				}
-				cpu += cpuTime() - c0
+				cpu += cputime.Used() - c0
 				f.Close()
 				if r.Offset() != n {
 					b.Fatalf("offset %d after reading, want %d", r.Offset(), n)
@@ -89,18 +98,7 @@ func BenchmarkParseAndExtract(b *testing.B) {
 // BenchmarkRead is BenchmarkParseAndExtract without the Extractor: the Reader's
 // share (line splitting, JSON scanning, SHA-256).
 func BenchmarkRead(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "session.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n, err := bench.WriteTranscript(f, 50<<20, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
+	path, n := writeTranscript(b, 50<<20)
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -78,21 +78,7 @@ func (s *scanner) peek() byte {
 // member's value; field must consume exactly that value. Keys are passed as
 // decoded bytes valid only during the call.
 func (s *scanner) object(field func(key []byte) error) error {
-	if s.peek() != '{' {
-		return s.unexpected("'{'")
-	}
-	s.depth++
-	if s.depth > maxDepth {
-		return s.errorf("nesting deeper than %d", maxDepth)
-	}
-	s.pos++
-	s.ws()
-	if s.peek() == '}' {
-		s.pos++
-		s.depth--
-		return nil
-	}
-	for {
+	return s.container('{', '}', func() error {
 		if s.peek() != '"' {
 			return s.unexpected("string key")
 		}
@@ -106,29 +92,22 @@ func (s *scanner) object(field func(key []byte) error) error {
 		}
 		s.pos++
 		s.ws()
-		if err := field(key); err != nil {
-			return err
-		}
-		s.ws()
-		switch s.peek() {
-		case ',':
-			s.pos++
-			s.ws()
-		case '}':
-			s.pos++
-			s.depth--
-			return nil
-		default:
-			return s.unexpected("',' or '}'")
-		}
-	}
+		return field(key)
+	})
 }
 
 // array reads the array at pos, calling elem with pos at each element; elem must
 // consume exactly that element.
 func (s *scanner) array(elem func() error) error {
-	if s.peek() != '[' {
-		return s.unexpected("'['")
+	return s.container('[', ']', elem)
+}
+
+// container reads what object and array share: the open bracket at pos, the nesting
+// limit, the members separated by commas (item consumes each one), and the close
+// bracket.
+func (s *scanner) container(open, close byte, item func() error) error {
+	if s.peek() != open {
+		return s.unexpected("'" + string(open) + "'")
 	}
 	s.depth++
 	if s.depth > maxDepth {
@@ -136,13 +115,13 @@ func (s *scanner) array(elem func() error) error {
 	}
 	s.pos++
 	s.ws()
-	if s.peek() == ']' {
+	if s.peek() == close {
 		s.pos++
 		s.depth--
 		return nil
 	}
 	for {
-		if err := elem(); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
 		s.ws()
@@ -150,12 +129,12 @@ func (s *scanner) array(elem func() error) error {
 		case ',':
 			s.pos++
 			s.ws()
-		case ']':
+		case close:
 			s.pos++
 			s.depth--
 			return nil
 		default:
-			return s.unexpected("',' or ']'")
+			return s.unexpected("',' or '" + string(close) + "'")
 		}
 	}
 }

@@ -103,34 +103,20 @@ func (s *Sessions) Add(m Message) {
 		ss.Other += n
 		delete(s.pendN, m.File)
 	}
+	// The message is a session of one line, merged in like a later read.
+	one := Session{CWD: m.CWD, GitBranch: m.GitBranch, Version: m.Version, First: m.Timestamp, Last: m.Timestamp}
 	switch m.Type {
 	case TypeUser:
-		ss.Users++
+		one.Users = 1
 	case TypeAssistant:
-		ss.Assistants++
+		one.Assistants = 1
 	default:
-		ss.Other++
+		one.Other = 1
 	}
-	if m.Type == TypeSummary && m.Text != "" {
-		ss.Summary = m.Text
+	if m.Type == TypeSummary {
+		one.Summary = m.Text
 	}
-	if ss.CWD == "" {
-		ss.CWD = m.CWD
-	}
-	if m.GitBranch != "" {
-		ss.GitBranch = m.GitBranch
-	}
-	if m.Version != "" {
-		ss.Version = m.Version
-	}
-	if t := m.Timestamp; !t.IsZero() {
-		if ss.First.IsZero() || t.Before(ss.First) {
-			ss.First = t
-		}
-		if t.After(ss.Last) {
-			ss.Last = t
-		}
-	}
+	*ss = ss.Merge(one)
 }
 
 // Get returns the session with id id.

@@ -14,34 +14,29 @@ func sessionsOf(t *testing.T, files map[string]string, order []string) *Sessions
 	t.Helper()
 	s := NewSessions()
 	for _, name := range order {
-		r := NewReader(strings.NewReader(files[name]), name, Options{})
-		for {
-			m, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			s.Add(m)
-		}
+		addAll(t, s, NewReader(strings.NewReader(files[name]), name, Options{}))
 	}
 	return s
 }
 
-func TestSessionsFixture(t *testing.T) {
-	s := NewSessions()
-	r := NewReader(bytes.NewReader(readFile(t, "testdata/sessions/basic.jsonl")), "basic.jsonl", Options{})
+// addAll adds every message of r to s; a read error fails the test.
+func addAll(t *testing.T, s *Sessions, r *Reader) {
+	t.Helper()
 	for {
 		m, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			return
 		}
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", r.file, err)
 		}
 		s.Add(m)
 	}
+}
+
+func TestSessionsFixture(t *testing.T) {
+	s := NewSessions()
+	addAll(t, s, NewReader(bytes.NewReader(readFile(t, "testdata/sessions/basic.jsonl")), "basic.jsonl", Options{}))
 	want := []Session{{
 		ID: "5f3c1a9e-2b7d-4e8a-9c61-0d4e7b2a1f38", File: "basic.jsonl", CWD: "/home/anna/homelab", GitBranch: "main", Version: "1.0.61",
 		Summary: "Move appdata backups to the Unraid array",

@@ -310,14 +310,7 @@ func relativeMarker(toks []tok, today time.Time, i int) (Marker, int, bool) {
 		}
 	case "week":
 		ws := weekStart(today)
-		switch rel {
-		case "this":
-			return Marker{Anchor: today, Grain: Week}, j + 1, true
-		case "next", "coming":
-			return Marker{Anchor: ws.AddDate(0, 0, 7), Grain: Week}, j + 1, true
-		default:
-			return Marker{Anchor: ws.AddDate(0, 0, -7), Grain: Week, Past: true}, j + 1, true
-		}
+		return relPeriod(rel, today, ws.AddDate(0, 0, -7), ws.AddDate(0, 0, 7), Week), j + 1, true
 	case "weekend":
 		sat := nextWeekday(today, time.Saturday, true)
 		if today.Weekday() == time.Sunday {
@@ -336,24 +329,10 @@ func relativeMarker(toks []tok, today time.Time, i int) (Marker, int, bool) {
 		}
 	case "month":
 		first := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, today.Location())
-		switch rel {
-		case "this":
-			return Marker{Anchor: today, Grain: Month}, j + 1, true
-		case "next", "coming":
-			return Marker{Anchor: first.AddDate(0, 1, 0), Grain: Month}, j + 1, true
-		default:
-			return Marker{Anchor: first.AddDate(0, -1, 0), Grain: Month, Past: true}, j + 1, true
-		}
+		return relPeriod(rel, today, first.AddDate(0, -1, 0), first.AddDate(0, 1, 0), Month), j + 1, true
 	case "year":
 		first := time.Date(today.Year(), 1, 1, 0, 0, 0, 0, today.Location())
-		switch rel {
-		case "this":
-			return Marker{Anchor: today, Grain: Year}, j + 1, true
-		case "next", "coming":
-			return Marker{Anchor: first.AddDate(1, 0, 0), Grain: Year}, j + 1, true
-		default:
-			return Marker{Anchor: first.AddDate(-1, 0, 0), Grain: Year, Past: true}, j + 1, true
-		}
+		return relPeriod(rel, today, first.AddDate(-1, 0, 0), first.AddDate(1, 0, 0), Year), j + 1, true
 	case "night":
 		if rel == "last" {
 			return Marker{Anchor: today.AddDate(0, 0, -1), Grain: Day, Past: true}, j + 1, true
@@ -462,4 +441,17 @@ func clock(toks []tok, i int) (h, mins, n int, ok bool) {
 		}
 	}
 	return hh, mm, n, true
+}
+
+// relPeriod is the week, month or year of grain g that rel names: "this" one (from
+// today), the "next" or "coming" one (starting at next), or else the last one
+// (starting at last, in the past).
+func relPeriod(rel string, today, last, next time.Time, g Grain) Marker {
+	switch rel {
+	case "this":
+		return Marker{Anchor: today, Grain: g}
+	case "next", "coming":
+		return Marker{Anchor: next, Grain: g}
+	}
+	return Marker{Anchor: last, Grain: g, Past: true}
 }

@@ -49,6 +49,24 @@ function show(id, on) { $(id).hidden = !on; }
 function fail(where, err) { $(where).textContent = err.message || String(err); }
 function clear(where) { $(where).textContent = ""; }
 
+// request calls the API for a panel whose errors show in the element where: it
+// clears that line first and, on failure, shows the error there and resolves to
+// failed, so that the caller can stop.
+const failed = Symbol("failed");
+async function request(where, method, path, body) {
+  clear(where);
+  try { return await api(method, path, body); } catch (e) { fail(where, e); return failed; }
+}
+
+// fillBox empties the element id and returns it, showing the note empty in it when
+// there are no items.
+function fillBox(id, items, empty) {
+  const box = $(id);
+  box.textContent = "";
+  if (!items.length) box.append(el("p", { class: "empty" }, empty));
+  return box;
+}
+
 // ---- sign-in ----
 
 async function boot() {
@@ -88,11 +106,10 @@ $("signin-form").addEventListener("submit", async (ev) => {
 
 $("pick-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  clear("pick-error");
   const id = $("pick-user").value.trim();
   const prev = state.user;
   state.user = id;
-  try { await api("GET", u() + "/facts?limit=1"); } catch (e) { state.user = prev; fail("pick-error", e); return; }
+  if (await request("pick-error", "GET", u() + "/facts?limit=1") === failed) { state.user = prev; return; }
   S.setItem("fb_user", id);
   boot();
 });
@@ -143,21 +160,18 @@ function select(t) {
 function fmtTime(s) { if (!s) return ""; const d = new Date(s); return isNaN(d) ? s : d.toLocaleString(); }
 
 async function loadFacts() {
-  clear("facts-error");
   const cat = $("facts-cat").value;
   let q = u() + "/facts?limit=" + PAGE + "&offset=" + state.factsOffset + "&newest_first=true";
   if (cat) q += "&category=" + encodeURIComponent(cat);
-  let page;
-  try { page = await api("GET", q); } catch (e) { fail("facts-error", e); return; }
+  const page = await request("facts-error", "GET", q);
+  if (page === failed) return;
   const facts = (page && page.facts) || [];
   const needle = $("facts-q").value.trim().toLowerCase();
   const shown = needle ? facts.filter((f) => (f.key + " " + f.value + " " + (f.text || "")).toLowerCase().includes(needle)) : facts;
   const by = $("facts-group").value;
   const groups = new Map();
   for (const f of shown) { const g = (by === "type" ? f.type : f.category) || "(none)"; if (!groups.has(g)) groups.set(g, []); groups.get(g).push(f); }
-  const box = $("facts-list");
-  box.textContent = "";
-  if (shown.length === 0) box.append(el("p", { class: "empty" }, state.factsOffset ? "No more facts." : "No facts yet."));
+  const box = fillBox("facts-list", shown, state.factsOffset ? "No more facts." : "No facts yet.");
   for (const [g, fs] of groups) {
     box.append(el("h3", {}, el("span", { class: "badge " + g }, g), " ", fs.length));
     const tb = el("tbody");
@@ -183,11 +197,9 @@ async function loadFacts() {
 async function factAction(f, what) {
   const verb = what === "delete" ? "Delete (erase, history included)" : "Retract (end its validity, keep history)";
   if (!window.confirm(`${verb}: ${f.key} = ${f.value}?`)) return;
-  clear("facts-error");
-  try {
-    if (what === "delete") await api("DELETE", u() + "/facts/" + encodeURIComponent(f.id));
-    else await api("POST", u() + "/facts/" + encodeURIComponent(f.id) + "/retract");
-  } catch (e) { fail("facts-error", e); return; }
+  const path = u() + "/facts/" + encodeURIComponent(f.id);
+  const res = what === "delete" ? await request("facts-error", "DELETE", path) : await request("facts-error", "POST", path + "/retract");
+  if (res === failed) return;
   loadFacts();
 }
 
@@ -216,9 +228,8 @@ $("facts-next").addEventListener("click", () => { state.factsOffset += PAGE; loa
 // ---- lists ----
 
 async function loadLists() {
-  clear("lists-error");
-  let page;
-  try { page = await api("GET", u() + "/facts?prefix=favorites.&limit=1000"); } catch (e) { fail("lists-error", e); return; }
+  const page = await request("lists-error", "GET", u() + "/facts?prefix=favorites.&limit=1000");
+  if (page === failed) return;
   const keys = [...new Set(((page && page.facts) || []).map((f) => f.key))].sort();
   const sel = $("lists-key");
   const cur = sel.value;
@@ -277,8 +288,7 @@ async function rank(value, to) {
 
 async function removeItem(value) {
   if (!window.confirm(`Remove ${value} from the list?`)) return;
-  clear("lists-error");
-  try { await api("DELETE", u() + "/lists/" + encodeURIComponent($("lists-key").value) + "/items/" + encodeURIComponent(value)); } catch (e) { fail("lists-error", e); return; }
+  if (await request("lists-error", "DELETE", u() + "/lists/" + encodeURIComponent($("lists-key").value) + "/items/" + encodeURIComponent(value)) === failed) return;
   loadLists();
 }
 
@@ -325,25 +335,21 @@ async function loadSheet() {
 }
 
 $("sheet-regen").addEventListener("click", async () => {
-  clear("sheet-error");
-  try { await api("POST", u() + "/fact-sheet"); } catch (e) { fail("sheet-error", e); return; }
+  if (await request("sheet-error", "POST", u() + "/fact-sheet") === failed) return;
   loadSheet();
 });
 
 // ---- memory (episodes and search) ----
 
 async function loadMemory() {
-  clear("memory-error");
-  let p;
-  try { p = await api("GET", u() + "/episodes?limit=" + PAGE + "&offset=" + state.epOffset); } catch (e) { fail("memory-error", e); return; }
+  const p = await request("memory-error", "GET", u() + "/episodes?limit=" + PAGE + "&offset=" + state.epOffset);
+  if (p === failed) return;
   const got = ((p && p.episodes) || []).length;
   $("ep-page").textContent = got ? `${state.epOffset + 1}–${state.epOffset + got} of ${p.total}` : "";
   $("ep-prev").disabled = state.epOffset === 0;
   $("ep-next").disabled = state.epOffset + got >= (p.total || 0);
-  const box = $("episodes");
-  box.textContent = "";
   const eps = (p && p.episodes) || [];
-  if (!eps.length) box.append(el("p", { class: "empty" }, "No episodes yet."));
+  const box = fillBox("episodes", eps, "No episodes yet.");
   for (const ep of eps) {
     box.append(el("div", { class: "episode" }, el("div", {}, ep.content), el("div", { class: "hint" }, fmtTime(ep.created_at || ep.created) + " · importance " + (ep.importance ?? "") + ((ep.tags || []).length ? " · " + ep.tags.join(", ") : ""))));
   }
@@ -354,9 +360,8 @@ $("ep-next").addEventListener("click", () => { state.epOffset += PAGE; loadMemor
 
 $("episode-add").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  clear("memory-error");
   const tags = $("episode-tags").value.split(",").map((s) => s.trim()).filter(Boolean);
-  try { await api("POST", u() + "/episodes", { content: $("episode-content").value, tags }); } catch (e) { fail("memory-error", e); return; }
+  if (await request("memory-error", "POST", u() + "/episodes", { content: $("episode-content").value, tags }) === failed) return;
   $("episode-content").value = "";
   loadMemory();
 });
@@ -383,13 +388,10 @@ $("search-form").addEventListener("submit", async (ev) => {
 // ---- people, conflicts, transcripts ----
 
 async function loadPeople() {
-  clear("people-error");
-  let p;
-  try { p = await api("GET", u() + "/entities"); } catch (e) { fail("people-error", e); return; }
-  const box = $("people");
-  box.textContent = "";
+  const p = await request("people-error", "GET", u() + "/entities");
+  if (p === failed) return;
   const ents = (p && p.entities) || [];
-  if (!ents.length) box.append(el("p", { class: "empty" }, "No people yet."));
+  const box = fillBox("people", ents, "No people yet.");
   for (const en of ents) {
     const facts = el("div", { class: "entity-facts" });
     const d = el("details", { class: "entity", "data-id": en.id, "data-name": en.name },
@@ -418,8 +420,7 @@ async function loadEntityFacts(en, box) {
 }
 
 async function peopleCall(path, body) {
-  clear("people-error");
-  try { await api("POST", u() + "/entities/" + path, body); } catch (e) { fail("people-error", e); return; }
+  if (await request("people-error", "POST", u() + "/entities/" + path, body) === failed) return;
   loadPeople();
 }
 
@@ -440,13 +441,10 @@ function splitEntity(en, box) {
 }
 
 async function loadConflicts() {
-  clear("conflicts-error");
-  let p;
-  try { p = await api("GET", u() + "/conflicts"); } catch (e) { fail("conflicts-error", e); return; }
-  const box = $("conflicts");
-  box.textContent = "";
+  const p = await request("conflicts-error", "GET", u() + "/conflicts");
+  if (p === failed) return;
   const cs = (p && p.conflicts) || [];
-  if (!cs.length) box.append(el("p", { class: "empty" }, "Nothing to confirm."));
+  const box = fillBox("conflicts", cs, "Nothing to confirm.");
   for (const c of cs) {
     const pr = c.proposed || {};
     box.append(el("div", { class: "conflict", "data-id": c.id },
@@ -458,20 +456,17 @@ async function loadConflicts() {
 }
 
 async function resolve(id, how) {
-  clear("conflicts-error");
-  try { await api("POST", u() + "/conflicts/" + encodeURIComponent(id) + "/" + how); } catch (e) { fail("conflicts-error", e); return; }
+  if (await request("conflicts-error", "POST", u() + "/conflicts/" + encodeURIComponent(id) + "/" + how) === failed) return;
   loadConflicts();
 }
 
 async function loadTranscripts() {
-  clear("transcripts-error");
   const pred = $("tq-pred").value.trim(), conf = $("tq-conf").value || "0";
-  let p;
-  try { p = await api("GET", u() + "/transcripts/facts?min_confidence=" + encodeURIComponent(conf) + (pred ? "&predicate=" + encodeURIComponent(pred) : "")); } catch (e) { fail("transcripts-error", e); return; }
-  const box = $("transcripts");
-  box.textContent = "";
+  const p = await request("transcripts-error", "GET", u() + "/transcripts/facts?min_confidence=" + encodeURIComponent(conf) + (pred ? "&predicate=" + encodeURIComponent(pred) : ""));
+  if (p === failed) return;
   const fs = (p && p.facts) || [];
-  if (!fs.length) { box.append(el("p", { class: "empty" }, "No transcript facts.")); return; }
+  const box = fillBox("transcripts", fs, "No transcript facts.");
+  if (!fs.length) return;
   const tb = el("tbody");
   for (const f of fs) tb.append(el("tr", {}, el("td", {}, f.subject), el("td", {}, f.predicate || f.key), el("td", { class: "value" }, f.object || f.value), el("td", {}, Number(f.confidence).toFixed(2))));
   box.append(el("table", {}, el("thead", {}, el("tr", {}, ...["Subject", "Predicate", "Object", "Confidence"].map((h) => el("th", { scope: "col" }, h)))), tb));
