@@ -80,8 +80,9 @@ type Server struct {
 	keys    *keyCache
 	handler http.Handler
 
-	mu  sync.Mutex
-	srv *http.Server
+	mu   sync.Mutex
+	srv  *http.Server
+	addr string // the address Serve listens on
 
 	// active counts connections that have started a request: a request in the
 	// kernel's accept queue is not in flight yet; one counted here is.
@@ -167,6 +168,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return errors.New("server: Serve called twice")
 	}
 	s.srv = srv
+	s.addr = l.Addr().String()
 	s.mu.Unlock()
 
 	if s.opts.NoAuth {
@@ -250,6 +252,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		ri.log.LogAttrs(r.Context(), levelFor(status), "request", attrs...)
 	}()
 	if !s.limitBody(rec, r) {
+		return
+	}
+	if s.opts.NoAuth && !s.guardNoAuth(rec, r) { // guard.go
 		return
 	}
 	if r.Header.Get("Content-Type") == "application/x-www-form-urlencoded" {

@@ -32,8 +32,11 @@ func TestHandler(t *testing.T) {
 		}
 	}
 	r, _ := http.Get(srv.URL + "/")
-	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
-		t.Errorf("no content security policy: %q", csp)
+	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("content security policy %q, want default-src 'self' and frame-ancestors 'none'", csp)
+	}
+	if xfo := r.Header.Get("X-Frame-Options"); xfo != "DENY" {
+		t.Errorf("X-Frame-Options %q, want DENY: no other site may frame the page", xfo)
 	}
 	b, _ := io.ReadAll(r.Body)
 	if !strings.Contains(string(b), "Factbase test-1") {
