@@ -151,3 +151,36 @@ func TestUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleCharacters: values that look identical are one value, a value with
+// nothing visible is refused, and terminal escapes are not stored.
+func TestInvisibleCharacters(t *testing.T) {
+	ctx := context.Background()
+	e := memory.New(openCounting(t), memory.Options{})
+	u := storetest.NewUser()
+	var ops []factbase.Op
+	for _, v := range []string{"BTC", "B\u200bTC", "\u2060BTC", "BTC\u200d", "\ufeffBTC", "B\u00adTC", "\x1b[1mBTC\x1b[0m"} {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.crypto", Value: v}})
+	}
+	res, err := e.Apply(ctx, u, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stored != 1 || len(res.Duplicates) != 6 {
+		t.Errorf("seven spellings of BTC: stored %d, %d duplicates; want 1 and 6", res.Stored, len(res.Duplicates))
+	}
+	for _, v := range []string{"\u200b", "\u200b\u200c\ufeff", "\x1b[31m\x1b[0m", "\x00"} {
+		_, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: v}}})
+		if factbase.ErrorCode(err) != factbase.EINVALID {
+			t.Errorf("value %q: %v, want EINVALID", v, err)
+		}
+	}
+	res, err = e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email",
+		Value: "\x1b]0;pwned\aa@example.com\x1b[0m", Text: "Email \x1b[5mblinks\x1b[0m"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Facts[0]; f.Value != "a@example.com" || f.Text != "Email blinks" {
+		t.Errorf("stored %q / %q, want the escapes removed", f.Value, f.Text)
+	}
+}

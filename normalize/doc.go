@@ -5,7 +5,9 @@
 //
 // Value returns the comparison form of a value; the original spelling is what is
 // stored, the form is only compared. Two values are the same when their forms are equal.
-// The form is, in order: invalid UTF-8 replaced by U+FFFD; smart quotes to ASCII
+// The form is, in order: invalid UTF-8 replaced by U+FFFD and terminal escape
+// sequences, control characters and invisible format characters dropped (Clean, which
+// is also what the write path stores); smart quotes to ASCII
 // (‘ ’ ‚ ‛ ′ to ' and “ ” „ ‟ ″ to "); Unicode NFKC; full Unicode case folding
 // (golang.org/x/text/cases.Fold, locale-independent, so "Straße" equals "STRASSE")
 // followed by NFKC again; every run of Unicode white space made one space and the ends

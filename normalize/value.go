@@ -16,7 +16,9 @@ const trailing = ".,!?;:"
 // comparison forms are equal. The form is never stored; the original spelling is.
 //
 // The steps, in order:
-//  1. Invalid UTF-8 bytes become U+FFFD.
+//  1. Invalid UTF-8 bytes become U+FFFD; terminal escape sequences, control characters
+//     and invisible format characters are dropped (Clean), so that a value padded with
+//     zero-width spaces equals the value without them.
 //  2. Smart quotes become ASCII: ‘ ’ ‚ ‛ ′ become ' and “ ” „ ‟ ″ become ". This runs
 //     before NFKC, which would otherwise turn ″ into two primes, and again after it.
 //  3. Unicode NFKC: full-width and compatibility forms fold to their plain forms
@@ -41,7 +43,7 @@ func Value(s string) string {
 
 // unicodeValue is Value for any s.
 func unicodeValue(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = Clean(s)
 	s = strings.Map(asciiQuote, s)
 	s = norm.NFKC.String(s)
 	s = strings.Map(asciiQuote, s)
@@ -76,11 +78,12 @@ func foldCherokee(r rune) rune {
 	return r
 }
 
-// isPlainASCII reports whether s is all ASCII, for which NFKC and the quote mapping are
-// the identity and case folding is ASCII lower-casing.
+// isPlainASCII reports whether s is all printable ASCII and white space, for which
+// Clean, NFKC and the quote mapping are the identity and case folding is ASCII
+// lower-casing.
 func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if c := s[i]; c >= utf8.RuneSelf || c == 0x7f || c < 0x20 && !asciiSpace(c) {
 			return false
 		}
 	}

@@ -53,7 +53,7 @@ func TestValue(t *testing.T) {
 		{name: "invalid utf8 upper", in: "\xc3\x28ABC", want: "\ufffd(abc"},
 		{name: "truncated rune", in: "caf\xc3", want: "caf\ufffd"},
 		{name: "emoji kept", in: "🚀 Rocket!", want: "🚀 rocket"},
-		{name: "control byte kept", in: "a\x00b", want: "a\x00b"},
+		{name: "control byte dropped", in: "a\x00b", want: "ab"},
 		{name: "small full stop", in: "btc\ufe52", want: "btc"},
 		{name: "full width exclamation", in: "btc\uff01", want: "btc"},
 		{name: "diaeresis alone", in: "\u00a8", want: "\u0308"},
@@ -99,7 +99,9 @@ func TestValueEqual(t *testing.T) {
 }
 
 // TestValueASCIIFastPath checks that the all-ASCII shortcut agrees with the general path
-// for every ASCII byte in every position that matters.
+// for every ASCII byte it takes (printable and white space) in every position that
+// matters, and that it does not take control characters, which Clean removes with the
+// escape sequences they start.
 func TestValueASCIIFastPath(t *testing.T) {
 	for c := 0; c < utf8.RuneSelf; c++ {
 		for _, s := range []string{
@@ -109,6 +111,13 @@ func TestValueASCIIFastPath(t *testing.T) {
 			string(rune(c)) + " Y.",
 			"Q" + string(rune(c)) + string(rune(c)),
 		} {
+			control := c < 0x20 && !asciiSpace(byte(c)) || c == 0x7f
+			if isPlainASCII(s) == control {
+				t.Errorf("isPlainASCII(%q) = %v", s, !control)
+			}
+			if control {
+				continue
+			}
 			if got, want := asciiValue(s), unicodeValue(s); got != want {
 				t.Errorf("asciiValue(%q) = %q, want %q", s, got, want)
 			}

@@ -206,9 +206,11 @@ func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
 		if err := factbase.ValidateKey(f.Key); err != nil {
 			return op, err
 		}
-		if err := validateValue(f.Value); err != nil {
+		v, err := cleanValue(f.Value)
+		if err != nil {
 			return op, err
 		}
+		f.Value = v
 	case factbase.OpRetract, factbase.OpDelete:
 		if op.ID == "" {
 			if err := factbase.ValidateKey(f.Key); err != nil {
@@ -219,6 +221,7 @@ func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
 	default:
 		return op, factbase.Errorf(factbase.EINVALID, "op kind %q is not one of set, remove, retract, delete", op.Kind)
 	}
+	f.Text = normalize.Clean(f.Text)
 	if utf8.RuneCountInString(f.Text) > factbase.MaxTextLen {
 		return op, factbase.Errorf(factbase.EINVALID, "text is %d characters; the limit is %d", utf8.RuneCountInString(f.Text), factbase.MaxTextLen)
 	}
@@ -262,20 +265,28 @@ func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
 	return op, nil
 }
 
-func validateValue(v string) error {
+// cleanValue checks a value and returns it as it is stored: without terminal escape
+// sequences, control characters or invisible format characters (normalize.Clean), so
+// that two values that look the same are the same and nothing the CLI prints can
+// drive the terminal. A value with nothing visible left is refused.
+func cleanValue(v string) (string, error) {
 	if strings.TrimSpace(v) == "" {
-		return factbase.Errorf(factbase.EINVALID, "value is empty")
+		return "", factbase.Errorf(factbase.EINVALID, "value is empty")
 	}
 	if len(v) > factbase.MaxValueLen {
-		return factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
+		return "", factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
 	}
 	if !utf8.ValidString(v) {
-		return factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
+		return "", factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
 	}
-	if normalize.Value(v) == "" {
-		return factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", v)
+	c := normalize.Clean(v)
+	if strings.TrimSpace(c) == "" {
+		return "", factbase.Errorf(factbase.EINVALID, "value %q has nothing visible in it (only invisible or control characters)", v)
 	}
-	return nil
+	if normalize.Value(c) == "" {
+		return "", factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", c)
+	}
+	return c, nil
 }
 
 type keyRef struct{ subject, key string }
