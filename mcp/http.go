@@ -64,6 +64,7 @@ func (s *Server) handler(o HandlerOptions) http.Handler {
 	h := http.Handler(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk },
 		&mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.log,
 			DisableLocalhostProtection: !o.NoAuth}))
+	h = rpcErrors(h) // rpcerror.go
 	if o.NoAuth {
 		return h
 	}

@@ -81,9 +81,7 @@ func transformProblem(_ huma.Context, _ string, v any) (any, error) {
 		if d == nil {
 			continue
 		}
-		if s, ok := d.Value.(string); ok {
-			d.Value = clip(s, 200)
-		}
+		d.Value = clipValue(d.Value)
 	}
 	switch {
 	case p.Status == http.StatusBadRequest && len(p.Errors) > 0 && p.Errors[0] != nil && p.Errors[0].Location == "body":
@@ -103,6 +101,22 @@ func transformProblem(_ huma.Context, _ string, v any) (any, error) {
 		p.Detail = "validation failed: " + strings.Join(parts, "; ")
 	}
 	return p, nil
+}
+
+// clipValue bounds a value a validation error quotes: a string to 200 bytes, any
+// other value (an object or array from the body) to 200 bytes of its JSON.
+func clipValue(v any) any {
+	switch x := v.(type) {
+	case nil, bool, float64, int, int64:
+		return v
+	case string:
+		return clip(x, 200)
+	}
+	b, err := json.Marshal(v)
+	if err != nil || len(b) > 200 {
+		return clip(string(b), 200)
+	}
+	return v
 }
 
 // writeProblem writes a problem response outside huma's operations (routing, body

@@ -154,8 +154,11 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		ReadTimeout:       s.opts.ReadTimeout,
 		WriteTimeout:      s.opts.WriteTimeout,
 		IdleTimeout:       s.opts.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// Go's server answers a request over its limit with a text/plain 431 of its own;
+		// under this higher limit serveHTTP answers one over maxHeaderBytes itself,
+		// as problem+json.
+		MaxHeaderBytes: 1 << 20,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		ConnState: func(_ net.Conn, st http.ConnState) {
 			if st == http.StateActive {
 				s.active.Add(1)
@@ -251,6 +254,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		ri.log.LogAttrs(r.Context(), levelFor(status), "request", attrs...)
 	}()
+	if n := headerBytes(r); n > maxHeaderBytes {
+		writeProblem(rec, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf(
+			"the request line and headers are %d bytes, more than the limit of %d: send long input in the body", n, maxHeaderBytes))
+		return
+	}
 	if !s.limitBody(rec, r) {
 		return
 	}
@@ -261,7 +269,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		// curl -d's default: the API takes JSON only, so read the body as what it is.
 		r.Header.Set("Content-Type", "application/json")
 	}
+	if !checkJSONBody(rec, r) { // jsonbody.go
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// maxHeaderBytes bounds a request's line and headers.
+const maxHeaderBytes = 64 << 10
+
+// headerBytes counts the bytes of r's request line and headers, as sent.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n + len(r.Host) + 8
 }
 
 // routeOf returns the route label of a ServeMux pattern ("POST /v1/users/{user}/facts"
