@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -36,12 +35,8 @@ func keyToJSON(k factbase.Key, secret string) keyJSON {
 }
 
 func (m *Main) runKeys(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, keysUsage)
-		if len(args) == 0 {
-			return usagef("keys needs a subcommand: create, list or revoke")
-		}
-		return nil
+	if done, err := m.familyHelp(args, keysUsage, "keys needs a subcommand: create, list or revoke"); done {
+		return err
 	}
 	sub := args[0]
 	var (
@@ -66,13 +61,9 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 	if fs.NArg() != nargs {
 		return usagef("wrong number of arguments for keys %s\n%s", sub, keysUsage)
 	}
-	var user factbase.UserID
-	if c.user != "" {
-		u, err := factbase.ParseUserID(c.user)
-		if err != nil {
-			return err
-		}
-		user = u
+	user, err := c.optionalUser()
+	if err != nil {
+		return err
 	}
 	e, closeFn, err := m.openEngine(ctx, &c)
 	if err != nil {
@@ -105,39 +96,27 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			out := make([]keyJSON, len(keys))
-			for i, k := range keys {
-				out[i] = keyToJSON(k, "")
-			}
-			return m.printJSON(map[string]any{"keys": out})
+		out := make([]keyJSON, len(keys))
+		for i, k := range keys {
+			out[i] = keyToJSON(k, "")
 		}
-		if len(keys) == 0 {
-			fmt.Fprintln(m.Stdout, "No keys. Create one with: factbase keys create")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tUSER\tCREATED\tSTATE")
-		for _, k := range keys {
-			u, state := string(k.User), "active"
-			if u == "" {
-				u = "(all users)"
-			}
-			if k.Revoked() {
-				state = "revoked " + k.RevokedAt.Local().Format(time.DateTime)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, u, k.CreatedAt.Local().Format(time.DateTime), state)
-		}
-		return tw.Flush()
+		return m.print(&c, map[string]any{"keys": out}, func() error {
+			return printTable(m, "No keys. Create one with: factbase keys create", "ID\tNAME\tUSER\tCREATED\tSTATE", keys, func(k factbase.Key) string {
+				u, state := string(k.User), "active"
+				if u == "" {
+					u = "(all users)"
+				}
+				if k.Revoked() {
+					state = "revoked " + localTime(*k.RevokedAt)
+				}
+				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s", k.ID, k.Name, u, localTime(k.CreatedAt), state)
+			})
+		})
 	default: // revoke
 		k, err := ks.RevokeKey(ctx, fs.Arg(0), time.Now())
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(keyToJSON(k, ""))
-		}
-		fmt.Fprintf(m.Stdout, "Revoked %s at %s.\n", k.ID, k.RevokedAt.Local().Format(time.DateTime))
-		return nil
+		return m.printLine(&c, keyToJSON(k, ""), fmt.Sprintf("Revoked %s at %s.", k.ID, localTime(*k.RevokedAt)))
 	}
 }

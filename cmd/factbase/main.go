@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -201,12 +200,79 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseText parses flags and returns the arguments joined by spaces: the message or
+// question of a command that takes one; none is the usage error need.
+func parseText(fs *flag.FlagSet, args []string, need string) (string, error) {
+	if err := parse(fs, args); err != nil {
+		return "", err
+	}
+	if fs.NArg() == 0 {
+		return "", usagef("%s", need)
+	}
+	return strings.Join(fs.Args(), " "), nil
+}
+
+// parseNone parses the flags of the command name, which takes no arguments.
+func parseNone(fs *flag.FlagSet, args []string, name string) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("%s takes no arguments, got %q", name, fs.Args())
+	}
+	return nil
+}
+
+// setUsage makes -h print text and then the flags.
+func setUsage(fs *flag.FlagSet, text string) {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), text)
+		fs.PrintDefaults()
+	}
+}
+
+// familyHelp handles the first argument of a command with subcommands when it asks
+// for help or is missing: it prints usage on standard output and reports done; a
+// missing subcommand is the usage error need.
+func (m *Main) familyHelp(args []string, usage, need string) (done bool, err error) {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+		return false, nil
+	}
+	fmt.Fprint(m.Stdout, usage)
+	if len(args) == 0 {
+		return true, usagef("%s", need)
+	}
+	return true, nil
+}
+
 // userID validates the --user flag.
 func (c *common) userID() (factbase.UserID, error) {
 	if c.user == "" {
 		return "", usagef("--user is required (a UUID; or set FACTBASE_USER)")
 	}
 	return factbase.ParseUserID(c.user)
+}
+
+// optionalUser validates --user when it is set; unset, it is every user ("").
+func (c *common) optionalUser() (factbase.UserID, error) {
+	if c.user == "" {
+		return "", nil
+	}
+	return factbase.ParseUserID(c.user)
+}
+
+// openUser validates --user and opens the engine, as every command acting for one
+// user does before its work; the function returned closes the engine.
+func (m *Main) openUser(ctx context.Context, c *common) (factbase.UserID, *memory.Engine, func(), error) {
+	user, err := c.userID()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	e, closeFn, err := m.openEngine(ctx, c)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return user, e, closeFn, nil
 }
 
 // openEngine opens the store named by --db and returns an engine over it.
@@ -249,9 +315,11 @@ func openStore(ctx context.Context, db string) (factbase.Store, error) {
 	return s, nil
 }
 
-// printJSON writes v as indented JSON.
-func (m *Main) printJSON(v any) error {
-	enc := json.NewEncoder(m.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// arity reports whether n arguments are what a subcommand wants: exactly want, or,
+// when want is negative, at least -want.
+func arity(want, n int) bool {
+	if want < 0 {
+		return n >= -want
+	}
+	return n == want
 }

@@ -145,8 +145,7 @@ func (m *Main) runRemember(ctx context.Context, args []string) error {
 	m.llmFlags(fs, &c)
 	fs.BoolVar(&wait, "wait", false, "process the job here and wait until it is done or dead")
 	fs.DurationVar(&timeout, "timeout", 5*time.Minute, "with --wait, how long to wait")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: factbase remember [flags] "MESSAGE"
+	setUsage(fs, `Usage: factbase remember [flags] "MESSAGE"
 
 Enqueue a user's message for background extraction and print the job id at once. The
 rules always run; with --llm-url and --llm-model (or $FACTBASE_LLM_URL and
@@ -154,19 +153,11 @@ $FACTBASE_LLM_MODEL) a model proposes facts too, which are checked before anythi
 written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 
 `)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usagef("remember needs the message as its argument")
-	}
-	user, err := c.userID()
+	message, err := parseText(fs, args, "remember needs the message as its argument")
 	if err != nil {
 		return err
 	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -176,16 +167,12 @@ written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 	if err != nil {
 		return err
 	}
-	j, err := w.Remember(ctx, user, strings.Join(fs.Args(), " "))
+	j, err := w.Remember(ctx, user, message)
 	if err != nil {
 		return err
 	}
 	if !wait {
-		if c.json {
-			return m.printJSON(j)
-		}
-		fmt.Fprintf(m.Stdout, "queued job %s\n", j.ID)
-		return nil
+		return m.printLine(&c, j, "queued job "+j.ID)
 	}
 	if err := w.Start(ctx); err != nil {
 		return err
@@ -197,12 +184,8 @@ written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 	if err != nil {
 		return factbase.Errorf(factbase.ETIMEOUT, "job %s is still %s after %v; it stays queued (see factbase jobs show %s)", j.ID, j.State, timeout, j.ID)
 	}
-	if c.json {
-		if err := m.printJSON(j); err != nil {
-			return err
-		}
-	} else {
-		m.printJob(j)
+	if err := m.print(&c, j, func() error { m.printJob(j); return nil }); err != nil {
+		return err
 	}
 	if j.State == factbase.JobDead {
 		return factbase.Errorf(factbase.EUNAVAILABLE, "job %s is dead: %s", j.ID, j.Error)

@@ -34,10 +34,10 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 		c                    common
 		o                    retrieve.SearchOptions
 		kind, tags, category string
-		since, until         string
+		span                 timeSpan
 	)
 	fs := m.flags("search", &c, true)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, searchUsage); fs.PrintDefaults() }
+	setUsage(fs, searchUsage)
 	fs.StringVar(&kind, "kind", "all", "what to search: facts, episodes or all")
 	fs.IntVar(&o.Limit, "limit", retrieve.DefaultSearchLimit, fmt.Sprintf("at most this many hits (up to %d)", retrieve.MaxSearchLimit))
 	fs.StringVar(&o.KeyPrefix, "prefix", "", "only facts whose key starts with this")
@@ -46,8 +46,7 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject (user, entity:<id>)")
 	fs.Float64Var(&o.MinConfidence, "min-confidence", 0, "only facts with at least this confidence")
 	fs.StringVar(&tags, "tags", "", "only episodes (and their facts) with every one of these comma-separated tags")
-	fs.StringVar(&since, "since", "", "only items from this time on (RFC 3339 or YYYY-MM-DD)")
-	fs.StringVar(&until, "until", "", "only items before this time")
+	span.flags(fs, "only items from this time on (RFC 3339 or YYYY-MM-DD)", "only items before this time")
 	fs.BoolVar(&o.IncludeSuperseded, "history", false, "also find facts a newer value replaced")
 	fs.Float64Var(&o.Threshold, "threshold", 0, "least score a hit must have")
 	if err := parse(fs, args); err != nil {
@@ -68,17 +67,10 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	}
 	o.Category, o.Tags = factbase.Category(category), splitList(tags)
 	var err error
-	if o.From, err = parseTime("since", since); err != nil {
+	if o.From, o.To, err = span.parse(); err != nil {
 		return err
 	}
-	if o.To, err = parseTime("until", until); err != nil {
-		return err
-	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -87,22 +79,21 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		hits := make([]hitJSON, len(res.Hits))
-		for i, h := range res.Hits {
-			hits[i] = hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
-		}
-		return m.printJSON(map[string]any{"hits": hits})
-	}
-	if len(res.Hits) == 0 {
-		fmt.Fprintln(m.Stdout, "No hits.")
-		return nil
-	}
+	hits := make([]hitJSON, len(res.Hits))
 	for i, h := range res.Hits {
-		fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100))
-		fmt.Fprintf(m.Stdout, "    %s  id %s\n", explainLine(h.Explain), h.ID)
+		hits[i] = hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
 	}
-	return nil
+	return m.print(&c, map[string]any{"hits": hits}, func() error {
+		if len(res.Hits) == 0 {
+			fmt.Fprintln(m.Stdout, "No hits.")
+			return nil
+		}
+		for i, h := range res.Hits {
+			fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100))
+			fmt.Fprintf(m.Stdout, "    %s  id %s\n", explainLine(h.Explain), h.ID)
+		}
+		return nil
+	})
 }
 
 // explainLine renders an explanation in one line.

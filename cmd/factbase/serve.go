@@ -36,21 +36,15 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	fs.DurationVar(&keyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.backgroundDelay, "background-delay", 200*time.Millisecond, "write answers' references (the fact sheet's scores) and regenerate fact sheets in the background, batched this often, so requests do not wait for them; 0: in each request")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: factbase serve [flags]
+	setUsage(fs, fmt.Sprintf(`Usage: factbase serve [flags]
 
 Serve the HTTP API (JSON under /v1, OpenAPI 3.1 at /openapi.json, /healthz, /readyz,
 /metrics) on %s by default. Every /v1 request needs "Authorization: Bearer <key>";
 create keys with "factbase keys create". Logs are JSON lines on stderr.
 
-`, server.DefaultAddr)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+`, server.DefaultAddr))
+	if err := parseNone(fs, args, "serve"); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("serve takes no arguments, got %q", fs.Args())
 	}
 	if maxBody <= 0 {
 		return usagef("--max-body must be positive, got %d", maxBody)
