@@ -9,15 +9,7 @@ import (
 // server run on the PostgreSQL store.
 func TestPostgresDB(t *testing.T) {
 	env := map[string]string{"FACTBASE_DB": pgTestURL(t), "HOME": t.TempDir()}
-	for _, v := range []string{"BTC", "ETH", "XMR"} {
-		if _, stderr, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", v); code != 0 {
-			t.Fatalf("list add %s: exit %d: %s", v, code, stderr)
-		}
-	}
-	out, stderr, code := run(t, env, "list", "rank", "--user", testUser, "favorites.crypto", "XMR", "1")
-	if code != 0 || !strings.Contains(out, "Moved XMR from #3 to #1") {
-		t.Fatalf("list rank: exit %d, out %q, err %q", code, out, stderr)
-	}
+	rankCryptos(t, env)
 	key := createKey(t, env, "--name", "backend")
 	s := serve(t, env)
 	if status, _, body := call(t, "GET", s.base+"/readyz", "", ""); status != 200 {
@@ -35,9 +27,6 @@ func TestPostgresDB(t *testing.T) {
 		t.Errorf("serve exited with %d: %s", code, s.stderr.String())
 	}
 	// An unreachable database is "unavailable", not a crash.
-	_, stderr, code = run(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"},
+	wantExit(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"}, 1, "unavailable",
 		"list", "show", "--user", testUser, "favorites.crypto")
-	if code != 1 || !strings.Contains(stderr, "unavailable") {
-		t.Errorf("an unreachable database: exit %d, %q; want 1 and unavailable", code, stderr)
-	}
 }
