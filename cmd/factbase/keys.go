@@ -20,18 +20,17 @@ one made without is an application key for every user. Send it as
 notices within its --key-cache time, 2s by default).
 `
 
-// keyJSON is a key in JSON output; Secret is set only when the key is created.
+// keyJSON is a key in JSON output: its id, the secret (set only when the key is
+// created), then the key's own fields. ID repeats the key's so that the secret
+// follows it; encoding/json prefers the outer field.
 type keyJSON struct {
-	ID        string     `json:"id"`
-	Key       string     `json:"key,omitempty"`
-	Name      string     `json:"name,omitempty"`
-	User      string     `json:"user,omitempty"`
-	CreatedAt time.Time  `json:"created_at"`
-	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	ID     string `json:"id"`
+	Secret string `json:"key,omitempty"`
+	factbase.Key
 }
 
 func keyToJSON(k factbase.Key, secret string) keyJSON {
-	return keyJSON{ID: k.ID, Key: secret, Name: k.Name, User: string(k.User), CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}
+	return keyJSON{ID: k.ID, Secret: secret, Key: k}
 }
 
 func (m *Main) runKeys(ctx context.Context, args []string) error {

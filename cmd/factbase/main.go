@@ -275,6 +275,19 @@ func (m *Main) openUser(ctx context.Context, c *common) (factbase.UserID, *memor
 	return user, e, closeFn, nil
 }
 
+// openText parses the flags of a command whose arguments are the user's words (none
+// is the usage error need), then validates --user and opens the engine.
+func (m *Main) openText(ctx context.Context, fs *flag.FlagSet, c *common, args []string, need string) (
+	text string, user factbase.UserID, e *memory.Engine, closeFn func(), err error) {
+	if text, err = parseText(fs, args, need); err != nil {
+		return "", "", nil, nil, err
+	}
+	if user, e, closeFn, err = m.openUser(ctx, c); err != nil {
+		return "", "", nil, nil, err
+	}
+	return text, user, e, closeFn, nil
+}
+
 // openEngine opens the store named by --db and returns an engine over it.
 func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(), error) {
 	emb, err := m.embedder(c)

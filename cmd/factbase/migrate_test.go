@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -21,42 +17,7 @@ import (
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
-	"github.com/jackc/pgx/v5"
 )
-
-// pgTestURL returns a URL of the test database (FACTBASE_TEST_POSTGRES) whose
-// search_path is a fresh schema, dropped when the test ends; it skips the test when
-// the variable is not set.
-func pgTestURL(t *testing.T) string {
-	t.Helper()
-	raw := os.Getenv("FACTBASE_TEST_POSTGRES")
-	if raw == "" {
-		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests; .ci/run does")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "fbtest_" + hex.EncodeToString(b[:])
-	u, err := url.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, raw)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return u.String()
-}
 
 // userSnapshot is everything of one user the test compares across stores, read
 // through a store's own transactions.

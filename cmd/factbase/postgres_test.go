@@ -1,8 +1,15 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestPostgresDB: with FACTBASE_DB (or --db) a postgres:// URL, the commands and the
@@ -29,4 +36,38 @@ func TestPostgresDB(t *testing.T) {
 	// An unreachable database is "unavailable", not a crash.
 	wantExit(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"}, 1, "unavailable",
 		"list", "show", "--user", testUser, "favorites.crypto")
+}
+
+// pgTestURL returns a URL of the test database (FACTBASE_TEST_POSTGRES) whose
+// search_path is a fresh schema, dropped when the test ends; it skips the test when
+// the variable is not set.
+func pgTestURL(t *testing.T) string {
+	t.Helper()
+	raw := os.Getenv("FACTBASE_TEST_POSTGRES")
+	if raw == "" {
+		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests; .ci/run does")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "fbtest_" + hex.EncodeToString(b[:])
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, raw)
+		if err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+		}
+	})
+	return u.String()
 }

@@ -153,11 +153,7 @@ $FACTBASE_LLM_MODEL) a model proposes facts too, which are checked before anythi
 written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 
 `)
-	message, err := parseText(fs, args, "remember needs the message as its argument")
-	if err != nil {
-		return err
-	}
-	user, e, closeFn, err := m.openUser(ctx, &c)
+	message, user, e, closeFn, err := m.openText(ctx, fs, &c, args, "remember needs the message as its argument")
 	if err != nil {
 		return err
 	}

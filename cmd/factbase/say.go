@@ -18,11 +18,7 @@ func (m *Main) runSay(ctx context.Context, args []string) error {
 	fs.StringVar(&session, "session", "", "the conversation the message belongs to (default: the message's UTC date)")
 	fs.StringVar(&speaker, "speaker", "user", "who wrote the message: user or assistant")
 	setUsage(fs, "Usage: factbase say [flags] \"MESSAGE\"\n\nRemember what a user's message states (favorites, email, name, city, work, birthday).\n\n")
-	text, err := parseText(fs, args, "say needs the message as its argument")
-	if err != nil {
-		return err
-	}
-	user, e, closeFn, err := m.openUser(ctx, &c)
+	text, user, e, closeFn, err := m.openText(ctx, fs, &c, args, "say needs the message as its argument")
 	if err != nil {
 		return err
 	}
@@ -48,11 +44,7 @@ func (m *Main) runAsk(ctx context.Context, args []string) error {
 	var c common
 	fs := m.flags("ask", &c, true)
 	setUsage(fs, "Usage: factbase ask [flags] \"QUESTION\"\n\nAnswer a question about the user's own facts and favorites, deterministically.\n\n")
-	question, err := parseText(fs, args, "ask needs the question as its argument")
-	if err != nil {
-		return err
-	}
-	user, e, closeFn, err := m.openUser(ctx, &c)
+	question, user, e, closeFn, err := m.openText(ctx, fs, &c, args, "ask needs the question as its argument")
 	if err != nil {
 		return err
 	}
