@@ -96,14 +96,9 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		out := struct {
-			Conflicts []conflictJSON `json:"conflicts"`
-		}{Conflicts: []conflictJSON{}}
-		for _, x := range cs {
-			out.Conflicts = append(out.Conflicts, conflictOut(x, names))
-		}
-		return m.print(&c, out, func() error {
-			return printTable(m, "No conflicts.", "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS", out.Conflicts, func(o conflictJSON) string {
+		out := mapEach(cs, func(x factbase.Conflict) conflictJSON { return conflictOut(x, names) })
+		return m.print(&c, map[string]any{"conflicts": out}, func() error {
+			return printTable(m, "No conflicts.", "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS", out, func(o conflictJSON) string {
 				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", o.ID, o.About, o.Key, o.CurrentValue, o.ProposedValue, o.SaidBy, o.Status)
 			})
 		})

@@ -97,13 +97,7 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		out := struct {
-			Entities []entityJSON `json:"entities"`
-		}{Entities: []entityJSON{}}
-		for _, en := range es {
-			out.Entities = append(out.Entities, entityOut(en))
-		}
-		return m.print(&c, out, func() error {
+		return m.print(&c, map[string]any{"entities": mapEach(es, entityOut)}, func() error {
 			return printTable(m, "No entities.", "ID\tNAME\tROLE\tRELATION\tALIASES", es, func(en factbase.Entity) string {
 				n := en.Name
 				if en.MergedInto != "" {

@@ -52,11 +52,7 @@ func toJSON(f factbase.Fact) factJSON {
 }
 
 func toJSONs(facts []factbase.Fact) []factJSON {
-	out := make([]factJSON, len(facts))
-	for i, f := range facts {
-		out[i] = toJSON(f)
-	}
-	return out
+	return mapEach(facts, toJSON)
 }
 
 func (m *Main) runFacts(ctx context.Context, args []string) error {

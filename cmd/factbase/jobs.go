@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 // runJobs implements "factbase jobs": the background job queue.
@@ -206,4 +209,53 @@ func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "model tokens: %d prompt + %d completion, $%.6f\n", u.PromptTokens, u.CompletionTokens, u.Cost)
 		return nil
 	})
+}
+
+// printJob prints a job for people.
+func (m *Main) printJob(j factbase.Job) {
+	fmt.Fprintf(m.Stdout, "job %s: %s (attempt %d of %d)\n", j.ID, j.State, j.Attempts, j.MaxAttempts)
+	fmt.Fprintf(m.Stdout, "  user %s, created %s\n", j.User, j.CreatedAt.Format(time.RFC3339))
+	fmt.Fprintf(m.Stdout, "  message: %s\n", clipLine(j.Input, 200))
+	if j.Error != "" {
+		fmt.Fprintf(m.Stdout, "  last error (%s): %s\n", j.ErrorCode, j.Error)
+	}
+	if j.PromptTokens+j.CompletionTokens > 0 {
+		fmt.Fprintf(m.Stdout, "  model tokens: %d prompt + %d completion", j.PromptTokens, j.CompletionTokens)
+		if j.Cost > 0 {
+			fmt.Fprintf(m.Stdout, ", $%.6f", j.Cost)
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+	if len(j.Result) == 0 {
+		return
+	}
+	var r jobs.RememberResult
+	if json.Unmarshal(j.Result, &r) != nil {
+		return
+	}
+	fmt.Fprintf(m.Stdout, "  stored %d, updated %d, duplicates %d\n", r.Stored, r.Updated, len(r.Duplicates))
+	for _, op := range r.RuleOps {
+		fmt.Fprintf(m.Stdout, "  rules: %s %s = %s\n", op.Kind, op.Key, op.Value)
+	}
+	if r.Model != "" {
+		fmt.Fprintf(m.Stdout, "  model %s (prompt %s)\n", r.Model, r.Prompt)
+	}
+	if r.ModelNote != "" {
+		fmt.Fprintf(m.Stdout, "  model: %s\n", r.ModelNote)
+	}
+	for _, d := range r.Decisions {
+		line := fmt.Sprintf("  model: %s %s = %s", d.Action, d.Key, d.Value)
+		if d.Reason != "" {
+			line += " (" + d.Reason + ")"
+		}
+		fmt.Fprintln(m.Stdout, line)
+	}
+}
+
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }

@@ -95,10 +95,7 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		out := make([]keyJSON, len(keys))
-		for i, k := range keys {
-			out[i] = keyToJSON(k, "")
-		}
+		out := mapEach(keys, func(k factbase.Key) keyJSON { return keyToJSON(k, "") })
 		return m.print(&c, map[string]any{"keys": out}, func() error {
 			return printTable(m, "No keys. Create one with: factbase keys create", "ID\tNAME\tUSER\tCREATED\tSTATE", keys, func(k factbase.Key) string {
 				u, state := string(k.User), "active"

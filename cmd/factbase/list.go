@@ -104,10 +104,7 @@ func listFact(subject, key, value string, rank int) factbase.Fact {
 }
 
 func (m *Main) printList(c *common, p core.ListPage) error {
-	items := make([]listItem, len(p.Items))
-	for i, f := range p.Items {
-		items[i] = listItem{Rank: f.Rank, Value: f.Value, ID: f.ID}
-	}
+	items := mapEach(p.Items, func(f factbase.Fact) listItem { return listItem{Rank: f.Rank, Value: f.Value, ID: f.ID} })
 	page := struct {
 		Key    string     `json:"key"`
 		Items  []listItem `json:"items"`

@@ -174,7 +174,7 @@ type common struct {
 	// backgroundDelay batches answers' references in the background (serve); 0: none.
 	backgroundDelay time.Duration
 	backgroundError func(error)
-	llm             *llmConfig // model flags (remember.go); nil: no model
+	llm             *llmConfig // model flags (model.go); nil: no model
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
@@ -295,7 +295,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 		return nil, nil, err
 	}
 	o := memory.Options{Observer: c.observer, Embedder: emb, BackgroundDelay: c.backgroundDelay, BackgroundError: c.backgroundError}
-	if err := m.modelEngineOptions(c, &o); err != nil { // remember.go
+	if err := m.modelEngineOptions(c, &o); err != nil { // model.go
 		return nil, nil, err
 	}
 	s, err := openStore(ctx, c.db)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
@@ -40,11 +39,10 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
-		return usagef("--log-level %q is not one of debug, info, warn, error", logLevel)
+	log, err := m.jsonLogger(logLevel)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewJSONHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"text/tabwriter"
 	"time"
 
@@ -72,7 +73,27 @@ func printTable[T any](m *Main, empty, header string, items []T, row func(T) str
 	return writeTable(m.Stdout, header, items, row)
 }
 
+// jsonLogger returns a logger of JSON lines on standard error at the --log-level
+// level (debug, info, warn or error).
+func (m *Main) jsonLogger(level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, usagef("--log-level %q is not one of debug, info, warn, error", level)
+	}
+	return slog.New(slog.NewJSONHandler(m.Stderr, &slog.HandlerOptions{Level: l})), nil
+}
+
 // localTime formats t in the local time zone to the second, as tables show times.
 func localTime(t time.Time) string {
 	return t.Local().Format(time.DateTime)
+}
+
+// mapEach returns f of each item, in order, for JSON output: no items give an empty
+// slice, which encodes as [] rather than null.
+func mapEach[T, U any](items []T, f func(T) U) []U {
+	out := make([]U, len(items))
+	for i, it := range items {
+		out[i] = f(it)
+	}
+	return out
 }

@@ -77,11 +77,10 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := make([]queryFactJSON, len(facts))
-	for i, f := range facts {
-		out[i] = queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
+	out := mapEach(facts, func(f factbase.Fact) queryFactJSON {
+		return queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
 			Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
-	}
+	})
 	return m.print(&c, map[string]any{"facts": out}, func() error {
 		return printTable(m, "No facts.", "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE", facts, func(f factbase.Fact) string {
 			return fmt.Sprintf("%s\t%s\t%s\t%.2f\t%s", f.Subject, f.Key, oneLine(f.Value, 60), f.Confidence, f.Source.ID)

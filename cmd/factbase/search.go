@@ -79,10 +79,9 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	hits := make([]hitJSON, len(res.Hits))
-	for i, h := range res.Hits {
-		hits[i] = hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
-	}
+	hits := mapEach(res.Hits, func(h retrieve.Hit) hitJSON {
+		return hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
+	})
 	return m.print(&c, map[string]any{"hits": hits}, func() error {
 		if len(res.Hits) == 0 {
 			fmt.Fprintln(m.Stdout, "No hits.")
