@@ -56,15 +56,12 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.print(&c, rep, func() error {
-		m.printBench(rep)
-		return nil
-	})
+	return m.print(&c, rep, func() error { return m.printBench(rep) })
 }
 
 // printBench writes a benchmark report for people: a table of the workloads, then the
 // disk and memory figures beside their targets.
-func (m *Main) printBench(rep bench.Report) {
+func (m *Main) printBench(rep bench.Report) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workload\tops\tops/s\tp50 µs\tp95 µs\tp99 µs\tthroughput\tvs baseline\tcpu s\t")
 	for _, r := range rep.Results {
@@ -98,4 +95,5 @@ func (m *Main) printBench(rep bench.Report) {
 	if !s.PeakReset {
 		fmt.Fprintln(m.Stdout, "  (the kernel's peak could not be reset: the figure includes building the store)")
 	}
+	return nil
 }

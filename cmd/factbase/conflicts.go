@@ -51,13 +51,9 @@ func conflictOut(c factbase.Conflict, names map[string]string) conflictJSON {
 }
 
 func (m *Main) runConflicts(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, conflictsUsage, "conflicts needs a subcommand: list, confirm or reject"); done {
+	sub, want, err := m.pickSubcommand(args, "conflicts", conflictsUsage, subcommand{"list", 0}, subcommand{"confirm", 1}, subcommand{"reject", 1})
+	if sub == "" {
 		return err
-	}
-	sub := args[0]
-	want, known := map[string]int{"list": 0, "confirm": 1, "reject": 1}[sub]
-	if !known {
-		return usagef("unknown conflicts subcommand %q (list, confirm, reject)", sub)
 	}
 	var (
 		c      common

@@ -49,14 +49,10 @@ func entityOut(e factbase.Entity) entityJSON {
 }
 
 func (m *Main) runEntities(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, entitiesUsage, "entities needs a subcommand: list, get, create, rename, alias, merge, split or delete"); done {
+	sub, want, err := m.pickSubcommand(args, "entities", entitiesUsage, subcommand{"list", 0}, subcommand{"get", 1},
+		subcommand{"create", 1}, subcommand{"rename", 2}, subcommand{"alias", 2}, subcommand{"merge", 2}, subcommand{"split", -2}, subcommand{"delete", 1})
+	if sub == "" {
 		return err
-	}
-	sub := args[0]
-	nargs := map[string]int{"list": 0, "get": 1, "create": 1, "rename": 2, "alias": 2, "merge": 2, "split": -2, "delete": 1}
-	want, known := nargs[sub]
-	if !known {
-		return usagef("unknown entities subcommand %q (list, get, create, rename, alias, merge, split, delete)", sub)
 	}
 	var (
 		c                       common

@@ -29,10 +29,11 @@ extraction (add --no-extract), resumably, with progress on standard error.
 `
 
 func (m *Main) runEpisodes(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, episodesUsage, "episodes needs a subcommand: add, list, get, delete, add-fact or backfill"); done {
+	sub, want, err := m.pickSubcommand(args, "episodes", episodesUsage, subcommand{"add", -1}, subcommand{"list", 0},
+		subcommand{"get", 1}, subcommand{"delete", 1}, subcommand{"add-fact", 3}, subcommand{"backfill", 0})
+	if sub == "" {
 		return err
 	}
-	sub := args[0]
 	var (
 		c                      common
 		tags, at               string
@@ -45,11 +46,6 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		meta                   = metaFlag{}
 	)
 	fs := m.flags("episodes "+sub, &c, true)
-	nargs := map[string]int{"add": -1, "list": 0, "get": 1, "delete": 1, "add-fact": 3, "backfill": 0}
-	want, known := nargs[sub]
-	if !known {
-		return usagef("unknown episodes subcommand %q (add, list, get, delete, add-fact, backfill)", sub)
-	}
 	switch sub {
 	case "add":
 		fs.StringVar(&tags, "tags", "", "comma-separated tags")
@@ -197,7 +193,7 @@ func (m *Main) printEpisodes(p ingest.EpisodePage) error {
 	}
 	err := writeTable(m.Stdout, "ID\tCREATED\tIMPORTANCE\tTAGS\tCONTENT", p.Episodes, func(ep factbase.Episode) string {
 		return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", ep.ID, localTime(ep.CreatedAt), ep.Importance,
-			strings.Join(ep.Tags, ","), oneLine(ep.Content, 60))
+			strings.Join(ep.Tags, ","), oneLine(ep.Content, 60, "..."))
 	})
 	if err != nil {
 		return err

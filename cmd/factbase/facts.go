@@ -56,10 +56,14 @@ func toJSONs(facts []factbase.Fact) []factJSON {
 }
 
 func (m *Main) runFacts(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, factsUsage, "facts needs a subcommand: set, get, list, history, retract or delete"); done {
+	if len(args) > 0 && args[0] == "query" {
+		return m.runFactsQuery(ctx, args[1:]) // query.go: facts from transcripts
+	}
+	sub, nargs, err := m.pickSubcommand(args, "facts", factsUsage,
+		subcommand{"set", 2}, subcommand{"get", 1}, subcommand{"list", 0}, subcommand{"history", 1}, subcommand{"retract", 1}, subcommand{"delete", 1})
+	if sub == "" {
 		return err
 	}
-	sub := args[0]
 	var (
 		c                       common
 		subject, key, prefix    string
@@ -71,8 +75,6 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 	fs := m.flags("facts "+sub, &c, true)
 	fs.StringVar(&subject, "subject", "", "whose fact: user (default), or entity:<id>, or another subject")
 	switch sub {
-	case "query":
-		return m.runFactsQuery(ctx, args[1:]) // query.go: facts from transcripts
 	case "set":
 		fs.StringVar(&typ, "type", "", "fact type (contact, work, preference, ...)")
 		fs.StringVar(&category, "category", "", "sheet category: core, technical, project or transient")
@@ -88,15 +90,11 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		fs.IntVar(&limit, "limit", 1000, "at most this many facts")
 	case "retract", "delete":
 		fs.StringVar(&key, "key", "", "act on every version of this key instead of one fact id")
-	case "history":
-	default:
-		return usagef("unknown facts subcommand %q (set, get, list, history, retract, delete)", sub)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
 	rest := fs.Args()
-	nargs := map[string]int{"set": 2, "get": 1, "list": 0, "history": 1, "retract": 1, "delete": 1}[sub]
 	if (sub == "retract" || sub == "delete") && key != "" {
 		nargs = 0
 	}

@@ -50,14 +50,11 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.print(&c, a, func() error {
-		m.printAnswer(a)
-		return nil
-	})
+	return m.print(&c, a, func() error { return m.printAnswer(a) })
 }
 
 // printAnswer writes a hybrid query's answer for people, with the source it came from.
-func (m *Main) printAnswer(a retrieve.QueryAnswer) {
+func (m *Main) printAnswer(a retrieve.QueryAnswer) error {
 	switch a.Source {
 	case retrieve.SourceFact:
 		fmt.Fprintln(m.Stdout, a.Value)
@@ -75,4 +72,5 @@ func (m *Main) printAnswer(a retrieve.QueryAnswer) {
 	default:
 		fmt.Fprintf(m.Stdout, "No answer found (tried %s).\n", strings.Join(a.Tried, ", "))
 	}
+	return nil
 }

@@ -142,7 +142,7 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 		t.add(s)
 	}
 	bar.finish()
-	if err := m.print(&c, t, func() error { m.printIngest(t); return nil }); err != nil {
+	if err := m.print(&c, t, func() error { return m.printIngest(t) }); err != nil {
 		return err
 	}
 	if len(t.Failed) > 0 {
@@ -230,7 +230,7 @@ func transcriptFiles(args []string) ([]transcriptFile, error) {
 	return out, nil
 }
 
-func (m *Main) printIngest(t ingestTotals) {
+func (m *Main) printIngest(t ingestTotals) error {
 	for _, s := range t.Files {
 		for _, b := range s.Bad {
 			fmt.Fprintf(m.Stderr, "factbase: %s:%d: %s (skipped)\n", s.File, b.Line, b.Reason)
@@ -254,6 +254,7 @@ func (m *Main) printIngest(t ingestTotals) {
 	if t.Invalid > 0 {
 		fmt.Fprintf(m.Stdout, "%s could not be stored (an empty or punctuation-only object) and were skipped.\n", plural(t.Invalid, "extracted fact"))
 	}
+	return nil
 }
 
 func plural(n int, noun string) string {

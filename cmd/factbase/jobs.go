@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -83,9 +82,9 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 		}
 		for _, j := range jobs {
 			line := fmt.Sprintf("%s  %-7s  %d/%d  %s  %s", j.ID, j.State, j.Attempts, j.MaxAttempts,
-				j.CreatedAt.Format(time.RFC3339), clipLine(j.Input, 50))
+				j.CreatedAt.Format(time.RFC3339), oneLine(j.Input, 50, "…"))
 			if j.State == factbase.JobDead || j.State == factbase.JobQueued && j.Error != "" {
-				line += "  [" + clipLine(j.Error, 80) + "]"
+				line += "  [" + oneLine(j.Error, 80, "…") + "]"
 			}
 			fmt.Fprintln(m.Stdout, line)
 		}
@@ -96,7 +95,7 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 // jobsOne runs a subcommand that takes one job id: it parses the flags, applies do
 // to the job and prints the job do returns, for people with text.
 func (m *Main) jobsOne(ctx context.Context, args []string, name, summary string,
-	do func(js factbase.JobStore, id string) (factbase.Job, error), text func(j factbase.Job)) error {
+	do func(js factbase.JobStore, id string) (factbase.Job, error), text func(j factbase.Job) error) error {
 	var c common
 	fs := m.flags("jobs "+name, &c, false)
 	setUsage(fs, fmt.Sprintf("Usage: factbase jobs %s [flags] JOB_ID\n\n%s\n\n", name, summary))
@@ -115,10 +114,7 @@ func (m *Main) jobsOne(ctx context.Context, args []string, name, summary string,
 	if err != nil {
 		return err
 	}
-	return m.print(&c, j, func() error {
-		text(j)
-		return nil
-	})
+	return m.print(&c, j, func() error { return text(j) })
 }
 
 func (m *Main) jobsShow(ctx context.Context, args []string) error {
@@ -130,7 +126,10 @@ func (m *Main) jobsShow(ctx context.Context, args []string) error {
 func (m *Main) jobsRetry(ctx context.Context, args []string) error {
 	return m.jobsOne(ctx, args, "retry", "Queue a dead job again, with its attempts reset.",
 		func(js factbase.JobStore, id string) (factbase.Job, error) { return js.RetryJob(ctx, id) },
-		func(j factbase.Job) { fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID) })
+		func(j factbase.Job) error {
+			fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID)
+			return nil
+		})
 }
 
 // jobsWork processes jobs in this process: until the queue is empty (--drain), or
@@ -212,10 +211,10 @@ func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 }
 
 // printJob prints a job for people.
-func (m *Main) printJob(j factbase.Job) {
+func (m *Main) printJob(j factbase.Job) error {
 	fmt.Fprintf(m.Stdout, "job %s: %s (attempt %d of %d)\n", j.ID, j.State, j.Attempts, j.MaxAttempts)
 	fmt.Fprintf(m.Stdout, "  user %s, created %s\n", j.User, j.CreatedAt.Format(time.RFC3339))
-	fmt.Fprintf(m.Stdout, "  message: %s\n", clipLine(j.Input, 200))
+	fmt.Fprintf(m.Stdout, "  message: %s\n", oneLine(j.Input, 200, "…"))
 	if j.Error != "" {
 		fmt.Fprintf(m.Stdout, "  last error (%s): %s\n", j.ErrorCode, j.Error)
 	}
@@ -227,11 +226,11 @@ func (m *Main) printJob(j factbase.Job) {
 		fmt.Fprintln(m.Stdout)
 	}
 	if len(j.Result) == 0 {
-		return
+		return nil
 	}
 	var r jobs.RememberResult
 	if json.Unmarshal(j.Result, &r) != nil {
-		return
+		return nil
 	}
 	fmt.Fprintf(m.Stdout, "  stored %d, updated %d, duplicates %d\n", r.Stored, r.Updated, len(r.Duplicates))
 	for _, op := range r.RuleOps {
@@ -250,12 +249,5 @@ func (m *Main) printJob(j factbase.Job) {
 		}
 		fmt.Fprintln(m.Stdout, line)
 	}
-}
-
-func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return nil
 }

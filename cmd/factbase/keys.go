@@ -34,25 +34,18 @@ func keyToJSON(k factbase.Key, secret string) keyJSON {
 }
 
 func (m *Main) runKeys(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, keysUsage, "keys needs a subcommand: create, list or revoke"); done {
+	sub, nargs, err := m.pickSubcommand(args, "keys", keysUsage, subcommand{"create", 0}, subcommand{"list", 0}, subcommand{"revoke", 1})
+	if sub == "" {
 		return err
 	}
-	sub := args[0]
 	var (
 		c    common
 		name string
 	)
 	fs := m.flags("keys "+sub, &c, false)
-	nargs := 0
-	switch sub {
-	case "create":
+	if sub == "create" {
 		fs.StringVar(&c.user, "user", "", "the one user (a UUID) the key may act for; default: every user")
 		fs.StringVar(&name, "name", "", "a label for the key")
-	case "list":
-	case "revoke":
-		nargs = 1
-	default:
-		return usagef("unknown keys subcommand %q (create, list, revoke)", sub)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err

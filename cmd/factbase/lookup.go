@@ -61,7 +61,7 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	}
 	return m.print(&c, map[string]any{"facts": rs}, func() error {
 		return printTable(m, "No facts.", "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE", rs, func(r retrieve.LookupResult) string {
-			return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", r.Key, oneLine(r.Value, 60), r.Confidence, localTime(r.Timestamp), r.Episode)
+			return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", r.Key, oneLine(r.Value, 60, "..."), r.Confidence, localTime(r.Timestamp), r.Episode)
 		})
 	})
 }

@@ -245,6 +245,34 @@ func (m *Main) familyHelp(args []string, usage, need string) (done bool, err err
 	return true, nil
 }
 
+// subcommand is one subcommand of a family and how many arguments it takes: exactly
+// args, or, when args is negative, at least -args.
+type subcommand struct {
+	name string
+	args int
+}
+
+// pickSubcommand reads the subcommand of the family name (facts, keys, ...) from
+// args. Asked for help, it prints usage and returns ""; a missing or unknown
+// subcommand is a usage error naming those of subs. It returns the subcommand and
+// how many arguments it takes.
+func (m *Main) pickSubcommand(args []string, name, usage string, subs ...subcommand) (string, int, error) {
+	names := mapEach(subs, func(s subcommand) string { return s.name })
+	need := name + " needs a subcommand: " + names[0]
+	if n := len(names); n > 1 {
+		need = name + " needs a subcommand: " + strings.Join(names[:n-1], ", ") + " or " + names[n-1]
+	}
+	if done, err := m.familyHelp(args, usage, need); done {
+		return "", 0, err
+	}
+	for _, s := range subs {
+		if s.name == args[0] {
+			return s.name, s.args, nil
+		}
+	}
+	return "", 0, usagef("unknown %s subcommand %q (%s)", name, args[0], strings.Join(names, ", "))
+}
+
 // userID validates the --user flag.
 func (c *common) userID() (factbase.UserID, error) {
 	if c.user == "" {
@@ -329,7 +357,7 @@ func openStore(ctx context.Context, db string) (factbase.Store, error) {
 }
 
 // arity reports whether n arguments are what a subcommand wants: exactly want, or,
-// when want is negative, at least -want.
+// when want is negative, at least -want (as subcommand.args).
 func arity(want, n int) bool {
 	if want < 0 {
 		return n >= -want

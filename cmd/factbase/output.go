@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase"
 )
@@ -96,4 +98,14 @@ func mapEach[T, U any](items []T, f func(T) U) []U {
 		out[i] = f(it)
 	}
 	return out
+}
+
+// oneLine puts s on one line of at most n runes; a longer one is cut and ends in
+// ellipsis.
+func oneLine(s string, n int, ellipsis string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-utf8.RuneCountInString(ellipsis)]) + ellipsis
+	}
+	return s
 }

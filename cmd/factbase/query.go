@@ -69,7 +69,7 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 		}
 		return m.print(&c, map[string]any{"objects": objs}, func() error {
 			return printTable(m, "No facts.", "OBJECT\tFACTS\tSESSIONS", objs, func(o factbase.TranscriptObject) string {
-				return fmt.Sprintf("%s\t%d\t%s", oneLine(o.Object, 60), o.Facts, strings.Join(o.Sessions, ", "))
+				return fmt.Sprintf("%s\t%d\t%s", oneLine(o.Object, 60, "..."), o.Facts, strings.Join(o.Sessions, ", "))
 			})
 		})
 	}
@@ -83,16 +83,7 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	})
 	return m.print(&c, map[string]any{"facts": out}, func() error {
 		return printTable(m, "No facts.", "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE", facts, func(f factbase.Fact) string {
-			return fmt.Sprintf("%s\t%s\t%s\t%.2f\t%s", f.Subject, f.Key, oneLine(f.Value, 60), f.Confidence, f.Source.ID)
+			return fmt.Sprintf("%s\t%s\t%s\t%.2f\t%s", f.Subject, f.Key, oneLine(f.Value, 60, "..."), f.Confidence, f.Source.ID)
 		})
 	})
-}
-
-// oneLine puts s on one line of at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-3]) + "..."
-	}
-	return s
 }

@@ -55,7 +55,7 @@ written. Jobs are processed by "factbase serve", "factbase jobs work" or --wait.
 	if err != nil {
 		return factbase.Errorf(factbase.ETIMEOUT, "job %s is still %s after %v; it stays queued (see factbase jobs show %s)", j.ID, j.State, timeout, j.ID)
 	}
-	if err := m.print(&c, j, func() error { m.printJob(j); return nil }); err != nil {
+	if err := m.print(&c, j, func() error { return m.printJob(j) }); err != nil {
 		return err
 	}
 	if j.State == factbase.JobDead {

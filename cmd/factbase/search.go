@@ -88,7 +88,7 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 			return nil
 		}
 		for i, h := range res.Hits {
-			fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100))
+			fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100, "..."))
 			fmt.Fprintf(m.Stdout, "    %s  id %s\n", explainLine(h.Explain), h.ID)
 		}
 		return nil

@@ -79,15 +79,12 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 			return nil
 		})
 	}
-	return m.print(&c, sh, func() error {
-		m.printSheet(sh, explain)
-		return nil
-	})
+	return m.print(&c, sh, func() error { return m.printSheet(sh, explain) })
 }
 
 // printSheet writes a sheet for people: one line per entry under its category, and
 // with explain, each score's derivation and the dedup log.
-func (m *Main) printSheet(sh factbase.FactSheet, explain bool) {
+func (m *Main) printSheet(sh factbase.FactSheet, explain bool) error {
 	w := m.Stdout
 	fmt.Fprintf(w, "Fact sheet %s: %d entries, created %s\n", sh.ID, sh.Count, sh.CreatedAt.Format(time.RFC3339))
 	var cat factbase.Category
@@ -119,4 +116,5 @@ func (m *Main) printSheet(sh factbase.FactSheet, explain bool) {
 			fmt.Fprintf(w, "  %s (kept %s): %s\n", d.Dropped, d.Kept, d.Reason)
 		}
 	}
+	return nil
 }

@@ -20,11 +20,8 @@ the rows removed per table.
 `
 
 func (m *Main) runUsers(ctx context.Context, args []string) error {
-	if done, err := m.familyHelp(args, usersUsage, "users needs a subcommand: erase"); done {
+	if sub, _, err := m.pickSubcommand(args, "users", usersUsage, subcommand{"erase", 0}); sub == "" {
 		return err
-	}
-	if args[0] != "erase" {
-		return usagef("unknown users subcommand %q (erase)", args[0])
 	}
 	var (
 		c   common
