@@ -36,8 +36,8 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 	}
 	var (
 		c                      common
-		tags, at               string
-		span                   timeSpan
+		at                     string
+		scope                  scopeFlags
 		importance, confidence float64
 		noExtract, keepFacts   bool
 		unextracted, history   bool
@@ -48,14 +48,14 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 	fs := m.flags("episodes "+sub, &c, true)
 	switch sub {
 	case "add":
-		fs.StringVar(&tags, "tags", "", "comma-separated tags")
+		fs.StringVar(&scope.tags, "tags", "", "comma-separated tags")
 		fs.Float64Var(&importance, "importance", ingest.DefaultImportance, "importance 0..1")
 		fs.StringVar(&at, "at", "", "when it happened (RFC 3339 or YYYY-MM-DD; default now)")
 		fs.Var(meta, "meta", "metadata key=value (repeatable)")
 		fs.BoolVar(&noExtract, "no-extract", false, "store without extracting facts (backfill later)")
 	case "list":
-		fs.StringVar(&tags, "tags", "", "only episodes with every one of these comma-separated tags")
-		span.flags(fs, "only episodes from this time on (RFC 3339 or YYYY-MM-DD)", "only episodes before this time")
+		scope.flags(fs, "only episodes with every one of these comma-separated tags",
+			"only episodes from this time on (RFC 3339 or YYYY-MM-DD)", "only episodes before this time")
 		fs.BoolVar(&unextracted, "unextracted", false, "only episodes waiting for a backfill")
 		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 		fs.IntVar(&offset, "offset", 0, "skip this many")
@@ -94,7 +94,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		in := ingest.EpisodeInput{Content: content, Tags: splitList(tags), Importance: &importance,
+		in := ingest.EpisodeInput{Content: content, Tags: splitList(scope.tags), Importance: &importance,
 			CreatedAt: when, NoExtract: noExtract}
 		if len(meta) > 0 {
 			in.Metadata = meta
@@ -112,12 +112,11 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 			return m.printEpisodeFacts(r.Facts, r.Result)
 		})
 	case "list":
-		from, to, err := span.parse()
-		if err != nil {
+		f := factbase.EpisodeFilter{Unextracted: unextracted, Limit: limit, Offset: offset}
+		if err := scope.into(&f.Tags, &f.From, &f.To); err != nil {
 			return err
 		}
-		p, err := e.Ingest.Episodes(ctx, user, factbase.EpisodeFilter{Tags: splitList(tags), From: from, To: to,
-			Unextracted: unextracted, Limit: limit, Offset: offset})
+		p, err := e.Ingest.Episodes(ctx, user, f)
 		if err != nil {
 			return err
 		}

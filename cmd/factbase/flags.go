@@ -57,22 +57,24 @@ func parseRFC3339(flagName, s string) (time.Time, error) {
 	return t, nil
 }
 
-// timeSpan is a pair of --since and --until flags, each a time or a date.
-type timeSpan struct{ since, until string }
+// scopeFlags are the --tags, --since and --until flags of the commands that select
+// episodes, or facts by their source episode, by tag and by time.
+type scopeFlags struct{ tags, since, until string }
 
-// flags registers --since and --until on fs with their help texts.
-func (s *timeSpan) flags(fs *flag.FlagSet, sinceHelp, untilHelp string) {
+// flags registers the three flags on fs with their help texts.
+func (s *scopeFlags) flags(fs *flag.FlagSet, tagsHelp, sinceHelp, untilHelp string) {
+	fs.StringVar(&s.tags, "tags", "", tagsHelp)
 	fs.StringVar(&s.since, "since", "", sinceHelp)
 	fs.StringVar(&s.until, "until", "", untilHelp)
 }
 
-// parse returns the span's start and end; an end not given is the zero time.
-func (s *timeSpan) parse() (from, to time.Time, err error) {
-	if from, err = parseTime("since", s.since); err != nil {
-		return time.Time{}, time.Time{}, err
+// into parses the flags into tags, from and to; a time not given is the zero time.
+func (s *scopeFlags) into(tags *[]string, from, to *time.Time) error {
+	var err error
+	*tags = splitList(s.tags)
+	if *from, err = parseTime("since", s.since); err != nil {
+		return err
 	}
-	if to, err = parseTime("until", s.until); err != nil {
-		return time.Time{}, time.Time{}, err
-	}
-	return from, to, nil
+	*to, err = parseTime("until", s.until)
+	return err
 }

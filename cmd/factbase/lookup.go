@@ -22,10 +22,9 @@ Flags:
 
 func (m *Main) runLookup(ctx context.Context, args []string) error {
 	var (
-		c    common
-		o    retrieve.LookupOptions
-		tags string
-		span timeSpan
+		c     common
+		o     retrieve.LookupOptions
+		scope scopeFlags
 	)
 	fs := m.flags("lookup", &c, true)
 	setUsage(fs, lookupUsage)
@@ -33,8 +32,8 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	fs.StringVar(&o.Key, "key", "", "exact key")
 	fs.StringVar(&o.KeyPrefix, "prefix", "", "keys starting with this")
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject")
-	fs.StringVar(&tags, "tags", "", "only facts whose source episode has every one of these comma-separated tags")
-	span.flags(fs, "only facts true from this time on (RFC 3339 or YYYY-MM-DD)", "only facts true from before this time")
+	scope.flags(fs, "only facts whose source episode has every one of these comma-separated tags",
+		"only facts true from this time on (RFC 3339 or YYYY-MM-DD)", "only facts true from before this time")
 	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 	if err := parse(fs, args); err != nil {
 		return err
@@ -45,9 +44,7 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	if o.Type == "" && o.Key == "" && o.KeyPrefix == "" {
 		return usagef("lookup needs --type, --key or --prefix")
 	}
-	o.Tags = splitList(tags)
-	var err error
-	if o.From, o.To, err = span.parse(); err != nil {
+	if err := scope.into(&o.Tags, &o.From, &o.To); err != nil {
 		return err
 	}
 	user, e, closeFn, err := m.openUser(ctx, &c)

@@ -31,10 +31,10 @@ type hitJSON struct {
 
 func (m *Main) runSearch(ctx context.Context, args []string) error {
 	var (
-		c                    common
-		o                    retrieve.SearchOptions
-		kind, tags, category string
-		span                 timeSpan
+		c              common
+		o              retrieve.SearchOptions
+		kind, category string
+		scope          scopeFlags
 	)
 	fs := m.flags("search", &c, true)
 	setUsage(fs, searchUsage)
@@ -45,8 +45,8 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	fs.StringVar(&category, "category", "", "only facts of this sheet category")
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject (user, entity:<id>)")
 	fs.Float64Var(&o.MinConfidence, "min-confidence", 0, "only facts with at least this confidence")
-	fs.StringVar(&tags, "tags", "", "only episodes (and their facts) with every one of these comma-separated tags")
-	span.flags(fs, "only items from this time on (RFC 3339 or YYYY-MM-DD)", "only items before this time")
+	scope.flags(fs, "only episodes (and their facts) with every one of these comma-separated tags",
+		"only items from this time on (RFC 3339 or YYYY-MM-DD)", "only items before this time")
 	fs.BoolVar(&o.IncludeSuperseded, "history", false, "also find facts a newer value replaced")
 	fs.Float64Var(&o.Threshold, "threshold", 0, "least score a hit must have")
 	if err := parse(fs, args); err != nil {
@@ -65,11 +65,10 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	default:
 		return usagef("--kind %q is not facts, episodes or all", kind)
 	}
-	o.Category, o.Tags = factbase.Category(category), splitList(tags)
-	var err error
-	if o.From, o.To, err = span.parse(); err != nil {
+	if err := scope.into(&o.Tags, &o.From, &o.To); err != nil {
 		return err
 	}
+	o.Category = factbase.Category(category)
 	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
