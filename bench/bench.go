@@ -12,10 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -337,24 +335,12 @@ func rawInsert(ctx context.Context, db *sql.DB, n int) (Result, error) {
 		return Result{}, err
 	}
 	defer stmt.Close()
-	lat := make([]time.Duration, 0, n)
-	t0 := time.Now()
-	for i := 0; i < n; i++ {
-		s := time.Now()
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return Result{}, err
-		}
-		if _, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, "k"+strconv.Itoa(i), "value"); err != nil {
-			tx.Rollback()
-			return Result{}, err
-		}
-		if err := tx.Commit(); err != nil {
-			return Result{}, err
-		}
-		lat = append(lat, time.Since(s))
-	}
-	return summarize("raw insert (baseline)", lat, time.Since(t0)), nil
+	return timeOps("raw insert (baseline)", n, func(i int) error {
+		return inTx(ctx, db, func(tx *sql.Tx) error {
+			_, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, "k"+strconv.Itoa(i), "value")
+			return err
+		})
+	})
 }
 
 // rawSelect times n bare indexed SELECTs of the rows rawInsert wrote.
@@ -364,17 +350,10 @@ func rawSelect(ctx context.Context, db *sql.DB, n int) (Result, error) {
 		return Result{}, err
 	}
 	defer q.Close()
-	lat := make([]time.Duration, 0, n)
-	t0 := time.Now()
-	for i := 0; i < n; i++ {
-		s := time.Now()
+	return timeOps("raw select (baseline)", n, func(int) error {
 		var v string
-		if err := q.QueryRowContext(ctx, "k"+strconv.Itoa(rand.IntN(n))).Scan(&v); err != nil {
-			return Result{}, err
-		}
-		lat = append(lat, time.Since(s))
-	}
-	return summarize("raw select (baseline)", lat, time.Since(t0)), nil
+		return q.QueryRowContext(ctx, "k"+strconv.Itoa(rand.IntN(n))).Scan(&v)
+	})
 }
 
 func measure(ctx context.Context, e *memory.Engine, w Workload, n int) (Result, error) {
@@ -384,35 +363,9 @@ func measure(ctx context.Context, e *memory.Engine, w Workload, n int) (Result, 
 			return Result{}, err
 		}
 	}
-	lat := make([]time.Duration, 0, n)
-	t1 := time.Now()
-	for i := 0; i < n; i++ {
-		s := time.Now()
-		if err := w.Op(ctx, e, i); err != nil {
-			return Result{}, err
-		}
-		lat = append(lat, time.Since(s))
-	}
-	r := summarize(w.Name, lat, time.Since(t1))
+	r, err := timeOps(w.Name, n, func(i int) error { return w.Op(ctx, e, i) })
 	r.Seconds = time.Since(t0).Seconds()
-	return r, nil
-}
-
-// summarize makes a Result of latencies measured over total wall time.
-func summarize(name string, lat []time.Duration, total time.Duration) Result {
-	s := slices.Clone(lat)
-	slices.Sort(s)
-	pct := func(p float64) float64 {
-		if len(s) == 0 {
-			return 0
-		}
-		return float64(s[min(len(s)-1, int(p*float64(len(s))))].Nanoseconds()) / 1000
-	}
-	r := Result{Name: name, Ops: len(lat), P50us: pct(0.50), P95us: pct(0.95), P99us: pct(0.99), Seconds: total.Seconds()}
-	if total > 0 {
-		r.PerSecond = float64(len(lat)) / total.Seconds()
-	}
-	return r
+	return r, err
 }
 
 // userID makes the i-th synthetic user's id.
@@ -429,38 +382,27 @@ func userID(i int) factbase.UserID {
 func load(ctx context.Context, e *memory.Engine, sc Scale) (Result, error) {
 	const writers = 2
 	batch := min(sc.Facts, core.MaxOps)
-	lats := make([][]time.Duration, writers)
-	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := w; u < sc.Users && errs[w] == nil; u += writers {
-				for off := 0; off < sc.Facts; off += batch {
-					ops := make([]factbase.Op, 0, batch)
-					for i := off; i < min(sc.Facts, off+batch); i++ {
-						ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fleetFact(u, i)})
-					}
-					s := time.Now()
-					if _, err := e.Apply(ctx, userID(u), ops); err != nil {
-						errs[w] = fmt.Errorf("user %d: %w", u, err)
-						break
-					}
-					lats[w] = append(lats[w], time.Since(s))
+	lat, total, err := concurrently(writers, func(w int) ([]time.Duration, error) {
+		var lat []time.Duration
+		for u := w; u < sc.Users; u += writers {
+			for off := 0; off < sc.Facts; off += batch {
+				ops := make([]factbase.Op, 0, batch)
+				for i := off; i < min(sc.Facts, off+batch); i++ {
+					ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fleetFact(u, i)})
 				}
+				s := time.Now()
+				if _, err := e.Apply(ctx, userID(u), ops); err != nil {
+					return lat, fmt.Errorf("user %d: %w", u, err)
+				}
+				lat = append(lat, time.Since(s))
 			}
-		}()
-	}
-	wg.Wait()
-	total := time.Since(t0)
-	for _, err := range errs {
-		if err != nil {
-			return Result{}, err
 		}
+		return lat, nil
+	})
+	if err != nil {
+		return Result{}, err
 	}
-	r := summarize(fmt.Sprintf("build: %d users x %d facts", sc.Users, sc.Facts), slices.Concat(lats...), total)
+	r := summarize(fmt.Sprintf("build: %d users x %d facts", sc.Users, sc.Facts), lat, total)
 	r.Throughput, r.Unit = float64(sc.Users*sc.Facts)/total.Seconds(), "facts/s"
 	r.Note = fmt.Sprintf("through Apply, %d facts a transaction (vectors, if any, computed before it), %d writers; latencies per transaction", batch, writers)
 	return r, nil

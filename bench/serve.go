@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -80,55 +79,38 @@ func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder
 	qs := questions(11, 256)
 	clients := max(1, sc.ServeClients)
 	per := max(1, sc.ServeOps/clients)
-	lats := make([][]time.Duration, clients)
-	errs := make([]error, clients)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(c), 13))
-			lat := make([]time.Duration, 0, per)
-			for i := 0; i < per && ctx.Err() == nil; i++ {
-				u := r.IntN(sc.Users)
-				user := userID(u)
-				s := time.Now()
-				var err error
-				switch p := r.IntN(10); {
-				case p < 5:
-					var fs []factbase.Fact
-					fs, err = e.Get(ctx, user, "", factKey(u, r.IntN(sc.Facts)), nil)
-					if err == nil && len(fs) != 1 {
-						err = fmt.Errorf("point read found %d facts", len(fs))
-					}
-				case p < 8:
-					_, err = e.Retrieve.Search(ctx, user, qs[r.IntN(len(qs))], retrieve.SearchOptions{})
-				default:
-					_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: types[r.IntN(len(types))], Limit: 10})
+	all, total, err := concurrently(clients, func(c int) ([]time.Duration, error) {
+		r := rand.New(rand.NewPCG(uint64(c), 13))
+		lat := make([]time.Duration, 0, per)
+		for i := 0; i < per && ctx.Err() == nil; i++ {
+			u := r.IntN(sc.Users)
+			user := userID(u)
+			s := time.Now()
+			var err error
+			switch p := r.IntN(10); {
+			case p < 5:
+				var fs []factbase.Fact
+				fs, err = e.Get(ctx, user, "", factKey(u, r.IntN(sc.Facts)), nil)
+				if err == nil && len(fs) != 1 {
+					err = fmt.Errorf("point read found %d facts", len(fs))
 				}
-				if err != nil {
-					errs[c] = err
-					return
-				}
-				lat = append(lat, time.Since(s))
+			case p < 8:
+				_, err = e.Retrieve.Search(ctx, user, qs[r.IntN(len(qs))], retrieve.SearchOptions{})
+			default:
+				_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: types[r.IntN(len(types))], Limit: 10})
 			}
-			lats[c] = lat
-		}()
-	}
-	wg.Wait()
-	total := time.Since(t0)
-	for _, err := range errs {
-		if err != nil {
-			return rep, err
+			if err != nil {
+				return lat, err
+			}
+			lat = append(lat, time.Since(s))
 		}
+		return lat, nil
+	})
+	if err != nil {
+		return rep, err
 	}
 	if err := ctx.Err(); err != nil {
 		return rep, err
-	}
-	var all []time.Duration
-	for _, l := range lats {
-		all = append(all, l...)
 	}
 	rep.Result = summarize(fmt.Sprintf("medium load, %d clients, %d users (mixed reads and searches)", clients, sc.Users), all, total)
 	rep.PeakRSSBytes = procStatus("VmHWM")

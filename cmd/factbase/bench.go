@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/pprof"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,30 +18,25 @@ import (
 // baseline measured in the same run, the store's size on disk and the memory target.
 func (m *Main) runBench(ctx context.Context, args []string) error {
 	var (
-		c       common
-		scale   string
-		dir     string
-		profile string
+		c              common
+		o              bench.Options
+		scale, profile string
 	)
 	fs := m.flags("bench", &c, false)
-	names := make([]string, 0, len(bench.Scales))
-	for n := range bench.Scales {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(bench.Scales))
 	fs.StringVar(&scale, "scale", "medium", "workload size: "+strings.Join(names, ", ")+
 		" (large: the memory target's 1,000,000 facts of 1,000 users)")
-	fs.StringVar(&dir, "dir", "", "directory for the benchmark's database files (default: a temporary one, removed after)")
+	fs.StringVar(&o.Dir, "dir", "", "directory for the benchmark's database files (default: a temporary one, removed after)")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	sc, ok := bench.Scales[scale]
-	if !ok {
+	var ok bool
+	if o.Scale, ok = bench.Scales[scale]; !ok {
 		return usagef("--scale %q is not one of %s", scale, strings.Join(names, ", "))
 	}
-	emb, err := m.embedder(&c)
-	if err != nil {
+	var err error
+	if o.Embedder, err = m.embedder(&c); err != nil {
 		return err
 	}
 	if profile != "" {
@@ -55,14 +51,17 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	rep, err := bench.Run(ctx, bench.Options{Scale: sc, Dir: dir, Embedder: emb,
-		Progress: func(name string) { fmt.Fprintf(m.Stderr, "bench: %6.1f s  %s\n", time.Since(start).Seconds(), name) }})
+	o.Progress = func(name string) { fmt.Fprintf(m.Stderr, "bench: %6.1f s  %s\n", time.Since(start).Seconds(), name) }
+	rep, err := bench.Run(ctx, o)
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(rep)
-	}
+	return m.print(&c, rep, func() error { return m.printBench(rep) })
+}
+
+// printBench writes a benchmark report for people: a table of the workloads, then the
+// disk and memory figures beside their targets.
+func (m *Main) printBench(rep bench.Report) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workload\tops\tops/s\tp50 µs\tp95 µs\tp99 µs\tthroughput\tvs baseline\tcpu s\t")
 	for _, r := range rep.Results {
@@ -88,7 +87,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	s := rep.Serve
 	fmt.Fprintf(m.Stdout, "\nscale %s, embedder %s, %.1f s (%.1f s of CPU), peak RSS of the whole run %.0f MB\n",
-		sc.Name, rep.Embedder, rep.Seconds, rep.CPUSeconds, mb(rep.PeakRSSBytes))
+		rep.Scale.Name, rep.Embedder, rep.Seconds, rep.CPUSeconds, mb(rep.PeakRSSBytes))
 	fmt.Fprintf(m.Stdout, "disk: %d facts, %.0f bytes per fact with indexes and vectors (%s the target of %d)\n",
 		rep.StoredFacts, rep.BytesPerFact, verdict(rep.WithinDiskTarget), rep.DiskTargetBytes)
 	fmt.Fprintf(m.Stdout, "memory: %s\n  under %s: peak RSS %.0f MB (%.0f MB at opening, Go heap %.0f MB after), %s the target of %.0f MB\n",

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -52,17 +51,9 @@ func conflictOut(c factbase.Conflict, names map[string]string) conflictJSON {
 }
 
 func (m *Main) runConflicts(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, conflictsUsage)
-		if len(args) == 0 {
-			return usagef("conflicts needs a subcommand: list, confirm or reject")
-		}
-		return nil
-	}
-	sub := args[0]
-	want, known := map[string]int{"list": 0, "confirm": 1, "reject": 1}[sub]
-	if !known {
-		return usagef("unknown conflicts subcommand %q (list, confirm, reject)", sub)
+	sub, want, err := m.pickSubcommand(args, "conflicts", conflictsUsage, subcommand{"list", 0}, subcommand{"confirm", 1}, subcommand{"reject", 1})
+	if sub == "" {
+		return err
 	}
 	var (
 		c      common
@@ -82,11 +73,7 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 	if status == "all" {
 		st = ""
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -105,51 +92,29 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			out := struct {
-				Conflicts []conflictJSON `json:"conflicts"`
-			}{Conflicts: []conflictJSON{}}
-			for _, x := range cs {
-				out.Conflicts = append(out.Conflicts, conflictOut(x, names))
-			}
-			return m.printJSON(out)
-		}
-		if len(cs) == 0 {
-			fmt.Fprintln(m.Stdout, "No conflicts.")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS")
-		for _, x := range cs {
-			o := conflictOut(x, names)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.ID, o.About, o.Key, o.CurrentValue, o.ProposedValue, o.SaidBy, o.Status)
-		}
-		return tw.Flush()
+		out := mapEach(cs, func(x factbase.Conflict) conflictJSON { return conflictOut(x, names) })
+		return m.print(&c, map[string]any{"conflicts": out}, func() error {
+			return printTable(m, "No conflicts.", "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS", out, func(o conflictJSON) string {
+				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", o.ID, o.About, o.Key, o.CurrentValue, o.ProposedValue, o.SaidBy, o.Status)
+			})
+		})
 	case "confirm":
 		r, err := e.People.ConfirmConflict(ctx, user, fs.Arg(0))
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(struct {
-				Conflict conflictJSON    `json:"conflict"`
-				Result   factbase.Result `json:"result"`
-			}{conflictOut(r.Conflict, names), r.Result})
-		}
-		fmt.Fprintf(m.Stdout, "Confirmed: %s's %s is now %s (was %s, kept in history).\n", names[r.Conflict.Subject],
-			r.Conflict.Key, r.Conflict.Proposed.Value, r.Conflict.CurrentValue)
-		return nil
+		return m.printLine(&c, struct {
+			Conflict conflictJSON    `json:"conflict"`
+			Result   factbase.Result `json:"result"`
+		}{conflictOut(r.Conflict, names), r.Result}, fmt.Sprintf("Confirmed: %s's %s is now %s (was %s, kept in history).",
+			names[r.Conflict.Subject], r.Conflict.Key, r.Conflict.Proposed.Value, r.Conflict.CurrentValue))
 	default:
 		r, err := e.People.RejectConflict(ctx, user, fs.Arg(0))
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(struct {
-				Conflict conflictJSON `json:"conflict"`
-			}{conflictOut(r, names)})
-		}
-		fmt.Fprintf(m.Stdout, "Rejected: %s's %s stays %s.\n", names[r.Subject], r.Key, r.CurrentValue)
-		return nil
+		return m.printLine(&c, struct {
+			Conflict conflictJSON `json:"conflict"`
+		}{conflictOut(r, names)}, fmt.Sprintf("Rejected: %s's %s stays %s.", names[r.Subject], r.Key, r.CurrentValue))
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -20,10 +19,7 @@ type conflictsOut struct {
 func listConflicts(t *testing.T, env map[string]string, status string) conflictsOut {
 	t.Helper()
 	var got conflictsOut
-	out := mustRun(t, env, "conflicts", "list", "--user", testUser, "--json", "--status", status)
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("conflicts list --json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &got, "conflicts", "list", "--user", testUser, "--json", "--status", status)
 	return got
 }
 
@@ -46,7 +42,6 @@ func TestConflictsCommands(t *testing.T) {
 	if !strings.Contains(out, "is now Apple (was Google") {
 		t.Errorf("confirm printed %q", out)
 	}
-	out = mustRun(t, env, "entities", "get", "--user", testUser, "--history", "--json", "Sarah")
 	var ent struct {
 		Facts []struct {
 			Key     string `json:"key"`
@@ -54,9 +49,7 @@ func TestConflictsCommands(t *testing.T) {
 			Current bool   `json:"current"`
 		} `json:"facts"`
 	}
-	if err := json.Unmarshal([]byte(out), &ent); err != nil {
-		t.Fatal(err)
-	}
+	mustJSON(t, env, &ent, "entities", "get", "--user", testUser, "--history", "--json", "Sarah")
 	var employers []string
 	for _, f := range ent.Facts {
 		if f.Key == "work.employer" {
@@ -82,12 +75,6 @@ func TestConflictsCommands(t *testing.T) {
 	if got := listConflicts(t, env, "pending"); len(got.Conflicts) != 0 {
 		t.Errorf("pending after reject = %+v", got)
 	}
-	_, stderr, code := run(t, env, "conflicts", "reject", "--user", testUser, got.Conflicts[0].ID)
-	if code != 1 || !strings.Contains(stderr, "already rejected") {
-		t.Errorf("rejecting twice: exit %d, %q", code, stderr)
-	}
-	_, stderr, code = run(t, env, "conflicts", "list", "--user", testUser, "--status", "maybe")
-	if code != 1 || !strings.Contains(stderr, "is not pending, confirmed or rejected") {
-		t.Errorf("bad status: exit %d, %q", code, stderr)
-	}
+	wantExit(t, env, 1, "already rejected", "conflicts", "reject", "--user", testUser, got.Conflicts[0].ID)
+	wantExit(t, env, 1, "is not pending, confirmed or rejected", "conflicts", "list", "--user", testUser, "--status", "maybe")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/people"
@@ -50,18 +49,10 @@ func entityOut(e factbase.Entity) entityJSON {
 }
 
 func (m *Main) runEntities(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, entitiesUsage)
-		if len(args) == 0 {
-			return usagef("entities needs a subcommand: list, get, create, rename, alias, merge, split or delete")
-		}
-		return nil
-	}
-	sub := args[0]
-	nargs := map[string]int{"list": 0, "get": 1, "create": 1, "rename": 2, "alias": 2, "merge": 2, "split": -2, "delete": 1}
-	want, known := nargs[sub]
-	if !known {
-		return usagef("unknown entities subcommand %q (list, get, create, rename, alias, merge, split, delete)", sub)
+	sub, want, err := m.pickSubcommand(args, "entities", entitiesUsage, subcommand{"list", 0}, subcommand{"get", 1},
+		subcommand{"create", 1}, subcommand{"rename", 2}, subcommand{"alias", 2}, subcommand{"merge", 2}, subcommand{"split", -2}, subcommand{"delete", 1})
+	if sub == "" {
+		return err
 	}
 	var (
 		c                       common
@@ -86,14 +77,10 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	if want >= 0 && fs.NArg() != want || want < 0 && fs.NArg() < -want {
+	if !arity(want, fs.NArg()) {
 		return usagef("entities %s: wrong number of arguments\n\n%s", sub, entitiesUsage)
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -106,29 +93,15 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			out := struct {
-				Entities []entityJSON `json:"entities"`
-			}{Entities: []entityJSON{}}
-			for _, en := range es {
-				out.Entities = append(out.Entities, entityOut(en))
-			}
-			return m.printJSON(out)
-		}
-		if len(es) == 0 {
-			fmt.Fprintln(m.Stdout, "No entities.")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tROLE\tRELATION\tALIASES")
-		for _, en := range es {
-			n := en.Name
-			if en.MergedInto != "" {
-				n += " (merged into " + en.MergedInto + ")"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.ID, n, en.Role, en.Relation, strings.Join(en.Aliases, ", "))
-		}
-		return tw.Flush()
+		return m.print(&c, map[string]any{"entities": mapEach(es, entityOut)}, func() error {
+			return printTable(m, "No entities.", "ID\tNAME\tROLE\tRELATION\tALIASES", es, func(en factbase.Entity) string {
+				n := en.Name
+				if en.MergedInto != "" {
+					n += " (merged into " + en.MergedInto + ")"
+				}
+				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s", en.ID, n, en.Role, en.Relation, strings.Join(en.Aliases, ", "))
+			})
+		})
 	case "get":
 		en, err := find(a[0])
 		if err != nil {
@@ -138,27 +111,24 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(struct {
-				entityJSON
-				Facts  []factJSON `json:"facts"`
-				Merged []string   `json:"merged,omitempty"`
-			}{entityOut(v.Entity), toJSONs(v.Facts), v.Merged})
-		}
-		fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, personal.Label(v.Entity), v.Role)
-		if len(v.Aliases) > 0 {
-			fmt.Fprintf(m.Stdout, "; also %s", strings.Join(v.Aliases, ", "))
-		}
-		fmt.Fprintln(m.Stdout, ")")
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		for _, f := range v.Facts {
-			cur := ""
-			if !f.Current {
-				cur = "(past)"
+		return m.print(&c, struct {
+			entityJSON
+			Facts  []factJSON `json:"facts"`
+			Merged []string   `json:"merged,omitempty"`
+		}{entityOut(v.Entity), toJSONs(v.Facts), v.Merged}, func() error {
+			fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, personal.Label(v.Entity), v.Role)
+			if len(v.Aliases) > 0 {
+				fmt.Fprintf(m.Stdout, "; also %s", strings.Join(v.Aliases, ", "))
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", f.Key, f.Value, cur, f.ID)
-		}
-		return tw.Flush()
+			fmt.Fprintln(m.Stdout, ")")
+			return writeTable(m.Stdout, "", v.Facts, func(f factbase.Fact) string {
+				cur := ""
+				if !f.Current {
+					cur = "(past)"
+				}
+				return fmt.Sprintf("  %s\t%s\t%s\t%s", f.Key, f.Value, cur, f.ID)
+			})
+		})
 	case "create":
 		r, err := e.People.CreateEntity(ctx, user, factbase.Entity{Name: a[0], Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})
 		if err != nil {
@@ -220,13 +190,9 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 
 // entityDone prints the outcome of an entity change.
 func (m *Main) entityDone(c common, r people.EntityResult, verb string) error {
-	if c.json {
-		out := struct {
-			Entity entityJSON      `json:"entity"`
-			Result factbase.Result `json:"result"`
-		}{entityOut(r.Entity), r.Result}
-		return m.printJSON(out)
-	}
-	fmt.Fprintf(m.Stdout, "%s %s (%s, %s).\n", verb, personal.Label(r.Entity), r.Entity.Role, r.Entity.ID)
-	return nil
+	out := struct {
+		Entity entityJSON      `json:"entity"`
+		Result factbase.Result `json:"result"`
+	}{entityOut(r.Entity), r.Result}
+	return m.printLine(&c, out, fmt.Sprintf("%s %s (%s, %s).", verb, personal.Label(r.Entity), r.Entity.Role, r.Entity.ID))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -16,7 +15,6 @@ func TestEntitiesCommands(t *testing.T) {
 	mustRun(t, env, "say", "--user", testUser, "Annie loves tennis.")
 	mustRun(t, env, "say", "--user", testUser, "Ann Smith is vegetarian.")
 	mustRun(t, env, "entities", "merge", "--user", testUser, "Anna", "Ann Smith")
-	out = mustRun(t, env, "entities", "get", "--user", testUser, "--json", "Anna")
 	var got struct {
 		ID      string   `json:"id"`
 		Aliases []string `json:"aliases"`
@@ -26,9 +24,7 @@ func TestEntitiesCommands(t *testing.T) {
 			Value string `json:"value"`
 		} `json:"facts"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("get printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &got, "entities", "get", "--user", testUser, "--json", "Anna")
 	keys := map[string]string{}
 	for _, f := range got.Facts {
 		keys[f.Key] = f.ID
@@ -55,25 +51,12 @@ func TestEntitiesCommands(t *testing.T) {
 		t.Errorf("after delete: %s", out)
 	}
 
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no sub", []string{"entities"}, 2, "entities needs a subcommand"},
 		{"unknown sub", []string{"entities", "frob"}, 2, "unknown entities subcommand"},
 		{"unknown entity", []string{"entities", "get", "--user", testUser, "Zed"}, 1, `entity "Zed" not found`},
 		{"bad role", []string{"entities", "create", "--user", testUser, "--role", "boss", "X"}, 1, "is not one of partner"},
 		{"args", []string{"entities", "rename", "--user", testUser, "X"}, 2, "wrong number of arguments"},
 		{"split needs facts", []string{"entities", "split", "--user", testUser, "Ann"}, 2, "wrong number of arguments"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }

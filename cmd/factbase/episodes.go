@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/core"
@@ -30,57 +28,16 @@ the facts it gave. backfill extracts facts from the episodes stored without
 extraction (add --no-extract), resumably, with progress on standard error.
 `
 
-// parseTime reads an RFC 3339 time or a date (YYYY-MM-DD, midnight UTC).
-func parseTime(flagName, s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, factbase.Errorf(factbase.EINVALID, "--%s %q is not a date (2026-01-02) or an RFC 3339 time (2026-01-02T15:04:05Z)", flagName, s)
-}
-
-// splitList splits a comma-separated flag value.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// metaFlag collects repeated --meta key=value flags.
-type metaFlag map[string]string
-
-func (f metaFlag) String() string { return "" }
-
-func (f metaFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" {
-		return fmt.Errorf("%q is not key=value", s)
-	}
-	f[k] = v
-	return nil
-}
-
 func (m *Main) runEpisodes(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, episodesUsage)
-		if len(args) == 0 {
-			return usagef("episodes needs a subcommand: add, list, get, delete, add-fact or backfill")
-		}
-		return nil
+	sub, want, err := m.pickSubcommand(args, "episodes", episodesUsage, subcommand{"add", -1}, subcommand{"list", 0},
+		subcommand{"get", 1}, subcommand{"delete", 1}, subcommand{"add-fact", 3}, subcommand{"backfill", 0})
+	if sub == "" {
+		return err
 	}
-	sub := args[0]
 	var (
 		c                      common
-		tags, at, since, until string
+		at                     string
+		scope                  scopeFlags
 		importance, confidence float64
 		noExtract, keepFacts   bool
 		unextracted, history   bool
@@ -89,22 +46,16 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		meta                   = metaFlag{}
 	)
 	fs := m.flags("episodes "+sub, &c, true)
-	nargs := map[string]int{"add": -1, "list": 0, "get": 1, "delete": 1, "add-fact": 3, "backfill": 0}
-	want, known := nargs[sub]
-	if !known {
-		return usagef("unknown episodes subcommand %q (add, list, get, delete, add-fact, backfill)", sub)
-	}
 	switch sub {
 	case "add":
-		fs.StringVar(&tags, "tags", "", "comma-separated tags")
+		fs.StringVar(&scope.tags, "tags", "", "comma-separated tags")
 		fs.Float64Var(&importance, "importance", ingest.DefaultImportance, "importance 0..1")
 		fs.StringVar(&at, "at", "", "when it happened (RFC 3339 or YYYY-MM-DD; default now)")
 		fs.Var(meta, "meta", "metadata key=value (repeatable)")
 		fs.BoolVar(&noExtract, "no-extract", false, "store without extracting facts (backfill later)")
 	case "list":
-		fs.StringVar(&tags, "tags", "", "only episodes with every one of these comma-separated tags")
-		fs.StringVar(&since, "since", "", "only episodes from this time on (RFC 3339 or YYYY-MM-DD)")
-		fs.StringVar(&until, "until", "", "only episodes before this time")
+		scope.flags(fs, "only episodes with every one of these comma-separated tags",
+			"only episodes from this time on (RFC 3339 or YYYY-MM-DD)", "only episodes before this time")
 		fs.BoolVar(&unextracted, "unextracted", false, "only episodes waiting for a backfill")
 		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 		fs.IntVar(&offset, "offset", 0, "skip this many")
@@ -120,14 +71,10 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		return err
 	}
 	rest := fs.Args()
-	if want >= 0 && len(rest) != want || want < 0 && len(rest) == 0 {
+	if !arity(want, len(rest)) {
 		return usagef("wrong number of arguments for episodes %s\n%s", sub, episodesUsage)
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -147,7 +94,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		in := ingest.EpisodeInput{Content: content, Tags: splitList(tags), Importance: &importance,
+		in := ingest.EpisodeInput{Content: content, Tags: splitList(scope.tags), Importance: &importance,
 			CreatedAt: when, NoExtract: noExtract}
 		if len(meta) > 0 {
 			in.Metadata = meta
@@ -156,33 +103,24 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(r)
-		}
-		fmt.Fprintf(m.Stdout, "Episode %s\n", r.Episode.ID)
-		if noExtract {
-			fmt.Fprintln(m.Stdout, "Extraction skipped; run \"factbase episodes backfill\" later.")
-			return nil
-		}
-		return m.printEpisodeFacts(r.Facts, r.Result)
+		return m.print(&c, r, func() error {
+			fmt.Fprintf(m.Stdout, "Episode %s\n", r.Episode.ID)
+			if noExtract {
+				fmt.Fprintln(m.Stdout, "Extraction skipped; run \"factbase episodes backfill\" later.")
+				return nil
+			}
+			return m.printEpisodeFacts(r.Facts, r.Result)
+		})
 	case "list":
-		from, err := parseTime("since", since)
+		f := factbase.EpisodeFilter{Unextracted: unextracted, Limit: limit, Offset: offset}
+		if err := scope.into(&f.Tags, &f.From, &f.To); err != nil {
+			return err
+		}
+		p, err := e.Ingest.Episodes(ctx, user, f)
 		if err != nil {
 			return err
 		}
-		to, err := parseTime("until", until)
-		if err != nil {
-			return err
-		}
-		p, err := e.Ingest.Episodes(ctx, user, factbase.EpisodeFilter{Tags: splitList(tags), From: from, To: to,
-			Unextracted: unextracted, Limit: limit, Offset: offset})
-		if err != nil {
-			return err
-		}
-		if c.json {
-			return m.printJSON(p)
-		}
-		return m.printEpisodes(p)
+		return m.print(&c, p, func() error { return m.printEpisodes(p) })
 	case "get":
 		ep, err := e.Ingest.Episode(ctx, user, rest[0])
 		if err != nil {
@@ -192,45 +130,30 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(map[string]any{"episode": ep, "facts": toJSONs(facts)})
-		}
-		fmt.Fprintf(m.Stdout, "Episode %s\nCreated:    %s\nImportance: %.2f\n", ep.ID, ep.CreatedAt.Local().Format(time.DateTime), ep.Importance)
-		if len(ep.Tags) > 0 {
-			fmt.Fprintf(m.Stdout, "Tags:       %s\n", strings.Join(ep.Tags, ", "))
-		}
-		for k, v := range ep.Metadata {
-			fmt.Fprintf(m.Stdout, "Meta:       %s=%s\n", k, v)
-		}
-		fmt.Fprintf(m.Stdout, "\n%s\n\n", ep.Content)
-		if len(facts) == 0 {
-			fmt.Fprintln(m.Stdout, "No facts.")
-			return nil
-		}
-		return m.printFacts(facts)
+		return m.print(&c, map[string]any{"episode": ep, "facts": toJSONs(facts)}, func() error {
+			fmt.Fprintf(m.Stdout, "Episode %s\nCreated:    %s\nImportance: %.2f\n", ep.ID, localTime(ep.CreatedAt), ep.Importance)
+			if len(ep.Tags) > 0 {
+				fmt.Fprintf(m.Stdout, "Tags:       %s\n", strings.Join(ep.Tags, ", "))
+			}
+			for k, v := range ep.Metadata {
+				fmt.Fprintf(m.Stdout, "Meta:       %s=%s\n", k, v)
+			}
+			fmt.Fprintf(m.Stdout, "\n%s\n\n", ep.Content)
+			return m.printFacts(facts)
+		})
 	case "delete":
 		d, err := e.Ingest.DeleteEpisode(ctx, user, rest[0], keepFacts)
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(d)
-		}
-		fmt.Fprintf(m.Stdout, "Deleted episode %s and %d fact row(s).\n", rest[0], d.Facts)
-		return nil
+		return m.printLine(&c, d, fmt.Sprintf("Deleted episode %s and %d fact row(s).", rest[0], d.Facts))
 	case "add-fact":
 		res, err := e.Ingest.AddEpisodeFacts(ctx, user, rest[0], []factbase.Fact{{Key: rest[1], Value: rest[2],
 			Confidence: confidence, Type: typ, Extractor: "cli"}})
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(res)
-		}
-		for _, line := range describe(res) {
-			fmt.Fprintln(m.Stdout, line)
-		}
-		return nil
+		return m.printResult(&c, res)
 	default: // backfill
 		r, err := e.Ingest.BackfillEpisodes(ctx, user, func(done, total int) {
 			fmt.Fprintf(m.Stderr, "backfill: %d/%d episodes\n", done, total)
@@ -238,11 +161,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(r)
-		}
-		fmt.Fprintf(m.Stdout, "Extracted %d episode(s): %d fact(s) stored.\n", r.Episodes, r.Facts)
-		return nil
+		return m.printLine(&c, r, fmt.Sprintf("Extracted %d episode(s): %d fact(s) stored.", r.Episodes, r.Facts))
 	}
 }
 
@@ -257,15 +176,13 @@ func (m *Main) printEpisodeFacts(facts []factbase.Fact, res factbase.Result) err
 		dup[d.FactID] = true
 	}
 	fmt.Fprintf(m.Stdout, "Facts (%d):\n", len(facts))
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	for _, f := range facts {
+	return writeTable(m.Stdout, "", facts, func(f factbase.Fact) string {
 		note := f.Extractor
 		if dup[f.ID] {
 			note = "already known"
 		}
-		fmt.Fprintf(tw, "  %s\t= %s\tconfidence %.2f\t%s\n", f.Key, f.Value, f.Confidence, note)
-	}
-	return tw.Flush()
+		return fmt.Sprintf("  %s\t= %s\tconfidence %.2f\t%s", f.Key, f.Value, f.Confidence, note)
+	})
 }
 
 func (m *Main) printEpisodes(p ingest.EpisodePage) error {
@@ -273,17 +190,13 @@ func (m *Main) printEpisodes(p ingest.EpisodePage) error {
 		fmt.Fprintln(m.Stdout, "No episodes.")
 		return nil
 	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tCREATED\tIMPORTANCE\tTAGS\tCONTENT")
-	for _, ep := range p.Episodes {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", ep.ID, ep.CreatedAt.Local().Format(time.DateTime), ep.Importance,
-			strings.Join(ep.Tags, ","), oneLine(ep.Content, 60))
-	}
-	if err := tw.Flush(); err != nil {
+	err := writeTable(m.Stdout, "ID\tCREATED\tIMPORTANCE\tTAGS\tCONTENT", p.Episodes, func(ep factbase.Episode) string {
+		return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", ep.ID, localTime(ep.CreatedAt), ep.Importance,
+			strings.Join(ep.Tags, ","), oneLine(ep.Content, 60, "..."))
+	})
+	if err != nil {
 		return err
 	}
-	if shown := p.Offset + len(p.Episodes); shown < p.Total {
-		fmt.Fprintf(m.Stdout, "… %d more (use --offset %d)\n", p.Total-shown, shown)
-	}
+	m.printMore("", p.Offset+len(p.Episodes), p.Total)
 	return nil
 }

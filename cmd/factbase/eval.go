@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -105,7 +105,7 @@ func printEval(m *Main, rep eval.Report, ks []int, misses int) {
 	cats := []string{"1", "2", "3", "4", "5", "overall", "all"}
 	names := map[string]string{"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop",
 		"5": "adversarial", "overall": "overall (1-4)", "all": "all (1-5)"}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(m.Stdout)
 	fmt.Fprint(tw, "category\tquestions")
 	for _, k := range ks {
 		fmt.Fprintf(tw, "\tR@%d", k)
@@ -124,12 +124,7 @@ func printEval(m *Main, rep eval.Report, ks []int, misses int) {
 	fmt.Fprintf(m.Stdout, "evidence ids dropped: %d; questions without evidence skipped: %d\n",
 		rep.DroppedEvidence, rep.SkippedNoEvid)
 	if misses > 0 {
-		keys := make([]string, 0, len(rep.Misses))
-		for k := range rep.Misses {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(rep.Misses)) {
 			fmt.Fprintf(m.Stdout, "\nmissed, category %s (%d):\n", k, len(rep.Misses[k]))
 			for i, ms := range rep.Misses[k] {
 				if i == misses {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -53,22 +52,18 @@ func toJSON(f factbase.Fact) factJSON {
 }
 
 func toJSONs(facts []factbase.Fact) []factJSON {
-	out := make([]factJSON, len(facts))
-	for i, f := range facts {
-		out[i] = toJSON(f)
-	}
-	return out
+	return mapEach(facts, toJSON)
 }
 
 func (m *Main) runFacts(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, factsUsage)
-		if len(args) == 0 {
-			return usagef("facts needs a subcommand: set, get, list, history, retract or delete")
-		}
-		return nil
+	if len(args) > 0 && args[0] == "query" {
+		return m.runFactsQuery(ctx, args[1:]) // query.go: facts from transcripts
 	}
-	sub := args[0]
+	sub, nargs, err := m.pickSubcommand(args, "facts", factsUsage,
+		subcommand{"set", 2}, subcommand{"get", 1}, subcommand{"list", 0}, subcommand{"history", 1}, subcommand{"retract", 1}, subcommand{"delete", 1})
+	if sub == "" {
+		return err
+	}
 	var (
 		c                       common
 		subject, key, prefix    string
@@ -80,8 +75,6 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 	fs := m.flags("facts "+sub, &c, true)
 	fs.StringVar(&subject, "subject", "", "whose fact: user (default), or entity:<id>, or another subject")
 	switch sub {
-	case "query":
-		return m.runFactsQuery(ctx, args[1:]) // query.go: facts from transcripts
 	case "set":
 		fs.StringVar(&typ, "type", "", "fact type (contact, work, preference, ...)")
 		fs.StringVar(&category, "category", "", "sheet category: core, technical, project or transient")
@@ -97,15 +90,11 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		fs.IntVar(&limit, "limit", 1000, "at most this many facts")
 	case "retract", "delete":
 		fs.StringVar(&key, "key", "", "act on every version of this key instead of one fact id")
-	case "history":
-	default:
-		return usagef("unknown facts subcommand %q (set, get, list, history, retract, delete)", sub)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
 	rest := fs.Args()
-	nargs := map[string]int{"set": 2, "get": 1, "list": 0, "history": 1, "retract": 1, "delete": 1}[sub]
 	if (sub == "retract" || sub == "delete") && key != "" {
 		nargs = 0
 	}
@@ -118,9 +107,9 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 	}
 	var asOf *time.Time
 	if asOfText != "" {
-		t, err := time.Parse(time.RFC3339Nano, asOfText)
+		t, err := parseRFC3339("as-of", asOfText)
 		if err != nil {
-			return factbase.Errorf(factbase.EINVALID, "--as-of %q is not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)", asOfText)
+			return err
 		}
 		asOf = &t
 	}
@@ -139,13 +128,7 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(res)
-		}
-		for _, line := range describe(res) {
-			fmt.Fprintln(m.Stdout, line)
-		}
-		return nil
+		return m.printResult(&c, res)
 	case "get":
 		facts, err := e.Get(ctx, user, subject, rest[0], asOf)
 		if err != nil {
@@ -174,10 +157,7 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(map[string]any{"facts": toJSONs(facts)})
-		}
-		return m.printFacts(facts)
+		return m.print(&c, map[string]any{"facts": toJSONs(facts)}, func() error { return m.printFacts(facts) })
 	case "history":
 		facts, err := e.History(ctx, user, subject, rest[0])
 		if err != nil {
@@ -203,27 +183,15 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(res)
-		}
-		for _, line := range describe(res) {
-			fmt.Fprintln(m.Stdout, line)
-		}
-		return nil
+		return m.printResult(&c, res)
 	}
 }
 
 func (m *Main) printFacts(facts []factbase.Fact) error {
-	if len(facts) == 0 {
-		fmt.Fprintln(m.Stdout, "No facts.")
-		return nil
-	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tVALUE\tSTATE\tRECORDED\tSUBJECT\tID")
-	for _, f := range facts {
+	return printTable(m, "No facts.", "KEY\tVALUE\tSTATE\tRECORDED\tSUBJECT\tID", facts, func(f factbase.Fact) string {
 		state := "current"
 		if !f.Current {
-			state = "ended " + f.ValidTo.Local().Format(time.DateTime)
+			state = "ended " + localTime(*f.ValidTo)
 		}
 		v := f.Value
 		if f.Rank > 0 {
@@ -232,8 +200,7 @@ func (m *Main) printFacts(facts []factbase.Fact) error {
 		if len(v) > 60 {
 			v = v[:57] + "..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", f.Key, strings.ReplaceAll(v, "\n", " "), state,
-			f.RecordedAt.Local().Format(time.DateTime), f.Subject, f.ID)
-	}
-	return tw.Flush()
+		return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", f.Key, strings.ReplaceAll(v, "\n", " "), state,
+			localTime(f.RecordedAt), f.Subject, f.ID)
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/factbase/factbase/memory/retrieve"
 )
@@ -27,7 +26,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 		o retrieve.QueryOptions
 	)
 	fs := m.flags("query", &c, true)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, queryUsage); fs.PrintDefaults() }
+	setUsage(fs, queryUsage)
 	fs.StringVar(&o.Prefer, "prefer", retrieve.PreferAuto, "which source to try first: fact, narrative or auto")
 	fs.IntVar(&o.Passages, "passages", 3, "at most this many narrative passages (up to 20)")
 	if err := parse(fs, args); err != nil {
@@ -42,11 +41,7 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 	default:
 		return usagef("--prefer %q is not fact, narrative or auto", o.Prefer)
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -55,9 +50,11 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(a)
-	}
+	return m.print(&c, a, func() error { return m.printAnswer(a) })
+}
+
+// printAnswer writes a hybrid query's answer for people, with the source it came from.
+func (m *Main) printAnswer(a retrieve.QueryAnswer) error {
 	switch a.Source {
 	case retrieve.SourceFact:
 		fmt.Fprintln(m.Stdout, a.Value)
@@ -66,10 +63,10 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 		if f.Episode != "" {
 			from = ", episode " + f.Episode
 		}
-		fmt.Fprintf(m.Stdout, "(source: fact %s%s, confidence %.2f, %s)\n", f.Key, from, f.Confidence, f.Timestamp.Local().Format(time.DateTime))
+		fmt.Fprintf(m.Stdout, "(source: fact %s%s, confidence %.2f, %s)\n", f.Key, from, f.Confidence, localTime(f.Timestamp))
 	case retrieve.SourceNarrative:
 		for i, p := range a.Passages {
-			fmt.Fprintf(m.Stdout, "%d. %s\n   (episode %s, %s)\n", i+1, p.Text, p.Episode, p.CreatedAt.Local().Format(time.DateTime))
+			fmt.Fprintf(m.Stdout, "%d. %s\n   (episode %s, %s)\n", i+1, p.Text, p.Episode, localTime(p.CreatedAt))
 		}
 		fmt.Fprintln(m.Stdout, "(source: narrative)")
 	default:

@@ -62,12 +62,8 @@ func (t *ingestTotals) add(s ingest.IngestSummary) {
 
 // runIngest implements "factbase ingest transcript".
 func (m *Main) runIngest(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, ingestUsage)
-		if len(args) == 0 {
-			return usagef("ingest needs a kind of input: transcript")
-		}
-		return nil
+	if done, err := m.familyHelp(args, ingestUsage, "ingest needs a kind of input: transcript"); done {
+		return err
 	}
 	if args[0] != "transcript" {
 		return usagef("unknown ingest kind %q (transcript)", args[0])
@@ -84,10 +80,7 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 	fset.BoolVar(&redact, "redact", false, "mask passwords and tokens in stored commands")
 	fset.BoolVar(&progress, "progress", false, "draw the progress bar even when stderr is not a terminal")
 	fset.BoolVar(&noReport, "no-progress", false, "never draw the progress bar")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), ingestUsage)
-		fset.PrintDefaults()
-	}
+	setUsage(fset, ingestUsage)
 	if err := parse(fset, args[1:]); err != nil {
 		return err
 	}
@@ -149,12 +142,8 @@ func (m *Main) runIngest(ctx context.Context, args []string) error {
 		t.add(s)
 	}
 	bar.finish()
-	if c.json {
-		if err := m.printJSON(t); err != nil {
-			return err
-		}
-	} else {
-		m.printIngest(t)
+	if err := m.print(&c, t, func() error { return m.printIngest(t) }); err != nil {
+		return err
 	}
 	if len(t.Failed) > 0 {
 		return fmt.Errorf("%d of %d files could not be ingested", len(t.Failed), len(files))
@@ -241,7 +230,7 @@ func transcriptFiles(args []string) ([]transcriptFile, error) {
 	return out, nil
 }
 
-func (m *Main) printIngest(t ingestTotals) {
+func (m *Main) printIngest(t ingestTotals) error {
 	for _, s := range t.Files {
 		for _, b := range s.Bad {
 			fmt.Fprintf(m.Stderr, "factbase: %s:%d: %s (skipped)\n", s.File, b.Line, b.Reason)
@@ -265,6 +254,7 @@ func (m *Main) printIngest(t ingestTotals) {
 	if t.Invalid > 0 {
 		fmt.Fprintf(m.Stdout, "%s could not be stored (an empty or punctuation-only object) and were skipped.\n", plural(t.Invalid, "extracted fact"))
 	}
+	return nil
 }
 
 func plural(n int, noun string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,10 +42,6 @@ func TestIngestTranscriptCLI(t *testing.T) {
 		t.Errorf("second ingest: exit %d, %q; want nothing stored", code, out)
 	}
 
-	out, stderr, code = run(t, env, "facts", "query", "--user", testUser, "--json", "--predicate", "connects_to_host", "--min-confidence", "0.9")
-	if code != 0 {
-		t.Fatalf("facts query: exit %d: %s", code, stderr)
-	}
 	var got struct {
 		Facts []struct {
 			Subject    string  `json:"subject"`
@@ -59,9 +54,7 @@ func TestIngestTranscriptCLI(t *testing.T) {
 			} `json:"source"`
 		} `json:"facts"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("facts query --json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &got, "facts", "query", "--user", testUser, "--json", "--predicate", "connects_to_host", "--min-confidence", "0.9")
 	var hosts []string
 	for _, f := range got.Facts {
 		hosts = append(hosts, f.Object)
@@ -76,7 +69,6 @@ func TestIngestTranscriptCLI(t *testing.T) {
 		t.Errorf("source id = %q, want the absolute file, line 2 and the message uuid", got.Facts[0].Source.ID)
 	}
 
-	out, _, code = run(t, env, "facts", "query", "--user", testUser, "--predicate", "connects_to_host", "--by-object", "--json")
 	var objs struct {
 		Objects []struct {
 			Object   string   `json:"object"`
@@ -84,9 +76,7 @@ func TestIngestTranscriptCLI(t *testing.T) {
 			Sessions []string `json:"sessions"`
 		} `json:"objects"`
 	}
-	if err := json.Unmarshal([]byte(out), &objs); err != nil || code != 0 {
-		t.Fatalf("--by-object: exit %d, %q: %v", code, out, err)
-	}
+	mustJSON(t, env, &objs, "facts", "query", "--user", testUser, "--predicate", "connects_to_host", "--by-object", "--json")
 	if len(objs.Objects) != 2 || objs.Objects[0].Object != "192.168.20.4" || objs.Objects[0].Facts != 1 ||
 		strings.Join(objs.Objects[0].Sessions, ",") != "11111111-1111-4111-8111-111111111111" {
 		t.Errorf("objects = %+v, want 192.168.20.4 once in the reference session first", objs.Objects)
@@ -112,10 +102,6 @@ func TestIngestTranscriptGrowsAndRules(t *testing.T) {
 	if err := os.WriteFile(path, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := run(t, env, "ingest", "transcript", "--user", testUser, "--rules", "testdata/rules-extra.json", "--json", path)
-	if code != 0 {
-		t.Fatalf("ingest --rules: exit %d: %s", code, stderr)
-	}
 	var sum struct {
 		Stored    int `json:"stored"`
 		Malformed int `json:"malformed"`
@@ -124,14 +110,12 @@ func TestIngestTranscriptGrowsAndRules(t *testing.T) {
 			Offset     int64 `json:"offset"`
 		} `json:"files"`
 	}
-	if err := json.Unmarshal([]byte(out), &sum); err != nil {
-		t.Fatalf("--json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &sum, "ingest", "transcript", "--user", testUser, "--rules", "testdata/rules-extra.json", "--json", path)
 	// 10 facts, plus checks_disk for df and du.
 	if sum.Stored != 12 || sum.Malformed != 4 || len(sum.Files) != 1 || !sum.Files[0].Incomplete {
 		t.Errorf("summary = %+v, want 12 stored, 4 malformed, the last line incomplete", sum)
 	}
-	out, _, _ = run(t, env, "facts", "query", "--user", testUser, "--predicate", "checks_disk", "--json")
+	out, _, _ := run(t, env, "facts", "query", "--user", testUser, "--predicate", "checks_disk", "--json")
 	if strings.Count(out, `"object": "disk usage"`) != 2 {
 		t.Errorf("checks_disk facts: %s, want 2", out)
 	}
@@ -146,12 +130,12 @@ func TestIngestTranscriptGrowsAndRules(t *testing.T) {
 	}
 	f.Write(tail)
 	f.Close()
-	out, _, code = run(t, env, "ingest", "transcript", "--user", testUser, path)
+	out, _, code := run(t, env, "ingest", "transcript", "--user", testUser, path)
 	if want := "Ingested 1 file (608 bytes, 1 line): 4 facts stored, 0 duplicates skipped, 0 malformed lines.\n"; code != 0 || out != want {
 		t.Errorf("after the line was finished: exit %d, %q; want %q", code, out, want)
 	}
 	// --progress draws the bar even to a buffer.
-	_, stderr, code = run(t, env, "ingest", "transcript", "--user", testUser, "--progress", path)
+	_, stderr, code := run(t, env, "ingest", "transcript", "--user", testUser, "--progress", path)
 	if code != 0 || !strings.Contains(stderr, "100%") || !strings.Contains(stderr, "\r\033[K") {
 		t.Errorf("--progress: exit %d, stderr %q; want a bar at 100%% and the line cleared", code, stderr)
 	}
@@ -159,12 +143,7 @@ func TestIngestTranscriptGrowsAndRules(t *testing.T) {
 
 func TestIngestTranscriptErrors(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no kind", []string{"ingest"}, 2, "ingest needs a kind of input"},
 		{"unknown kind", []string{"ingest", "episodes"}, 2, `unknown ingest kind "episodes"`},
 		{"no files", []string{"ingest", "transcript", "--user", testUser}, 2, "needs at least one FILE or DIR"},
@@ -176,15 +155,7 @@ func TestIngestTranscriptErrors(t *testing.T) {
 		{"query arguments", []string{"facts", "query", "--user", testUser, "extra"}, 2, "facts query takes no arguments"},
 		{"query confidence", []string{"facts", "query", "--user", testUser, "--min-confidence", "2"}, 1, "minimum confidence 2 is outside 0..1"},
 		{"query limit", []string{"facts", "query", "--user", testUser, "--limit", "100000"}, 1, "limit 100000 is outside"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 func TestRenderBar(t *testing.T) {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 // runJobs implements "factbase jobs": the background job queue.
@@ -50,23 +52,13 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 	fs.StringVar(&kind, "kind", "", "only jobs of this kind (remember)")
 	fs.IntVar(&limit, "limit", 20, "at most this many (1..1000)")
 	fs.StringVar(&before, "before", "", "only jobs created before the job with this id (the next page)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: factbase jobs list [flags]\n\nList background jobs, newest first (every user's unless --user or $FACTBASE_USER is set).\n\n")
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+	setUsage(fs, "Usage: factbase jobs list [flags]\n\nList background jobs, newest first (every user's unless --user or $FACTBASE_USER is set).\n\n")
+	if err := parseNone(fs, args, "jobs list"); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		return usagef("jobs list takes no arguments, got %q", fs.Args())
-	}
-	var user factbase.UserID
-	if c.user != "" {
-		u, err := c.userID()
-		if err != nil {
-			return err
-		}
-		user = u
+	user, err := c.optionalUser()
+	if err != nil {
+		return err
 	}
 	if limit < 1 || limit > 1000 {
 		return usagef("--limit must be in 1..1000, got %d", limit)
@@ -80,83 +72,64 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(struct {
-			Jobs []factbase.Job `json:"jobs"`
-		}{jobs})
-	}
-	if len(jobs) == 0 {
-		fmt.Fprintln(m.Stdout, "no jobs")
-		return nil
-	}
-	for _, j := range jobs {
-		line := fmt.Sprintf("%s  %-7s  %d/%d  %s  %s", j.ID, j.State, j.Attempts, j.MaxAttempts,
-			j.CreatedAt.Format(time.RFC3339), clipLine(j.Input, 50))
-		if j.State == factbase.JobDead || j.State == factbase.JobQueued && j.Error != "" {
-			line += "  [" + clipLine(j.Error, 80) + "]"
+	out := struct {
+		Jobs []factbase.Job `json:"jobs"`
+	}{jobs}
+	return m.print(&c, out, func() error {
+		if len(jobs) == 0 {
+			fmt.Fprintln(m.Stdout, "no jobs")
+			return nil
 		}
-		fmt.Fprintln(m.Stdout, line)
-	}
-	return nil
+		for _, j := range jobs {
+			line := fmt.Sprintf("%s  %-7s  %d/%d  %s  %s", j.ID, j.State, j.Attempts, j.MaxAttempts,
+				j.CreatedAt.Format(time.RFC3339), oneLine(j.Input, 50, "…"))
+			if j.State == factbase.JobDead || j.State == factbase.JobQueued && j.Error != "" {
+				line += "  [" + oneLine(j.Error, 80, "…") + "]"
+			}
+			fmt.Fprintln(m.Stdout, line)
+		}
+		return nil
+	})
 }
 
-// oneJob parses the flags of a subcommand that takes one job id.
-func (m *Main) oneJob(name, summary string, args []string) (*common, string, error) {
+// jobsOne runs a subcommand that takes one job id: it parses the flags, applies do
+// to the job and prints the job do returns, for people with text.
+func (m *Main) jobsOne(ctx context.Context, args []string, name, summary string,
+	do func(js factbase.JobStore, id string) (factbase.Job, error), text func(j factbase.Job) error) error {
 	var c common
 	fs := m.flags("jobs "+name, &c, false)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: factbase jobs %s [flags] JOB_ID\n\n%s\n\n", name, summary)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, fmt.Sprintf("Usage: factbase jobs %s [flags] JOB_ID\n\n%s\n\n", name, summary))
 	if err := parse(fs, args); err != nil {
-		return nil, "", err
+		return err
 	}
 	if fs.NArg() != 1 {
-		return nil, "", usagef("jobs %s needs one job id", name)
+		return usagef("jobs %s needs one job id", name)
 	}
-	return &c, fs.Arg(0), nil
+	js, closeFn, err := m.jobStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	j, err := do(js, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	return m.print(&c, j, func() error { return text(j) })
 }
 
 func (m *Main) jobsShow(ctx context.Context, args []string) error {
-	c, id, err := m.oneJob("show", "Show a job: its state, attempts, last error, tokens and what it did.", args)
-	if err != nil {
-		return err
-	}
-	js, closeFn, err := m.jobStore(ctx, c)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	j, err := js.Job(ctx, id)
-	if err != nil {
-		return err
-	}
-	if c.json {
-		return m.printJSON(j)
-	}
-	m.printJob(j)
-	return nil
+	return m.jobsOne(ctx, args, "show", "Show a job: its state, attempts, last error, tokens and what it did.",
+		func(js factbase.JobStore, id string) (factbase.Job, error) { return js.Job(ctx, id) },
+		m.printJob)
 }
 
 func (m *Main) jobsRetry(ctx context.Context, args []string) error {
-	c, id, err := m.oneJob("retry", "Queue a dead job again, with its attempts reset.", args)
-	if err != nil {
-		return err
-	}
-	js, closeFn, err := m.jobStore(ctx, c)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	j, err := js.RetryJob(ctx, id)
-	if err != nil {
-		return err
-	}
-	if c.json {
-		return m.printJSON(j)
-	}
-	fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID)
-	return nil
+	return m.jobsOne(ctx, args, "retry", "Queue a dead job again, with its attempts reset.",
+		func(js factbase.JobStore, id string) (factbase.Job, error) { return js.RetryJob(ctx, id) },
+		func(j factbase.Job) error {
+			fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID)
+			return nil
+		})
 }
 
 // jobsWork processes jobs in this process: until the queue is empty (--drain), or
@@ -169,15 +142,9 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 	fs := m.flags("jobs work", &c, false)
 	m.llmFlags(fs, &c)
 	fs.BoolVar(&drain, "drain", false, "stop once no job is runnable (jobs waiting for a retry are left queued)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: factbase jobs work [flags]\n\nProcess background jobs here until interrupted (or, with --drain, until none is runnable).\n\n")
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+	setUsage(fs, "Usage: factbase jobs work [flags]\n\nProcess background jobs here until interrupted (or, with --drain, until none is runnable).\n\n")
+	if err := parseNone(fs, args, "jobs work"); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("jobs work takes no arguments, got %q", fs.Args())
 	}
 	e, closeFn, err := m.openEngine(ctx, &c)
 	if err != nil {
@@ -218,20 +185,13 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 	var c common
 	fs := m.flags("jobs usage", &c, true)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: factbase jobs usage [flags]\n\nJobs by state and model tokens and cost, for one user (--user) or every user.\n\n")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: factbase jobs usage [flags]\n\nJobs by state and model tokens and cost, for one user (--user) or every user.\n\n")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	var user factbase.UserID
-	if c.user != "" {
-		u, err := c.userID()
-		if err != nil {
-			return err
-		}
-		user = u
+	user, err := c.optionalUser()
+	if err != nil {
+		return err
 	}
 	js, closeFn, err := m.jobStore(ctx, &c)
 	if err != nil {
@@ -242,11 +202,52 @@ func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(u)
+	return m.print(&c, u, func() error {
+		fmt.Fprintf(m.Stdout, "jobs: %d queued, %d running, %d done, %d dead\n", u.Jobs[factbase.JobQueued], u.Jobs[factbase.JobRunning],
+			u.Jobs[factbase.JobDone], u.Jobs[factbase.JobDead])
+		fmt.Fprintf(m.Stdout, "model tokens: %d prompt + %d completion, $%.6f\n", u.PromptTokens, u.CompletionTokens, u.Cost)
+		return nil
+	})
+}
+
+// printJob prints a job for people.
+func (m *Main) printJob(j factbase.Job) error {
+	fmt.Fprintf(m.Stdout, "job %s: %s (attempt %d of %d)\n", j.ID, j.State, j.Attempts, j.MaxAttempts)
+	fmt.Fprintf(m.Stdout, "  user %s, created %s\n", j.User, j.CreatedAt.Format(time.RFC3339))
+	fmt.Fprintf(m.Stdout, "  message: %s\n", oneLine(j.Input, 200, "…"))
+	if j.Error != "" {
+		fmt.Fprintf(m.Stdout, "  last error (%s): %s\n", j.ErrorCode, j.Error)
 	}
-	fmt.Fprintf(m.Stdout, "jobs: %d queued, %d running, %d done, %d dead\n", u.Jobs[factbase.JobQueued], u.Jobs[factbase.JobRunning],
-		u.Jobs[factbase.JobDone], u.Jobs[factbase.JobDead])
-	fmt.Fprintf(m.Stdout, "model tokens: %d prompt + %d completion, $%.6f\n", u.PromptTokens, u.CompletionTokens, u.Cost)
+	if j.PromptTokens+j.CompletionTokens > 0 {
+		fmt.Fprintf(m.Stdout, "  model tokens: %d prompt + %d completion", j.PromptTokens, j.CompletionTokens)
+		if j.Cost > 0 {
+			fmt.Fprintf(m.Stdout, ", $%.6f", j.Cost)
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+	if len(j.Result) == 0 {
+		return nil
+	}
+	var r jobs.RememberResult
+	if json.Unmarshal(j.Result, &r) != nil {
+		return nil
+	}
+	fmt.Fprintf(m.Stdout, "  stored %d, updated %d, duplicates %d\n", r.Stored, r.Updated, len(r.Duplicates))
+	for _, op := range r.RuleOps {
+		fmt.Fprintf(m.Stdout, "  rules: %s %s = %s\n", op.Kind, op.Key, op.Value)
+	}
+	if r.Model != "" {
+		fmt.Fprintf(m.Stdout, "  model %s (prompt %s)\n", r.Model, r.Prompt)
+	}
+	if r.ModelNote != "" {
+		fmt.Fprintf(m.Stdout, "  model: %s\n", r.ModelNote)
+	}
+	for _, d := range r.Decisions {
+		line := fmt.Sprintf("  model: %s %s = %s", d.Action, d.Key, d.Value)
+		if d.Reason != "" {
+			line += " (" + d.Reason + ")"
+		}
+		fmt.Fprintln(m.Stdout, line)
+	}
 	return nil
 }

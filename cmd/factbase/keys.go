@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -21,44 +20,32 @@ one made without is an application key for every user. Send it as
 notices within its --key-cache time, 2s by default).
 `
 
-// keyJSON is a key in JSON output; Secret is set only when the key is created.
+// keyJSON is a key in JSON output: its id, the secret (set only when the key is
+// created), then the key's own fields. ID repeats the key's so that the secret
+// follows it; encoding/json prefers the outer field.
 type keyJSON struct {
-	ID        string     `json:"id"`
-	Key       string     `json:"key,omitempty"`
-	Name      string     `json:"name,omitempty"`
-	User      string     `json:"user,omitempty"`
-	CreatedAt time.Time  `json:"created_at"`
-	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	ID     string `json:"id"`
+	Secret string `json:"key,omitempty"`
+	factbase.Key
 }
 
 func keyToJSON(k factbase.Key, secret string) keyJSON {
-	return keyJSON{ID: k.ID, Key: secret, Name: k.Name, User: string(k.User), CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}
+	return keyJSON{ID: k.ID, Secret: secret, Key: k}
 }
 
 func (m *Main) runKeys(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, keysUsage)
-		if len(args) == 0 {
-			return usagef("keys needs a subcommand: create, list or revoke")
-		}
-		return nil
+	sub, nargs, err := m.pickSubcommand(args, "keys", keysUsage, subcommand{"create", 0}, subcommand{"list", 0}, subcommand{"revoke", 1})
+	if sub == "" {
+		return err
 	}
-	sub := args[0]
 	var (
 		c    common
 		name string
 	)
 	fs := m.flags("keys "+sub, &c, false)
-	nargs := 0
-	switch sub {
-	case "create":
+	if sub == "create" {
 		fs.StringVar(&c.user, "user", "", "the one user (a UUID) the key may act for; default: every user")
 		fs.StringVar(&name, "name", "", "a label for the key")
-	case "list":
-	case "revoke":
-		nargs = 1
-	default:
-		return usagef("unknown keys subcommand %q (create, list, revoke)", sub)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -66,13 +53,9 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 	if fs.NArg() != nargs {
 		return usagef("wrong number of arguments for keys %s\n%s", sub, keysUsage)
 	}
-	var user factbase.UserID
-	if c.user != "" {
-		u, err := factbase.ParseUserID(c.user)
-		if err != nil {
-			return err
-		}
-		user = u
+	user, err := c.optionalUser()
+	if err != nil {
+		return err
 	}
 	e, closeFn, err := m.openEngine(ctx, &c)
 	if err != nil {
@@ -105,39 +88,24 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			out := make([]keyJSON, len(keys))
-			for i, k := range keys {
-				out[i] = keyToJSON(k, "")
-			}
-			return m.printJSON(map[string]any{"keys": out})
-		}
-		if len(keys) == 0 {
-			fmt.Fprintln(m.Stdout, "No keys. Create one with: factbase keys create")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tUSER\tCREATED\tSTATE")
-		for _, k := range keys {
-			u, state := string(k.User), "active"
-			if u == "" {
-				u = "(all users)"
-			}
-			if k.Revoked() {
-				state = "revoked " + k.RevokedAt.Local().Format(time.DateTime)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, u, k.CreatedAt.Local().Format(time.DateTime), state)
-		}
-		return tw.Flush()
+		out := mapEach(keys, func(k factbase.Key) keyJSON { return keyToJSON(k, "") })
+		return m.print(&c, map[string]any{"keys": out}, func() error {
+			return printTable(m, "No keys. Create one with: factbase keys create", "ID\tNAME\tUSER\tCREATED\tSTATE", keys, func(k factbase.Key) string {
+				u, state := string(k.User), "active"
+				if u == "" {
+					u = "(all users)"
+				}
+				if k.Revoked() {
+					state = "revoked " + localTime(*k.RevokedAt)
+				}
+				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s", k.ID, k.Name, u, localTime(k.CreatedAt), state)
+			})
+		})
 	default: // revoke
 		k, err := ks.RevokeKey(ctx, fs.Arg(0), time.Now())
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(keyToJSON(k, ""))
-		}
-		fmt.Fprintf(m.Stdout, "Revoked %s at %s.\n", k.ID, k.RevokedAt.Local().Format(time.DateTime))
-		return nil
+		return m.printLine(&c, keyToJSON(k, ""), fmt.Sprintf("Revoked %s at %s.", k.ID, localTime(*k.RevokedAt)))
 	}
 }

@@ -28,12 +28,8 @@ type listItem struct {
 }
 
 func (m *Main) runList(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, listUsage)
-		if len(args) == 0 {
-			return usagef("list needs a subcommand: show, add, rank or remove")
-		}
-		return nil
+	if done, err := m.familyHelp(args, listUsage, "list needs a subcommand: show, add, rank or remove"); done {
+		return err
 	}
 	var c common
 	sub := args[0]
@@ -64,11 +60,7 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 	if !ok(len(rest)) {
 		return usagef("wrong number of arguments for list %s\n%s", sub, listUsage)
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -79,7 +71,7 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.printList(c.json, p)
+		return m.printList(&c, p)
 	}
 	var ops []factbase.Op
 	switch sub {
@@ -103,13 +95,7 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(res)
-	}
-	for _, line := range describe(res) {
-		fmt.Fprintln(m.Stdout, line)
-	}
-	return nil
+	return m.printResult(&c, res)
 }
 
 func listFact(subject, key, value string, rank int) factbase.Fact {
@@ -117,31 +103,34 @@ func listFact(subject, key, value string, rank int) factbase.Fact {
 		Category: factbase.Core, Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "cli"}
 }
 
-func (m *Main) printList(asJSON bool, p core.ListPage) error {
-	if asJSON {
-		items := make([]listItem, len(p.Items))
-		for i, f := range p.Items {
-			items[i] = listItem{Rank: f.Rank, Value: f.Value, ID: f.ID}
+func (m *Main) printList(c *common, p core.ListPage) error {
+	items := mapEach(p.Items, func(f factbase.Fact) listItem { return listItem{Rank: f.Rank, Value: f.Value, ID: f.ID} })
+	page := struct {
+		Key    string     `json:"key"`
+		Items  []listItem `json:"items"`
+		Total  int        `json:"total"`
+		Offset int        `json:"offset"`
+	}{p.Key, items, p.Total, p.Offset}
+	return m.print(c, page, func() error {
+		if p.Total == 0 {
+			fmt.Fprintf(m.Stdout, "%s is empty.\n", p.Key)
+			return nil
 		}
-		return m.printJSON(struct {
-			Key    string     `json:"key"`
-			Items  []listItem `json:"items"`
-			Total  int        `json:"total"`
-			Offset int        `json:"offset"`
-		}{p.Key, items, p.Total, p.Offset})
-	}
-	if p.Total == 0 {
-		fmt.Fprintf(m.Stdout, "%s is empty.\n", p.Key)
+		fmt.Fprintf(m.Stdout, "%s (%d)\n", p.Key, p.Total)
+		for _, f := range p.Items {
+			fmt.Fprintf(m.Stdout, "  #%d  %s\n", f.Rank, f.Value)
+		}
+		m.printMore("  ", p.Offset+len(p.Items), p.Total)
 		return nil
+	})
+}
+
+// printMore says how many items of a page's total are left after shown, and how to
+// see them.
+func (m *Main) printMore(indent string, shown, total int) {
+	if shown < total {
+		fmt.Fprintf(m.Stdout, "%s… %d more (use --offset %d)\n", indent, total-shown, shown)
 	}
-	fmt.Fprintf(m.Stdout, "%s (%d)\n", p.Key, p.Total)
-	for _, f := range p.Items {
-		fmt.Fprintf(m.Stdout, "  #%d  %s\n", f.Rank, f.Value)
-	}
-	if shown := p.Offset + len(p.Items); shown < p.Total {
-		fmt.Fprintf(m.Stdout, "  … %d more (use --offset %d)\n", p.Total-shown, shown)
-	}
-	return nil
 }
 
 // describe renders a write result as sentences.

@@ -16,10 +16,7 @@ import (
 
 // TestModelMetrics: the model's and the pool's counters reach Prometheus.
 func TestModelMetrics(t *testing.T) {
-	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
-"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
-"entities":[],"topics":[]}`
-	srv, _ := fakeModel(t, http.StatusOK, answer)
+	srv, _ := fakeModel(t, http.StatusOK, chessAnswer(""))
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
 	if err != nil {

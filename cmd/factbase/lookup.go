@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
-	"time"
 
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/retrieve"
@@ -24,19 +22,18 @@ Flags:
 
 func (m *Main) runLookup(ctx context.Context, args []string) error {
 	var (
-		c                  common
-		o                  retrieve.LookupOptions
-		tags, since, until string
+		c     common
+		o     retrieve.LookupOptions
+		scope scopeFlags
 	)
 	fs := m.flags("lookup", &c, true)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, lookupUsage); fs.PrintDefaults() }
+	setUsage(fs, lookupUsage)
 	fs.StringVar(&o.Type, "type", "", "fact type")
 	fs.StringVar(&o.Key, "key", "", "exact key")
 	fs.StringVar(&o.KeyPrefix, "prefix", "", "keys starting with this")
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject")
-	fs.StringVar(&tags, "tags", "", "only facts whose source episode has every one of these comma-separated tags")
-	fs.StringVar(&since, "since", "", "only facts true from this time on (RFC 3339 or YYYY-MM-DD)")
-	fs.StringVar(&until, "until", "", "only facts true from before this time")
+	scope.flags(fs, "only facts whose source episode has every one of these comma-separated tags",
+		"only facts true from this time on (RFC 3339 or YYYY-MM-DD)", "only facts true from before this time")
 	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
 	if err := parse(fs, args); err != nil {
 		return err
@@ -47,19 +44,10 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	if o.Type == "" && o.Key == "" && o.KeyPrefix == "" {
 		return usagef("lookup needs --type, --key or --prefix")
 	}
-	o.Tags = splitList(tags)
-	var err error
-	if o.From, err = parseTime("since", since); err != nil {
+	if err := scope.into(&o.Tags, &o.From, &o.To); err != nil {
 		return err
 	}
-	if o.To, err = parseTime("until", until); err != nil {
-		return err
-	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -68,17 +56,9 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(map[string]any{"facts": rs})
-	}
-	if len(rs) == 0 {
-		fmt.Fprintln(m.Stdout, "No facts.")
-		return nil
-	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE")
-	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", r.Key, oneLine(r.Value, 60), r.Confidence, r.Timestamp.Local().Format(time.DateTime), r.Episode)
-	}
-	return tw.Flush()
+	return m.print(&c, map[string]any{"facts": rs}, func() error {
+		return printTable(m, "No facts.", "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE", rs, func(r retrieve.LookupResult) string {
+			return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", r.Key, oneLine(r.Value, 60, "..."), r.Confidence, localTime(r.Timestamp), r.Episode)
+		})
+	})
 }

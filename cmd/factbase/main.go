@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,11 +14,9 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
 )
@@ -164,49 +161,31 @@ func (m *Main) defaultDB() string {
 	return filepath.Join(home, ".local", "share", "factbase", "factbase.db")
 }
 
-// common holds the flags every data command takes.
-type common struct {
-	db   string
-	user string
-	json bool
-	// observer, when set, receives the engine's write-path measurements (serve).
-	observer core.Observer
-	embedder string // --embedder (embedder.go)
-	// backgroundDelay batches answers' references in the background (serve); 0: none.
-	backgroundDelay time.Duration
-	backgroundError func(error)
-	llm             *llmConfig // model flags (remember.go); nil: no model
+// openUser validates --user and opens the engine, as every command acting for one
+// user does before its work; the function returned closes the engine.
+func (m *Main) openUser(ctx context.Context, c *common) (factbase.UserID, *memory.Engine, func(), error) {
+	user, err := c.userID()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	e, closeFn, err := m.openEngine(ctx, c)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return user, e, closeFn, nil
 }
 
-func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
-	fs := flag.NewFlagSet("factbase "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
-	fs.StringVar(&c.db, "db", m.defaultDB(), "database: a SQLite file path, or a postgres:// URL")
-	if withUser {
-		fs.StringVar(&c.user, "user", m.Getenv("FACTBASE_USER"), "the user's id, a UUID (default $FACTBASE_USER)")
+// openText parses the flags of a command whose arguments are the user's words (none
+// is the usage error need), then validates --user and opens the engine.
+func (m *Main) openText(ctx context.Context, fs *flag.FlagSet, c *common, args []string, need string) (
+	text string, user factbase.UserID, e *memory.Engine, closeFn func(), err error) {
+	if text, err = parseText(fs, args, need); err != nil {
+		return "", "", nil, nil, err
 	}
-	fs.BoolVar(&c.json, "json", false, "print JSON for programs")
-	fs.StringVar(&c.embedder, "embedder", m.Getenv("FACTBASE_EMBEDDER"), "embedder for search: glove (built-in, offline), openai, none (default $FACTBASE_EMBEDDER, else glove)")
-	return fs
-}
-
-// parse parses flags; a -h prints the flags and returns flag.ErrHelp.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+	if user, e, closeFn, err = m.openUser(ctx, c); err != nil {
+		return "", "", nil, nil, err
 	}
-	return nil
-}
-
-// userID validates the --user flag.
-func (c *common) userID() (factbase.UserID, error) {
-	if c.user == "" {
-		return "", usagef("--user is required (a UUID; or set FACTBASE_USER)")
-	}
-	return factbase.ParseUserID(c.user)
+	return text, user, e, closeFn, nil
 }
 
 // openEngine opens the store named by --db and returns an engine over it.
@@ -216,7 +195,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 		return nil, nil, err
 	}
 	o := memory.Options{Observer: c.observer, Embedder: emb, BackgroundDelay: c.backgroundDelay, BackgroundError: c.backgroundError}
-	if err := m.modelEngineOptions(c, &o); err != nil { // remember.go
+	if err := m.modelEngineOptions(c, &o); err != nil { // model.go
 		return nil, nil, err
 	}
 	s, err := openStore(ctx, c.db)
@@ -247,11 +226,4 @@ func openStore(ctx context.Context, db string) (factbase.Store, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// printJSON writes v as indented JSON.
-func (m *Main) printJSON(v any) error {
-	enc := json.NewEncoder(m.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -24,22 +24,71 @@ func testEnv(t *testing.T) map[string]string {
 	return map[string]string{"FACTBASE_DB": filepath.Join(t.TempDir(), "f.db"), "HOME": t.TempDir()}
 }
 
-func TestListScenario(t *testing.T) {
-	env := testEnv(t)
+// mustRun runs a command that must succeed and returns its standard output.
+func mustRun(t *testing.T, env map[string]string, args ...string) string {
+	t.Helper()
+	out, stderr, code := run(t, env, args...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return out
+}
+
+// mustJSON runs a command that must succeed and decodes the JSON it prints into v.
+func mustJSON(t *testing.T, env map[string]string, v any, args ...string) {
+	t.Helper()
+	out := mustRun(t, env, args...)
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%s printed %q: %v", strings.Join(args, " "), out, err)
+	}
+}
+
+// wantExit runs a command and checks its exit status and that its standard error
+// contains msg.
+func wantExit(t *testing.T, env map[string]string, code int, msg string, args ...string) {
+	t.Helper()
+	_, stderr, got := run(t, env, args...)
+	if got != code || !strings.Contains(stderr, msg) {
+		t.Errorf("%s: exit %d, stderr %q; want exit %d containing %q", strings.Join(args, " "), got, stderr, code, msg)
+	}
+}
+
+// cliCase is a command line that fails: its exit status and a piece of its
+// standard error.
+type cliCase struct {
+	name string
+	args []string
+	code int
+	msg  string
+}
+
+// runCases runs each case on the database of env as a subtest.
+func runCases(t *testing.T, env map[string]string, cases []cliCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			wantExit(t, env, tc.code, tc.msg, tc.args...)
+		})
+	}
+}
+
+// rankCryptos adds BTC, ETH and XMR to the user's favorites.crypto and moves XMR to
+// the top: the issue's ranked-list scenario.
+func rankCryptos(t *testing.T, env map[string]string) {
+	t.Helper()
 	for _, v := range []string{"BTC", "ETH", "XMR"} {
-		if _, stderr, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", v); code != 0 {
-			t.Fatalf("list add %s: exit %d: %s", v, code, stderr)
-		}
+		mustRun(t, env, "list", "add", "--user", testUser, "favorites.crypto", v)
 	}
 	out, stderr, code := run(t, env, "list", "rank", "--user", testUser, "favorites.crypto", "XMR", "1")
 	if code != 0 || !strings.Contains(out, "Moved XMR from #3 to #1") {
 		t.Fatalf("list rank: exit %d, out %q, err %q", code, out, stderr)
 	}
+}
+
+func TestListScenario(t *testing.T) {
+	env := testEnv(t)
+	rankCryptos(t, env)
 	show := func() string {
-		out, stderr, code := run(t, env, "list", "show", "--user", testUser, "--json", "favorites.crypto")
-		if code != 0 {
-			t.Fatalf("list show: exit %d: %s", code, stderr)
-		}
 		var got struct {
 			Key   string `json:"key"`
 			Items []struct {
@@ -47,9 +96,7 @@ func TestListScenario(t *testing.T) {
 				Value string `json:"value"`
 			} `json:"items"`
 		}
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatalf("list show --json printed %q: %v", out, err)
-		}
+		mustJSON(t, env, &got, "list", "show", "--user", testUser, "--json", "favorites.crypto")
 		var parts []string
 		for _, it := range got.Items {
 			parts = append(parts, string(rune('0'+it.Rank))+":"+it.Value)
@@ -59,7 +106,7 @@ func TestListScenario(t *testing.T) {
 	if got, want := show(), "favorites.crypto 1:XMR 2:BTC 3:ETH"; got != want {
 		t.Fatalf("list show = %q, want %q", got, want)
 	}
-	out, _, code = run(t, env, "list", "add", "--user", testUser, "favorites.crypto", "btc.")
+	out, _, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", "btc.")
 	if code != 0 || !strings.Contains(out, "already in favorites.crypto at #2") {
 		t.Fatalf("adding btc.: exit %d, out %q", code, out)
 	}
@@ -71,13 +118,7 @@ func TestListScenario(t *testing.T) {
 func TestFactsHistory(t *testing.T) {
 	env := testEnv(t)
 	for _, v := range []string{"a@example.com", "b@example.com"} {
-		if _, stderr, code := run(t, env, "facts", "set", "--user", testUser, "contact.email", v); code != 0 {
-			t.Fatalf("facts set: exit %d: %s", code, stderr)
-		}
-	}
-	out, stderr, code := run(t, env, "facts", "history", "--user", testUser, "--json", "contact.email")
-	if code != 0 {
-		t.Fatalf("facts history: exit %d: %s", code, stderr)
+		mustRun(t, env, "facts", "set", "--user", testUser, "contact.email", v)
 	}
 	var got struct {
 		Key      string `json:"key"`
@@ -86,14 +127,12 @@ func TestFactsHistory(t *testing.T) {
 			Current bool   `json:"current"`
 		} `json:"versions"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	mustJSON(t, env, &got, "facts", "history", "--user", testUser, "--json", "contact.email")
 	if len(got.Versions) != 2 || got.Versions[0].Value != "b@example.com" || !got.Versions[0].Current ||
 		got.Versions[1].Value != "a@example.com" || got.Versions[1].Current {
 		t.Fatalf("history = %+v, want b (current) then a", got.Versions)
 	}
-	out, _, code = run(t, env, "facts", "get", "--user", testUser, "contact.email")
+	out, _, code := run(t, env, "facts", "get", "--user", testUser, "contact.email")
 	if code != 0 || strings.TrimSpace(out) != "b@example.com" {
 		t.Errorf("facts get = %q (exit %d), want b@example.com", out, code)
 	}
@@ -101,12 +140,7 @@ func TestFactsHistory(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no user", []string{"list", "show", "favorites.x"}, 2, "--user is required"},
 		{"bad user", []string{"list", "show", "--user", "alice", "favorites.x"}, 1, `user id "alice" is not a UUID`},
 		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
@@ -117,31 +151,19 @@ func TestErrors(t *testing.T) {
 		{"bad flag", []string{"facts", "get", "--frob", "k"}, 2, "flag provided but not defined"},
 		{"empty value", []string{"facts", "set", "--user", testUser, "k", " "}, 1, "value is empty"},
 		{"delete unknown", []string{"facts", "delete", "--user", testUser, "nope"}, 1, `fact "nope" not found`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // TestSayMessageTime: a message's own time anchors its temporal markers, on the CLI
 // and over HTTP.
 func TestSayMessageTime(t *testing.T) {
 	env := testEnv(t)
-	if _, stderr, code := run(t, env, "say", "--user", testUser, "--time", "2026-01-05T10:00:00Z", "I fly to Lisbon next Friday"); code != 0 {
-		t.Fatalf("say --time: %d %s", code, stderr)
-	}
+	mustRun(t, env, "say", "--user", testUser, "--time", "2026-01-05T10:00:00Z", "I fly to Lisbon next Friday")
 	out, _, _ := run(t, env, "facts", "list", "--user", testUser, "--json")
 	if !strings.Contains(out, `"anchor": "2026-01-16T00:00:00Z"`) {
 		t.Errorf("the anchor of \"next Friday\" said on Monday 5 January 2026 is not 16 January: %s", out)
 	}
-	if _, stderr, code := run(t, env, "say", "--user", testUser, "--time", "yesterday", "hi"); code != 1 || !strings.Contains(stderr, "not an RFC 3339 time") {
-		t.Errorf("a bad --time: exit %d, %q", code, stderr)
-	}
+	wantExit(t, env, 1, "not an RFC 3339 time", "say", "--user", testUser, "--time", "yesterday", "hi")
 	s := serve(t, testEnv(t), "--no-auth")
 	if st, _, b := call(t, "POST", s.base+"/v1/users/"+testUser+"/messages", "", `{"text": "I fly to Oslo tomorrow", "time": "2026-03-01T09:00:00Z"}`); st != 200 {
 		t.Fatalf("POST messages with a time: %d %s", st, b)

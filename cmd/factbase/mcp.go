@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
@@ -21,8 +20,7 @@ func (m *Main) runMCP(ctx context.Context, args []string) error {
 	fs := m.flags("mcp", &c, true)
 	m.llmFlags(fs, &c)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level on stderr: debug, info (adds one line per forget, with its reason), warn or error")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: factbase mcp --user UUID [flags]
+	setUsage(fs, fmt.Sprintf(`Usage: factbase mcp --user UUID [flags]
 
 Serve the Model Context Protocol over stdio (newline-delimited JSON-RPC on stdin and
 stdout) for one user, so that an agent can remember and recall through tools:
@@ -33,24 +31,18 @@ a resource (%s) and a prompt (%s). With a model (--llm-url and
 background workers. Logs are JSON lines on stderr. "factbase serve" offers the same
 over HTTP at %s.
 
-`, mcp.SheetURITemplate, mcp.PromptName, mcp.Path)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+`, mcp.SheetURITemplate, mcp.PromptName, mcp.Path))
+	if err := parseNone(fs, args, "mcp"); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return usagef("mcp takes no arguments, got %q", fs.Args())
 	}
 	user, err := c.userID()
 	if err != nil {
 		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
-		return usagef("--log-level %q is not one of debug, info, warn, error", logLevel)
+	log, err := m.jsonLogger(logLevel)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewJSONHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err

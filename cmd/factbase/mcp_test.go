@@ -36,6 +36,15 @@ func mcpText(res *mcpsdk.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
+// mcpStructured decodes a result's structured content into v.
+func mcpStructured(res *mcpsdk.CallToolResult, v any) error {
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
 // rememberThenAsk is the issue's must-show over an open session: remember two
 // favorite editors, then ask for the second.
 func rememberThenAsk(t *testing.T, cs *mcpsdk.ClientSession) {
@@ -49,8 +58,7 @@ func rememberThenAsk(t *testing.T, cs *mcpsdk.ClientSession) {
 		t.Fatalf("ask: tool error %q", mcpText(ask))
 	}
 	var out mcp.AskOutput
-	b, _ := json.Marshal(ask.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := mcpStructured(ask, &out); err != nil {
 		t.Fatal(err)
 	}
 	if len(out.Items) != 1 || out.Items[0].Value != "Neovim" || !strings.Contains(out.Reply, "Neovim") {
@@ -62,30 +70,39 @@ func mcpClient() *mcpsdk.Client {
 	return mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "v0"}, nil)
 }
 
-// TestMCPStdio runs "factbase mcp" through Main with its stdin and stdout on pipes,
-// as the binary runs on the process's streams.
-func TestMCPStdio(t *testing.T) {
-	env := testEnv(t)
-	env["FACTBASE_USER"] = testUser
+// mcpStdio runs "factbase mcp" with args through Main with its stdin and stdout on
+// pipes, as the binary runs on the process's streams, and connects a client to it.
+// end closes the client and the server's standard input, and returns the exit status.
+func mcpStdio(t *testing.T, env map[string]string, args ...string) (cs *mcpsdk.ClientSession, stderr *lockedBuffer, end func() int) {
+	t.Helper()
 	cr, sw := io.Pipe() // server stdout -> client
 	sr, cw := io.Pipe() // client -> server stdin
-	stderr := &lockedBuffer{}
+	stderr = &lockedBuffer{}
 	m := &Main{Stdin: sr, Stdout: sw, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
 	exit := make(chan int, 1)
-	go func() { exit <- m.Run(context.Background(), []string{"mcp", "--log-level", "info"}) }()
-
+	go func() { exit <- m.Run(context.Background(), append([]string{"mcp"}, args...)) }()
 	cs, err := mcpClient().Connect(context.Background(), &mcpsdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cs, stderr, func() int {
+		cs.Close()
+		cw.Close() // end of stdin: the server returns
+		return <-exit
+	}
+}
+
+// TestMCPStdio runs "factbase mcp" through Main with its stdin and stdout on pipes.
+func TestMCPStdio(t *testing.T) {
+	env := testEnv(t)
+	env["FACTBASE_USER"] = testUser
+	cs, stderr, end := mcpStdio(t, env, "--log-level", "info")
 	rememberThenAsk(t, cs)
 	fg := mcpCall(t, cs, "forget", map[string]any{"key": "favorites.text_editor", "reason": "testing the audit line"})
 	if fg.IsError {
 		t.Fatalf("forget: %s", mcpText(fg))
 	}
-	cs.Close()
-	cw.Close() // end of stdin: the server returns
-	if code := <-exit; code != 0 {
+	if code := end(); code != 0 {
 		t.Errorf("factbase mcp exited with %d after the client left: %s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), `"reason":"testing the audit line"`) {
@@ -125,25 +142,12 @@ func TestMCPStdioProcess(t *testing.T) {
 
 func TestMCPErrors(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no user", []string{"mcp"}, 2, "--user is required"},
 		{"bad user", []string{"mcp", "--user", "alice"}, 1, `user id "alice" is not a UUID`},
 		{"arguments", []string{"mcp", "--user", testUser, "extra"}, 2, "mcp takes no arguments"},
 		{"bad log level", []string{"mcp", "--user", testUser, "--log-level", "loud"}, 2, "--log-level"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // bearerTransport sends an API key with every request.
@@ -206,27 +210,12 @@ func TestMCPServe(t *testing.T) {
 // once, queues the message for the model and runs the job in its own worker pool;
 // the model's fact appears in a later read.
 func TestMCPStdioWithModel(t *testing.T) {
-	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
-"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
-"entities":[],"topics":["games"]}`
-	model, calls := fakeModel(t, http.StatusOK, answer)
-	env := testEnv(t)
+	env, calls := modelEnv(t, http.StatusOK, chessAnswer(`"games"`))
 	env["FACTBASE_USER"] = testUser
-	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = model.URL, "fake", "sk-test"
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	stderr := &lockedBuffer{}
-	m := &Main{Stdin: sr, Stdout: sw, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
-	exit := make(chan int, 1)
-	go func() { exit <- m.Run(context.Background(), []string{"mcp"}) }()
-	cs, err := mcpClient().Connect(context.Background(), &mcpsdk.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, stderr, end := mcpStdio(t, env)
 	res := mcpCall(t, cs, "remember", map[string]any{"text": "I play chess on Sundays. My email is ann@example.com"})
 	var rem mcp.RememberOutput
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &rem); err != nil || res.IsError {
+	if err := mcpStructured(res, &rem); err != nil || res.IsError {
 		t.Fatalf("remember: %s (%v)", mcpText(res), err)
 	}
 	if rem.Extraction != "rules+model" || rem.Job == nil || len(rem.Writes) == 0 || rem.Writes[0].Key != "contact.email" {
@@ -237,8 +226,7 @@ func TestMCPStdioWithModel(t *testing.T) {
 	for i := 0; i < 200 && got != "chess"; i++ {
 		res := mcpCall(t, cs, "list_facts", map[string]any{"key": "hobbies"})
 		var list mcp.ListFactsOutput
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &list)
+		mcpStructured(res, &list)
 		if len(list.Facts) > 0 {
 			got = list.Facts[0].Value
 		} else {
@@ -248,9 +236,7 @@ func TestMCPStdioWithModel(t *testing.T) {
 	if got != "chess" || calls.Load() != 1 {
 		t.Errorf("hobbies = %q after the background job (%d model calls), want chess from one call; stderr %s", got, calls.Load(), stderr.String())
 	}
-	cs.Close()
-	cw.Close()
-	if code := <-exit; code != 0 {
+	if code := end(); code != 0 {
 		t.Errorf("factbase mcp exited with %d: %s", code, stderr.String())
 	}
 }

@@ -2,12 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -21,42 +16,7 @@ import (
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
-	"github.com/jackc/pgx/v5"
 )
-
-// pgTestURL returns a URL of the test database (FACTBASE_TEST_POSTGRES) whose
-// search_path is a fresh schema, dropped when the test ends; it skips the test when
-// the variable is not set.
-func pgTestURL(t *testing.T) string {
-	t.Helper()
-	raw := os.Getenv("FACTBASE_TEST_POSTGRES")
-	if raw == "" {
-		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests; .ci/run does")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "fbtest_" + hex.EncodeToString(b[:])
-	u, err := url.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, raw)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return u.String()
-}
 
 // userSnapshot is everything of one user the test compares across stores, read
 // through a store's own transactions.
@@ -245,14 +205,8 @@ func TestMigrate(t *testing.T) {
 	env := map[string]string{"HOME": t.TempDir()}
 
 	// One user first, then the rest with --all (which finds alice copied and refuses).
-	out, stderr, code := run(t, env, "migrate", "--from", "sqlite://"+file, "--to", pgURL, "--user", string(alice), "--json")
-	if code != 0 {
-		t.Fatalf("migrate --user: exit %d: %s", code, stderr)
-	}
 	var res migrateResult
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatalf("migrate --json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &res, "migrate", "--from", "sqlite://"+file, "--to", pgURL, "--user", string(alice), "--json")
 	if len(res.Users) != 1 || res.Users[0].User != alice {
 		t.Fatalf("migrate --user reported %+v, want alice only", res)
 	}
@@ -274,14 +228,8 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("copied no %s", table)
 		}
 	}
-	_, stderr, code = run(t, env, "migrate", "--from", file, "--to", pgURL, "--all")
-	if code != 1 || !strings.Contains(stderr, "already has data") {
-		t.Fatalf("migrate --all after --user: exit %d, %q; want a refusal naming the copied user", code, stderr)
-	}
-	_, stderr, code = run(t, env, "migrate", "--from", file, "--to", pgURL, "--user", string(bob))
-	if code != 0 {
-		t.Fatalf("migrate bob: exit %d: %s", code, stderr)
-	}
+	wantExit(t, env, 1, "already has data", "migrate", "--from", file, "--to", pgURL, "--all")
+	mustRun(t, env, "migrate", "--from", file, "--to", pgURL, "--user", string(bob))
 
 	ctx := context.Background()
 	src, err := sqlite.Open(ctx, file, sqlite.Options{})
@@ -317,31 +265,21 @@ func TestMigrate(t *testing.T) {
 
 	// --all copies the keys (every user is refused here, so copy into a fresh schema).
 	other := pgTestURL(t)
-	out, stderr, code = run(t, env, "migrate", "--from", file, "--to", other, "--all")
+	out, stderr, code := run(t, env, "migrate", "--from", file, "--to", other, "--all")
 	if code != 0 || !strings.Contains(out, "Migrated 2 users") || !strings.Contains(out, "Copied 1 API keys") {
 		t.Fatalf("migrate --all: exit %d, out %q, err %q", code, out, stderr)
 	}
 }
 
 func TestMigrateUsage(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-	}{
-		{name: "no flags", args: []string{"migrate"}},
-		{name: "no user or all", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y"}},
-		{name: "both user and all", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y", "--all", "--user", testUser}},
-		{name: "destination not postgres", args: []string{"migrate", "--from", "f.db", "--to", "g.db", "--all"}},
-		{name: "source postgres", args: []string{"migrate", "--from", "postgres://x/y", "--to", "postgres://x/z", "--all"}},
-		{name: "argument", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y", "--all", "extra"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, stderr, code := run(t, map[string]string{}, tc.args...); code != 2 {
-				t.Errorf("exit %d (%s), want 2", code, stderr)
-			}
-		})
-	}
+	runCases(t, map[string]string{}, []cliCase{
+		{name: "no flags", args: []string{"migrate"}, code: 2},
+		{name: "no user or all", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y"}, code: 2},
+		{name: "both user and all", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y", "--all", "--user", testUser}, code: 2},
+		{name: "destination not postgres", args: []string{"migrate", "--from", "f.db", "--to", "g.db", "--all"}, code: 2},
+		{name: "source postgres", args: []string{"migrate", "--from", "postgres://x/y", "--to", "postgres://x/z", "--all"}, code: 2},
+		{name: "argument", args: []string{"migrate", "--from", "f.db", "--to", "postgres://x/y", "--all", "extra"}, code: 2},
+	})
 }
 
 // TestInsertRanks: each current ranked member is inserted at its rank among the
@@ -355,22 +293,25 @@ func TestInsertRanks(t *testing.T) {
 		}
 		return factbase.Fact{ID: id, Subject: factbase.SubjectUser, Key: key, Cardinality: card, Rank: rank, Current: current}
 	}
-	facts := []factbase.Fact{f("x3", "favorites.x", 3, true), f("e1", "contact.email", 0, false), f("y1", "favorites.y", 1, true),
-		f("x2", "favorites.x", 2, true), f("gone", "favorites.x", 1, false), f("e2", "contact.email", 0, true), f("x1", "favorites.x", 1, true)}
-	var got []string
-	for _, f := range insertRanks(facts) {
-		got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
+	cases := []struct {
+		name  string
+		facts []factbase.Fact
+		want  string
+	}{
+		// x3 first (#1 of one), x2 before it (#1), x1 before both (#1): x1, x2, x3.
+		{"lists and singles", []factbase.Fact{f("x3", "favorites.x", 3, true), f("e1", "contact.email", 0, false), f("y1", "favorites.y", 1, true),
+			f("x2", "favorites.x", 2, true), f("gone", "favorites.x", 1, false), f("e2", "contact.email", 0, true), f("x1", "favorites.x", 1, true)},
+			"x3#1 e1#0 y1#1 x2#1 gone#1 e2#0 x1#1"},
+		{"one list", []factbase.Fact{f("a", "favorites.z", 2, true), f("b", "favorites.z", 4, true), f("c", "favorites.z", 1, true), f("d", "favorites.z", 3, true)},
+			"a#1 b#2 c#1 d#3"},
 	}
-	// x3 first (#1 of one), x2 before it (#1), x1 before both (#1): x1, x2, x3.
-	if want := "x3#1 e1#0 y1#1 x2#1 gone#1 e2#0 x1#1"; strings.Join(got, " ") != want {
-		t.Errorf("insert ranks %q, want %q", strings.Join(got, " "), want)
-	}
-	facts = []factbase.Fact{f("a", "favorites.z", 2, true), f("b", "favorites.z", 4, true), f("c", "favorites.z", 1, true), f("d", "favorites.z", 3, true)}
-	got = nil
-	for _, f := range insertRanks(facts) {
-		got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
-	}
-	if want := "a#1 b#2 c#1 d#3"; strings.Join(got, " ") != want {
-		t.Errorf("insert ranks %q, want %q", strings.Join(got, " "), want)
+	for _, tc := range cases {
+		var got []string
+		for _, f := range insertRanks(tc.facts) {
+			got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
+		}
+		if got := strings.Join(got, " "); got != tc.want {
+			t.Errorf("%s: insert ranks %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -1,23 +1,22 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestPostgresDB: with FACTBASE_DB (or --db) a postgres:// URL, the commands and the
 // server run on the PostgreSQL store.
 func TestPostgresDB(t *testing.T) {
 	env := map[string]string{"FACTBASE_DB": pgTestURL(t), "HOME": t.TempDir()}
-	for _, v := range []string{"BTC", "ETH", "XMR"} {
-		if _, stderr, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", v); code != 0 {
-			t.Fatalf("list add %s: exit %d: %s", v, code, stderr)
-		}
-	}
-	out, stderr, code := run(t, env, "list", "rank", "--user", testUser, "favorites.crypto", "XMR", "1")
-	if code != 0 || !strings.Contains(out, "Moved XMR from #3 to #1") {
-		t.Fatalf("list rank: exit %d, out %q, err %q", code, out, stderr)
-	}
+	rankCryptos(t, env)
 	key := createKey(t, env, "--name", "backend")
 	s := serve(t, env)
 	if status, _, body := call(t, "GET", s.base+"/readyz", "", ""); status != 200 {
@@ -35,9 +34,40 @@ func TestPostgresDB(t *testing.T) {
 		t.Errorf("serve exited with %d: %s", code, s.stderr.String())
 	}
 	// An unreachable database is "unavailable", not a crash.
-	_, stderr, code = run(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"},
+	wantExit(t, map[string]string{"FACTBASE_DB": "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"}, 1, "unavailable",
 		"list", "show", "--user", testUser, "favorites.crypto")
-	if code != 1 || !strings.Contains(stderr, "unavailable") {
-		t.Errorf("an unreachable database: exit %d, %q; want 1 and unavailable", code, stderr)
+}
+
+// pgTestURL returns a URL of the test database (FACTBASE_TEST_POSTGRES) whose
+// search_path is a fresh schema, dropped when the test ends; it skips the test when
+// the variable is not set.
+func pgTestURL(t *testing.T) string {
+	t.Helper()
+	raw := os.Getenv("FACTBASE_TEST_POSTGRES")
+	if raw == "" {
+		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests; .ci/run does")
 	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "fbtest_" + hex.EncodeToString(b[:])
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, raw)
+		if err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+		}
+	})
+	return u.String()
 }

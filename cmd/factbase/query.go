@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -50,21 +49,14 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	fs.IntVar(&q.Limit, "limit", 1000, "at most this many facts (or objects with --by-object)")
 	fs.IntVar(&q.Offset, "offset", 0, "skip this many first")
 	fs.BoolVar(&byObject, "by-object", false, "group by object: how many facts and in which sessions")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), factsQueryUsage)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, factsQueryUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return usagef("facts query takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -75,49 +67,23 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if c.json {
-			return m.printJSON(map[string]any{"objects": objs})
-		}
-		if len(objs) == 0 {
-			fmt.Fprintln(m.Stdout, "No facts.")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "OBJECT\tFACTS\tSESSIONS")
-		for _, o := range objs {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", oneLine(o.Object, 60), o.Facts, strings.Join(o.Sessions, ", "))
-		}
-		return tw.Flush()
+		return m.print(&c, map[string]any{"objects": objs}, func() error {
+			return printTable(m, "No facts.", "OBJECT\tFACTS\tSESSIONS", objs, func(o factbase.TranscriptObject) string {
+				return fmt.Sprintf("%s\t%d\t%s", oneLine(o.Object, 60, "..."), o.Facts, strings.Join(o.Sessions, ", "))
+			})
+		})
 	}
 	facts, err := e.Ingest.TranscriptFacts(ctx, user, q)
 	if err != nil {
 		return err
 	}
-	if c.json {
-		out := make([]queryFactJSON, len(facts))
-		for i, f := range facts {
-			out[i] = queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
-				Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
-		}
-		return m.printJSON(map[string]any{"facts": out})
-	}
-	if len(facts) == 0 {
-		fmt.Fprintln(m.Stdout, "No facts.")
-		return nil
-	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE")
-	for _, f := range facts {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", f.Subject, f.Key, oneLine(f.Value, 60), f.Confidence, f.Source.ID)
-	}
-	return tw.Flush()
-}
-
-// oneLine puts s on one line of at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-3]) + "..."
-	}
-	return s
+	out := mapEach(facts, func(f factbase.Fact) queryFactJSON {
+		return queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
+			Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
+	})
+	return m.print(&c, map[string]any{"facts": out}, func() error {
+		return printTable(m, "No facts.", "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE", facts, func(f factbase.Fact) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%.2f\t%s", f.Subject, f.Key, oneLine(f.Value, 60, "..."), f.Confidence, f.Source.ID)
+		})
+	})
 }

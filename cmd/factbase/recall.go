@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/factbase/factbase/memory/chat"
 )
@@ -22,59 +21,47 @@ type recallHitJSON struct {
 // by the people they are about, rendered as a prompt block.
 func (m *Main) runRecall(ctx context.Context, args []string) error {
 	var (
-		c         common
-		limit     int
-		sensitive bool
-		now       string
+		c   common
+		o   chat.RecallOptions
+		now string
 	)
 	fs := m.flags("recall", &c, true)
-	fs.IntVar(&limit, "limit", chat.DefaultRecallLimit, fmt.Sprintf("at most this many facts (up to %d)", chat.MaxRecallLimit))
-	fs.BoolVar(&sensitive, "sensitive", false, "include high-sensitivity facts (health, medical) even when not asked about")
+	fs.IntVar(&o.Limit, "limit", chat.DefaultRecallLimit, fmt.Sprintf("at most this many facts (up to %d)", chat.MaxRecallLimit))
+	fs.BoolVar(&o.IncludeSensitive, "sensitive", false, "include high-sensitivity facts (health, medical) even when not asked about")
 	fs.StringVar(&now, "now", "", "the time temporal questions count from (RFC 3339 or YYYY-MM-DD; default now)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: factbase recall [flags] \"QUERY\"\n\nRecall the facts that bear on a question: search, the people it names, what it asks\nabout, and what falls in the time it names (\"next week\", \"upcoming birthdays\").\n\n")
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usagef("recall needs the query as its argument")
-	}
-	at, err := parseTime("now", now)
+	setUsage(fs, "Usage: factbase recall [flags] \"QUERY\"\n\nRecall the facts that bear on a question: search, the people it names, what it asks\nabout, and what falls in the time it names (\"next week\", \"upcoming birthdays\").\n\n")
+	query, err := parseText(fs, args, "recall needs the query as its argument")
 	if err != nil {
 		return err
 	}
-	user, err := c.userID()
-	if err != nil {
+	if o.Now, err = parseTime("now", now); err != nil {
 		return err
 	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	r, err := e.Chat.Recall(ctx, user, strings.Join(fs.Args(), " "), chat.RecallOptions{Limit: limit, IncludeSensitive: sensitive, Now: at})
+	r, err := e.Chat.Recall(ctx, user, query, o)
 	if err != nil {
 		return err
 	}
 	if r.Degraded != "" {
 		fmt.Fprintf(m.Stderr, "factbase: recall: %s (the other sources answered)\n", r.Degraded)
 	}
-	if c.json {
-		out := struct {
-			Hits   []recallHitJSON `json:"hits"`
-			Prompt string          `json:"prompt"`
-		}{Hits: []recallHitJSON{}, Prompt: r.Prompt}
-		for _, h := range r.Hits {
-			out.Hits = append(out.Hits, recallHitJSON{About: h.About, Role: h.Role, Key: h.Key, Value: h.Value, Text: h.Text, Score: h.Score})
+	out := struct {
+		Hits   []recallHitJSON `json:"hits"`
+		Prompt string          `json:"prompt"`
+	}{Prompt: r.Prompt}
+	out.Hits = mapEach(r.Hits, func(h chat.RecallHit) recallHitJSON {
+		return recallHitJSON{About: h.About, Role: h.Role, Key: h.Key, Value: h.Value, Text: h.Text, Score: h.Score}
+	})
+	return m.print(&c, out, func() error {
+		if len(r.Hits) == 0 {
+			fmt.Fprintln(m.Stdout, "Nothing recalled.")
+			return nil
 		}
-		return m.printJSON(out)
-	}
-	if len(r.Hits) == 0 {
-		fmt.Fprintln(m.Stdout, "Nothing recalled.")
+		fmt.Fprint(m.Stdout, r.Prompt)
 		return nil
-	}
-	fmt.Fprint(m.Stdout, r.Prompt)
-	return nil
+	})
 }

@@ -1,20 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
-
-// mustRun runs a command that must succeed and returns its standard output.
-func mustRun(t *testing.T, env map[string]string, args ...string) string {
-	t.Helper()
-	out, stderr, code := run(t, env, args...)
-	if code != 0 {
-		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
-	}
-	return out
-}
 
 // TestRecallMustShow is the issue's scenario through the binary: say, recall --json,
 // then the son's friend who must not attach to the colleague.
@@ -22,7 +11,6 @@ func TestRecallMustShow(t *testing.T) {
 	env := testEnv(t)
 	env["FACTBASE_EMBEDDER"] = "none"
 	mustRun(t, env, "say", "--user", testUser, "My son Leo is 8 and loves dinosaurs. My colleague Martin is vegetarian.")
-	out := mustRun(t, env, "recall", "--user", testUser, "--json", "What does Martin eat?")
 	var got struct {
 		Hits []struct {
 			About string  `json:"about"`
@@ -34,9 +22,7 @@ func TestRecallMustShow(t *testing.T) {
 		} `json:"hits"`
 		Prompt string `json:"prompt"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("recall --json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &got, "recall", "--user", testUser, "--json", "What does Martin eat?")
 	if len(got.Hits) == 0 || got.Hits[0].About != "Martin" || got.Hits[0].Role != "colleague" || got.Hits[0].Key != "diet" ||
 		got.Hits[0].Value != "vegetarian" || got.Hits[0].Score <= 0 || got.Hits[0].Text == "" {
 		t.Fatalf("recall hits = %+v", got.Hits)
@@ -50,7 +36,6 @@ func TestRecallMustShow(t *testing.T) {
 		t.Errorf("prompt = %q", got.Prompt)
 	}
 	mustRun(t, env, "say", "--user", testUser, "Martin, my son's friend, is allergic to nuts")
-	out = mustRun(t, env, "entities", "list", "--user", testUser, "--json")
 	var list struct {
 		Entities []struct {
 			ID      string   `json:"id"`
@@ -59,9 +44,7 @@ func TestRecallMustShow(t *testing.T) {
 			Aliases []string `json:"aliases"`
 		} `json:"entities"`
 	}
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatalf("entities list --json printed %q: %v", out, err)
-	}
+	mustJSON(t, env, &list, "entities", "list", "--user", testUser, "--json")
 	roles := map[string]int{}
 	for _, en := range list.Entities {
 		if en.Aliases == nil || en.ID == "" {
@@ -72,17 +55,14 @@ func TestRecallMustShow(t *testing.T) {
 	if roles["Martin colleague"] != 1 || roles["Martin other"] != 1 || roles["Leo child"] != 1 || len(list.Entities) != 3 {
 		t.Fatalf("entities = %+v", list.Entities)
 	}
-	out = mustRun(t, env, "recall", "--user", testUser, "--json", "What is my colleague Martin allergic to?")
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	mustJSON(t, env, &got, "recall", "--user", testUser, "--json", "What is my colleague Martin allergic to?")
 	for _, h := range got.Hits {
 		if h.Key == "allergy" && h.Role == "colleague" {
 			t.Errorf("the nut allergy attached to the colleague: %+v", h)
 		}
 	}
 	// plain output is the prompt block
-	out = mustRun(t, env, "recall", "--user", testUser, "What does Martin eat?")
+	out := mustRun(t, env, "recall", "--user", testUser, "What does Martin eat?")
 	if !strings.Contains(out, "About Martin (colleague):") {
 		t.Errorf("recall printed %q", out)
 	}
@@ -94,23 +74,10 @@ func TestRecallMustShow(t *testing.T) {
 
 func TestRecallErrors(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no query", []string{"recall", "--user", testUser}, 2, "recall needs the query"},
 		{"bad now", []string{"recall", "--user", testUser, "--now", "soon", "x"}, 1, "is not a date"},
 		{"bad limit", []string{"recall", "--user", testUser, "--limit", "5000", "x"}, 1, "limit 5000 is outside"},
 		{"no user", []string{"recall", "x"}, 2, "--user is required"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }

@@ -24,7 +24,7 @@ func (m *Main) runReembed(ctx context.Context, args []string) error {
 		all bool
 	)
 	fs := m.flags("reembed", &c, true)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, reembedUsage); fs.PrintDefaults() }
+	setUsage(fs, reembedUsage)
 	fs.BoolVar(&all, "all", false, "every user of the database")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -63,9 +63,5 @@ func (m *Main) runReembed(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(map[string]int{"embedded": n})
-	}
-	fmt.Fprintf(m.Stdout, "Embedded %d item(s).\n", n)
-	return nil
+	return m.printLine(&c, map[string]int{"embedded": n}, fmt.Sprintf("Embedded %d item(s).", n))
 }

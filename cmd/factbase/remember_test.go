@@ -36,6 +36,24 @@ func fakeModel(t *testing.T, status int, content string) (*httptest.Server, *ato
 	return srv, &n
 }
 
+// chessAnswer is the model's extraction of "I play chess": one durable hobby, and
+// topics (the inside of a JSON array).
+func chessAnswer(topics string) string {
+	return `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
+"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
+"entities":[],"topics":[` + topics + `]}`
+}
+
+// modelEnv returns a test environment with its model configured: a fakeModel
+// answering status and content, whose calls are counted.
+func modelEnv(t *testing.T, status int, content string) (map[string]string, *atomic.Int64) {
+	t.Helper()
+	srv, calls := fakeModel(t, status, content)
+	env := testEnv(t)
+	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
+	return env, calls
+}
+
 func TestRememberWithoutModel(t *testing.T) {
 	env := testEnv(t)
 	out, stderr, code := run(t, env, "remember", "--user", testUser, "My email is ann@example.com.")
@@ -73,12 +91,7 @@ func TestRememberWithoutModel(t *testing.T) {
 }
 
 func TestRememberWithModel(t *testing.T) {
-	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
-"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
-"entities":[],"topics":["games"]}`
-	srv, calls := fakeModel(t, http.StatusOK, answer)
-	env := testEnv(t)
-	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
+	env, calls := modelEnv(t, http.StatusOK, chessAnswer(`"games"`))
 	env["FACTBASE_LLM_PROMPT_PRICE"] = "1000000" // a dollar a token, to see the cost
 	out, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play chess on Sundays.")
 	if code != 0 || !strings.Contains(out, "model: applied hobbies = chess") ||
@@ -99,9 +112,7 @@ func TestRememberWithModel(t *testing.T) {
 }
 
 func TestRememberDeadAndRetry(t *testing.T) {
-	srv, calls := fakeModel(t, http.StatusBadRequest, "")
-	env := testEnv(t)
-	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = srv.URL, "fake", "sk-test"
+	env, calls := modelEnv(t, http.StatusBadRequest, "")
 	out, _, code := run(t, env, "remember", "--user", testUser, "--wait", "--json", "I play chess.")
 	var j factbase.Job
 	if err := json.Unmarshal([]byte(out), &j); err != nil || j.State != factbase.JobDead || code != 1 {
@@ -130,12 +141,7 @@ func TestRememberDeadAndRetry(t *testing.T) {
 
 func TestRememberErrors(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no message", []string{"remember", "--user", testUser}, 2, "needs the message"},
 		{"no user", []string{"remember", "hello"}, 2, "--user is required"},
 		{"url without model", []string{"remember", "--user", testUser, "--llm-url", "http://127.0.0.1:1", "hi"}, 2, "--llm-model"},
@@ -146,27 +152,14 @@ func TestRememberErrors(t *testing.T) {
 		{"show unknown", []string{"jobs", "show", "nope"}, 1, `job "nope" not found`},
 		{"bad state", []string{"jobs", "list", "--state", "lost"}, 1, "not one of queued"},
 		{"bad limit", []string{"jobs", "list", "--limit", "0"}, 2, "--limit"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // TestServeRemember: "factbase serve" with a model runs the workers: a message POSTed
 // to /memories is extracted in the background, its job is visible over HTTP, and the
 // model's counters are on /metrics.
 func TestServeRemember(t *testing.T) {
-	answer := `{"facts":[{"about":"user","key":"hobbies","value":"chess","text":"User plays chess","type":"hobby",
-"confidence":0.9,"durability":"durable","sensitivity":"low","temporal":"","evidence":"I play chess","remember_next_week":true}],
-"entities":[],"topics":[]}`
-	model, calls := fakeModel(t, http.StatusOK, answer)
-	env := testEnv(t)
-	env["FACTBASE_LLM_URL"], env["FACTBASE_LLM_MODEL"], env["FACTBASE_LLM_KEY"] = model.URL, "fake", "sk-test"
+	env, calls := modelEnv(t, http.StatusOK, chessAnswer(""))
 	s := serve(t, env, "--no-auth")
 	status, _, body := call(t, "POST", s.base+"/v1/users/"+testUser+"/memories", "", `{"text":"I play chess on Sundays."}`)
 	var j factbase.Job

@@ -31,13 +31,13 @@ type hitJSON struct {
 
 func (m *Main) runSearch(ctx context.Context, args []string) error {
 	var (
-		c                    common
-		o                    retrieve.SearchOptions
-		kind, tags, category string
-		since, until         string
+		c              common
+		o              retrieve.SearchOptions
+		kind, category string
+		scope          scopeFlags
 	)
 	fs := m.flags("search", &c, true)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, searchUsage); fs.PrintDefaults() }
+	setUsage(fs, searchUsage)
 	fs.StringVar(&kind, "kind", "all", "what to search: facts, episodes or all")
 	fs.IntVar(&o.Limit, "limit", retrieve.DefaultSearchLimit, fmt.Sprintf("at most this many hits (up to %d)", retrieve.MaxSearchLimit))
 	fs.StringVar(&o.KeyPrefix, "prefix", "", "only facts whose key starts with this")
@@ -45,9 +45,8 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	fs.StringVar(&category, "category", "", "only facts of this sheet category")
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject (user, entity:<id>)")
 	fs.Float64Var(&o.MinConfidence, "min-confidence", 0, "only facts with at least this confidence")
-	fs.StringVar(&tags, "tags", "", "only episodes (and their facts) with every one of these comma-separated tags")
-	fs.StringVar(&since, "since", "", "only items from this time on (RFC 3339 or YYYY-MM-DD)")
-	fs.StringVar(&until, "until", "", "only items before this time")
+	scope.flags(fs, "only episodes (and their facts) with every one of these comma-separated tags",
+		"only items from this time on (RFC 3339 or YYYY-MM-DD)", "only items before this time")
 	fs.BoolVar(&o.IncludeSuperseded, "history", false, "also find facts a newer value replaced")
 	fs.Float64Var(&o.Threshold, "threshold", 0, "least score a hit must have")
 	if err := parse(fs, args); err != nil {
@@ -66,19 +65,11 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	default:
 		return usagef("--kind %q is not facts, episodes or all", kind)
 	}
-	o.Category, o.Tags = factbase.Category(category), splitList(tags)
-	var err error
-	if o.From, err = parseTime("since", since); err != nil {
+	if err := scope.into(&o.Tags, &o.From, &o.To); err != nil {
 		return err
 	}
-	if o.To, err = parseTime("until", until); err != nil {
-		return err
-	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	o.Category = factbase.Category(category)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -87,22 +78,20 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		hits := make([]hitJSON, len(res.Hits))
-		for i, h := range res.Hits {
-			hits[i] = hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
+	hits := mapEach(res.Hits, func(h retrieve.Hit) hitJSON {
+		return hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
+	})
+	return m.print(&c, map[string]any{"hits": hits}, func() error {
+		if len(res.Hits) == 0 {
+			fmt.Fprintln(m.Stdout, "No hits.")
+			return nil
 		}
-		return m.printJSON(map[string]any{"hits": hits})
-	}
-	if len(res.Hits) == 0 {
-		fmt.Fprintln(m.Stdout, "No hits.")
+		for i, h := range res.Hits {
+			fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100, "..."))
+			fmt.Fprintf(m.Stdout, "    %s  id %s\n", explainLine(h.Explain), h.ID)
+		}
 		return nil
-	}
-	for i, h := range res.Hits {
-		fmt.Fprintf(m.Stdout, "%2d. [%s] %.4f  %s\n", i+1, h.Kind, h.Score, oneLine(h.Text, 100))
-		fmt.Fprintf(m.Stdout, "    %s  id %s\n", explainLine(h.Explain), h.ID)
-	}
-	return nil
+	})
 }
 
 // explainLine renders an explanation in one line.

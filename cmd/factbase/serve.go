@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"strings"
 	"time"
@@ -17,55 +16,45 @@ import (
 // runServe implements "factbase serve": the HTTP API on the embedded store.
 func (m *Main) runServe(ctx context.Context, args []string) error {
 	var (
-		c                                      common
-		addr, logLevel                         string
-		noAuth                                 bool
-		maxBody                                int64
-		readTimeout, writeTimeout, idleTimeout time.Duration
-		shutdownTimeout, keyCacheTTL           time.Duration
+		c              common
+		addr, logLevel string
+		o              server.Options // the flags fill its limits; the rest comes once the engine is open
 	)
 	fs := m.flags("serve", &c, false)
-	m.llmFlags(fs, &c) // remember.go: background extraction
+	m.llmFlags(fs, &c) // model.go: background extraction
 	fs.StringVar(&addr, "addr", server.DefaultAddr, "listen address, host:port")
-	fs.BoolVar(&noAuth, "no-auth", false, "serve /v1 without API keys (only on a loopback address)")
-	fs.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "request body limit in bytes")
-	fs.DurationVar(&readTimeout, "read-timeout", 30*time.Second, "time to read a whole request")
-	fs.DurationVar(&writeTimeout, "write-timeout", 30*time.Second, "time to write a response")
-	fs.DurationVar(&idleTimeout, "idle-timeout", 120*time.Second, "keep-alive connections idle longer are closed")
-	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
-	fs.DurationVar(&keyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
+	fs.BoolVar(&o.NoAuth, "no-auth", false, "serve /v1 without API keys (only on a loopback address)")
+	fs.Int64Var(&o.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "request body limit in bytes")
+	fs.DurationVar(&o.ReadTimeout, "read-timeout", 30*time.Second, "time to read a whole request")
+	fs.DurationVar(&o.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", 120*time.Second, "keep-alive connections idle longer are closed")
+	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
+	fs.DurationVar(&o.KeyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.backgroundDelay, "background-delay", 200*time.Millisecond, "write answers' references (the fact sheet's scores) and regenerate fact sheets in the background, batched this often, so requests do not wait for them; 0: in each request")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: factbase serve [flags]
+	setUsage(fs, fmt.Sprintf(`Usage: factbase serve [flags]
 
 Serve the HTTP API (JSON under /v1, OpenAPI 3.1 at /openapi.json, /healthz, /readyz,
 /metrics) on %s by default. Every /v1 request needs "Authorization: Bearer <key>";
 create keys with "factbase keys create". Logs are JSON lines on stderr.
 
-`, server.DefaultAddr)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+`, server.DefaultAddr))
+	if err := parseNone(fs, args, "serve"); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		return usagef("serve takes no arguments, got %q", fs.Args())
+	if o.MaxBodyBytes <= 0 {
+		return usagef("--max-body must be positive, got %d", o.MaxBodyBytes)
 	}
-	if maxBody <= 0 {
-		return usagef("--max-body must be positive, got %d", maxBody)
+	log, err := m.jsonLogger(logLevel)
+	if err != nil {
+		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
-		return usagef("--log-level %q is not one of debug, info, warn, error", logLevel)
-	}
-	if noAuth && !isLoopback(addr) {
+	if o.NoAuth && !isLoopback(addr) {
 		return usagef("--no-auth is allowed only on a loopback address (127.0.0.1, ::1 or localhost), not %q", addr)
 	}
-	if keyCacheTTL <= 0 {
-		keyCacheTTL = -1 // server.Options: negative is no cache
+	if o.KeyCacheTTL <= 0 {
+		o.KeyCacheTTL = -1 // server.Options: negative is no cache
 	}
-	log := slog.New(slog.NewJSONHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 
 	metrics := server.NewMetrics()
 	c.observer = metrics
@@ -78,19 +67,17 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		closeStore()
 		log.Info("store closed", "db", c.db)
 	}()
-	workers, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // remember.go: background jobs
+	workers, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // model.go: background jobs
 	if err != nil {
 		return err
 	}
 	defer stopWorkers()
-	o := server.Options{Engine: e, NoAuth: noAuth, Logger: log, Metrics: metrics, MaxBodyBytes: maxBody,
-		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
-		ShutdownTimeout: shutdownTimeout, KeyCacheTTL: keyCacheTTL,
-		UI: web.Handler(web.Options{NoAuth: noAuth})}
-	if !noAuth {
+	o.Engine, o.Logger, o.Metrics = e, log, metrics
+	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth})
+	if !o.NoAuth {
 		o.Keys = e.Store()
 	}
-	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: noAuth, Logger: log,
+	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: o.NoAuth, Logger: log,
 		Background: m.mcpBackground(&c, workers)}); err != nil {
 		return err
 	}
@@ -104,7 +91,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	fmt.Fprintf(m.Stdout, "factbase: listening on %s (database %s)\n", base, c.db)
 	fmt.Fprintf(m.Stdout, "factbase: OpenAPI document: curl %s/openapi.json\n", base)
 	fmt.Fprintf(m.Stdout, "factbase: MCP (streamable HTTP, same API keys): %s%s\n", base, mcp.Path)
-	if noAuth {
+	if o.NoAuth {
 		fmt.Fprintf(m.Stdout, "factbase: authentication is OFF (--no-auth): anyone who can reach %s can read and write\n", base)
 	} else {
 		fmt.Fprintf(m.Stdout, "factbase: every /v1 request needs \"Authorization: Bearer <key>\"; create one with: factbase keys create\n")

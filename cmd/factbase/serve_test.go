@@ -296,12 +296,7 @@ func TestServeKeys(t *testing.T) {
 
 func TestServeFlags(t *testing.T) {
 	env := testEnv(t)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
+	runCases(t, env, []cliCase{
 		{"no-auth off loopback", []string{"serve", "--no-auth", "--addr", "0.0.0.0:0"}, 2, "only on a loopback address"},
 		{"no-auth on all interfaces", []string{"serve", "--no-auth", "--addr", ":0"}, 2, "only on a loopback address"},
 		{"bad log level", []string{"serve", "--log-level", "loud"}, 2, "--log-level"},
@@ -309,15 +304,7 @@ func TestServeFlags(t *testing.T) {
 		{"keys revoke unknown", []string{"keys", "revoke", "key_nope"}, 1, `key "key_nope" not found`},
 		{"keys bad user", []string{"keys", "create", "--user", "bob"}, 1, `user id "bob" is not a UUID`},
 		{"keys unknown subcommand", []string{"keys", "rotate"}, 2, "unknown keys subcommand"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, env, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d containing %q", code, stderr, tc.code, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 func TestServeNoAuthOnLoopback(t *testing.T) {

@@ -40,10 +40,7 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 	fs.DurationVar(&retention, "retention", core.DefaultSheetRetention, "delete the user's saved sheets older than this")
 	fs.IntVar(&maxTokens, "max-tokens", 0, "with --prompt: the most estimated tokens (characters / 4); 0: no limit")
 	fs.IntVar(&maxChars, "max-chars", 0, "with --prompt: the most characters; 0: no limit")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), sheetUsage)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, sheetUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -60,11 +57,7 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 	case retention <= 0:
 		return usagef("--retention must be positive, got %v", retention)
 	}
-	user, err := c.userID()
-	if err != nil {
-		return err
-	}
-	e, closeFn, err := m.openEngine(ctx, &c)
+	user, e, closeFn, err := m.openUser(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -80,23 +73,18 @@ func (m *Main) runSheet(ctx context.Context, args []string) error {
 	}
 	if prompt {
 		text, dropped := sheet.Render(core.FromFactSheet(sh), sheet.RenderOptions{MaxTokens: maxTokens, MaxChars: maxChars})
-		if c.json {
-			return m.printJSON(core.SheetPrompt{SheetID: sh.ID, CreatedAt: sh.CreatedAt, Text: text,
-				Dropped: dropped, Tokens: sheet.EstimateTokens(text)})
-		}
-		fmt.Fprint(m.Stdout, text)
-		return nil
+		return m.print(&c, core.SheetPrompt{SheetID: sh.ID, CreatedAt: sh.CreatedAt, Text: text,
+			Dropped: dropped, Tokens: sheet.EstimateTokens(text)}, func() error {
+			fmt.Fprint(m.Stdout, text)
+			return nil
+		})
 	}
-	if c.json {
-		return m.printJSON(sh)
-	}
-	m.printSheet(sh, explain)
-	return nil
+	return m.print(&c, sh, func() error { return m.printSheet(sh, explain) })
 }
 
 // printSheet writes a sheet for people: one line per entry under its category, and
 // with explain, each score's derivation and the dedup log.
-func (m *Main) printSheet(sh factbase.FactSheet, explain bool) {
+func (m *Main) printSheet(sh factbase.FactSheet, explain bool) error {
 	w := m.Stdout
 	fmt.Fprintf(w, "Fact sheet %s: %d entries, created %s\n", sh.ID, sh.Count, sh.CreatedAt.Format(time.RFC3339))
 	var cat factbase.Category
@@ -128,4 +116,5 @@ func (m *Main) printSheet(sh factbase.FactSheet, explain bool) {
 			fmt.Fprintf(w, "  %s (kept %s): %s\n", d.Dropped, d.Kept, d.Reason)
 		}
 	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"text/tabwriter"
 )
 
 const usersUsage = `Usage:
@@ -21,15 +20,8 @@ the rows removed per table.
 `
 
 func (m *Main) runUsers(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, usersUsage)
-		if len(args) == 0 {
-			return usagef("users needs a subcommand: erase")
-		}
-		return nil
-	}
-	if args[0] != "erase" {
-		return usagef("unknown users subcommand %q (erase)", args[0])
+	if sub, _, err := m.pickSubcommand(args, "users", usersUsage, subcommand{"erase", 0}); sub == "" {
+		return err
 	}
 	var (
 		c   common
@@ -59,17 +51,14 @@ func (m *Main) runUsers(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
-		return m.printJSON(res)
-	}
-	fmt.Fprintf(m.Stdout, "Erased user %s: %d rows.\n", user, res.Total)
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	for _, table := range slices.Sorted(maps.Keys(res.Removed)) {
-		fmt.Fprintf(tw, "  %s\t%d\n", table, res.Removed[table])
-	}
-	tw.Flush()
-	if !res.Purged {
-		fmt.Fprintln(m.Stdout, "The freed space is purged at the next checkpoint (a reader held the log).")
-	}
-	return nil
+	return m.print(&c, res, func() error {
+		fmt.Fprintf(m.Stdout, "Erased user %s: %d rows.\n", user, res.Total)
+		writeTable(m.Stdout, "", slices.Sorted(maps.Keys(res.Removed)), func(table string) string {
+			return fmt.Sprintf("  %s\t%d", table, res.Removed[table])
+		})
+		if !res.Purged {
+			fmt.Fprintln(m.Stdout, "The freed space is purged at the next checkpoint (a reader held the log).")
+		}
+		return nil
+	})
 }
