@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -120,5 +121,42 @@ func TestEpisodesSearchQuery(t *testing.T) {
 		if strings.Contains(h.Text, "NEXUS") || strings.Contains(h.Text, "success") {
 			t.Errorf("after delete, search finds %q", h.Text)
 		}
+	}
+}
+
+// TestLongQueries: a query of a few hundred distinct words, well under the length
+// limit, is an ordinary search, query and recall (the subjects it may name were
+// looked up in one compound statement, past SQLite's 500 terms).
+func TestLongQueries(t *testing.T) {
+	e := newTestEnv(t, nil)
+	base := "/v1/users/" + userA
+	e.ok("POST", base+"/facts", e.keyA, `{"key": "name", "value": "Martin", "subject": "entity:m1", "text": "Martin is a friend"}`, nil)
+	var words []string
+	for i := 0; len(strings.Join(words, " ")) < 3000; i++ {
+		words = append(words, fmt.Sprintf("w%dx", i))
+	}
+	q := "martin " + strings.Join(words, " ")
+	if len(words) < 300 {
+		t.Fatalf("only %d words", len(words))
+	}
+	for _, tc := range []struct{ path, body string }{
+		{"/search", `{"query": "` + q + `"}`},
+		{"/query", `{"question": "` + q + `"}`},
+		{"/recall", `{"query": "` + q + `"}`},
+	} {
+		r := e.do("POST", base+tc.path, e.keyA, tc.body)
+		if r.status != http.StatusOK {
+			t.Errorf("POST %s with %d words = %d %s, want 200", tc.path, len(words)+1, r.status, clip(string(r.body), 300))
+		}
+		if strings.Contains(string(r.body), "degraded") && strings.Contains(string(r.body), "SQL") {
+			t.Errorf("POST %s: %s", tc.path, clip(string(r.body), 300))
+		}
+	}
+	var res struct {
+		Subjects []string `json:"subjects"`
+	}
+	e.ok("POST", base+"/search", e.keyA, `{"query": "`+q+`"}`, &res)
+	if len(res.Subjects) != 1 || res.Subjects[0] != "entity:m1" {
+		t.Errorf("subjects named = %v, want [entity:m1]", res.Subjects)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -60,7 +61,7 @@ var (
 		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT `
 
 	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qUsers,
-		qUnembFacts, qUnembEpisodes, qCountUnemb}
+		qUnembFacts, qUnembEpisodes, qCountUnemb, qSubjectsNamed}
 )
 
 // Users returns every user the store has seen.
@@ -419,22 +420,24 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 }
 
 // SubjectsNamed returns the subjects the names name.
+// qSubjectsNamed finds, in one statement whatever the number of names (passed as a
+// JSON array), the subjects equal to a name and those whose "name" fact has one:
+// an index seek per name and kind of match, so that a subject with many facts costs
+// no more than one with few.
+const qSubjectsNamed = `SELECT n.value FROM json_each(?2) AS n
+	WHERE EXISTS (SELECT 1 FROM facts WHERE u = ?1 AND subject = n.value AND current = 1)
+	UNION
+	SELECT f.subject FROM json_each(?2) AS n
+	JOIN facts AS f ON f.u = ?1 AND f.key = 'name' AND f.norm = n.value AND f.current = 1`
+
 func (t *tx) SubjectsNamed(ctx context.Context, names []string) ([]string, error) {
 	if len(names) == 0 || t.u == 0 {
 		return nil, nil
 	}
-	// One EXISTS probe per name and kind of match, each an index seek, so that a
-	// subject with many facts costs no more than one with few.
-	var (
-		parts []string
-		args  []any
-	)
-	for _, n := range names {
-		parts = append(parts,
-			"SELECT ? WHERE EXISTS (SELECT 1 FROM facts WHERE u = ? AND subject = ? AND current = 1)",
-			"SELECT subject FROM facts WHERE u = ? AND key = 'name' AND norm = ? AND current = 1")
-		args = append(args, n, t.u, n, t.u, n)
+	list, err := json.Marshal(names)
+	if err != nil {
+		return nil, mapErr("subjects", err)
 	}
-	subjects, err := queryAll(ctx, t, rowcodec.String, strings.Join(parts, " UNION "), args...)
+	subjects, err := queryAll(ctx, t, rowcodec.String, qSubjectsNamed, t.u, string(list))
 	return subjects, mapErr("subjects", err)
 }
