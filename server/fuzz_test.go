@@ -5,27 +5,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
 )
 
-// FuzzRequest sends arbitrary paths, query strings and bodies to every route: bad
-// input must never be a 5xx, and every error must be a problem+json body.
+// FuzzRequest sends arbitrary paths, query strings and bodies to every route of the
+// OpenAPI document: bad input must never be a 5xx, and every error must be a
+// problem+json body.
 func FuzzRequest(f *testing.F) {
-	routes := []struct{ method, path string }{
-		{"POST", "/v1/users/{u}/messages"},
-		{"POST", "/v1/users/{u}/questions"},
-		{"POST", "/v1/users/{u}/facts"},
-		{"GET", "/v1/users/{u}/facts"},
-		{"GET", "/v1/users/{u}/facts/{x}"},
-		{"DELETE", "/v1/users/{u}/facts/{x}"},
-		{"POST", "/v1/users/{u}/facts/{x}/retract"},
-		{"GET", "/v1/users/{u}/history/{x}"},
-		{"GET", "/v1/users/{u}/lists/{x}"},
-		{"POST", "/v1/users/{u}/lists/{x}"},
-		{"POST", "/v1/users/{u}/lists/{x}/rank"},
-		{"DELETE", "/v1/users/{u}/lists/{x}/items/{x}"},
-	}
 	f.Add(uint8(0), userA, "x", "", `{"text": "My favorite cryptos are BTC, ETH and XMR."}`)
 	f.Add(uint8(2), userA, "x", "", `{"key": "contact.email", "value": "a@example.com", "rank": 3}`)
 	f.Add(uint8(3), userA, "x", "as_of=2020-01-01T00:00:00Z&limit=-1&min_confidence=2", "")
@@ -37,10 +28,11 @@ func FuzzRequest(f *testing.F) {
 	f.Add(uint8(8), userA, "favorites.x", "offset=9223372036854775807", "")
 	e := newTestEnv(f, func(o *Options) { o.NoAuth = true; o.Keys = nil })
 	h := e.srv.Handler()
+	routes := apiRoutes(e.srv)
 	f.Fuzz(func(t *testing.T, route uint8, user, x, query, body string) {
 		r := routes[int(route)%len(routes)]
-		path := strings.ReplaceAll(r.path, "{u}", url.PathEscape(user))
-		path = strings.ReplaceAll(path, "{x}", url.PathEscape(x))
+		path := strings.ReplaceAll(r.path, "{user}", url.PathEscape(user))
+		path = paramRE.ReplaceAllLiteralString(path, url.PathEscape(x))
 		target := path
 		if query != "" {
 			target += "?" + query
@@ -49,7 +41,7 @@ func FuzzRequest(f *testing.F) {
 		if err != nil || u.Path != path {
 			return // not a request a client could send
 		}
-		req := httptest.NewRequest(r.method, "http://factbase/", strings.NewReader(body))
+		req := httptest.NewRequest(r.method, "http://127.0.0.1/", strings.NewReader(body))
 		req.URL, req.RequestURI = u, u.RequestURI()
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
@@ -71,4 +63,44 @@ func FuzzRequest(f *testing.F) {
 			t.Fatalf("%s %s = 200 with Content-Type %q", r.method, target, ct)
 		}
 	})
+}
+
+// route is one operation of the API.
+type route struct{ method, path string }
+
+// paramRE matches a path parameter of an OpenAPI path template.
+var paramRE = regexp.MustCompile(`\{[^}]+\}`)
+
+// apiRoutes lists every operation of srv's OpenAPI document, in a fixed order.
+func apiRoutes(srv *Server) []route {
+	var out []route
+	for path, item := range srv.API().OpenAPI().Paths {
+		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put,
+			"PATCH": item.Patch, "DELETE": item.Delete} {
+			if op != nil {
+				out = append(out, route{method, path})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path+out[i].method < out[j].path+out[j].method })
+	return out
+}
+
+// TestFuzzRequestRoutes: the fuzzer reaches every route of the document.
+func TestFuzzRequestRoutes(t *testing.T) {
+	e := newTestEnv(t, nil)
+	routes := apiRoutes(e.srv)
+	seen := map[string]bool{}
+	for _, r := range routes {
+		seen[r.method+" "+r.path] = true
+	}
+	for _, want := range []string{"POST /v1/users/{user}/search", "POST /v1/users/{user}/query",
+		"POST /v1/users/{user}/recall", "GET /v1/users/{user}/history/{key}", "POST /v1/users/{user}/transcripts"} {
+		if !seen[want] {
+			t.Errorf("the fuzzer's routes lack %s", want)
+		}
+	}
+	if len(routes) < 40 {
+		t.Errorf("%d routes, want every operation of the API", len(routes))
+	}
 }
