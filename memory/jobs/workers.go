@@ -128,18 +128,18 @@ const DefaultMaxAttempts = 5
 // queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
 // or another one sharing the store, process it (see Workers). EINVALID for a bad
 // user or an empty, oversized or non-UTF-8 message.
-func (e *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
-	return e.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
+func (s *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+	return s.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
 }
 
-func (e *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
+func (s *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Job{}, err
 	}
 	if err := validMessage(message); err != nil {
 		return factbase.Job{}, err
 	}
-	return e.core.Store().EnqueueJob(ctx, factbase.Job{ID: e.core.NewID(), User: user, Kind: factbase.JobRemember,
+	return s.core.Store().EnqueueJob(ctx, factbase.Job{ID: s.core.NewID(), User: user, Kind: factbase.JobRemember,
 		Input: message, MaxAttempts: attempts})
 }
 

@@ -50,7 +50,7 @@ func lookupResult(f factbase.Fact) LookupResult {
 
 // Lookup is the direct fact look-up: the user's current facts of a type or key,
 // newest first, narrowed by subject, source-episode tags and time.
-func (e *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
+func (s *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (e *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOpti
 	}
 	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
 	out := []LookupResult{}
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Limit)
 		for _, fact := range facts {
 			out = append(out, lookupResult(fact))
@@ -139,7 +139,7 @@ type QueryAnswer struct {
 // episodes, and says which source answered. A fact answers only if its key names
 // what the question asks about; narrative passages are the best sentences of the
 // best episodes.
-func (e *Service) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
+func (s *Service) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
 	a := QueryAnswer{Question: question, Tried: []string{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return a, err
@@ -166,7 +166,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 	for _, src := range order {
 		a.Tried = append(a.Tried, src)
 		if src == SourceFact {
-			f, ok, err := e.answerFact(ctx, user, question, subject, o.Now)
+			f, ok, err := s.answerFact(ctx, user, question, subject, o.Now)
 			if err != nil {
 				return a, err
 			}
@@ -177,7 +177,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 			}
 			continue
 		}
-		ps, err := e.passages(ctx, user, question, o.Passages, o.Now)
+		ps, err := s.passages(ctx, user, question, o.Passages, o.Now)
 		if err != nil {
 			return a, err
 		}
@@ -190,7 +190,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 }
 
 // answerFact finds the current fact whose key best covers what question asks about.
-func (e *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
+func (s *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
 	want := stems(subject)
 	if len(want) == 0 {
 		want = stems(question)
@@ -198,7 +198,7 @@ func (e *Service) answerFact(ctx context.Context, user factbase.UserID, question
 	if len(want) == 0 {
 		return factbase.Fact{}, false, nil
 	}
-	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: now})
+	res, err := s.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: now})
 	if err != nil {
 		return factbase.Fact{}, false, err
 	}
@@ -239,8 +239,8 @@ func stems(text string) []string {
 }
 
 // passages runs the narrative search and cuts each episode to its best sentences.
-func (e *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
-	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
+func (s *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
+	res, err := s.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
 	if err != nil {
 		return nil, err
 	}
