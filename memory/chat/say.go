@@ -129,10 +129,7 @@ func topicNoun(key string) string {
 // any transaction (either may call a model), then decides and writes in one write
 // transaction; the fact sheet follows the write (core.Engine.Update).
 func (s *Service) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return SayResult{}, err
-	}
-	p, err := router.Parse(message)
+	p, err := parse(user, message)
 	if err != nil {
 		return SayResult{}, err
 	}
@@ -221,6 +218,15 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		out.Reply += " " + p.Clarify
 	}
 	return out, nil
+}
+
+// parse checks the user id and reads a message (router.Parse): how Say and Ask
+// begin.
+func parse(user factbase.UserID, message string) (router.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return router.Result{}, err
+	}
+	return router.Parse(message)
 }
 
 // hasTopics reports whether a statement names a favorites topic.
@@ -441,10 +447,7 @@ func plural(noun string) string {
 // Ask answers a question about the user's own facts and lists from what is stored,
 // deterministically. It never guesses: an unknown answer says so and has no items.
 func (s *Service) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return AskResult{}, err
-	}
-	p, err := router.Parse(question)
+	p, err := parse(user, question)
 	if err != nil {
 		return AskResult{}, err
 	}

@@ -532,15 +532,10 @@ func (w *Writer) retract(op factbase.Op) error {
 		}
 		return w.end(f)
 	}
-	facts, err := w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key})
+	facts, err := w.keyFacts(op, false)
 	if err != nil {
 		return err
 	}
-	if len(facts) == 0 {
-		return factbase.Errorf(factbase.ENOTFOUND, "no current facts for %s", op.Fact.Key)
-	}
-	// Retract a list from its last member up so that no shifting is needed.
-	sortByRankDesc(facts)
 	for _, f := range facts {
 		if err := w.end(f); err != nil {
 			return err
@@ -549,29 +544,40 @@ func (w *Writer) retract(op factbase.Op) error {
 	return nil
 }
 
-func sortByRankDesc(facts []factbase.Fact) {
+// keyFacts reads the facts of op's key, the current ones or (history) every
+// version, from the last rank up, so that undoing a list from its end needs no
+// shifting. ENOTFOUND when there are none.
+func (w *Writer) keyFacts(op factbase.Op, history bool) ([]factbase.Fact, error) {
+	facts, err := w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key, History: history})
+	if err != nil {
+		return nil, err
+	}
+	if len(facts) == 0 {
+		what := "current facts"
+		if history {
+			what = "facts"
+		}
+		return nil, factbase.Errorf(factbase.ENOTFOUND, "no %s for %s", what, op.Fact.Key)
+	}
 	slices.SortStableFunc(facts, func(a, b factbase.Fact) int { return cmp.Compare(b.Rank, a.Rank) })
+	return facts, nil
 }
 
 // erase deletes one fact by id, or every version of a key, history included.
 func (w *Writer) erase(op factbase.Op) error {
-	var facts []factbase.Fact
+	var (
+		facts []factbase.Fact
+		err   error
+	)
 	if op.ID != "" {
-		f, err := w.tx.Fact(w.ctx, op.ID)
-		if err != nil {
-			return err
-		}
+		var f factbase.Fact
+		f, err = w.tx.Fact(w.ctx, op.ID)
 		facts = []factbase.Fact{f}
 	} else {
-		var err error
-		facts, err = w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key, History: true})
-		if err != nil {
-			return err
-		}
-		if len(facts) == 0 {
-			return factbase.Errorf(factbase.ENOTFOUND, "no facts for %s", op.Fact.Key)
-		}
-		sortByRankDesc(facts)
+		facts, err = w.keyFacts(op, true)
+	}
+	if err != nil {
+		return err
 	}
 	for _, f := range facts {
 		w.touch(f.Subject, f.Key, f.Cardinality, "")

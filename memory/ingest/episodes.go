@@ -215,36 +215,18 @@ func (s *Service) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id 
 
 // Episode returns one episode. ENOTFOUND if the user has none with that id.
 func (s *Service) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Episode{}, err
-	}
-	var ep factbase.Episode
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		ep, err = tx.Episode(ctx, id)
-		return err
-	})
-	return ep, err
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Episode, error) { return tx.Episode(ctx, id) })
 }
 
 // EpisodeFacts returns the facts whose source is episode id: the current ones, or
 // every version with history. ENOTFOUND if the episode does not exist.
 func (s *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	out := []factbase.Fact{}
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) {
 		if _, err := tx.Episode(ctx, id); err != nil {
-			return err
+			return nil, err
 		}
-		facts, err := tx.EpisodeFacts(ctx, id, history)
-		if facts != nil {
-			out = facts
-		}
-		return err
+		return tx.EpisodeFacts(ctx, id, history)
 	})
-	return out, err
 }
 
 // EpisodePage is one page of a user's episodes.

@@ -494,15 +494,7 @@ func (s *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q f
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
-	var out []factbase.Fact
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptFacts(ctx, q)
-		return err
-	})
-	if out == nil && err == nil {
-		out = []factbase.Fact{}
-	}
-	return out, err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) { return tx.TranscriptFacts(ctx, q) })
 }
 
 // TranscriptObjects returns the distinct objects of the facts q selects, each with
@@ -513,40 +505,22 @@ func (s *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
-	var out []factbase.TranscriptObject
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptObjects(ctx, q)
-		return err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptObject, error) {
+		return tx.TranscriptObjects(ctx, q)
 	})
-	if out == nil && err == nil {
-		out = []factbase.TranscriptObject{}
-	}
-	return out, err
 }
 
 // TranscriptSessions returns the stored sessions with id id (one row per file that
 // mentions it), or every session for id "".
 func (s *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	var out []factbase.TranscriptSession
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptSessions(ctx, id)
-		return err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptSession, error) {
+		return tx.TranscriptSessions(ctx, id)
 	})
-	if out == nil && err == nil {
-		out = []factbase.TranscriptSession{}
-	}
-	return out, err
 }
 
 // TranscriptCheckpoint returns how far the user's ingest of file got; ok is false if
 // it was never ingested.
 func (s *Service) TranscriptCheckpoint(ctx context.Context, user factbase.UserID, file string) (cp factbase.TranscriptCheckpoint, ok bool, err error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return cp, false, err
-	}
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		cp, ok, err = tx.TranscriptCheckpoint(ctx, file)
 		return err

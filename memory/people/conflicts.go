@@ -24,27 +24,14 @@ func (s *Service) Conflicts(ctx context.Context, user factbase.UserID, status fa
 	default:
 		return nil, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
 	}
-	out := []factbase.Conflict{}
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
-		out = append(out, cs...)
-		return err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Conflict, error) {
+		return tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
 	})
-	return out, err
 }
 
 // Conflict returns one conflict.
 func (s *Service) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Conflict{}, err
-	}
-	var c factbase.Conflict
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		c, err = tx.Conflict(ctx, id)
-		return err
-	})
-	return c, err
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Conflict, error) { return tx.Conflict(ctx, id) })
 }
 
 // pendingConflict reads conflict id in a write transaction; ECONFLICT unless it is

@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -32,18 +33,12 @@ type EntityResult struct {
 
 // Entities returns the user's entities, oldest first; merged ones only when asked.
 func (s *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	out := []factbase.Entity{}
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	out, err := core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Entity, error) {
 		all, err := tx.Entities(ctx)
-		for _, en := range all {
-			if includeMerged || en.MergedInto == "" {
-				out = append(out, en)
-			}
+		if includeMerged {
+			return all, err
 		}
-		return err
+		return slices.DeleteFunc(all, func(en factbase.Entity) bool { return en.MergedInto != "" }), err
 	})
 	sortEntities(out)
 	return out, err
@@ -222,15 +217,30 @@ func (s *Service) CreateEntity(ctx context.Context, user factbase.UserID, in fac
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
-	en, err := CheckEntity(in)
+	en, err := s.newEntity(user, in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = s.core.NewID(), user, ""
 	var ops []factbase.Op
 	if en.Relation != "" {
 		ops = append(ops, RelationOp(en))
 	}
+	return s.putEntity(ctx, user, en, ops)
+}
+
+// newEntity checks in and makes it a new entity of user, not yet stored.
+func (s *Service) newEntity(user factbase.UserID, in factbase.Entity) (factbase.Entity, error) {
+	en, err := CheckEntity(in)
+	if err != nil {
+		return factbase.Entity{}, err
+	}
+	en.ID, en.User, en.MergedInto = s.core.NewID(), user, ""
+	return en, nil
+}
+
+// putEntity stores the new entity en and applies ops in one write; the result
+// carries the write's counts, not its facts.
+func (s *Service) putEntity(ctx context.Context, user factbase.UserID, en factbase.Entity, ops []factbase.Op) (EntityResult, error) {
 	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
 		return w.Tx().PutEntity(ctx, en)
@@ -437,11 +447,10 @@ func (s *Service) SplitEntity(ctx context.Context, user factbase.UserID, id stri
 	if len(factIDList) == 0 {
 		return EntityResult{}, factbase.Errorf(factbase.EINVALID, "a split needs the ids of the facts to move")
 	}
-	en, err := CheckEntity(in)
+	en, err := s.newEntity(user, in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = s.core.NewID(), user, ""
 	var (
 		src   factbase.Entity
 		moved []factbase.Fact
@@ -486,15 +495,12 @@ func (s *Service) SplitEntity(ctx context.Context, user factbase.UserID, id stri
 			ops = append(ops, RelationOp(en))
 		}
 	}
-	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
-		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
-		return w.Tx().PutEntity(ctx, en)
-	})
+	out, err := s.putEntity(ctx, user, en, ops)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	res.Facts = nil
-	return EntityResult{Entity: en, Result: res, Other: &src}, nil
+	out.Other = &src
+	return out, nil
 }
 
 // DeleteEntity erases an entity completely: every version of its facts (and of the

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -149,12 +148,9 @@ func (s *Service) PlanPersonal(ctx context.Context, user factbase.UserID, messag
 	if s.opts.Off {
 		return PersonalPlan{}, nil
 	}
-	var out PersonalPlan
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = s.PlanIn(ctx, tx, user, message, info, src)
-		return err
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (PersonalPlan, error) {
+		return s.PlanIn(ctx, tx, user, message, info, src)
 	})
-	return out, err
 }
 
 // PlanIn is PlanPersonal reading the user's entities, current facts, conflicts and
@@ -437,10 +433,7 @@ func personalReply(facts []personal.Planned) []string {
 
 // sortEntities orders entities by creation, then id.
 func sortEntities(es []factbase.Entity) {
-	sort.SliceStable(es, func(i, j int) bool {
-		if !es[i].CreatedAt.Equal(es[j].CreatedAt) {
-			return es[i].CreatedAt.Before(es[j].CreatedAt)
-		}
-		return es[i].ID < es[j].ID
+	slices.SortStableFunc(es, func(a, b factbase.Entity) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 }

@@ -24,12 +24,7 @@ func (s *Service) Reembed(ctx context.Context, user factbase.UserID, progress co
 		return 0, factbase.Errorf(factbase.EINVALID, "no embedder is configured")
 	}
 	model := s.core.Embedder().Model()
-	var total int
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		total, err = tx.CountUnembedded(ctx, model)
-		return err
-	})
+	total, err := core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (int, error) { return tx.CountUnembedded(ctx, model) })
 	if err != nil || total == 0 {
 		return 0, err
 	}
