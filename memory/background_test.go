@@ -1,8 +1,6 @@
 package memory_test
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,7 +8,6 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -18,38 +15,22 @@ import (
 func answerRefs(t *testing.T, s factbase.Store, u factbase.UserID, id string) int {
 	t.Helper()
 	n := 0
-	err := s.View(context.Background(), u, func(tx factbase.ReadTx) error {
-		rs, err := tx.References(context.Background(), id)
-		for _, r := range rs {
-			if r.Source.Kind == factbase.SourceAnswer {
-				n++
-			}
+	for _, r := range references(t, s, u, id) {
+		if r.Source.Kind == factbase.SourceAnswer {
+			n++
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return n
 }
 
 func TestAnswerReferences(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, delay := range []time.Duration{0, time.Hour} {
 		t.Run(delay.String(), func(t *testing.T) {
-			s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
 			var bgErrs []error
-			e := memory.New(s, memory.Options{BackgroundDelay: delay, BackgroundError: func(err error) { bgErrs = append(bgErrs, err) }})
-			u := storetest.NewUser()
-			res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "a@example.com"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			id := res.Facts[0].ID
+			e := newEngine(t, memory.Options{BackgroundDelay: delay, BackgroundError: func(err error) { bgErrs = append(bgErrs, err) }})
+			s, u := e.Store(), storetest.NewUser()
+			id := mustApply(t, e, u, set("contact.email", "a@example.com")).Facts[0].ID
 			for range 3 {
 				ask, err := e.Chat.Ask(ctx, u, "What is my email?")
 				if err != nil || len(ask.Items) != 1 || ask.Items[0].ID != id {
@@ -86,18 +67,10 @@ func TestAnswerReferences(t *testing.T) {
 // a user erased while references are queued; every reference of a fact that still
 // exists is written exactly once.
 func TestAnswerReferencesConcurrent(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	e := memory.New(s, memory.Options{BackgroundDelay: time.Millisecond})
+	ctx := t.Context()
+	e := newEngine(t, memory.Options{BackgroundDelay: time.Millisecond})
 	u := storetest.NewUser()
-	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "a@example.com"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustApply(t, e, u, set("contact.email", "a@example.com"))
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -116,7 +89,7 @@ func TestAnswerReferencesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	e.Close()
-	if got := answerRefs(t, s, u, res.Facts[0].ID); got != 200 {
+	if got := answerRefs(t, e.Store(), u, res.Facts[0].ID); got != 200 {
 		t.Errorf("%d answer references, want 200", got)
 	}
 }
@@ -125,16 +98,12 @@ func TestAnswerReferencesConcurrent(t *testing.T) {
 // queue one sheet regeneration, done by the next round (however many writes queued
 // it) or first by a read of the sheet; without one, each write regenerates it.
 func TestBackgroundSheet(t *testing.T) {
-	ctx := context.Background()
-	open := func(t *testing.T, delay time.Duration) (*sqlite.Store, *memory.Engine) {
-		s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s, memory.New(s, memory.Options{BackgroundDelay: delay})
+	ctx := t.Context()
+	open := func(t *testing.T, delay time.Duration) (factbase.Store, *memory.Engine) {
+		e := newEngine(t, memory.Options{BackgroundDelay: delay})
+		return e.Store(), e
 	}
-	saved := func(t *testing.T, s *sqlite.Store, u factbase.UserID) (factbase.FactSheet, bool) {
+	saved := func(t *testing.T, s factbase.Store, u factbase.UserID) (factbase.FactSheet, bool) {
 		t.Helper()
 		fs, err := s.LatestSheet(ctx, u)
 		if factbase.ErrorCode(err) == factbase.ENOTFOUND {

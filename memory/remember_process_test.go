@@ -1,13 +1,11 @@
 package memory_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,7 +27,7 @@ func TestRememberChild(t *testing.T) {
 	if os.Getenv("FACTBASE_REMEMBER_CHILD") == "" {
 		t.Skip("runs only as a child process of TestRememberCrash")
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := sqlite.Open(ctx, os.Getenv("FACTBASE_REMEMBER_DB"), sqlite.Options{})
 	if err != nil {
 		fmt.Println("error", err)
@@ -78,12 +76,9 @@ func TestRememberCrash(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	const n = 60
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "crash.db")
-	s, err := sqlite.Open(ctx, db, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := t.Context()
+	s := openStore(t, "", nil)
+	db := s.Path()
 	e := memory.New(s, memory.Options{})
 	w, err := jobs.NewWorkers(e.Jobs, jobs.WorkerOptions{MaxAttempts: 50})
 	if err != nil {
@@ -179,11 +174,7 @@ func TestRememberCrash(t *testing.T) {
 		t.Fatal("no child was killed; the test proved nothing")
 	}
 
-	s, err = sqlite.Open(ctx, db, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openStore(t, db, nil)
 	all, err := s.Jobs(ctx, factbase.JobFilter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -212,15 +203,7 @@ func TestRememberCrash(t *testing.T) {
 	seen := map[string]int{}
 	for _, f := range facts {
 		seen[f.Value]++
-		var refs []factbase.Reference
-		err := s.View(ctx, alice, func(tx factbase.ReadTx) (err error) {
-			refs, err = tx.References(ctx, f.ID)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(refs) != 1 {
+		if refs := references(t, s, alice, f.ID); len(refs) != 1 {
 			t.Errorf("%s has %d references, want 1: its job was applied %d times", f.Value, len(refs), len(refs))
 		}
 	}

@@ -56,7 +56,7 @@ func TestRememberModelFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newRemember(t, tc.script, jobs.WorkerOptions{MaxAttempts: 3, Backoff: time.Nanosecond}, tc.lo)
-			ctx := context.Background()
+			ctx := t.Context()
 			j, err := env.w.Remember(ctx, alice, "I play chess on Sundays.")
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +111,7 @@ func TestWorkersStopReleases(t *testing.T) {
 		}
 		return reply{hang: true}
 	}, jobs.WorkerOptions{Poll: time.Millisecond}, llm.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	j, err := env.w.Remember(ctx, alice, "I play chess.")
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestBurst(t *testing.T) {
 	}
 	env := newRemember(t, script, jobs.WorkerOptions{Workers: 16, MaxAttempts: 3, Backoff: time.Millisecond, Poll: 5 * time.Millisecond},
 		llm.Options{MaxConcurrent: int(clientLimit), Retries: 3})
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := make([]string, n)
 	for i := 0; i < n; i++ {
 		j, err := env.w.Remember(ctx, users[i%len(users)], fmt.Sprintf("I collect stamp%d, never poison%d.", i, i))
@@ -230,7 +230,7 @@ func TestBurst(t *testing.T) {
 	if dead != n/10 {
 		t.Errorf("%d dead jobs, want %d", dead, n/10)
 	}
-	if p := env.ms.peak.Load(); p > clientLimit {
+	if p := env.ms.inFlight.Peak(); p > clientLimit {
 		t.Errorf("the server saw %d requests at once, want at most %d", p, clientLimit)
 	}
 	stored := map[string]int{}

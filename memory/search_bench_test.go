@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -66,7 +65,7 @@ func fill100k(b *testing.B) (*memory.Engine, factbase.UserID) { return fillFacts
 // batches of 1,000.
 func fillFacts(b *testing.B, n int) (*memory.Engine, factbase.UserID) {
 	b.Helper()
-	e, _ := newSearchEngine(b, glove(b))
+	e := newEngine(b, memory.Options{Embedder: glove(b)})
 	u := storetest.NewUser()
 	r := rand.New(rand.NewPCG(1, 2))
 	start := time.Now()
@@ -75,9 +74,7 @@ func fillFacts(b *testing.B, n int) (*memory.Engine, factbase.UserID) {
 		for i := off; i < off+1000; i++ {
 			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: benchFact(r, i)})
 		}
-		if _, err := e.Apply(context.Background(), u, ops); err != nil {
-			b.Fatal(err)
-		}
+		mustApply(b, e, u, ops...)
 	}
 	b.Logf("%d facts written with vectors in %v", n, time.Since(start).Round(time.Millisecond))
 	return e, u
@@ -94,14 +91,25 @@ func percentiles(b *testing.B, prefix string, ds []time.Duration) {
 	b.ReportMetric(at(0.95), prefix+"p95-ms")
 }
 
-// timed runs fn, recording its wall and thread CPU time.
-func timed(wall, cpu *[]time.Duration, fn func()) {
-	c, t := threadCPU(), time.Now()
-	fn()
-	*wall = append(*wall, time.Since(t))
-	if c >= 0 {
-		*cpu = append(*cpu, threadCPU()-c)
+// timeLoop runs op(i) in the benchmark's i-th iteration, on one locked OS thread,
+// and reports the percentiles of its wall and thread CPU times.
+func timeLoop(b *testing.B, op func(i int) error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu []time.Duration
+	for i := 0; b.Loop(); i++ {
+		c, start := threadCPU(), time.Now()
+		err := op(i)
+		wall = append(wall, time.Since(start))
+		if c >= 0 {
+			cpu = append(cpu, threadCPU()-c)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
+	percentiles(b, "", wall)
+	percentiles(b, "cpu-", cpu)
 }
 
 // BenchmarkSearch100k is hybrid search (BM25 + GloVe vectors, fused, decayed,
@@ -115,63 +123,41 @@ func BenchmarkSearch4k(b *testing.B) { benchSearch(b, 4000) }
 
 func benchSearch(b *testing.B, n int) {
 	e, u := fillFacts(b, n)
-	ctx := context.Background()
+	ctx := b.Context()
 	qs := benchQuestions(rand.New(rand.NewPCG(3, 4)), 200)
 	cold := time.Now()
 	if _, err := e.Retrieve.Search(ctx, u, qs[0], retrieve.SearchOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("first search (loads the vectors): %v", time.Since(cold).Round(time.Millisecond))
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var wall, cpu []time.Duration
-	i := 0
-	for b.Loop() {
-		var (
-			res retrieve.SearchResult
-			err error
-		)
-		timed(&wall, &cpu, func() { res, err = e.Retrieve.Search(ctx, u, qs[i%len(qs)], retrieve.SearchOptions{}) })
+	timeLoop(b, func(i int) error {
+		res, err := e.Retrieve.Search(ctx, u, qs[i%len(qs)], retrieve.SearchOptions{})
 		if err != nil || len(res.Hits) == 0 {
-			b.Fatalf("Search(%q) = %d hits, %v", qs[i%len(qs)], len(res.Hits), err)
+			return fmt.Errorf("Search(%q) = %d hits, %v", qs[i%len(qs)], len(res.Hits), err)
 		}
-		i++
-	}
-	percentiles(b, "", wall)
-	percentiles(b, "cpu-", cpu)
+		return nil
+	})
 }
 
 // BenchmarkLookup is the direct fact look-up by type (newest 10) among 100,000 facts
 // of one user.
 func BenchmarkLookup(b *testing.B) {
 	e, u := fill100k(b)
-	ctx := context.Background()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var wall, cpu []time.Duration
-	i := 0
-	for b.Loop() {
-		var (
-			rs  []retrieve.LookupResult
-			err error
-		)
-		timed(&wall, &cpu, func() {
-			rs, err = e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: benchTypes[i%len(benchTypes)], Limit: 10})
-		})
+	ctx := b.Context()
+	timeLoop(b, func(i int) error {
+		rs, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: benchTypes[i%len(benchTypes)], Limit: 10})
 		if err != nil || len(rs) != 10 {
-			b.Fatalf("Lookup = %d results, %v", len(rs), err)
+			return fmt.Errorf("Lookup = %d results, %v", len(rs), err)
 		}
-		i++
-	}
-	percentiles(b, "", wall)
-	percentiles(b, "cpu-", cpu)
+		return nil
+	})
 }
 
 // BenchmarkAddEpisode stores a 300-byte episode with extraction and its vectors.
 func BenchmarkAddEpisode(b *testing.B) {
-	e, _ := newSearchEngine(b, glove(b))
+	e := newEngine(b, memory.Options{Embedder: glove(b)})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := b.Context()
 	i := 0
 	for b.Loop() {
 		_, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: fmt.Sprintf(

@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,7 +12,6 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -32,7 +30,7 @@ var sheetBenchNow = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 // (migrations still run on the copy when it is opened).
 func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, factbase.UserID) {
 	b.Helper()
-	ctx := context.Background()
+	ctx := b.Context()
 	now := sheetBenchNow
 	dir := os.Getenv("FACTBASE_BENCH_FIXTURES")
 	base := filepath.Join(dir, fmt.Sprintf("sheet-%d-%d", n, refs))
@@ -41,19 +39,10 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 			if err := copyFile(base+".db", path); err != nil {
 				b.Fatal(err)
 			}
-			s, err := sqlite.Open(ctx, path, sqlite.Options{Now: func() time.Time { return now }})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { s.Close() })
-			return memory.New(s, memory.Options{}), factbase.UserID(u)
+			return memory.New(openStore(b, path, fixed(now)), memory.Options{}), factbase.UserID(u)
 		}
 	}
-	s, err := sqlite.Open(ctx, path, sqlite.Options{Now: func() time.Time { return now }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := openStore(b, path, fixed(now))
 	e := memory.New(s, memory.Options{})
 	u := storetest.NewUser()
 	start := time.Now()
@@ -66,11 +55,7 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 				Value: fmt.Sprintf("value %d", i), Category: cat, Cardinality: factbase.One,
 				Text: fmt.Sprintf("The user's %s fact number %d", cat, i)}})
 		}
-		res, err := e.Apply(ctx, u, ops)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, f := range res.Facts {
+		for _, f := range mustApply(b, e, u, ops...).Facts {
 			ids = append(ids, f.ID)
 		}
 	}
@@ -82,13 +67,7 @@ func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, fa
 			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
 				Source: factbase.Source{Kind: factbase.SourceMessage}}
 		}
-		if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
-			tx := wr.Tx()
-			_, err := tx.AddReferences(ctx, rs)
-			return err
-		}); err != nil {
-			b.Fatal(err)
-		}
+		addReferences(b, e, u, rs)
 	}
 	b.Logf("setup: %d facts, %d references in %v", n, refs, time.Since(start).Round(time.Millisecond))
 	if dir != "" {
@@ -127,9 +106,9 @@ func copyFile(src, dst string) error {
 
 func benchmarkGenerateSheet(b *testing.B, n, refs int) {
 	e, u := sheetBenchStore(b, filepath.Join(b.TempDir(), "f.db"), n, refs)
-	ctx := context.Background()
+	ctx := b.Context()
 	b.ReportAllocs()
-	cpu0, ops := sheetCPUNanos(), 0
+	cpu0, ops := processCPU(), 0
 	for b.Loop() {
 		sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 		if err != nil {
@@ -141,7 +120,7 @@ func benchmarkGenerateSheet(b *testing.B, n, refs int) {
 		ops++
 	}
 	if cpu0 >= 0 {
-		b.ReportMetric(float64(sheetCPUNanos()-cpu0)/1e6/float64(ops), "cpu-ms/op")
+		b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(ops), "cpu-ms/op")
 	}
 }
 

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,48 +17,17 @@ import (
 	"github.com/factbase/factbase/storetest"
 )
 
-// clock is a settable clock for a store.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // clockedEngine returns an engine over a SQLite store whose time is the returned clock.
 func clockedEngine(t *testing.T, o memory.Options) (*memory.Engine, *sqlite.Store, *clock) {
 	t.Helper()
 	c := &clock{t: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)}
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: c.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openStore(t, "", c.Now)
 	return memory.New(s, o), s, c
 }
 
 func setFact(key, value string, cat factbase.Category) factbase.Op {
 	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value, Category: cat,
 		Cardinality: factbase.One, Source: factbase.Source{Kind: factbase.SourceMessage}}}
-}
-
-func mustApply(t *testing.T, e *memory.Engine, u factbase.UserID, ops ...factbase.Op) factbase.Result {
-	t.Helper()
-	res, err := e.Apply(context.Background(), u, ops)
-	if err != nil {
-		t.Fatalf("Apply: %v", err)
-	}
-	return res
 }
 
 func categoryCounts(sh factbase.FactSheet) map[factbase.Category]int {
@@ -75,7 +42,7 @@ func categoryCounts(sh factbase.FactSheet) map[factbase.Category]int {
 // a SQLite store: 100 core, 0 technical, 10 project and 500 transient facts, each
 // referenced once (when stored) 30 minutes before the sheet is generated.
 func TestSheetIssueExample(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, clk := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	var ops []factbase.Op
@@ -130,7 +97,7 @@ func TestSheetIssueExample(t *testing.T) {
 // TestSheetReferencesWeigh: restating a fact and using it in an answer add references
 // that raise its score, and old references decay.
 func TestSheetReferencesWeigh(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, clk := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	// Ten days ago: the email; a project fact; both referenced once then.
@@ -182,7 +149,7 @@ func TestSheetReferencesWeigh(t *testing.T) {
 }
 
 func TestSheetPrivacyAndDedup(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	secret := setFact("health.condition", "asthma", factbase.Core)
@@ -219,7 +186,7 @@ func TestSheetPrivacyAndDedup(t *testing.T) {
 }
 
 func TestSheetRetentionAndErase(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	// Only the generations below make sheets: no regeneration after the writes.
 	e, s, clk := clockedEngine(t, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
@@ -270,7 +237,7 @@ func TestSheetRetentionAndErase(t *testing.T) {
 }
 
 func TestSheetPrompt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	// No sheet saved yet: LatestSheet generates one (empty for a user without facts).
@@ -304,7 +271,7 @@ func TestSheetPrompt(t *testing.T) {
 }
 
 func TestSheetErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	bad := sheet.DefaultConfig()
@@ -335,30 +302,6 @@ func TestSheetErrors(t *testing.T) {
 	}
 }
 
-func TestSheetChanged(t *testing.T) {
-	tests := []struct {
-		name string
-		res  factbase.Result
-		want bool
-	}{
-		{name: "nothing", res: factbase.Result{}, want: false},
-		{name: "stored", res: factbase.Result{Stored: 1}, want: true},
-		{name: "updated", res: factbase.Result{Updated: 1}, want: true},
-		{name: "retracted", res: factbase.Result{Retracted: 1}, want: true},
-		{name: "deleted", res: factbase.Result{Deleted: 1}, want: true},
-		{name: "duplicate", res: factbase.Result{Duplicates: []factbase.Duplicate{{Key: "k"}}}, want: true},
-		{name: "noop (a restatement)", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.NoOp}}}, want: true},
-		{name: "move", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.Move}}}, want: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := core.SheetChanged(tc.res); got != tc.want {
-				t.Errorf("SheetChanged(%+v) = %v, want %v", tc.res, got, tc.want)
-			}
-		})
-	}
-}
-
 // TestGenerateSheetMatchesAssemble compares the fast path (the store counts packed
 // reference times per decay bucket, sends only the columns assembly reads, and
 // Assemble deduplicates by hash) with the plain one on randomized users: every current
@@ -369,7 +312,7 @@ func TestSheetChanged(t *testing.T) {
 // superseded and retracted, and references fall exactly on bucket boundaries, in the
 // future and before 1970.
 func TestGenerateSheetMatchesAssemble(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	texts := []string{"Likes green tea", "likes  GREEN tea", " likes green tea\u00a0", "Ünïcode Straße",
 		"ünïcode STRASSE", "ünïcode straße", "", "  ", " \u3000\t", "\u00a0leading space", "\u3000Likes green tea",
 		"Works at Acme", "works at acme"}
@@ -437,13 +380,7 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 				}
 				refs = append(refs, factbase.Reference{FactID: referenced[r.IntN(len(referenced))], At: at})
 			}
-			if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
-				tx := wr.Tx()
-				_, err := tx.AddReferences(ctx, refs)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			addReferences(t, e, u, refs)
 
 			got, err := e.GenerateSheet(ctx, u, core.SheetOptions{Config: cfg, Now: now})
 			if err != nil {
@@ -536,12 +473,8 @@ func (s *scanCounter) ScanView(ctx context.Context, u factbase.UserID, fn func(f
 // TestGenerateSheetScans: the sheet reads through the store's ScanView when it has
 // one (SQLite maps the file for it), and the sheet is the same as through View.
 func TestGenerateSheetScans(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx := t.Context()
+	s := openStore(t, "", nil)
 	sc := &scanCounter{Store: s}
 	u := storetest.NewUser()
 	var ops []factbase.Op

@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +57,7 @@ func benchIngest(b *testing.B, size int64) {
 		b.Fatal(err)
 	}
 	b.SetBytes(n)
-	ctx := context.Background()
+	ctx := b.Context()
 	// Count only the ingest in the peak resident set, not the file's generation.
 	runtime.GC()
 	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
@@ -83,7 +82,7 @@ func benchIngest(b *testing.B, size int64) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		start, c0 := time.Now(), ingestCPUTime()
+		start, c0 := time.Now(), processCPU()
 		sum, err = e.Ingest.IngestTranscript(ctx, storetest.NewUser(), in, path, ingest.IngestOptions{
 			Progress: func(ingest.IngestProgress) {
 				var ms runtime.MemStats
@@ -92,7 +91,7 @@ func benchIngest(b *testing.B, size int64) {
 				rss = max(rss, maxRSS())
 			}})
 		elapse += time.Since(start)
-		cpu += ingestCPUTime() - c0
+		cpu += processCPU() - c0
 		b.StopTimer()
 		if err != nil {
 			b.Fatal(err)

@@ -1,11 +1,10 @@
 package memory_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,20 +14,8 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/retrieve"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
-
-// clockEngine opens an engine over a new SQLite file whose clock stands at now.
-func clockEngine(t *testing.T, now time.Time) *memory.Engine {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return memory.New(s, memory.Options{})
-}
 
 // bulkTestOps is a write of set members large enough for the bulk set insert, with
 // values repeated within the write (also in another spelling), values already
@@ -55,17 +42,16 @@ func bulkTestOps() []factbase.Op {
 	return ops
 }
 
-// bulkSetup stores what the ops above meet: a set and a ranked list.
-func bulkSetup(t *testing.T, e *memory.Engine, u factbase.UserID) {
+// bulkEngine returns an engine over a new store whose clock stands at now, holding
+// for u what the ops above meet: a set and a ranked list.
+func bulkEngine(t *testing.T, now time.Time, u factbase.UserID) *memory.Engine {
 	t.Helper()
-	_, err := e.Apply(context.Background(), u, []factbase.Op{
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "alpha", Cardinality: factbase.Many}},
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "beta", Cardinality: factbase.Many}},
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := memory.New(openStore(t, "", fixed(now)), memory.Options{})
+	mustApply(t, e, u,
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "alpha", Cardinality: factbase.Many}},
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "beta", Cardinality: factbase.Many}},
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}})
+	return e
 }
 
 // withoutIDs blanks what differs between two stores given the same writes: fact ids.
@@ -82,20 +68,18 @@ func withoutIDs(facts []factbase.Fact) []factbase.Fact {
 // transcript batch takes) stores the same rows and returns the same result as the
 // same ops written one at a time through the per-op path.
 func TestBulkMembersMatchOneByOne(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
 	u := storetest.NewUser()
 	ops := bulkTestOps()
 
-	bulk := clockEngine(t, now)
-	bulkSetup(t, bulk, u)
+	bulk := bulkEngine(t, now, u)
 	got, err := bulk.Apply(ctx, u, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	single := clockEngine(t, now)
-	bulkSetup(t, single, u)
+	single := bulkEngine(t, now, u)
 	want := factbase.Result{Duplicates: []factbase.Duplicate{}}
 	for _, op := range ops {
 		r, err := single.Apply(ctx, u, []factbase.Op{op})
@@ -180,13 +164,9 @@ func pastMaxOpsLog(n int) string {
 // batch carries it past MaxOps; the ingest still stores every fact, as one with
 // small batches does.
 func TestIngestBatchPastMaxOps(t *testing.T) {
-	ctx := context.Background()
 	count := func(log string, o ingest.IngestOptions) ingest.IngestSummary {
 		t.Helper()
-		sum, err := ingestEngine(t, memory.Options{}).Ingest.IngestTranscript(ctx, storetest.NewUser(), strings.NewReader(log), "f.jsonl", o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sum, _ := ingestFresh(t, []byte(log), o)
 		return sum
 	}
 	base, one := count(pastMaxOpsLog(0), ingest.IngestOptions{}).Facts, count(pastMaxOpsLog(1), ingest.IngestOptions{}).Facts
@@ -207,35 +187,22 @@ func TestIngestBatchPastMaxOps(t *testing.T) {
 // set insert: a failed batch leaves nothing of itself, and running again stores
 // exactly the rest.
 func TestIngestCrashMidwayBulk(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	log := pastMaxOpsLog(200)
-	ref := ingestEngine(t, memory.Options{})
-	ru := storetest.NewUser()
-	if _, err := ref.Ingest.IngestTranscript(ctx, ru, strings.NewReader(log), "f.jsonl", ingest.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	want := allFacts(t, ref, ru)
+	_, want := ingestFresh(t, []byte(log), ingest.IngestOptions{})
 
-	writes, failAt := 0, 3
-	crash := errors.New("simulated crash")
-	e := ingestEngine(t, memory.Options{BeforeCheck: func(ctx context.Context, tx factbase.Tx) error {
-		writes++
-		if writes == failAt {
-			return crash
-		}
-		return nil
-	}})
+	e, repair := crashEngine(t, 3)
 	u := storetest.NewUser()
 	o := ingest.IngestOptions{BatchFacts: 100}
 	sum, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
-	if !errors.Is(err, crash) {
+	if !errors.Is(err, errCrash) {
 		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
 	}
 	half := allFacts(t, e, u)
 	if len(half) != sum.Stored || sum.Stored < 2*100 || sum.Stored >= len(want) {
 		t.Fatalf("after the crash %d facts stored, summary %d; want two batches' worth of %d", len(half), sum.Stored, len(want))
 	}
-	failAt = -1
+	repair()
 	again, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +210,7 @@ func TestIngestCrashMidwayBulk(t *testing.T) {
 	if !again.Resumed || again.Duplicate != 0 || again.Stored != len(want)-len(half) {
 		t.Errorf("second run = %+v, want resumed, %d stored, no duplicates", again, len(want)-len(half))
 	}
-	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := allFacts(t, e, u); !slices.Equal(got, want) {
 		t.Errorf("facts after crash and rerun differ from a clean ingest: %d, want %d", len(got), len(want))
 	}
 }

@@ -2,16 +2,12 @@ package memory_test
 
 import (
 	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/ingest"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -21,27 +17,18 @@ import (
 // whole at once does.
 func FuzzIngestTranscript(f *testing.F) {
 	for _, name := range []string{"reference.jsonl", "forms.jsonl", "malformed.jsonl"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "transcripts", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := readFixture(f, name)
 		f.Add(b, uint16(len(b)/2))
 	}
 	f.Add([]byte("{}\n\n[\n"), uint16(3))
-	s, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "fuzz.db"), sqlite.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer s.Close()
-	e := memory.New(s, memory.Options{})
-	ctx := context.Background()
+	e := newEngine(f, memory.Options{})
 	f.Fuzz(func(t *testing.T, body []byte, cut uint16) {
 		if len(body) > 8<<10 {
 			return
 		}
 		ingest := func(u factbase.UserID, b []byte) ingest.IngestSummary {
 			t.Helper()
-			sum, err := e.Ingest.IngestTranscript(ctx, u, bytes.NewReader(b), "f.jsonl", ingest.IngestOptions{BatchFacts: 25})
+			sum, err := e.Ingest.IngestTranscript(t.Context(), u, bytes.NewReader(b), "f.jsonl", ingest.IngestOptions{BatchFacts: 25})
 			if err != nil {
 				t.Fatalf("IngestTranscript(%q): %v", b, err)
 			}

@@ -3,7 +3,6 @@ package memory_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -34,12 +32,7 @@ func (s *countingStore) View(ctx context.Context, u factbase.UserID, fn func(fac
 
 func openCounting(t *testing.T) *countingStore {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return &countingStore{Store: s}
+	return &countingStore{Store: openStore(t, "", nil)}
 }
 
 // TestSayTransactions: Say of one message reads in one snapshot and writes in one
@@ -54,7 +47,7 @@ func TestSayTransactions(t *testing.T) {
 		}
 		e := memory.New(cs, o)
 		u := storetest.NewUser()
-		ctx := context.Background()
+		ctx := t.Context()
 		for _, msg := range []string{
 			"My favorite cryptos are BTC, ETH, and XMR",
 			"Remove ETH from my favorite cryptos. My email is kim@example.com",
@@ -88,25 +81,20 @@ func TestSayTransactions(t *testing.T) {
 // go through the write path (its invariants checked, its result counted), and any
 // error leaves nothing behind.
 func TestUpdate(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e := memory.New(openCounting(t), memory.Options{})
 	u := storetest.NewUser()
-	add := func(key, v string) factbase.Op {
-		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: v}}
-	}
-	if _, err := e.Apply(ctx, u, []factbase.Op{add("favorites.tea", "Sencha"), add("favorites.tea", "Oolong")}); err != nil {
-		t.Fatal(err)
-	}
+	mustApply(t, e, u, set("favorites.tea", "Sencha"), set("favorites.tea", "Oolong"))
 	// Read the list's length and append "one more than there are" in one go.
 	res, err := e.Update(ctx, u, func(w *core.Writer) error {
 		n, err := w.Tx().MaxRank(ctx, factbase.SubjectUser, "favorites.tea")
 		if err != nil {
 			return err
 		}
-		if err := w.Apply(add("favorites.tea", "Matcha")); err != nil {
+		if err := w.Apply(set("favorites.tea", "Matcha")); err != nil {
 			return err
 		}
-		return w.Apply(add("tea.count", string(rune('0'+n+1))))
+		return w.Apply(set("tea.count", string(rune('0'+n+1))))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,19 +110,19 @@ func TestUpdate(t *testing.T) {
 	boom := errors.New("boom")
 	for name, fn := range map[string]func(w *core.Writer) error{
 		"invalid op": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			return w.Apply(factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "", Value: "x"}})
 		},
 		"failing step": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			return boom
 		},
 		"broken invariant": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			f := factbase.Fact{ID: "dup", Key: "favorites.tea", Value: "Sencha again", Subject: factbase.SubjectUser,
