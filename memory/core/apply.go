@@ -354,8 +354,7 @@ func (w *Writer) setOne(f factbase.Fact) error {
 		return err
 	}
 	if ok && normalize.Value(cur.Value) == norm {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: cur.Value, FactID: cur.ID})
-		w.res.Facts = append(w.res.Facts, cur)
+		w.duplicate(cur, 0)
 		return nil
 	}
 	nf := w.newFact(f)
@@ -369,17 +368,30 @@ func (w *Writer) setOne(f factbase.Fact) error {
 	return w.insert(nf, norm)
 }
 
+// duplicate records that an op restated the stored fact f, which stays as it is;
+// rank is the rank the result reports (a ranked member's, else 0).
+func (w *Writer) duplicate(f factbase.Fact, rank int) {
+	w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: f.Value, Rank: rank, FactID: f.ID})
+	w.res.Facts = append(w.res.Facts, f)
+}
+
+// member marks f's key touched as a key of cardinality card and looks up its
+// current member equal to f's value; norm is that value normalised.
+func (w *Writer) member(f factbase.Fact, card factbase.Cardinality) (m factbase.Fact, ok bool, norm string, err error) {
+	norm = normalize.Value(f.Value)
+	w.touch(f.Subject, f.Key, card, norm)
+	m, ok, err = w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	return m, ok, norm, err
+}
+
 // addMember adds a value to a set unless an equal value is present.
 func (w *Writer) addMember(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
-	w.touch(f.Subject, f.Key, factbase.Many, norm)
-	m, ok, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	m, ok, norm, err := w.member(f, factbase.Many)
 	if err != nil {
 		return err
 	}
 	if ok {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, FactID: m.ID})
-		w.res.Facts = append(w.res.Facts, m)
+		w.duplicate(m, 0)
 		return nil
 	}
 	return w.insert(w.newFact(f), norm)
@@ -387,9 +399,7 @@ func (w *Writer) addMember(f factbase.Fact) error {
 
 // setRanked appends a value to a ranked list (Rank 0) or places it at Rank.
 func (w *Writer) setRanked(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
-	w.touch(f.Subject, f.Key, factbase.Ranked, norm)
-	m, present, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	m, present, norm, err := w.member(f, factbase.Ranked)
 	if err != nil {
 		return err
 	}
@@ -397,8 +407,7 @@ func (w *Writer) setRanked(f factbase.Fact) error {
 		return factbase.Errorf(factbase.ECONFLICT, "key %q holds an unranked set; it cannot take a rank", f.Key)
 	}
 	if present && f.Rank == 0 {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, Rank: m.Rank, FactID: m.ID})
-		w.res.Facts = append(w.res.Facts, m)
+		w.duplicate(m, m.Rank)
 		return nil
 	}
 	n, err := w.tx.MaxRank(w.ctx, f.Subject, f.Key)

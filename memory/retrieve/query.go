@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -144,11 +145,7 @@ func (s *Service) Query(ctx context.Context, user factbase.UserID, question stri
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return a, err
 	}
-	switch o.Prefer {
-	case "":
-		o.Prefer = PreferAuto
-	case PreferAuto, PreferFact, PreferNarrative:
-	default:
+	if o.Prefer = cmp.Or(o.Prefer, PreferAuto); !slices.Contains([]string{PreferAuto, PreferFact, PreferNarrative}, o.Prefer) {
 		return a, factbase.Errorf(factbase.EINVALID, "prefer %q is not one of auto, fact, narrative", o.Prefer)
 	}
 	if o.Passages == 0 {
@@ -409,27 +406,26 @@ func stripArticles(words, lower []string) []string {
 	return words[i:j]
 }
 
-var determiners = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true,
-	"its": true, "their": true, "his": true, "her": true, "this": true, "that": true, "current": true, "latest": true}
+var determiners = wordSet("the a an my our your its their his her this that current latest")
 
 // narrativeWords in the asked-about phrase make a question narrative: they ask for
 // events, reasons or descriptions, not a stored value.
-var narrativeWords = map[string]bool{
-	"happened": true, "happen": true, "happening": true, "reason": true, "why": true, "story": true,
-	"problem": true, "problems": true, "issue": true, "issues": true, "difference": true, "plan": true,
-	"plans": true, "summary": true, "going": true, "wrong": true, "did": true, "do": true, "does": true,
-	"we": true, "i": true, "you": true, "they": true, "he": true, "she": true, "that": true, "who": true,
-	"which": true, "when": true, "where": true, "how": true, "about": true, "like": true, "think": true,
-	"feel": true, "said": true, "say": true, "discussed": true, "decided": true, "learned": true,
-}
+var narrativeWords = wordSet(`happened happen happening reason why story problem problems issue
+	issues difference plan plans summary going wrong did do does we i you they he she that who
+	which when where how about like think feel said say discussed decided learned`)
 
 // measureWords are the things a fact-seeking question asks for.
-var measureWords = map[string]bool{
-	"version": true, "versions": true, "status": true, "phase": true, "rate": true, "accuracy": true,
-	"latency": true, "count": true, "number": true, "percentage": true, "precision": true, "recall": true,
-	"score": true, "coverage": true, "uptime": true, "date": true, "deadline": true, "email": true,
-	"phone": true, "address": true, "name": true, "birthday": true, "sprint": true, "milestone": true,
-	"session": true, "p50": true, "p95": true, "p99": true, "value": true, "total": true,
+var measureWords = wordSet(`version versions status phase rate accuracy latency count number
+	percentage precision recall score coverage uptime date deadline email phone address name
+	birthday sprint milestone session p50 p95 p99 value total`)
+
+// wordSet is the set of the space-separated words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }
 
 // questionWords splits a question into words: runs of letters, digits,
