@@ -18,38 +18,13 @@ import (
 // The retrieve service: hybrid search over facts and episodes, the hybrid query and
 // the direct look-up.
 
-// twentyEpisodes is a user's episodes: two hold the answers the tests look for, the
-// others are the kind of thing a user tells an assistant.
-var twentyEpisodes = []string{
-	"Martin is vegetarian",
-	"The user is allergic to peanuts",
-	"Booked flights to Lisbon for the conference in May",
-	"The quarterly report is due on Friday; finance wants the revenue numbers",
-	"Dentist appointment moved to next Tuesday at 3pm",
-	"Sarah started a new job at the hospital as a nurse",
-	"The car needs new tyres before the winter",
-	"We adopted a cat called Miso from the shelter",
-	"Started learning Spanish with an app every morning",
-	"The team agreed to ship the mobile release next sprint",
-	"Grandma's birthday party is at the lake house on Saturday",
-	"Running 5 km three times a week to train for the half marathon",
-	"The kitchen sink is leaking again; call the plumber",
-	"Reading a novel about the history of the Roman empire",
-	"Martin's daughter plays violin in the school orchestra",
-	"Paid the electricity bill and the internet bill",
-	"The project deadline was pushed back by two weeks",
-	"Bought a new laptop with 32 GB of memory for video editing",
-	"Planning a hiking trip in the mountains with old friends",
-	"The neighbours are renovating their house, it is noisy in the mornings",
-}
-
 // TestSearchOfflineParaphrases is the offline check: with the built-in
 // embedder and no network, paraphrased questions find the right episode in the top 3.
 func TestSearchOfflineParaphrases(t *testing.T) {
 	e := newEngine(t, memory.Options{Embedder: glove(t)})
 	ctx := t.Context()
 	u := storetest.NewUser()
-	addEpisodes(t, e, u, twentyEpisodes)
+	addEpisodes(t, e, u, storetest.Episodes())
 	cases := []struct {
 		query, want string
 	}{
@@ -85,7 +60,7 @@ func TestSearchExplain(t *testing.T) {
 	e := newEngine(t, memory.Options{Embedder: glove(t)})
 	ctx := t.Context()
 	u := storetest.NewUser()
-	addEpisodes(t, e, u, twentyEpisodes)
+	addEpisodes(t, e, u, storetest.Episodes())
 	res, err := e.Retrieve.Search(ctx, u, "Martin vegetarian", retrieve.SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +126,7 @@ func TestSearchConcurrent(t *testing.T) {
 	e := newEngine(t, memory.Options{Embedder: glove(t)})
 	ctx := t.Context()
 	u := storetest.NewUser()
-	addEpisodes(t, e, u, twentyEpisodes)
+	addEpisodes(t, e, u, storetest.Episodes())
 	done := make(chan error, 5)
 	go func() {
 		for i := range 30 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/factbase/factbase/storetest"
 )
 
 // addEpisode runs "episodes add" and returns the new episode's id.
@@ -49,28 +51,7 @@ func searchCLI(t *testing.T, env map[string]string, args ...string) searchJSON {
 // configuration, no network, twenty episodes.
 func TestSearchOfflineDefault(t *testing.T) {
 	env := testEnv(t)
-	episodes := []string{
-		"Martin is vegetarian",
-		"The user is allergic to peanuts",
-		"Booked flights to Lisbon for the conference in May",
-		"The quarterly report is due on Friday; finance wants the revenue numbers",
-		"Dentist appointment moved to next Tuesday at 3pm",
-		"Sarah started a new job at the hospital as a nurse",
-		"The car needs new tyres before the winter",
-		"We adopted a cat called Miso from the shelter",
-		"Started learning Spanish with an app every morning",
-		"The team agreed to ship the mobile release next sprint",
-		"Grandma's birthday party is at the lake house on Saturday",
-		"Running 5 km three times a week to train for the half marathon",
-		"The kitchen sink is leaking again; call the plumber",
-		"Reading a novel about the history of the Roman empire",
-		"Martin's daughter plays violin in the school orchestra",
-		"Paid the electricity bill and the internet bill",
-		"The project deadline was pushed back by two weeks",
-		"Bought a new laptop with 32 GB of memory for video editing",
-		"Planning a hiking trip in the mountains with old friends",
-		"The neighbours are renovating their house, it is noisy in the mornings",
-	}
+	episodes := storetest.Episodes()
 	for _, c := range episodes {
 		addEpisode(t, env, c)
 	}
