@@ -174,7 +174,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// whole process's, all goroutines and the garbage collector included) and the
 	// peak resident set so far.
 	step := func(fn func() (Result, error)) (Result, error) {
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), CPUTime()
 		r, err := fn()
 		if err != nil {
 			return r, err
@@ -183,7 +183,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 			r.Seconds = time.Since(t0).Seconds()
 		}
 		if c0 >= 0 {
-			r.CPUSeconds = (cpuTime() - c0).Seconds()
+			r.CPUSeconds = (CPUTime() - c0).Seconds()
 		}
 		r.PeakRSSBytes = procStatus("VmHWM")
 		peak = max(peak, r.PeakRSSBytes)
@@ -191,8 +191,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return r, nil
 	}
 	su := userID(sc.Users) // the search and sheet user, beside the store's users
-	searchQs := questions(3, 256)
-	cpu0 := cpuTime()
+	searchQs := Questions(3, 256)
+	cpu0 := CPUTime()
 
 	// The raw baselines, on their own file with the store's pragmas.
 	progress("raw SQLite baselines")
@@ -315,7 +315,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	rep.PeakRSSBytes = max(peak, procStatus("VmHWM"))
 	rep.Seconds = time.Since(start).Seconds()
 	if cpu0 >= 0 {
-		rep.CPUSeconds = (cpuTime() - cpu0).Seconds()
+		rep.CPUSeconds = (CPUTime() - cpu0).Seconds()
 	}
 	return rep, nil
 }

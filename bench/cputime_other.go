@@ -4,5 +4,5 @@ package bench
 
 import "time"
 
-// cpuTime returns -1: the process's CPU time is read on Unix systems only.
-func cpuTime() time.Duration { return -1 }
+// CPUTime returns -1: the process's CPU time is read on Unix systems only.
+func CPUTime() time.Duration { return -1 }

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used so far, or -1
-// if it cannot be read.
-func cpuTime() time.Duration {
+// CPUTime returns the CPU time (user and system) the process has used so far, or -1
+// if it cannot be read: benchmarks report it beside wall time, which a machine
+// shared with other work inflates.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1

@@ -45,6 +45,22 @@ func ingestFile(t *testing.T, e *memory.Engine, u factbase.UserID, path string, 
 	return sum
 }
 
+// fixtureFile copies testdata/transcripts/name to a new temporary file and returns
+// its path and contents.
+func fixtureFile(t *testing.T, name string) (path string, body []byte) {
+	t.Helper()
+	body = readFixture(t, name)
+	return writeTemp(t, name, body), body
+}
+
+// ingestFixture ingests a copy of testdata/transcripts/name and returns the summary
+// and the copy's path.
+func ingestFixture(t *testing.T, e *memory.Engine, u factbase.UserID, name string, o ingest.IngestOptions) (ingest.IngestSummary, string) {
+	t.Helper()
+	path, _ := fixtureFile(t, name)
+	return ingestFile(t, e, u, path, o), path
+}
+
 // writeTemp writes b to a new file in a temporary directory and returns its path.
 func writeTemp(t *testing.T, name string, b []byte) string {
 	t.Helper()
@@ -128,8 +144,7 @@ func crashEngine(t *testing.T, failAt int) (e *memory.Engine, repair func()) {
 func TestIngestReference(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "reference.jsonl", readFixture(t, "reference.jsonl"))
-	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
+	sum, path := ingestFixture(t, e, u, "reference.jsonl", ingest.IngestOptions{})
 	if sum.Lines != 2 || sum.Messages != 2 || sum.Malformed != 0 || sum.Stored != sum.Facts || sum.Stored != 8 {
 		t.Errorf("summary = %+v, want 2 lines, 2 messages, 8 facts all stored", sum)
 	}
@@ -229,7 +244,7 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 func TestIngestEveryRule(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")), ingest.IngestOptions{})
+	ingestFixture(t, e, u, "rules.jsonl", ingest.IngestOptions{})
 	for _, r := range transcript.DefaultRules().List() {
 		t.Run(r.Name, func(t *testing.T) {
 			facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
@@ -257,8 +272,7 @@ func TestIngestEveryRule(t *testing.T) {
 func TestIngestContentForms(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "forms.jsonl", readFixture(t, "forms.jsonl"))
-	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
+	sum, path := ingestFixture(t, e, u, "forms.jsonl", ingest.IngestOptions{})
 	if sum.Lines != 15 || sum.Messages != 15 || sum.Malformed != 0 {
 		t.Errorf("summary = %+v, want 15 lines and messages, none malformed", sum)
 	}
@@ -304,8 +318,7 @@ func TestIngestContentForms(t *testing.T) {
 func TestIngestMalformed(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	body := readFixture(t, "malformed.jsonl")
-	path := writeTemp(t, "malformed.jsonl", body)
+	path, body := fixtureFile(t, "malformed.jsonl")
 	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	var bad []string
 	for _, b := range sum.Bad {
@@ -372,8 +385,7 @@ func TestIngestFinished(t *testing.T) {
 func TestIngestRewritten(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	body := readFixture(t, "rules.jsonl")
-	path := writeTemp(t, "rules.jsonl", body)
+	path, body := fixtureFile(t, "rules.jsonl")
 	first := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	// Same length, one command changed in place.
 	changed := bytes.Replace(body, []byte("ssh admin@web01.example.com uptime"), []byte("ssh admin@web02.example.com uptime"), 1)
@@ -426,7 +438,7 @@ func TestIngestRulesFile(t *testing.T) {
 	}
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	sum := ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")),
+	sum, _ := ingestFixture(t, e, u, "rules.jsonl",
 		ingest.IngestOptions{Rules: transcript.DefaultRules().Merge(mine)})
 	if sum.Invalid != 1 {
 		t.Errorf("invalid facts = %d, want 1 (the object \"...\")", sum.Invalid)
@@ -522,7 +534,7 @@ func TestIngestCrashMidway(t *testing.T) {
 func TestIngestConcurrentConflict(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl"))
+	path, _ := fixtureFile(t, "rules.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -550,7 +562,7 @@ func TestTranscriptQueries(t *testing.T) {
 	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	for _, name := range []string{"reference.jsonl", "rules.jsonl", "forms.jsonl", "malformed.jsonl"} {
-		ingestFile(t, e, u, writeTemp(t, name, readFixture(t, name)), ingest.IngestOptions{})
+		ingestFixture(t, e, u, name, ingest.IngestOptions{})
 	}
 	ctx := t.Context()
 	objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
