@@ -111,7 +111,8 @@ type SearchResult struct {
 	Model string `json:"model,omitempty"`
 }
 
-// Ranking parameters, tuned on the LoCoMo development split (see search_eval_test.go).
+// Ranking parameters, tuned on the LoCoMo development split (see TestLoCoMoRecall in
+// memory/search_bench_test.go).
 // K is small: the full-text and vector lists agree little on conversational text, so
 // the best of either list should lead, not an item both rank middling (recall@10 with
 // K = 60: 0.54; 20: 0.62; 10: 0.64; 5: 0.65; 2: 0.66).
