@@ -190,7 +190,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return r, nil
 	}
 	su := userID(sc.Users) // the search and sheet user, beside the store's users
-	searchQs := questions(3, 256)
+	searchQs := Questions(3, 256)
 	cpu0 := cputime.Used()
 
 	// The raw baselines, on their own file with the store's pragmas.

@@ -76,7 +76,7 @@ func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder
 	}
 	defer s.Close()
 	e := memory.New(s, memory.Options{Embedder: emb, NoSheetRegen: true})
-	qs := questions(11, 256)
+	qs := Questions(11, 256)
 	clients := max(1, sc.ServeClients)
 	per := max(1, sc.ServeOps/clients)
 	all, total, err := concurrently(clients, func(c int) ([]time.Duration, error) {
@@ -97,7 +97,7 @@ func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder
 			case p < 8:
 				_, err = e.Retrieve.Search(ctx, user, qs[r.IntN(len(qs))], retrieve.SearchOptions{})
 			default:
-				_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: types[r.IntN(len(types))], Limit: 10})
+				_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: Types[r.IntN(len(Types))], Limit: 10})
 			}
 			if err != nil {
 				return lat, err

@@ -297,14 +297,7 @@ func (c *Client) post(ctx context.Context, body []byte) (string, factbase.ModelU
 	if err := c.bucket.wait(ctx); err != nil {
 		return "", factbase.ModelUsage{}, "", &attemptError{err: ctxError(err)}
 	}
-	n := c.stats.inflight.Add(1)
-	defer c.stats.inflight.Add(-1)
-	for {
-		m := c.stats.maxInflight.Load()
-		if n <= m || c.stats.maxInflight.CompareAndSwap(m, n) {
-			break
-		}
-	}
+	defer c.stats.inFlight.Start()()
 	c.stats.requests.Add(1)
 
 	data, ae := c.tr.post(ctx, body)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/inflight"
 )
 
 // Stats are a client's counters since it was made, for metrics.
@@ -26,7 +27,7 @@ type Stats struct {
 
 type counters struct {
 	calls, ok, requests, retries, fallbacks, thinkStripped atomic.Int64
-	inflight, maxInflight                                  atomic.Int64
+	inFlight                                               inflight.Gauge
 	errors                                                 [16]atomic.Int64 // by index in factbase.ModelErrorKinds
 	prompt, completion                                     atomic.Int64
 	costMicro                                              atomic.Int64 // millionths of a dollar
@@ -57,7 +58,7 @@ func (c *Client) Stats() Stats {
 	s := Stats{
 		Calls: c.stats.calls.Load(), OK: c.stats.ok.Load(), Requests: c.stats.requests.Load(),
 		Retries: c.stats.retries.Load(), Fallbacks: c.stats.fallbacks.Load(), Think: c.stats.thinkStripped.Load(),
-		InFlight: c.stats.inflight.Load(), MaxInFlight: c.stats.maxInflight.Load(),
+		InFlight: c.stats.inFlight.Now(), MaxInFlight: c.stats.inFlight.Peak(),
 		Usage: factbase.ModelUsage{PromptTokens: int(c.stats.prompt.Load()), CompletionTokens: int(c.stats.completion.Load()),
 			Cost: float64(c.stats.costMicro.Load()) / 1e6},
 		Seconds: time.Duration(c.stats.nanos.Load()).Seconds(),

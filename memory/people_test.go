@@ -1,8 +1,7 @@
 package memory_test
 
 import (
-	"context"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/personal"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -21,18 +19,13 @@ var peopleNow = time.Date(2026, time.March, 4, 9, 30, 0, 0, time.UTC)
 
 func peopleEngine(t *testing.T, o memory.Options) *memory.Engine {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
 	people.DeclarePeopleKeys(&o.Cardinalities)
-	return memory.New(s, o)
+	return newEngine(t, o)
 }
 
 func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) chat.SayResult {
 	t.Helper()
-	ctx := people.WithMessage(context.Background(), people.MessageInfo{Time: peopleNow})
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow})
 	res, err := e.Chat.Say(ctx, u, msg)
 	if err != nil {
 		t.Fatalf("Say(%q): %v", msg, err)
@@ -40,10 +33,10 @@ func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) ch
 	return res
 }
 
-// entityNamed returns the live entity with name and relation.
+// peopleEntity returns the live entity with name and relation.
 func peopleEntity(t *testing.T, e *memory.Engine, u factbase.UserID, name, relation string) factbase.Entity {
 	t.Helper()
-	es, err := e.People.Entities(context.Background(), u, false)
+	es, err := e.People.Entities(t.Context(), u, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,22 +51,14 @@ func peopleEntity(t *testing.T, e *memory.Engine, u factbase.UserID, name, relat
 
 func peopleCurrent(t *testing.T, e *memory.Engine, u factbase.UserID, subject, key string) []string {
 	t.Helper()
-	fs, err := e.Facts(context.Background(), u, factbase.FactFilter{Subject: subject, Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range fs {
-		out = append(out, f.Value)
-	}
-	return out
+	return values(t, e, u, factbase.FactFilter{Subject: subject, Key: key})
 }
 
 // TestPeopleMustShow is the first scenario, through Say and Recall.
 func TestPeopleMustShow(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	res := peopleSay(t, e, u, "My son Leo is 8 and loves dinosaurs. My colleague Martin is vegetarian.")
 	if res.Result.Stored != 5 {
 		t.Fatalf("stored %d facts, want 5 (two relations, age, likes, diet): %+v", res.Result.Stored, res)
@@ -134,7 +119,7 @@ func TestPeopleMustShow(t *testing.T) {
 func TestPeopleConflicts(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	peopleSay(t, e, u, "My wife Sarah works at Google.")
 	sarah := peopleEntity(t, e, u, "Sarah", "wife")
 	res := peopleSay(t, e, u, "Sarah works at Apple.")
@@ -213,7 +198,7 @@ func TestPeopleConflicts(t *testing.T) {
 // TestPeopleConflictPolicy checks the policy's settings: types configured away, and
 // a less trusted source.
 func TestPeopleConflictPolicy(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e := peopleEngine(t, memory.Options{People: people.Options{ConfirmTypes: []string{}}})
 	u := storetest.NewUser()
 	peopleSay(t, e, u, "My wife Sarah works at Google.")
@@ -245,7 +230,7 @@ func TestPreferencePromotion(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	sayIn := func(session, msg string) chat.SayResult {
-		ctx := people.WithMessage(context.Background(), people.MessageInfo{Time: peopleNow, Session: session})
+		ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow, Session: session})
 		res, err := e.Chat.Say(ctx, u, msg)
 		if err != nil {
 			t.Fatal(err)
@@ -253,7 +238,7 @@ func TestPreferencePromotion(t *testing.T) {
 		return res
 	}
 	durability := func() factbase.Durability {
-		fs, err := e.Facts(context.Background(), u, factbase.FactFilter{Subject: "user", Key: "comm.length"})
+		fs, err := e.Facts(t.Context(), u, factbase.FactFilter{Subject: "user", Key: "comm.length"})
 		if err != nil || len(fs) != 1 {
 			t.Fatalf("comm.length facts = %+v, %v", fs, err)
 		}
@@ -272,12 +257,12 @@ func TestPreferencePromotion(t *testing.T) {
 	if d := durability(); d != factbase.Durable {
 		t.Fatalf("after three sessions: %s, want durable", d)
 	}
-	hist, _ := e.History(context.Background(), u, "user", "comm.length")
+	hist, _ := e.History(t.Context(), u, "user", "comm.length")
 	if len(hist) != 2 {
 		t.Errorf("history = %d versions, want 2 (session, durable)", len(hist))
 	}
 	sayIn("s4", "Please keep answers short.")
-	if hist, _ := e.History(context.Background(), u, "user", "comm.length"); len(hist) != 2 {
+	if hist, _ := e.History(t.Context(), u, "user", "comm.length"); len(hist) != 2 {
 		t.Errorf("a fourth session changed the preference again: %d versions", len(hist))
 	}
 }
@@ -287,7 +272,7 @@ func TestPreferencePromotion(t *testing.T) {
 func TestEntityOperations(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	peopleSay(t, e, u, "My colleague Jon loves climbing and is allergic to cats.")
 	peopleSay(t, e, u, "Jonathan is vegetarian.")
 	jon := peopleEntity(t, e, u, "Jon", "colleague")
@@ -296,7 +281,7 @@ func TestEntityOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if merged.Other.MergedInto != jon.ID || !peopleContains(merged.Entity.Aliases, "Jonathan") {
+	if merged.Other.MergedInto != jon.ID || !slices.Contains(merged.Entity.Aliases, "Jonathan") {
 		t.Errorf("merge = %+v", merged)
 	}
 	if got := peopleCurrent(t, e, u, jon.Subject(), "diet"); len(got) != 1 || got[0] != "vegetarian" {
@@ -339,11 +324,11 @@ func TestEntityOperations(t *testing.T) {
 	}
 
 	ren, err := e.People.RenameEntity(ctx, u, jon.ID, "Jon Smith")
-	if err != nil || ren.Name != "Jon Smith" || !peopleContains(ren.Aliases, "Jon") {
+	if err != nil || ren.Name != "Jon Smith" || !slices.Contains(ren.Aliases, "Jon") {
 		t.Errorf("rename = %+v, %v", ren, err)
 	}
 	al, err := e.People.AddAlias(ctx, u, jon.ID, "JS")
-	if err != nil || !peopleContains(al.Aliases, "JS") {
+	if err != nil || !slices.Contains(al.Aliases, "JS") {
 		t.Errorf("alias = %+v, %v", al, err)
 	}
 	if f, err := e.People.FindEntity(ctx, u, "js"); err != nil || f.ID != jon.ID {
@@ -374,7 +359,7 @@ func TestEntityOperations(t *testing.T) {
 func TestEntityValidation(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	cases := []struct {
 		name string
 		in   factbase.Entity
@@ -408,21 +393,12 @@ func TestEntityValidation(t *testing.T) {
 	}
 }
 
-func peopleContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestRecallTemporal: facts anchored in the asked-for window are recalled, birthdays
 // recur yearly, weekly schedules weekly, and facts outside the window are not.
 func TestRecallTemporal(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, m := range []string{
 		"I fly to Lisbon next Friday.",              // 2026-03-13: next week
 		"My sister Anna was born on 12 March 1990.", // birthday next week
@@ -483,7 +459,7 @@ func TestRecallTemporal(t *testing.T) {
 func TestRecallPrivacy(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ctx := context.Background()
+	ctx := t.Context()
 	peopleSay(t, e, u, "My dad Joe has diabetes and loves golf.")
 	rec, err := e.Chat.Recall(ctx, u, "Tell me about Joe", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
@@ -516,7 +492,7 @@ func TestRecallByRelation(t *testing.T) {
 	e := peopleEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	peopleSay(t, e, u, "My wife Sarah is allergic to shellfish. My brother Tom is allergic to cats.")
-	rec, err := e.Chat.Recall(context.Background(), u, "what is my wife allergic to?", chat.RecallOptions{Now: peopleNow})
+	rec, err := e.Chat.Recall(t.Context(), u, "what is my wife allergic to?", chat.RecallOptions{Now: peopleNow})
 	if err != nil {
 		t.Fatal(err)
 	}

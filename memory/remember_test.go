@@ -1,15 +1,8 @@
 package memory_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,118 +11,10 @@ import (
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
 	"github.com/factbase/factbase/memory/people"
-	"github.com/factbase/factbase/sqlite"
 )
-
-// reply is one scripted answer of the fake model server.
-type reply struct {
-	status  int    // 0: 200
-	content string // the completion's content
-	finish  string // default "stop"
-	hang    bool   // wait until the request is canceled
-}
-
-// modelServer is an httptest server speaking the OpenAI chat completions API. script
-// decides each answer from the user's message and how many times that message was
-// asked about before.
-type modelServer struct {
-	srv    *httptest.Server
-	script func(message string, attempt int) reply
-
-	mu       sync.Mutex
-	attempts map[string]int
-	messages []string // every message asked about, in order
-	inputs   []string // every user turn, in order
-	cur      atomic.Int64
-	peak     atomic.Int64
-	total    atomic.Int64
-	onReq    func(n int64) // called with the request count before answering
-}
-
-func newModelServer(t *testing.T, script func(message string, attempt int) reply) *modelServer {
-	t.Helper()
-	return newHookedModelServer(t, script, nil)
-}
-
-// newHookedModelServer is newModelServer with onReq set before the server starts.
-func newHookedModelServer(t *testing.T, script func(message string, attempt int) reply, onReq func(n int64)) *modelServer {
-	t.Helper()
-	m := &modelServer{script: script, attempts: map[string]int{}, onReq: onReq}
-	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
-	t.Cleanup(m.srv.Close)
-	return m
-}
-
-func (m *modelServer) serve(w http.ResponseWriter, r *http.Request) {
-	v := m.cur.Add(1)
-	defer m.cur.Add(-1)
-	for {
-		p := m.peak.Load()
-		if v <= p || m.peak.CompareAndSwap(p, v) {
-			break
-		}
-	}
-	n := m.total.Add(1)
-	if m.onReq != nil {
-		m.onReq(n)
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, "wrong endpoint", http.StatusNotFound)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Messages []llm.Message `json:"messages"`
-	}
-	var in struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &req) != nil || len(req.Messages) != 2 || json.Unmarshal([]byte(req.Messages[1].Content), &in) != nil {
-		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
-		return
-	}
-	m.mu.Lock()
-	a := m.attempts[in.Message]
-	m.attempts[in.Message] = a + 1
-	m.messages = append(m.messages, in.Message)
-	m.inputs = append(m.inputs, req.Messages[1].Content)
-	m.mu.Unlock()
-	rp := m.script(in.Message, a)
-	if rp.hang {
-		<-r.Context().Done()
-		return
-	}
-	if rp.status != 0 && rp.status != 200 {
-		w.WriteHeader(rp.status)
-		w.Write([]byte(`{"error":{"message":"scripted failure"}}`))
-		return
-	}
-	if rp.finish == "" {
-		rp.finish = "stop"
-	}
-	json.NewEncoder(w).Encode(map[string]any{
-		"choices": []any{map[string]any{"index": 0, "finish_reason": rp.finish,
-			"message": map[string]any{"role": "assistant", "content": rp.content}}},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20},
-	})
-}
-
-// fact renders one proposed fact as the model writes it.
-func fact(about, key, value, evidence string, conf float64, typ string) string {
-	b, _ := json.Marshal(map[string]any{"about": about, "key": key, "value": value, "text": key + " is " + value,
-		"type": typ, "confidence": conf, "durability": "durable", "sensitivity": "low", "temporal": "",
-		"evidence": evidence, "remember_next_week": true})
-	return string(b)
-}
-
-// answer renders a whole extraction answer.
-func answer(facts []string, entities ...string) string {
-	return `{"facts":[` + strings.Join(facts, ",") + `],"entities":[` + strings.Join(entities, ",") + `],"topics":["test"]}`
-}
 
 type rememberEnv struct {
 	e  *memory.Engine
-	s  *sqlite.Store
 	w  *jobs.Workers
 	ms *modelServer
 	c  *llm.Client
@@ -145,29 +30,19 @@ func newRemember(t *testing.T, script func(string, int) reply, o jobs.WorkerOpti
 // newRememberWith is newRemember with engine options.
 func newRememberWith(t *testing.T, eo memory.Options, script func(string, int) reply, o jobs.WorkerOptions, lo llm.Options) *rememberEnv {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
 	eo.Cardinalities = factbase.DefaultCardinalities()
 	jobs.DeclareModelSets(&eo.Cardinalities)
 	people.DeclarePeopleKeys(&eo.Cardinalities)
-	env := &rememberEnv{e: memory.New(s, eo), s: s}
+	env := &rememberEnv{e: newEngine(t, eo)}
 	if script != nil {
 		env.ms = newModelServer(t, script)
-		lo.BaseURL, lo.Model = env.ms.srv.URL, "fake-model"
-		if lo.Backoff == 0 {
-			lo.Backoff = time.Millisecond
-		}
-		if env.c, err = llm.New(lo); err != nil {
-			t.Fatal(err)
-		}
+		env.c = env.ms.client(t, lo)
 		o.Extractor = env.c
 	}
 	if o.Backoff == 0 {
 		o.Backoff = time.Millisecond
 	}
+	var err error
 	if env.w, err = jobs.NewWorkers(env.e.Jobs, o); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +52,7 @@ func newRememberWith(t *testing.T, eo memory.Options, script func(string, int) r
 // remember enqueues message and runs the job once in the test's goroutine.
 func (env *rememberEnv) remember(t *testing.T, user factbase.UserID, message string) (factbase.Job, jobs.RememberResult) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	j, err := env.w.Remember(ctx, user, message)
 	if err != nil {
 		t.Fatalf("Remember(%q): %v", message, err)
@@ -204,20 +79,12 @@ func (env *rememberEnv) remember(t *testing.T, user factbase.UserID, message str
 // values returns the current values of (user, key), in stored order.
 func (env *rememberEnv) values(t *testing.T, user factbase.UserID, key string) []string {
 	t.Helper()
-	facts, err := env.e.Facts(context.Background(), user, factbase.FactFilter{Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range facts {
-		out = append(out, f.Value)
-	}
-	return out
+	return values(t, env.e, user, factbase.FactFilter{Key: key})
 }
 
 func (env *rememberEnv) allFacts(t *testing.T, user factbase.UserID) []factbase.Fact {
 	t.Helper()
-	facts, err := env.e.Facts(context.Background(), user, factbase.FactFilter{})
+	facts, err := env.e.Facts(t.Context(), user, factbase.FactFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,8 +117,6 @@ func decisions(res jobs.RememberResult) string {
 	return strings.Join(parts, " ")
 }
 
-const alice = factbase.UserID("3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d")
-
 func TestRememberWithoutModel(t *testing.T) {
 	env := newRemember(t, nil, jobs.WorkerOptions{}, llm.Options{})
 	j, res := env.remember(t, alice, "My email is ann@example.com and my favorite colors are teal and red.")
@@ -279,11 +144,11 @@ func TestRememberWithoutModel(t *testing.T) {
 	}
 	// Bad input is refused at once, before any job exists.
 	for _, m := range []string{"", "  ", strings.Repeat("x", 20<<10)} {
-		if _, err := env.w.Remember(context.Background(), alice, m); factbase.ErrorCode(err) != factbase.EINVALID {
+		if _, err := env.w.Remember(t.Context(), alice, m); factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("Remember(%d bytes) error %v, want EINVALID", len(m), err)
 		}
 	}
-	if _, err := env.w.Remember(context.Background(), "alice", "hi"); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := env.w.Remember(t.Context(), "alice", "hi"); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Remember for user alice: %v, want EINVALID", err)
 	}
 }
@@ -325,7 +190,7 @@ func TestRememberWithModel(t *testing.T) {
 	if got, want := strings.Join(env.llmFacts(t, alice), " "), "hobbies=hiking diet.restrictions=peanuts"; got != want {
 		t.Errorf("the model's facts = %s, want %s", got, want)
 	}
-	d, _ := env.e.Get(context.Background(), alice, "", "diet.restrictions", nil)
+	d, _ := env.e.Get(t.Context(), alice, "", "diet.restrictions", nil)
 	if len(d) != 1 || d[0].Confidence != 0.9 || d[0].Cardinality != factbase.Many || d[0].Source.ID != j.ID || d[0].SaidBy != "user" {
 		t.Errorf("diet.restrictions = %+v, want one set member of the job's message with its confidence raised to 0.9", d)
 	}
@@ -383,13 +248,8 @@ func TestRememberModelChecks(t *testing.T) {
 		},
 		{
 			name: "ambiguous entity",
-			setup: func(t *testing.T, env *rememberEnv) {
-				for _, rel := range []string{"friend", "colleague"} {
-					if _, err := env.e.People.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Alex", Relation: rel, Role: factbase.Role(rel)}); err != nil {
-						t.Fatal(err)
-					}
-				}
-			},
+			setup: createEntities(factbase.Entity{Name: "Alex", Relation: "friend", Role: factbase.RoleFriend},
+				factbase.Entity{Name: "Alex", Relation: "colleague", Role: factbase.RoleColleague}),
 			message: "Alex loves chess.",
 			facts:   []string{fact("e1", "hobbies", "chess", "Alex loves chess", 0.9, "hobby")},
 			ents:    []string{ent("e1", "Alex", "other", "", "")},
@@ -403,24 +263,16 @@ func TestRememberModelChecks(t *testing.T) {
 			want:    "allergy=peanuts:skipped", reason: "not in the message", entities: 1,
 		},
 		{
-			name: "model claims a known entity resolution does not confirm",
-			setup: func(t *testing.T, env *rememberEnv) {
-				if _, err := env.e.People.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}); err != nil {
-					t.Fatal(err)
-				}
-			},
+			name:    "model claims a known entity resolution does not confirm",
+			setup:   createEntities(factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}),
 			message: "Maria plays the cello.",
 			facts:   []string{fact("e1", "hobbies", "cello", "plays the cello", 0.9, "hobby")},
 			ents:    []string{ent("e1", "Maria", "sibling", "", "someone-else")},
 			want:    "hobbies=cello:skipped", reason: "ambiguous", entities: 1,
 		},
 		{
-			name: "a known entity",
-			setup: func(t *testing.T, env *rememberEnv) {
-				if _, err := env.e.People.CreateEntity(context.Background(), alice, factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}); err != nil {
-					t.Fatal(err)
-				}
-			},
+			name:    "a known entity",
+			setup:   createEntities(factbase.Entity{Name: "Maria", Relation: "sister", Role: factbase.RoleSibling}),
 			message: "Maria plays the cello.",
 			facts:   []string{fact("e1", "hobbies", "cello", "plays the cello", 0.9, "hobby")},
 			ents:    []string{ent("e1", "Maria", "sibling", "", "")},
@@ -500,7 +352,7 @@ func TestRememberModelChecks(t *testing.T) {
 			if got := strings.Join(env.llmFacts(t, alice), " "); got != tc.llm {
 				t.Errorf("the model's facts = %q, want %q", got, tc.llm)
 			}
-			ents, err := env.e.People.Entities(context.Background(), alice, true)
+			ents, err := env.e.People.Entities(t.Context(), alice, true)
 			if err != nil || len(ents) != tc.entities {
 				t.Errorf("entities = %+v (%v), want %d", ents, err, tc.entities)
 			}
@@ -521,9 +373,16 @@ func TestRememberModelChecks(t *testing.T) {
 
 // storeFact returns a setup that stores key = value for alice.
 func storeFact(key, value string) func(t *testing.T, env *rememberEnv) {
+	return func(t *testing.T, env *rememberEnv) { mustApply(t, env.e, alice, set(key, value)) }
+}
+
+// createEntities returns a setup that creates alice's entities es.
+func createEntities(es ...factbase.Entity) func(t *testing.T, env *rememberEnv) {
 	return func(t *testing.T, env *rememberEnv) {
-		if _, err := env.e.Apply(context.Background(), alice, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}}); err != nil {
-			t.Fatal(err)
+		for _, en := range es {
+			if _, err := env.e.People.CreateEntity(t.Context(), alice, en); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
@@ -534,7 +393,7 @@ func TestRememberConflictQueued(t *testing.T) {
 	env := newRemember(t, func(string, int) reply {
 		return reply{content: answer([]string{fact("user", "work.employer", "Globex", "I'm at Globex", 0.9, "work")})}
 	}, jobs.WorkerOptions{}, llm.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	storeFact("work.employer", "Acme")(t, env)
 	for i := 0; i < 2; i++ { // the same change twice is queued once
 		if j, _ := env.remember(t, alice, "These days I'm at Globex, still commuting."); j.State != factbase.JobDone {

@@ -3,15 +3,17 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/bench/cputime"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/sheet"
@@ -19,48 +21,17 @@ import (
 	"github.com/factbase/factbase/storetest"
 )
 
-// clock is a settable clock for a store.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // clockedEngine returns an engine over a SQLite store whose time is the returned clock.
 func clockedEngine(t *testing.T, o memory.Options) (*memory.Engine, *sqlite.Store, *clock) {
 	t.Helper()
 	c := &clock{t: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)}
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: c.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openStore(t, "", c.Now)
 	return memory.New(s, o), s, c
 }
 
 func setFact(key, value string, cat factbase.Category) factbase.Op {
 	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value, Category: cat,
 		Cardinality: factbase.One, Source: factbase.Source{Kind: factbase.SourceMessage}}}
-}
-
-func mustApply(t *testing.T, e *memory.Engine, u factbase.UserID, ops ...factbase.Op) factbase.Result {
-	t.Helper()
-	res, err := e.Apply(context.Background(), u, ops)
-	if err != nil {
-		t.Fatalf("Apply: %v", err)
-	}
-	return res
 }
 
 func categoryCounts(sh factbase.FactSheet) map[factbase.Category]int {
@@ -75,7 +46,7 @@ func categoryCounts(sh factbase.FactSheet) map[factbase.Category]int {
 // a SQLite store: 100 core, 0 technical, 10 project and 500 transient facts, each
 // referenced once (when stored) 30 minutes before the sheet is generated.
 func TestSheetIssueExample(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, clk := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	var ops []factbase.Op
@@ -130,7 +101,7 @@ func TestSheetIssueExample(t *testing.T) {
 // TestSheetReferencesWeigh: restating a fact and using it in an answer add references
 // that raise its score, and old references decay.
 func TestSheetReferencesWeigh(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, clk := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	// Ten days ago: the email; a project fact; both referenced once then.
@@ -182,7 +153,7 @@ func TestSheetReferencesWeigh(t *testing.T) {
 }
 
 func TestSheetPrivacyAndDedup(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	secret := setFact("health.condition", "asthma", factbase.Core)
@@ -219,7 +190,7 @@ func TestSheetPrivacyAndDedup(t *testing.T) {
 }
 
 func TestSheetRetentionAndErase(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	// Only the generations below make sheets: no regeneration after the writes.
 	e, s, clk := clockedEngine(t, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
@@ -270,7 +241,7 @@ func TestSheetRetentionAndErase(t *testing.T) {
 }
 
 func TestSheetPrompt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	// No sheet saved yet: LatestSheet generates one (empty for a user without facts).
@@ -304,7 +275,7 @@ func TestSheetPrompt(t *testing.T) {
 }
 
 func TestSheetErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e, _, _ := clockedEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	bad := sheet.DefaultConfig()
@@ -335,30 +306,6 @@ func TestSheetErrors(t *testing.T) {
 	}
 }
 
-func TestSheetChanged(t *testing.T) {
-	tests := []struct {
-		name string
-		res  factbase.Result
-		want bool
-	}{
-		{name: "nothing", res: factbase.Result{}, want: false},
-		{name: "stored", res: factbase.Result{Stored: 1}, want: true},
-		{name: "updated", res: factbase.Result{Updated: 1}, want: true},
-		{name: "retracted", res: factbase.Result{Retracted: 1}, want: true},
-		{name: "deleted", res: factbase.Result{Deleted: 1}, want: true},
-		{name: "duplicate", res: factbase.Result{Duplicates: []factbase.Duplicate{{Key: "k"}}}, want: true},
-		{name: "noop (a restatement)", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.NoOp}}}, want: true},
-		{name: "move", res: factbase.Result{Mutations: []factbase.Mutation{{Action: factbase.Move}}}, want: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := core.SheetChanged(tc.res); got != tc.want {
-				t.Errorf("SheetChanged(%+v) = %v, want %v", tc.res, got, tc.want)
-			}
-		})
-	}
-}
-
 // TestGenerateSheetMatchesAssemble compares the fast path (the store counts packed
 // reference times per decay bucket, sends only the columns assembly reads, and
 // Assemble deduplicates by hash) with the plain one on randomized users: every current
@@ -369,7 +316,7 @@ func TestSheetChanged(t *testing.T) {
 // superseded and retracted, and references fall exactly on bucket boundaries, in the
 // future and before 1970.
 func TestGenerateSheetMatchesAssemble(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	texts := []string{"Likes green tea", "likes  GREEN tea", " likes green tea\u00a0", "Ünïcode Straße",
 		"ünïcode STRASSE", "ünïcode straße", "", "  ", " \u3000\t", "\u00a0leading space", "\u3000Likes green tea",
 		"Works at Acme", "works at acme"}
@@ -437,13 +384,7 @@ func TestGenerateSheetMatchesAssemble(t *testing.T) {
 				}
 				refs = append(refs, factbase.Reference{FactID: referenced[r.IntN(len(referenced))], At: at})
 			}
-			if _, err := e.ApplyWith(ctx, u, nil, func(wr *core.Writer) error {
-				tx := wr.Tx()
-				_, err := tx.AddReferences(ctx, refs)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			addReferences(t, e, u, refs)
 
 			got, err := e.GenerateSheet(ctx, u, core.SheetOptions{Config: cfg, Now: now})
 			if err != nil {
@@ -536,12 +477,8 @@ func (s *scanCounter) ScanView(ctx context.Context, u factbase.UserID, fn func(f
 // TestGenerateSheetScans: the sheet reads through the store's ScanView when it has
 // one (SQLite maps the file for it), and the sheet is the same as through View.
 func TestGenerateSheetScans(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx := t.Context()
+	s := openStore(t, "", nil)
 	sc := &scanCounter{Store: s}
 	u := storetest.NewUser()
 	var ops []factbase.Op
@@ -567,5 +504,125 @@ func TestGenerateSheetScans(t *testing.T) {
 	scanned.ID, viewed.ID = "", ""
 	if scanned.Count != 50 || !reflect.DeepEqual(scanned.Entries, viewed.Entries) {
 		t.Errorf("the sheet through ScanView has %d entries and differs from the one through View (%d)", scanned.Count, viewed.Count)
+	}
+}
+
+// sheetBenchNow is the fixed clock of the sheet benchmarks' stores.
+var sheetBenchNow = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+// sheetBenchStore fills a SQLite file with n facts of one user (a quarter in each
+// category) and refs references in all: each fact's own reference from the write
+// path, the rest spread at random over the 60 days before the store's fixed clock,
+// recorded through the write path in batches.
+//
+// Filling 100,000 facts and 1,000,000 references takes minutes. With
+// FACTBASE_BENCH_FIXTURES set to a directory, the filled file is kept there (as
+// sheet-<n>-<refs>.db, with the user's id in sheet-<n>-<refs>.user) and later runs
+// start from a copy of it; delete the files to rebuild them after a schema change
+// (migrations still run on the copy when it is opened).
+func sheetBenchStore(b testing.TB, path string, n, refs int) (*memory.Engine, factbase.UserID) {
+	b.Helper()
+	ctx := b.Context()
+	now := sheetBenchNow
+	dir := os.Getenv("FACTBASE_BENCH_FIXTURES")
+	base := filepath.Join(dir, fmt.Sprintf("sheet-%d-%d", n, refs))
+	if dir != "" {
+		if u, err := os.ReadFile(base + ".user"); err == nil {
+			if err := copyFile(base+".db", path); err != nil {
+				b.Fatal(err)
+			}
+			return memory.New(openStore(b, path, fixed(now)), memory.Options{}), factbase.UserID(u)
+		}
+	}
+	s := openStore(b, path, fixed(now))
+	e := memory.New(s, memory.Options{})
+	u := storetest.NewUser()
+	start := time.Now()
+	var ids []string
+	for lo := 0; lo < n; lo += core.MaxOps {
+		var ops []factbase.Op
+		for i := lo; i < min(n, lo+core.MaxOps); i++ {
+			cat := factbase.Categories[i%4]
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: fmt.Sprintf("k.%07d", i),
+				Value: fmt.Sprintf("value %d", i), Category: cat, Cardinality: factbase.One,
+				Text: fmt.Sprintf("The user's %s fact number %d", cat, i)}})
+		}
+		for _, f := range mustApply(b, e, u, ops...).Facts {
+			ids = append(ids, f.ID)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const batch = 100_000
+	for left := refs - n; left > 0; left -= batch {
+		rs := make([]factbase.Reference, min(batch, left))
+		for i := range rs {
+			rs[i] = factbase.Reference{FactID: ids[r.IntN(len(ids))], At: now.Add(-time.Duration(r.Int64N(int64(60 * 24 * time.Hour)))),
+				Source: factbase.Source{Kind: factbase.SourceMessage}}
+		}
+		addReferences(b, e, u, rs)
+	}
+	b.Logf("setup: %d facts, %d references in %v", n, refs, time.Since(start).Round(time.Millisecond))
+	if dir != "" {
+		// Purge checkpoints the write-ahead log into the file and truncates it, so
+		// that the file alone holds everything and a copy of it is the fixture.
+		if purged, err := s.Purge(ctx); err != nil || !purged {
+			b.Fatalf("Purge = %v, %v; want the log checkpointed", purged, err)
+		}
+		if err := copyFile(path, base+".db"); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(base+".user", []byte(u), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e, u
+}
+
+// copyFile copies the file src to dst.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func benchmarkGenerateSheet(b *testing.B, n, refs int) {
+	e, u := sheetBenchStore(b, filepath.Join(b.TempDir(), "f.db"), n, refs)
+	ctx := b.Context()
+	b.ReportAllocs()
+	cpu0, ops := cputime.Used(), 0
+	for b.Loop() {
+		sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sh.Count != 100 {
+			b.Fatalf("sheet has %d entries, want 100", sh.Count)
+		}
+		ops++
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64(cputime.Used()-cpu0)/1e6/float64(ops), "cpu-ms/op")
+	}
+}
+
+// BenchmarkGenerateSheet100k: the issue's figure, end to end (read and count in one
+// snapshot, assemble, save): 100,000 facts and 1,000,000 references.
+func BenchmarkGenerateSheet100k(b *testing.B) { benchmarkGenerateSheet(b, 100_000, 1_000_000) }
+
+// BenchmarkGenerateSheet is the series for the growth: 10 references per fact.
+func BenchmarkGenerateSheet(b *testing.B) {
+	for _, n := range []int{10_000, 50_000, 100_000, 200_000} {
+		b.Run(fmt.Sprintf("facts=%d/refs=%d", n, 10*n), func(b *testing.B) { benchmarkGenerateSheet(b, n, 10*n) })
 	}
 }

@@ -1,16 +1,21 @@
 package memory_test
 
 import (
-	"context"
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/bench"
+	"github.com/factbase/factbase/bench/cputime"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
@@ -18,17 +23,6 @@ import (
 	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
-
-// clockEngine opens an engine over a new SQLite file whose clock stands at now.
-func clockEngine(t *testing.T, now time.Time) *memory.Engine {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return memory.New(s, memory.Options{})
-}
 
 // bulkTestOps is a write of set members large enough for the bulk set insert, with
 // values repeated within the write (also in another spelling), values already
@@ -55,17 +49,16 @@ func bulkTestOps() []factbase.Op {
 	return ops
 }
 
-// bulkSetup stores what the ops above meet: a set and a ranked list.
-func bulkSetup(t *testing.T, e *memory.Engine, u factbase.UserID) {
+// bulkEngine returns an engine over a new store whose clock stands at now, holding
+// for u what the ops above meet: a set and a ranked list.
+func bulkEngine(t *testing.T, now time.Time, u factbase.UserID) *memory.Engine {
 	t.Helper()
-	_, err := e.Apply(context.Background(), u, []factbase.Op{
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "alpha", Cardinality: factbase.Many}},
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "beta", Cardinality: factbase.Many}},
-		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := memory.New(openStore(t, "", fixed(now)), memory.Options{})
+	mustApply(t, e, u,
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "alpha", Cardinality: factbase.Many}},
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "tags", Value: "beta", Cardinality: factbase.Many}},
+		factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: "Gamma", Cardinality: factbase.Ranked}})
+	return e
 }
 
 // withoutIDs blanks what differs between two stores given the same writes: fact ids.
@@ -82,20 +75,18 @@ func withoutIDs(facts []factbase.Fact) []factbase.Fact {
 // transcript batch takes) stores the same rows and returns the same result as the
 // same ops written one at a time through the per-op path.
 func TestBulkMembersMatchOneByOne(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
 	u := storetest.NewUser()
 	ops := bulkTestOps()
 
-	bulk := clockEngine(t, now)
-	bulkSetup(t, bulk, u)
+	bulk := bulkEngine(t, now, u)
 	got, err := bulk.Apply(ctx, u, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	single := clockEngine(t, now)
-	bulkSetup(t, single, u)
+	single := bulkEngine(t, now, u)
 	want := factbase.Result{Duplicates: []factbase.Duplicate{}}
 	for _, op := range ops {
 		r, err := single.Apply(ctx, u, []factbase.Op{op})
@@ -180,13 +171,9 @@ func pastMaxOpsLog(n int) string {
 // batch carries it past MaxOps; the ingest still stores every fact, as one with
 // small batches does.
 func TestIngestBatchPastMaxOps(t *testing.T) {
-	ctx := context.Background()
 	count := func(log string, o ingest.IngestOptions) ingest.IngestSummary {
 		t.Helper()
-		sum, err := ingestEngine(t, memory.Options{}).Ingest.IngestTranscript(ctx, storetest.NewUser(), strings.NewReader(log), "f.jsonl", o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sum, _ := ingestFresh(t, []byte(log), o)
 		return sum
 	}
 	base, one := count(pastMaxOpsLog(0), ingest.IngestOptions{}).Facts, count(pastMaxOpsLog(1), ingest.IngestOptions{}).Facts
@@ -207,35 +194,22 @@ func TestIngestBatchPastMaxOps(t *testing.T) {
 // set insert: a failed batch leaves nothing of itself, and running again stores
 // exactly the rest.
 func TestIngestCrashMidwayBulk(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	log := pastMaxOpsLog(200)
-	ref := ingestEngine(t, memory.Options{})
-	ru := storetest.NewUser()
-	if _, err := ref.Ingest.IngestTranscript(ctx, ru, strings.NewReader(log), "f.jsonl", ingest.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	want := allFacts(t, ref, ru)
+	_, want := ingestFresh(t, []byte(log), ingest.IngestOptions{})
 
-	writes, failAt := 0, 3
-	crash := errors.New("simulated crash")
-	e := ingestEngine(t, memory.Options{BeforeCheck: func(ctx context.Context, tx factbase.Tx) error {
-		writes++
-		if writes == failAt {
-			return crash
-		}
-		return nil
-	}})
+	e, repair := crashEngine(t, 3)
 	u := storetest.NewUser()
 	o := ingest.IngestOptions{BatchFacts: 100}
 	sum, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
-	if !errors.Is(err, crash) {
+	if !errors.Is(err, errCrash) {
 		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
 	}
 	half := allFacts(t, e, u)
 	if len(half) != sum.Stored || sum.Stored < 2*100 || sum.Stored >= len(want) {
 		t.Fatalf("after the crash %d facts stored, summary %d; want two batches' worth of %d", len(half), sum.Stored, len(want))
 	}
-	failAt = -1
+	repair()
 	again, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "f.jsonl", o)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +217,156 @@ func TestIngestCrashMidwayBulk(t *testing.T) {
 	if !again.Resumed || again.Duplicate != 0 || again.Stored != len(want)-len(half) {
 		t.Errorf("second run = %+v, want resumed, %d stored, no duplicates", again, len(want)-len(half))
 	}
-	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := allFacts(t, e, u); !slices.Equal(got, want) {
 		t.Errorf("facts after crash and rerun differ from a clean ingest: %d, want %d", len(got), len(want))
 	}
 }
+
+// FuzzIngestTranscript checks, for any input, that ingest never fails on content,
+// that a second ingest of the same bytes reads and stores nothing, and that
+// ingesting a prefix (cut anywhere) and then the whole stores exactly what the
+// whole at once does.
+func FuzzIngestTranscript(f *testing.F) {
+	for _, name := range []string{"reference.jsonl", "forms.jsonl", "malformed.jsonl"} {
+		b := readFixture(f, name)
+		f.Add(b, uint16(len(b)/2))
+	}
+	f.Add([]byte("{}\n\n[\n"), uint16(3))
+	e := newEngine(f, memory.Options{})
+	f.Fuzz(func(t *testing.T, body []byte, cut uint16) {
+		if len(body) > 8<<10 {
+			return
+		}
+		ingest := func(u factbase.UserID, b []byte) ingest.IngestSummary {
+			t.Helper()
+			sum, err := e.Ingest.IngestTranscript(t.Context(), u, bytes.NewReader(b), "f.jsonl", ingest.IngestOptions{BatchFacts: 25})
+			if err != nil {
+				t.Fatalf("IngestTranscript(%q): %v", b, err)
+			}
+			return sum
+		}
+		whole, split := storetest.NewUser(), storetest.NewUser()
+		first := ingest(whole, body)
+		again := ingest(whole, body)
+		if again.Lines != 0 || again.Stored != 0 || again.Bytes != 0 {
+			t.Fatalf("second ingest of the same bytes = %+v, want nothing read", again)
+		}
+		if first.Offset+int64(len(body))-int64(bytes.LastIndexByte(body, '\n')+1) != int64(len(body)) {
+			t.Fatalf("offset %d after ingesting %d bytes whose last newline ends at %d", first.Offset, len(body), bytes.LastIndexByte(body, '\n')+1)
+		}
+		k := int(cut) % (len(body) + 1)
+		ingest(split, body[:k])
+		ingest(split, body)
+		got, want := allFacts(t, e, split), allFacts(t, e, whole)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("prefix of %d bytes then the whole:\n%s\nwant\n%s", k, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+// maxRSS returns the process's peak resident set size in bytes so far (VmHWM in
+// /proc/self/status), or 0 where that file does not exist.
+func maxRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// benchIngest ingests a generated transcript of about size bytes end to end into a
+// new SQLite file per iteration. MB/s is the end-to-end throughput (MB/cpu-s the
+// same per CPU second);
+// peak-heap-MiB is the largest live heap sampled after each committed batch, and
+// peak-rss-MiB the process's peak resident set during the ingests (the kernel's peak
+// is reset after the file is generated, where Linux allows it; run one size per
+// process to read it for that size alone); batch-rss-MiB is that peak sampled after
+// each committed batch, before the fact sheet is regenerated at the end (which reads
+// every current fact of the user, so it grows with the facts stored).
+func benchIngest(b *testing.B, size int64) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := bench.WriteTranscript(f, size, 1) // the generator factbase bench uses
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(n)
+	ctx := b.Context()
+	// Count only the ingest in the peak resident set, not the file's generation.
+	runtime.GC()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	var (
+		peak   uint64
+		rss    int64
+		sum    ingest.IngestSummary
+		elapse time.Duration
+		cpu    time.Duration
+	)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		runtime.GC()
+		s, err := sqlite.Open(ctx, filepath.Join(dir, fmt.Sprintf("f%d.db", i)), sqlite.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := memory.New(s, memory.Options{})
+		in, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start, c0 := time.Now(), cputime.Used()
+		sum, err = e.Ingest.IngestTranscript(ctx, storetest.NewUser(), in, path, ingest.IngestOptions{
+			Progress: func(ingest.IngestProgress) {
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+				rss = max(rss, maxRSS())
+			}})
+		elapse += time.Since(start)
+		cpu += cputime.Used() - c0
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Offset != n || sum.Stored == 0 {
+			b.Fatalf("ingest stopped at %d of %d bytes, %d facts stored", sum.Offset, n, sum.Stored)
+		}
+		in.Close()
+		s.Close()
+		os.Remove(filepath.Join(dir, fmt.Sprintf("f%d.db", i)))
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-rss-MiB")
+	b.ReportMetric(float64(rss)/(1<<20), "batch-rss-MiB")
+	b.ReportMetric(float64(sum.Stored), "facts/op")
+	b.ReportMetric(float64(sum.Stored)/elapse.Seconds()*float64(b.N), "facts/s")
+	if cpu > 0 {
+		// Per CPU second (user+system of the whole process, parse and SQLite on
+		// both cores): steadier than MB/s when other work shares the machine.
+		b.ReportMetric(float64(n)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+	}
+}
+
+// BenchmarkIngest200MB: the benchmark, a 200 MB transcript end to end into
+// SQLite.
+func BenchmarkIngest200MB(b *testing.B) { benchIngest(b, 200<<20) }
+
+// BenchmarkIngest50MB is the same at a quarter of the size, to compare memory.
+func BenchmarkIngest50MB(b *testing.B) { benchIngest(b, 50<<20) }

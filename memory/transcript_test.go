@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -15,24 +16,12 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/ingest"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 	"github.com/factbase/factbase/transcript"
 )
 
-// ingestEngine opens an engine over a new SQLite file with options o.
-func ingestEngine(t *testing.T, o memory.Options) *memory.Engine {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return memory.New(s, o)
-}
-
 // readFixture returns a file of testdata/transcripts.
-func readFixture(t *testing.T, name string) []byte {
+func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "transcripts", name))
 	if err != nil {
@@ -49,11 +38,27 @@ func ingestFile(t *testing.T, e *memory.Engine, u factbase.UserID, path string, 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sum, err := e.Ingest.IngestTranscript(context.Background(), u, f, path, o)
+	sum, err := e.Ingest.IngestTranscript(t.Context(), u, f, path, o)
 	if err != nil {
 		t.Fatalf("IngestTranscript(%s): %v", path, err)
 	}
 	return sum
+}
+
+// fixtureFile copies testdata/transcripts/name to a new temporary file and returns
+// its path and contents.
+func fixtureFile(t *testing.T, name string) (path string, body []byte) {
+	t.Helper()
+	body = readFixture(t, name)
+	return writeTemp(t, name, body), body
+}
+
+// ingestFixture ingests a copy of testdata/transcripts/name and returns the summary
+// and the copy's path.
+func ingestFixture(t *testing.T, e *memory.Engine, u factbase.UserID, name string, o ingest.IngestOptions) (ingest.IngestSummary, string) {
+	t.Helper()
+	path, _ := fixtureFile(t, name)
+	return ingestFile(t, e, u, path, o), path
 }
 
 // writeTemp writes b to a new file in a temporary directory and returns its path.
@@ -84,30 +89,67 @@ func appendFile(t *testing.T, path string, b []byte) {
 // confidence", sorted.
 func allFacts(t *testing.T, e *memory.Engine, u factbase.UserID) []string {
 	t.Helper()
-	facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit})
+	facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]string, len(facts))
-	for i, f := range facts {
-		out[i] = fmt.Sprintf("%s %s %s %.1f", f.Subject, f.Key, f.Value, f.Confidence)
-	}
-	sort.Strings(out)
+	out := mapStrings(facts, func(f factbase.Fact) string {
+		return fmt.Sprintf("%s %s %s %.1f", f.Subject, f.Key, f.Value, f.Confidence)
+	})
+	slices.Sort(out)
 	return out
+}
+
+// diffFacts is "" when the allFacts lists got and want are the same, and both, a
+// fact a line, when they differ.
+func diffFacts(got, want []string) string {
+	if slices.Equal(got, want) {
+		return ""
+	}
+	return strings.Join(got, "\n") + "\nwant\n" + strings.Join(want, "\n")
+}
+
+// ingestFresh ingests body whole for a new user of a new engine and returns the
+// summary and the facts it stored: what a clean ingest yields.
+func ingestFresh(t *testing.T, body []byte, o ingest.IngestOptions) (ingest.IngestSummary, []string) {
+	t.Helper()
+	e, u := newEngine(t, memory.Options{}), storetest.NewUser()
+	sum, err := e.Ingest.IngestTranscript(t.Context(), u, bytes.NewReader(body), "f.jsonl", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, allFacts(t, e, u)
+}
+
+// errCrash is the failure of crashEngine's write.
+var errCrash = errors.New("simulated crash")
+
+// crashEngine returns an engine whose failAt-th write transaction fails with
+// errCrash, and the function that lets every later write through.
+func crashEngine(t *testing.T, failAt int) (e *memory.Engine, repair func()) {
+	t.Helper()
+	writes := 0
+	e = newEngine(t, memory.Options{BeforeCheck: func(context.Context, factbase.Tx) error {
+		writes++
+		if writes == failAt {
+			return errCrash
+		}
+		return nil
+	}})
+	return e, func() { failAt = -1 }
 }
 
 // TestIngestReference is the issue's reference example: a Bash tool use running
 // sshpass ... ssh root@192.168.20.4 'ls -la'.
 func TestIngestReference(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "reference.jsonl", readFixture(t, "reference.jsonl"))
-	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
+	sum, path := ingestFixture(t, e, u, "reference.jsonl", ingest.IngestOptions{})
 	if sum.Lines != 2 || sum.Messages != 2 || sum.Malformed != 0 || sum.Stored != sum.Facts || sum.Stored != 8 {
 		t.Errorf("summary = %+v, want 2 lines, 2 messages, 8 facts all stored", sum)
 	}
 	const action = "action_a1000000-0000-4000-8000-000000000002"
-	facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Subject: action})
+	facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Subject: action})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +199,9 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 	tail := bytes.Join(lines[9:], nil)
 
 	// What the whole file yields, ingested at once.
-	ref := ingestEngine(t, memory.Options{})
-	ru := storetest.NewUser()
-	refSum := ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", full), ingest.IngestOptions{})
-	want := allFacts(t, ref, ru)
+	refSum, want := ingestFresh(t, full, ingest.IngestOptions{})
 
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	path := writeTemp(t, "rules.jsonl", head)
 	first := ingestFile(t, e, u, path, ingest.IngestOptions{})
@@ -181,18 +220,17 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 	if third.Duplicate != 0 || third.Stored != refSum.Stored-first.Stored {
 		t.Errorf("third ingest stored %d (%d duplicates), want %d and none", third.Stored, third.Duplicate, refSum.Stored-first.Stored)
 	}
-	got := allFacts(t, e, u)
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("facts after two parts differ from the whole file at once:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if d := diffFacts(allFacts(t, e, u), want); d != "" {
+		t.Errorf("facts after two parts differ from the whole file at once:\n%s", d)
 	}
 	// The last action's task is in the first part: the link survived the resume.
-	facts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{
+	facts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{
 		Subject: "action_b2000000-0000-4000-8000-000000000027", Predicate: transcript.PredPartOfTask})
 	if len(facts) != 1 || facts[0].Value != "task_b2000000-0000-4000-8000-000000000001" {
 		t.Errorf("part_of_task of the appended action = %v, want the task of line 1", facts)
 	}
 	// Sessions count every line once.
-	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "")
+	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -204,12 +242,12 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 // TestIngestEveryRule: the rules fixture fires every built-in rule, and each
 // stored fact names its rule as extractor.
 func TestIngestEveryRule(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")), ingest.IngestOptions{})
+	ingestFixture(t, e, u, "rules.jsonl", ingest.IngestOptions{})
 	for _, r := range transcript.DefaultRules().List() {
 		t.Run(r.Name, func(t *testing.T) {
-			facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
+			facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,10 +270,9 @@ func TestIngestEveryRule(t *testing.T) {
 // TestIngestContentForms: every content form of a session log, and the session
 // row it makes.
 func TestIngestContentForms(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "forms.jsonl", readFixture(t, "forms.jsonl"))
-	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
+	sum, path := ingestFixture(t, e, u, "forms.jsonl", ingest.IngestOptions{})
 	if sum.Lines != 15 || sum.Messages != 15 || sum.Malformed != 0 {
 		t.Errorf("summary = %+v, want 15 lines and messages, none malformed", sum)
 	}
@@ -259,10 +296,10 @@ func TestIngestContentForms(t *testing.T) {
 		task + "02 task_text It started after the last merge. 1.0",
 		// No task for the tool results, the meta message or the interruption.
 	}
-	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("facts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if d := diffFacts(allFacts(t, e, u), want); d != "" {
+		t.Errorf("facts:\n%s", d)
 	}
-	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "33333333-3333-4333-8333-333333333333")
+	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "33333333-3333-4333-8333-333333333333")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v; want one", ss, err)
 	}
@@ -279,10 +316,9 @@ func TestIngestContentForms(t *testing.T) {
 // TestIngestMalformed: malformed lines are counted, listed with their line numbers
 // and skipped; a truncated last line is left for later and read once complete.
 func TestIngestMalformed(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	body := readFixture(t, "malformed.jsonl")
-	path := writeTemp(t, "malformed.jsonl", body)
+	path, body := fixtureFile(t, "malformed.jsonl")
 	sum := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	var bad []string
 	for _, b := range sum.Bad {
@@ -302,7 +338,7 @@ func TestIngestMalformed(t *testing.T) {
 		t.Errorf("summary = %+v, want incomplete, offset %d, 8 lines", sum, cut)
 	}
 	hosts := func() []string {
-		objs, err := e.Ingest.TranscriptObjects(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+		objs, err := e.Ingest.TranscriptObjects(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +365,7 @@ func TestIngestMalformed(t *testing.T) {
 // TestIngestFinished: with Finished, a complete JSON last line without a newline
 // is read at once.
 func TestIngestFinished(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	body := bytes.TrimSuffix(readFixture(t, "reference.jsonl"), []byte("\n"))
 	path := writeTemp(t, "ref.jsonl", body)
@@ -347,10 +383,9 @@ func TestIngestFinished(t *testing.T) {
 // read again from the start; only the new facts are stored and the session row is
 // rebuilt, not double counted.
 func TestIngestRewritten(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	body := readFixture(t, "rules.jsonl")
-	path := writeTemp(t, "rules.jsonl", body)
+	path, body := fixtureFile(t, "rules.jsonl")
 	first := ingestFile(t, e, u, path, ingest.IngestOptions{})
 	// Same length, one command changed in place.
 	changed := bytes.Replace(body, []byte("ssh admin@web01.example.com uptime"), []byte("ssh admin@web02.example.com uptime"), 1)
@@ -369,7 +404,7 @@ func TestIngestRewritten(t *testing.T) {
 	if sum.Stored != 2 || sum.Duplicate != first.Stored-2 {
 		t.Errorf("stored %d, duplicates %d; want 2 and %d", sum.Stored, sum.Duplicate, first.Stored-2)
 	}
-	ss, err := e.Ingest.TranscriptSessions(context.Background(), u, "")
+	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -401,15 +436,15 @@ func TestIngestRulesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	sum := ingestFile(t, e, u, writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl")),
+	sum, _ := ingestFixture(t, e, u, "rules.jsonl",
 		ingest.IngestOptions{Rules: transcript.DefaultRules().Merge(mine)})
 	if sum.Invalid != 1 {
 		t.Errorf("invalid facts = %d, want 1 (the object \"...\")", sum.Invalid)
 	}
 	count := func(pred, extractor string) int {
-		facts, err := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: pred})
+		facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: pred})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -435,7 +470,7 @@ func TestIngestRulesFile(t *testing.T) {
 			t.Errorf("%s: %d %s facts by %s, want %d", tc.name, got, tc.predicate, tc.extractor, tc.want)
 		}
 	}
-	hosts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+	hosts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 	if len(hosts) != 1 || hosts[0].Confidence != 0.95 || hosts[0].Value != "web01.example.com" {
 		t.Errorf("hosts = %+v, want web01.example.com at the replaced rule's 0.95", hosts)
 	}
@@ -446,20 +481,10 @@ func TestIngestRulesFile(t *testing.T) {
 // rest, and the result equals one clean ingest.
 func TestIngestCrashMidway(t *testing.T) {
 	body := readFixture(t, "rules.jsonl")
-	ref := ingestEngine(t, memory.Options{})
-	ru := storetest.NewUser()
-	ingestFile(t, ref, ru, writeTemp(t, "rules.jsonl", body), ingest.IngestOptions{})
-	want := allFacts(t, ref, ru)
+	_, want := ingestFresh(t, body, ingest.IngestOptions{})
 
-	writes, failAt := 0, 3
-	crash := errors.New("simulated crash")
-	e := ingestEngine(t, memory.Options{BeforeCheck: func(ctx context.Context, tx factbase.Tx) error {
-		writes++
-		if writes == failAt {
-			return crash
-		}
-		return nil
-	}})
+	const failAt = 3
+	e, repair := crashEngine(t, failAt)
 	u := storetest.NewUser()
 	path := writeTemp(t, "rules.jsonl", body)
 	f, err := os.Open(path)
@@ -467,16 +492,16 @@ func TestIngestCrashMidway(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []int64
-	sum, err := e.Ingest.IngestTranscript(context.Background(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
+	sum, err := e.Ingest.IngestTranscript(t.Context(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
 		Progress: func(p ingest.IngestProgress) { progress = append(progress, p.Offset) }})
 	f.Close()
-	if !errors.Is(err, crash) {
+	if !errors.Is(err, errCrash) {
 		t.Fatalf("IngestTranscript = %v, want the simulated crash", err)
 	}
 	if len(progress) != failAt-1 {
 		t.Fatalf("%d batches committed before the crash, want %d", len(progress), failAt-1)
 	}
-	cp, ok, err := e.Ingest.TranscriptCheckpoint(context.Background(), u, path)
+	cp, ok, err := e.Ingest.TranscriptCheckpoint(t.Context(), u, path)
 	if err != nil || !ok || cp.Offset != progress[len(progress)-1] || sum.Offset != cp.Offset {
 		t.Fatalf("checkpoint after the crash = %+v, %v, %v; summary offset %d; want offset %d", cp, ok, err, sum.Offset, progress[len(progress)-1])
 	}
@@ -484,20 +509,20 @@ func TestIngestCrashMidway(t *testing.T) {
 	if len(half) == 0 || len(half) >= len(want) || sum.Stored != len(half) {
 		t.Errorf("after the crash %d facts (summary %d), want some of %d", len(half), sum.Stored, len(want))
 	}
-	ss, _ := e.Ingest.TranscriptSessions(context.Background(), u, "")
+	ss, _ := e.Ingest.TranscriptSessions(t.Context(), u, "")
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != cp.Line {
 		t.Errorf("sessions after the crash = %+v, want one counting the %d committed lines", ss, cp.Line)
 	}
 
-	failAt = -1
+	repair()
 	again := ingestFile(t, e, u, path, ingest.IngestOptions{BatchFacts: 10})
 	if !again.Resumed || again.Duplicate != 0 || again.Stored != len(want)-len(half) {
 		t.Errorf("second run = %+v, want resumed, %d stored, no duplicates", again, len(want)-len(half))
 	}
-	if got := allFacts(t, e, u); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("facts after crash and rerun differ from a clean ingest:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if d := diffFacts(allFacts(t, e, u), want); d != "" {
+		t.Errorf("facts after crash and rerun differ from a clean ingest:\n%s", d)
 	}
-	ss, _ = e.Ingest.TranscriptSessions(context.Background(), u, "")
+	ss, _ = e.Ingest.TranscriptSessions(t.Context(), u, "")
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != again.Line {
 		t.Errorf("sessions after the rerun = %+v, want one counting all %d lines", ss, again.Line)
 	}
@@ -507,16 +532,16 @@ func TestIngestCrashMidway(t *testing.T) {
 // between, the first one stops with a conflict instead of writing a stale
 // checkpoint.
 func TestIngestConcurrentConflict(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
-	path := writeTemp(t, "rules.jsonl", readFixture(t, "rules.jsonl"))
+	path, _ := fixtureFile(t, "rules.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	ran := false
-	_, err = e.Ingest.IngestTranscript(context.Background(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
+	_, err = e.Ingest.IngestTranscript(t.Context(), u, f, path, ingest.IngestOptions{BatchFacts: 10,
 		Progress: func(ingest.IngestProgress) {
 			if !ran {
 				ran = true
@@ -534,12 +559,12 @@ func TestIngestConcurrentConflict(t *testing.T) {
 
 // TestTranscriptQueries: hosts with counts and sessions across files; validation.
 func TestTranscriptQueries(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	u := storetest.NewUser()
 	for _, name := range []string{"reference.jsonl", "rules.jsonl", "forms.jsonl", "malformed.jsonl"} {
-		ingestFile(t, e, u, writeTemp(t, name, readFixture(t, name)), ingest.IngestOptions{})
+		ingestFixture(t, e, u, name, ingest.IngestOptions{})
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
@@ -587,7 +612,7 @@ func TestTranscriptQueries(t *testing.T) {
 
 // TestIngestValidation: a bad user or file name is refused before anything is read.
 func TestIngestValidation(t *testing.T) {
-	e := ingestEngine(t, memory.Options{})
+	e := newEngine(t, memory.Options{})
 	cases := []struct {
 		name string
 		user factbase.UserID
@@ -600,7 +625,7 @@ func TestIngestValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.Ingest.IngestTranscript(context.Background(), tc.user, strings.NewReader("{}\n"), tc.file, ingest.IngestOptions{})
+			_, err := e.Ingest.IngestTranscript(t.Context(), tc.user, strings.NewReader("{}\n"), tc.file, ingest.IngestOptions{})
 			if factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("IngestTranscript = %v, want invalid", err)
 			}
@@ -610,14 +635,14 @@ func TestIngestValidation(t *testing.T) {
 	u := storetest.NewUser()
 	future := bytes.ReplaceAll(readFixture(t, "reference.jsonl"), []byte("2025-06-02"), []byte("2999-01-01"))
 	ingestFile(t, e, u, writeTemp(t, "future.jsonl", future), ingest.IngestOptions{})
-	facts, _ := e.Ingest.TranscriptFacts(context.Background(), u, factbase.TranscriptQuery{})
+	facts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{})
 	for _, f := range facts {
 		if f.ValidFrom.After(f.RecordedAt) {
 			t.Errorf("%s valid from %v, after it was recorded (%v)", f.Key, f.ValidFrom, f.RecordedAt)
 		}
 	}
 	// A canceled context stops the ingest.
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := e.Ingest.IngestTranscript(ctx, u, bytes.NewReader(future), "c.jsonl", ingest.IngestOptions{}); err == nil {
 		t.Error("IngestTranscript with a canceled context succeeded")

@@ -12,7 +12,8 @@ import (
 // answered by a turn that person said. WithContext applies both to fused hits.
 
 // Default context parameters, measured on the LoCoMo development split (see
-// memory/search_eval_test.go and the README's evaluation section).
+// TestLoCoMoRecall in memory/search_bench_test.go and the README's evaluation
+// section).
 const (
 	DefaultContextNext   = 0.5 // share of a turn's own score the turn after it inherits
 	DefaultContextPrev   = 0   // share the turn before it inherits (0.1 measured no better)

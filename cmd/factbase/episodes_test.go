@@ -2,11 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/factbase/factbase/storetest"
 )
 
 // addEpisode runs "episodes add" and returns the new episode's id.
@@ -44,13 +45,8 @@ func searchCLI(t *testing.T, env map[string]string, args ...string) searchJSON {
 // configuration, no network, twenty episodes.
 func TestSearchOfflineDefault(t *testing.T) {
 	env := testEnv(t)
-	// Two episodes hold the answers; the others are the kind of thing a user tells an
-	// assistant (the same twenty as memory's offline search test).
-	b, err := os.ReadFile("testdata/episodes/twenty.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	episodes := storetest.Episodes()
+	for _, c := range episodes {
 		addEpisode(t, env, c)
 	}
 	cases := []struct {

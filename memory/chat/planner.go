@@ -16,12 +16,12 @@ import (
 // ok is false when there is no planner, when the rules understood the message, or
 // when the model says the question is not about the user's facts. A model failure is
 // returned as the error (a *factbase.ModelError), not hidden behind a canned reply.
-func (e *Service) askPlanner(ctx context.Context, user factbase.UserID, question string, p router.Result) (AskResult, bool, error) {
-	pl := e.opts.Planner
+func (s *Service) askPlanner(ctx context.Context, user factbase.UserID, question string, p router.Result) (AskResult, bool, error) {
+	pl := s.opts.Planner
 	if pl == nil || p.Route == router.RouteWrite || len(p.Queries) > 0 || p.Clarify != "" {
 		return AskResult{}, false, nil
 	}
-	keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, "")
+	keys, err := s.core.Keys(ctx, user, factbase.SubjectUser, "")
 	if err != nil {
 		return AskResult{}, false, err
 	}
@@ -48,11 +48,11 @@ func (e *Service) askPlanner(ctx context.Context, user factbase.UserID, question
 		if plan.Kind == factbase.PlanRank {
 			q.Kind, q.Rank = router.QueryRank, plan.Rank
 		}
-		if a, err = e.answer(ctx, user, q); err != nil {
+		if a, err = s.answer(ctx, user, q); err != nil {
 			return AskResult{}, false, err
 		}
 	default:
-		facts, err := e.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: plan.Key})
+		facts, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: plan.Key})
 		if err != nil {
 			return AskResult{}, false, err
 		}
@@ -64,7 +64,7 @@ func (e *Service) askPlanner(ctx context.Context, user factbase.UserID, question
 		}
 		a.Reply = fmt.Sprintf("Your %s: %s.", planNoun(plan.Key), joinAnd(vals))
 	}
-	if err := e.referenceAnswers(ctx, user, []Answer{a}); err != nil {
+	if err := s.referenceAnswers(ctx, user, []Answer{a}); err != nil {
 		return AskResult{}, false, err
 	}
 	out.Key, out.Items, out.Reply = a.Key, a.Items, a.Reply

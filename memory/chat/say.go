@@ -83,16 +83,16 @@ var personalKeys = map[string]struct{ noun, typ string }{
 
 // TopicKey canonicalises a topic phrase into a list key, with the user's own list
 // topics when the canonicalizer compares with them (Options.KnownTopics).
-func (e *Service) TopicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
+func (s *Service) TopicKey(ctx context.Context, user factbase.UserID, topic string) (Canonical, error) {
 	var known []string
-	if e.opts.KnownTopics {
-		keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+	if s.opts.KnownTopics {
+		keys, err := s.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
 		if err != nil {
 			return Canonical{}, err
 		}
 		known = topicsOf(keys)
 	}
-	return e.canonical(ctx, topic, known)
+	return s.canonical(ctx, topic, known)
 }
 
 // topicsOf turns list keys into the topics the canonicalizer compares with.
@@ -105,8 +105,8 @@ func topicsOf(keys []string) []string {
 }
 
 // canonical canonicalises topic against the user's known topics.
-func (e *Service) canonical(ctx context.Context, topic string, known []string) (Canonical, error) {
-	d, err := e.canon.Canonicalize(ctx, topic, known)
+func (s *Service) canonical(ctx context.Context, topic string, known []string) (Canonical, error) {
+	d, err := s.canon.Canonicalize(ctx, topic, known)
 	if err != nil && d.Topic == "" {
 		return Canonical{}, err
 	}
@@ -128,11 +128,8 @@ func topicNoun(key string) string {
 // checked against), canonicalises topics and embeds the texts it will store outside
 // any transaction (either may call a model), then decides and writes in one write
 // transaction; the fact sheet follows the write (core.Engine.Update).
-func (e *Service) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return SayResult{}, err
-	}
-	p, err := router.Parse(message)
+func (s *Service) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
+	p, err := parse(user, message)
 	if err != nil {
 		return SayResult{}, err
 	}
@@ -142,8 +139,8 @@ func (e *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		known []string
 		pp    people.PersonalPlan // facts about the user and the people they name
 	)
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		if e.opts.KnownTopics && hasTopics(p.Statements) {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		if s.opts.KnownTopics && hasTopics(p.Statements) {
 			keys, err := tx.Keys(ctx, factbase.SubjectUser, factbase.FavoritesPrefix)
 			if err != nil {
 				return err
@@ -151,7 +148,7 @@ func (e *Service) Say(ctx context.Context, user factbase.UserID, message string)
 			known = topicsOf(keys)
 		}
 		var err error
-		pp, err = e.people.PlanMessageIn(ctx, tx, user, message)
+		pp, err = s.people.PlanMessageIn(ctx, tx, user, message)
 		return err
 	})
 	if err != nil {
@@ -166,7 +163,7 @@ func (e *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		}
 		return out, nil
 	}
-	topics, err := e.canonicalTopics(ctx, p.Statements, known)
+	topics, err := s.canonicalTopics(ctx, p.Statements, known)
 	if err != nil {
 		return SayResult{}, err
 	}
@@ -176,17 +173,17 @@ func (e *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	if len(p.Statements) > 0 || len(pp.Ops) > 0 || pp.With != nil {
 		// The texts of what the write may store, embedded before it (a remove of a
 		// value that is not there only leaves one unused).
-		planned, _, _, err := e.statementOpsIn(ctx, nil, p.Statements, topics, src)
+		planned, _, _, err := s.statementOpsIn(ctx, nil, p.Statements, topics, src)
 		if err != nil {
 			return SayResult{}, err
 		}
-		vecs, err := e.core.EmbedOps(ctx, append(planned, pp.Ops...))
+		vecs, err := s.core.EmbedOps(ctx, append(planned, pp.Ops...))
 		if err != nil {
 			return SayResult{}, err
 		}
-		res, err := e.core.UpdateEmbedded(ctx, user, vecs, func(w *core.Writer) error {
+		res, err := s.core.UpdateEmbedded(ctx, user, vecs, func(w *core.Writer) error {
 			var err error
-			if ops, notes, skipped, err = e.statementOpsIn(ctx, w.Tx(), p.Statements, topics, src); err != nil {
+			if ops, notes, skipped, err = s.statementOpsIn(ctx, w.Tx(), p.Statements, topics, src); err != nil {
 				return err
 			}
 			ops = append(ops, pp.Ops...)
@@ -223,6 +220,15 @@ func (e *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	return out, nil
 }
 
+// parse checks the user id and reads a message (router.Parse): how Say and Ask
+// begin.
+func parse(user factbase.UserID, message string) (router.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return router.Result{}, err
+	}
+	return router.Parse(message)
+}
+
 // hasTopics reports whether a statement names a favorites topic.
 func hasTopics(statements []router.Statement) bool {
 	for _, st := range statements {
@@ -236,17 +242,17 @@ func hasTopics(statements []router.Statement) bool {
 // canonicalTopics canonicalises the topic of each statement that has one (the
 // others get a zero Canonical), against the user's known topics, and reports each
 // decision to the observer.
-func (e *Service) canonicalTopics(ctx context.Context, statements []router.Statement, known []string) ([]Canonical, error) {
+func (s *Service) canonicalTopics(ctx context.Context, statements []router.Statement, known []string) ([]Canonical, error) {
 	out := make([]Canonical, len(statements))
 	for i, st := range statements {
 		if st.Key != "" {
 			continue
 		}
-		c, err := e.canonical(ctx, st.Topic, known)
+		c, err := s.canonical(ctx, st.Topic, known)
 		if err != nil {
 			return nil, err
 		}
-		e.canonicalized(c)
+		s.canonicalized(c)
 		out[i] = c
 	}
 	return out, nil
@@ -256,16 +262,16 @@ func (e *Service) canonicalTopics(ctx context.Context, statements []router.State
 // applying them (Remember applies them in its job's transaction): topics are
 // canonicalised, and a remove of a value that is not in its list becomes a note and
 // a skipped entry instead of an op.
-func (e *Service) StatementOps(ctx context.Context, user factbase.UserID, statements []router.Statement, src factbase.Source) (ops []factbase.Op, topics []Canonical, notes, skipped []string, err error) {
+func (s *Service) StatementOps(ctx context.Context, user factbase.UserID, statements []router.Statement, src factbase.Source) (ops []factbase.Op, topics []Canonical, notes, skipped []string, err error) {
 	var known []string
-	if e.opts.KnownTopics && hasTopics(statements) {
-		keys, err := e.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+	if s.opts.KnownTopics && hasTopics(statements) {
+		keys, err := s.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
 		known = topicsOf(keys)
 	}
-	all, err := e.canonicalTopics(ctx, statements, known)
+	all, err := s.canonicalTopics(ctx, statements, known)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -274,8 +280,8 @@ func (e *Service) StatementOps(ctx context.Context, user factbase.UserID, statem
 			topics = append(topics, c)
 		}
 	}
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		ops, notes, skipped, err = e.statementOpsIn(ctx, tx, statements, all, src)
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		ops, notes, skipped, err = s.statementOpsIn(ctx, tx, statements, all, src)
 		return err
 	})
 	return ops, topics, notes, skipped, err
@@ -284,7 +290,7 @@ func (e *Service) StatementOps(ctx context.Context, user factbase.UserID, statem
 // statementOpsIn builds the ops of statements, whose topics are canonicalised in
 // topics (one per statement), looking up the members a remove names in tx. With a
 // nil tx every member is taken as present: the ops a write may make, for embedding.
-func (e *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statements []router.Statement, topics []Canonical, src factbase.Source) (ops []factbase.Op, notes, skipped []string, err error) {
+func (s *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statements []router.Statement, topics []Canonical, src factbase.Source) (ops []factbase.Op, notes, skipped []string, err error) {
 	for i, st := range statements {
 		if st.Key != "" { // a single-valued personal fact
 			if len(st.Values) == 0 {
@@ -440,17 +446,14 @@ func plural(noun string) string {
 
 // Ask answers a question about the user's own facts and lists from what is stored,
 // deterministically. It never guesses: an unknown answer says so and has no items.
-func (e *Service) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return AskResult{}, err
-	}
-	p, err := router.Parse(question)
+func (s *Service) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
+	p, err := parse(user, question)
 	if err != nil {
 		return AskResult{}, err
 	}
 	out := AskResult{Route: p.Route, Items: []AskItem{}}
 	if p.Route != router.RouteRead || len(p.Queries) == 0 {
-		if a, ok, err := e.askPlanner(ctx, user, question, p); err != nil || ok { // plan.go: the model's fallback
+		if a, ok, err := s.askPlanner(ctx, user, question, p); err != nil || ok { // plan.go: the model's fallback
 			return a, err
 		}
 		out.Reply = "I can only answer questions about your own facts and favorites, such as \"What are my favorite movies?\"."
@@ -460,13 +463,13 @@ func (e *Service) Ask(ctx context.Context, user factbase.UserID, question string
 		return out, nil
 	}
 	for _, q := range p.Queries {
-		a, err := e.answer(ctx, user, q)
+		a, err := s.answer(ctx, user, q)
 		if err != nil {
 			return AskResult{}, err
 		}
 		out.Answers = append(out.Answers, a)
 	}
-	if err := e.referenceAnswers(ctx, user, out.Answers); err != nil { // "used in an answer": reference.go
+	if err := s.referenceAnswers(ctx, user, out.Answers); err != nil { // "used in an answer": reference.go
 		return AskResult{}, err
 	}
 	out.Key, out.Items = out.Answers[0].Key, out.Answers[0].Items
@@ -481,11 +484,11 @@ func (e *Service) Ask(ctx context.Context, user factbase.UserID, question string
 	return out, nil
 }
 
-func (e *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
+func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
 	if q.Kind == router.QueryFact {
 		info := personalKeys[q.Key]
 		a := Answer{Key: q.Key, Items: []AskItem{}}
-		facts, err := e.core.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
+		facts, err := s.core.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
 		if err != nil {
 			return a, err
 		}
@@ -497,14 +500,14 @@ func (e *Service) answer(ctx context.Context, user factbase.UserID, q router.Que
 		a.Reply = fmt.Sprintf("Your %s is %s.", info.noun, facts[0].Value)
 		return a, nil
 	}
-	c, err := e.TopicKey(ctx, user, q.Topic)
+	c, err := s.TopicKey(ctx, user, q.Topic)
 	if err != nil {
 		return Answer{}, err
 	}
 	noun := topicNoun(c.Key)
 	a := Answer{Key: c.Key, Items: []AskItem{}}
 	if q.Kind == router.QueryRank {
-		p, err := e.core.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
+		p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
 		if err != nil {
 			return a, err
 		}
@@ -529,7 +532,7 @@ func (e *Service) answer(ctx context.Context, user factbase.UserID, q router.Que
 	if q.Limit > 0 && q.Limit < limit {
 		limit = q.Limit
 	}
-	p, err := e.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
+	p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
 	if err != nil {
 		return a, err
 	}

@@ -69,20 +69,20 @@ func New(c *core.Engine, p *people.Service, r *retrieve.Service, o Options) *Ser
 }
 
 // canonicalized reports a topic decision to the core's observer.
-func (e *Service) canonicalized(c Canonical) {
-	if o := e.core.Observer(); o != nil {
+func (s *Service) canonicalized(c Canonical) {
+	if o := s.core.Observer(); o != nil {
 		o.Canonicalized(c.Method, c.Confidence)
 	}
 }
 
 // referenceAnswers records a reference, source "answer", for every fact an answer
 // used.
-func (e *Service) referenceAnswers(ctx context.Context, user factbase.UserID, answers []Answer) error {
+func (s *Service) referenceAnswers(ctx context.Context, user factbase.UserID, answers []Answer) error {
 	var ids []string
 	for _, a := range answers {
 		for _, it := range a.Items {
 			ids = append(ids, it.ID)
 		}
 	}
-	return e.core.ReferenceAnswer(ctx, user, ids)
+	return s.core.ReferenceAnswer(ctx, user, ids)
 }

@@ -365,8 +365,7 @@ func (w *Writer) setOne(f factbase.Fact) error {
 		return err
 	}
 	if ok && normalize.Value(cur.Value) == norm {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: cur.Value, FactID: cur.ID})
-		w.res.Facts = append(w.res.Facts, cur)
+		w.duplicate(cur, 0)
 		return nil
 	}
 	nf := w.newFact(f)
@@ -380,17 +379,30 @@ func (w *Writer) setOne(f factbase.Fact) error {
 	return w.insert(nf, norm)
 }
 
+// duplicate records that an op restated the stored fact f, which stays as it is;
+// rank is the rank the result reports (a ranked member's, else 0).
+func (w *Writer) duplicate(f factbase.Fact, rank int) {
+	w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: f.Value, Rank: rank, FactID: f.ID})
+	w.res.Facts = append(w.res.Facts, f)
+}
+
+// member marks f's key touched as a key of cardinality card and looks up its
+// current member equal to f's value; norm is that value normalised.
+func (w *Writer) member(f factbase.Fact, card factbase.Cardinality) (m factbase.Fact, ok bool, norm string, err error) {
+	norm = normalize.Value(f.Value)
+	w.touch(f.Subject, f.Key, card, norm)
+	m, ok, err = w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	return m, ok, norm, err
+}
+
 // addMember adds a value to a set unless an equal value is present.
 func (w *Writer) addMember(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
-	w.touch(f.Subject, f.Key, factbase.Many, norm)
-	m, ok, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	m, ok, norm, err := w.member(f, factbase.Many)
 	if err != nil {
 		return err
 	}
 	if ok {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, FactID: m.ID})
-		w.res.Facts = append(w.res.Facts, m)
+		w.duplicate(m, 0)
 		return nil
 	}
 	return w.insert(w.newFact(f), norm)
@@ -398,9 +410,7 @@ func (w *Writer) addMember(f factbase.Fact) error {
 
 // setRanked appends a value to a ranked list (Rank 0) or places it at Rank.
 func (w *Writer) setRanked(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
-	w.touch(f.Subject, f.Key, factbase.Ranked, norm)
-	m, present, err := w.tx.Member(w.ctx, f.Subject, f.Key, norm)
+	m, present, norm, err := w.member(f, factbase.Ranked)
 	if err != nil {
 		return err
 	}
@@ -408,8 +418,7 @@ func (w *Writer) setRanked(f factbase.Fact) error {
 		return factbase.Errorf(factbase.ECONFLICT, "key %q holds an unranked set; it cannot take a rank", f.Key)
 	}
 	if present && f.Rank == 0 {
-		w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: f.Key, Value: m.Value, Rank: m.Rank, FactID: m.ID})
-		w.res.Facts = append(w.res.Facts, m)
+		w.duplicate(m, m.Rank)
 		return nil
 	}
 	n, err := w.tx.MaxRank(w.ctx, f.Subject, f.Key)
@@ -543,15 +552,10 @@ func (w *Writer) retract(op factbase.Op) error {
 		}
 		return w.end(f)
 	}
-	facts, err := w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key})
+	facts, err := w.keyFacts(op, false)
 	if err != nil {
 		return err
 	}
-	if len(facts) == 0 {
-		return factbase.Errorf(factbase.ENOTFOUND, "no current facts for %s", op.Fact.Key)
-	}
-	// Retract a list from its last member up so that no shifting is needed.
-	sortByRankDesc(facts)
 	for _, f := range facts {
 		if err := w.end(f); err != nil {
 			return err
@@ -560,29 +564,40 @@ func (w *Writer) retract(op factbase.Op) error {
 	return nil
 }
 
-func sortByRankDesc(facts []factbase.Fact) {
+// keyFacts reads the facts of op's key, the current ones or (history) every
+// version, from the last rank up, so that undoing a list from its end needs no
+// shifting. ENOTFOUND when there are none.
+func (w *Writer) keyFacts(op factbase.Op, history bool) ([]factbase.Fact, error) {
+	facts, err := w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key, History: history})
+	if err != nil {
+		return nil, err
+	}
+	if len(facts) == 0 {
+		what := "current facts"
+		if history {
+			what = "facts"
+		}
+		return nil, factbase.Errorf(factbase.ENOTFOUND, "no %s for %s", what, op.Fact.Key)
+	}
 	slices.SortStableFunc(facts, func(a, b factbase.Fact) int { return cmp.Compare(b.Rank, a.Rank) })
+	return facts, nil
 }
 
 // erase deletes one fact by id, or every version of a key, history included.
 func (w *Writer) erase(op factbase.Op) error {
-	var facts []factbase.Fact
+	var (
+		facts []factbase.Fact
+		err   error
+	)
 	if op.ID != "" {
-		f, err := w.tx.Fact(w.ctx, op.ID)
-		if err != nil {
-			return err
-		}
+		var f factbase.Fact
+		f, err = w.tx.Fact(w.ctx, op.ID)
 		facts = []factbase.Fact{f}
 	} else {
-		var err error
-		facts, err = w.tx.Facts(w.ctx, factbase.FactFilter{Subject: op.Fact.Subject, Key: op.Fact.Key, History: true})
-		if err != nil {
-			return err
-		}
-		if len(facts) == 0 {
-			return factbase.Errorf(factbase.ENOTFOUND, "no facts for %s", op.Fact.Key)
-		}
-		sortByRankDesc(facts)
+		facts, err = w.keyFacts(op, true)
+	}
+	if err != nil {
+		return err
 	}
 	for _, f := range facts {
 		w.touch(f.Subject, f.Key, f.Cardinality, "")

@@ -110,6 +110,28 @@ func (e *Engine) View(ctx context.Context, user factbase.UserID, fn func(tx fact
 	return e.store.View(ctx, user, fn)
 }
 
+// Read returns what fn reads in one snapshot of user's data (View, so the user id
+// is checked first): the body of every read that is one store call. Go has no
+// generic methods, so it is a function of the engine.
+func Read[T any](ctx context.Context, e *Engine, user factbase.UserID, fn func(tx factbase.ReadTx) (T, error)) (T, error) {
+	var out T
+	err := e.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
+// ReadList is Read for a list: empty rather than nil when there is nothing, so that
+// an answer encodes it as [] in JSON.
+func ReadList[T any](ctx context.Context, e *Engine, user factbase.UserID, fn func(tx factbase.ReadTx) ([]T, error)) ([]T, error) {
+	out, err := Read(ctx, e, user, fn)
+	if out == nil && err == nil {
+		out = []T{}
+	}
+	return out, err
+}
+
 // Progress receives how much of a long job is done: done of total items.
 type Progress func(done, total int)
 

@@ -39,28 +39,12 @@ func checkRead(user factbase.UserID, subject, key string) (string, error) {
 
 // Fact returns one fact by id, current or not.
 func (e *Engine) Fact(ctx context.Context, user factbase.UserID, id string) (factbase.Fact, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Fact{}, err
-	}
-	var f factbase.Fact
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		f, err = tx.Fact(ctx, id)
-		return err
-	})
-	return f, err
+	return Read(ctx, e, user, func(tx factbase.ReadTx) (factbase.Fact, error) { return tx.Fact(ctx, id) })
 }
 
 // Facts returns the user's facts matching filter.
 func (e *Engine) Facts(ctx context.Context, user factbase.UserID, filter factbase.FactFilter) ([]factbase.Fact, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	var out []factbase.Fact
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.Facts(ctx, filter)
-		return err
-	})
-	return out, err
+	return Read(ctx, e, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) { return tx.Facts(ctx, filter) })
 }
 
 // Get returns the current facts of (subject, key): the one current fact of a
@@ -189,12 +173,7 @@ func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key
 
 // Keys returns the distinct keys of current facts about subject that start with prefix.
 func (e *Engine) Keys(ctx context.Context, user factbase.UserID, subject, prefix string) ([]string, error) {
-	var keys []string
-	err := e.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		keys, err = tx.Keys(ctx, subject, prefix)
-		return err
-	})
-	return keys, err
+	return Read(ctx, e, user, func(tx factbase.ReadTx) ([]string, error) { return tx.Keys(ctx, subject, prefix) })
 }
 
 // Member returns the current member of the list or set (subject, key) whose value

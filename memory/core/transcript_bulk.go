@@ -63,8 +63,7 @@ func (w *Writer) addMembers(ops []factbase.Op) error {
 	for i, op := range ops {
 		k := factbase.MemberKey{Subject: op.Fact.Subject, Key: op.Fact.Key, Norm: norms[i]}
 		if m, ok := present[k]; ok {
-			w.res.Duplicates = append(w.res.Duplicates, factbase.Duplicate{Key: op.Fact.Key, Value: m.Value, FactID: m.ID})
-			w.res.Facts = append(w.res.Facts, m)
+			w.duplicate(m, 0)
 			continue
 		}
 		nf := w.newFact(op.Fact)

@@ -18,15 +18,7 @@ import (
 // checkpoint that truncates the log), so that the data is gone from the files too.
 // A user with no data is ENOTFOUND.
 func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.UserErasure, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.UserErasure{}, err
-	}
-	var before map[string]int64
-	err := e.store.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		before, err = tx.UserRows(ctx)
-		return err
-	})
+	before, err := Read(ctx, e, user, func(tx factbase.ReadTx) (map[string]int64, error) { return tx.UserRows(ctx) })
 	if err != nil {
 		return factbase.UserErasure{}, err
 	}

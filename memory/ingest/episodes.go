@@ -141,7 +141,7 @@ func episodeOps(ep factbase.Episode, extracted []episode.Fact, given []factbase.
 // content into facts linked to it (source kind "episode"), each with the rule's
 // confidence, written through the one write path in the same transaction as the
 // episode, its full-text entry and its vector.
-func (e *Service) AddEpisode(ctx context.Context, user factbase.UserID, in EpisodeInput) (EpisodeResult, error) {
+func (s *Service) AddEpisode(ctx context.Context, user factbase.UserID, in EpisodeInput) (EpisodeResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EpisodeResult{}, err
 	}
@@ -149,17 +149,17 @@ func (e *Service) AddEpisode(ctx context.Context, user factbase.UserID, in Episo
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	ep.ID = e.core.NewID()
+	ep.ID = s.core.NewID()
 	var extracted []episode.Fact
 	if !in.NoExtract {
 		extracted = episode.Extract(ep.Content)
 	}
 	ops := episodeOps(ep, extracted, in.Facts)
-	tv, err := e.core.EmbedTexts(ctx, []string{ep.Content})
+	tv, err := s.core.EmbedTexts(ctx, []string{ep.Content})
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		now := w.Tx().Now()
 		if ep.CreatedAt.IsZero() || ep.CreatedAt.After(now) {
 			ep.CreatedAt = now
@@ -196,55 +196,37 @@ func putEpisodeVector(ctx context.Context, st factbase.SearchTx, ep factbase.Epi
 
 // AddEpisodeFacts adds facts to episode id by hand: each is written through the one
 // write path with the episode as its source. ENOTFOUND if the episode does not exist.
-func (e *Service) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id string, facts []factbase.Fact) (factbase.Result, error) {
+func (s *Service) AddEpisodeFacts(ctx context.Context, user factbase.UserID, id string, facts []factbase.Fact) (factbase.Result, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Result{}, err
 	}
 	if len(facts) == 0 {
 		return factbase.Result{}, factbase.Errorf(factbase.EINVALID, "no facts to add")
 	}
-	ep, err := e.Episode(ctx, user, id)
+	ep, err := s.Episode(ctx, user, id)
 	if err != nil {
 		return factbase.Result{}, err
 	}
-	return e.core.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(w *core.Writer) error {
+	return s.core.ApplyWith(ctx, user, episodeOps(ep, nil, facts), func(w *core.Writer) error {
 		_, err = w.Tx().Episode(ctx, id) // deleted meanwhile: abort
 		return err
 	})
 }
 
 // Episode returns one episode. ENOTFOUND if the user has none with that id.
-func (e *Service) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Episode{}, err
-	}
-	var ep factbase.Episode
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		ep, err = tx.Episode(ctx, id)
-		return err
-	})
-	return ep, err
+func (s *Service) Episode(ctx context.Context, user factbase.UserID, id string) (factbase.Episode, error) {
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Episode, error) { return tx.Episode(ctx, id) })
 }
 
 // EpisodeFacts returns the facts whose source is episode id: the current ones, or
 // every version with history. ENOTFOUND if the episode does not exist.
-func (e *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	out := []factbase.Fact{}
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+func (s *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) {
 		if _, err := tx.Episode(ctx, id); err != nil {
-			return err
+			return nil, err
 		}
-		facts, err := tx.EpisodeFacts(ctx, id, history)
-		if facts != nil {
-			out = facts
-		}
-		return err
+		return tx.EpisodeFacts(ctx, id, history)
 	})
-	return out, err
 }
 
 // EpisodePage is one page of a user's episodes.
@@ -257,7 +239,7 @@ type EpisodePage struct {
 
 // Episodes returns a page of the user's episodes matching f (tags are normalised as
 // on creation). A zero f.Limit means core.DefaultPageSize; above core.MaxPageSize is EINVALID.
-func (e *Service) Episodes(ctx context.Context, user factbase.UserID, f factbase.EpisodeFilter) (EpisodePage, error) {
+func (s *Service) Episodes(ctx context.Context, user factbase.UserID, f factbase.EpisodeFilter) (EpisodePage, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EpisodePage{}, err
 	}
@@ -276,7 +258,7 @@ func (e *Service) Episodes(ctx context.Context, user factbase.UserID, f factbase
 	}
 	f.Tags = tags
 	p := EpisodePage{Episodes: []factbase.Episode{}, Offset: f.Offset, Limit: f.Limit}
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		eps, err := tx.Episodes(ctx, f)
 		if err != nil {
 			return err
@@ -300,10 +282,10 @@ type DeleteResult struct {
 // keepFacts, every version of the facts whose source it is (through the write path,
 // so ranked lists close up and their index entries go too). ENOTFOUND if there is no
 // such episode.
-func (e *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
+func (s *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
 	var ops []factbase.Op
 	if !keepFacts {
-		facts, err := e.EpisodeFacts(ctx, user, id, true)
+		facts, err := s.EpisodeFacts(ctx, user, id, true)
 		if err != nil {
 			return DeleteResult{}, err
 		}
@@ -315,7 +297,7 @@ func (e *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id st
 		return DeleteResult{}, err
 	}
 	var n int
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		var err error
 		if n, err = w.Tx().DeleteEpisode(ctx, id); err != nil {
 			return err
@@ -345,7 +327,7 @@ const backfillBatch = 64
 // batch per transaction: the facts and the episodes' extraction marks are written
 // together, so an interrupted backfill resumes where it stopped. progress, if not
 // nil, is called after each batch.
-func (e *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress core.Progress) (BackfillResult, error) {
+func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress core.Progress) (BackfillResult, error) {
 	var out BackfillResult
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
@@ -353,7 +335,7 @@ func (e *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, pr
 	total := -1
 	for {
 		var batch []factbase.Episode
-		err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 			var err error
 			f := factbase.EpisodeFilter{Unextracted: true, Limit: backfillBatch}
 			if total < 0 {
@@ -368,7 +350,7 @@ func (e *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, pr
 			return out, err
 		}
 		if len(batch) == 0 {
-			e.core.SheetAfter(ctx, user, out.Facts > 0)
+			s.core.SheetAfter(ctx, user, out.Facts > 0)
 			return out, nil
 		}
 		var ops []factbase.Op
@@ -378,7 +360,7 @@ func (e *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, pr
 		if len(ops) > core.MaxOps { // only with extraordinarily dense episodes
 			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), core.MaxOps)
 		}
-		res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 			w.DeferSheet() // once, at the end
 			for _, ep := range batch {
 				if err := w.Tx().MarkExtracted(ctx, ep.ID, w.Tx().Now()); err != nil {

@@ -120,7 +120,7 @@ type IngestSummary struct {
 // Two ingests of the same file for the same user at once: one of them fails with
 // ECONFLICT at its first commit after the other's. On an error the summary reports
 // what was committed before it.
-func (e *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f io.ReadSeeker, name string, o IngestOptions) (IngestSummary, error) {
+func (s *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f io.ReadSeeker, name string, o IngestOptions) (IngestSummary, error) {
 	sum := IngestSummary{File: name}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return sum, err
@@ -139,7 +139,7 @@ func (e *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f 
 		stored factbase.TranscriptCheckpoint
 		had    bool
 	)
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
 		stored, had, err = tx.TranscriptCheckpoint(ctx, name)
 		return err
 	})
@@ -151,7 +151,7 @@ func (e *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f 
 		return sum, fmt.Errorf("transcript %s: %w", name, err)
 	}
 
-	in := &ingest{e: e, ctx: ctx, user: user, name: name, o: o, sum: &sum,
+	in := &ingest{e: s, ctx: ctx, user: user, name: name, o: o, sum: &sum,
 		x:        transcript.NewExtractor(o.Rules, o.Extractor),
 		sessions: transcript.NewSessions(),
 		dirty:    map[string]bool{},
@@ -183,7 +183,7 @@ func (e *Service) IngestTranscript(ctx context.Context, user factbase.UserID, f 
 	sum.Offset, sum.Line = cp.Offset, cp.Line
 	// run fills sum through in.sum; call it before sum is read for the return.
 	err = in.run(r)
-	e.core.SheetAfter(ctx, user, sum.Stored+sum.Duplicate > 0)
+	s.core.SheetAfter(ctx, user, sum.Stored+sum.Duplicate > 0)
 	return sum, err
 }
 
@@ -490,64 +490,38 @@ func checkTranscriptQuery(user factbase.UserID, q *factbase.TranscriptQuery) err
 // TranscriptFacts returns the user's current facts from transcripts that q selects
 // (by predicate, subject, session, object substring, minimum confidence), oldest
 // first. Limit 0 means DefaultTranscriptLimit; above MaxTranscriptLimit is EINVALID.
-func (e *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, error) {
+func (s *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
-	var out []factbase.Fact
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptFacts(ctx, q)
-		return err
-	})
-	if out == nil && err == nil {
-		out = []factbase.Fact{}
-	}
-	return out, err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) { return tx.TranscriptFacts(ctx, q) })
 }
 
 // TranscriptObjects returns the distinct objects of the facts q selects, each with
 // its number of facts and the sessions they came from, most facts first: for
 // example every host the user's agents connected to (predicate connects_to_host).
 // Limit and Offset page through the objects.
-func (e *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, error) {
+func (s *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
 		return nil, err
 	}
-	var out []factbase.TranscriptObject
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptObjects(ctx, q)
-		return err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptObject, error) {
+		return tx.TranscriptObjects(ctx, q)
 	})
-	if out == nil && err == nil {
-		out = []factbase.TranscriptObject{}
-	}
-	return out, err
 }
 
 // TranscriptSessions returns the stored sessions with id id (one row per file that
 // mentions it), or every session for id "".
-func (e *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	var out []factbase.TranscriptSession
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = tx.TranscriptSessions(ctx, id)
-		return err
+func (s *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptSession, error) {
+		return tx.TranscriptSessions(ctx, id)
 	})
-	if out == nil && err == nil {
-		out = []factbase.TranscriptSession{}
-	}
-	return out, err
 }
 
 // TranscriptCheckpoint returns how far the user's ingest of file got; ok is false if
 // it was never ingested.
-func (e *Service) TranscriptCheckpoint(ctx context.Context, user factbase.UserID, file string) (cp factbase.TranscriptCheckpoint, ok bool, err error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return cp, false, err
-	}
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+func (s *Service) TranscriptCheckpoint(ctx context.Context, user factbase.UserID, file string) (cp factbase.TranscriptCheckpoint, ok bool, err error) {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		cp, ok, err = tx.TranscriptCheckpoint(ctx, file)
 		return err
 	})

@@ -200,10 +200,10 @@ type modelContext struct {
 // (newest first), the user's entities (those the message names first) and the
 // current facts about the entities it names, bounded by factbase.MaxKnownEntities and
 // factbase.MaxKnownFacts.
-func (e *Service) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
+func (s *Service) modelInput(ctx context.Context, user factbase.UserID, message string, now time.Time) (modelContext, error) {
 	mc := modelContext{prompt: factbase.ExtractRequest{Message: message, Now: now}}
 	msgWords := wordSet(message)
-	err := e.core.Store().View(ctx, user, func(tx factbase.ReadTx) error {
+	err := s.core.Store().View(ctx, user, func(tx factbase.ReadTx) error {
 		var named []factbase.Entity
 		all, err := tx.Entities(ctx)
 		if err != nil {
@@ -513,7 +513,7 @@ func (e *Service) modelOps(ctx context.Context, user factbase.UserID, job, messa
 // resolveEntity resolves an entity the model named, as the rules resolve a mention:
 // it returns the subject of its facts, or why they are skipped. A new entity is
 // added to plan.entities and to cands (so that a second ref to it finds it).
-func (e *Service) resolveEntity(en factbase.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
+func (s *Service) resolveEntity(en factbase.ProposedEntity, msgWords map[string]bool, cands *[]factbase.Entity, plan *modelPlan, now time.Time) (string, string) {
 	label := strings.TrimSpace(en.Name)
 	if label == "" {
 		label = "the user's " + strings.TrimSpace(en.Relation)
@@ -550,7 +550,7 @@ func (e *Service) resolveEntity(en factbase.ProposedEntity, msgWords map[string]
 	if err != nil {
 		return "", "invalid entity: " + factbase.ErrorMessage(err)
 	}
-	ne.ID, ne.CreatedAt, ne.UpdatedAt = e.core.NewID(), now, now
+	ne.ID, ne.CreatedAt, ne.UpdatedAt = s.core.NewID(), now, now
 	plan.entities = append(plan.entities, ne)
 	*cands = append(*cands, ne)
 	return ne.Subject(), ""

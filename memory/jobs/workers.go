@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/inflight"
 	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/people"
@@ -128,18 +129,18 @@ const DefaultMaxAttempts = 5
 // queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
 // or another one sharing the store, process it (see Workers). EINVALID for a bad
 // user or an empty, oversized or non-UTF-8 message.
-func (e *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
-	return e.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
+func (s *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
+	return s.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
 }
 
-func (e *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
+func (s *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Job{}, err
 	}
 	if err := validMessage(message); err != nil {
 		return factbase.Job{}, err
 	}
-	return e.core.Store().EnqueueJob(ctx, factbase.Job{ID: e.core.NewID(), User: user, Kind: factbase.JobRemember,
+	return s.core.Store().EnqueueJob(ctx, factbase.Job{ID: s.core.NewID(), User: user, Kind: factbase.JobRemember,
 		Input: message, MaxAttempts: attempts})
 }
 
@@ -249,14 +250,7 @@ func (e *errLeaseLost) Unwrap() error { return e.err }
 // run processes one claimed job to its end: completed, failed (retried or dead),
 // released (the pool stopped), or abandoned (its lease was lost).
 func (w *Workers) run(ctx context.Context, j factbase.Job) {
-	n := w.stats.inflight.Add(1)
-	defer w.stats.inflight.Add(-1)
-	for {
-		m := w.stats.maxInflight.Load()
-		if n <= m || w.stats.maxInflight.CompareAndSwap(m, n) {
-			break
-		}
-	}
+	defer w.stats.inFlight.Start()()
 	defer w.jobEnded()
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -544,7 +538,7 @@ type WorkerStats struct {
 
 type workerCounters struct {
 	enqueued, claimed, done, retried, dead, lost, released atomic.Int64
-	inflight, maxInflight                                  atomic.Int64
+	inFlight                                               inflight.Gauge
 	prompt, completion                                     atomic.Int64
 	costMu                                                 sync.Mutex
 	cost                                                   float64
@@ -566,7 +560,7 @@ func (w *Workers) Stats() WorkerStats {
 	cost := c.cost
 	c.costMu.Unlock()
 	return WorkerStats{Enqueued: c.enqueued.Load(), Claimed: c.claimed.Load(), Done: c.done.Load(), Retried: c.retried.Load(),
-		Dead: c.dead.Load(), Lost: c.lost.Load(), Released: c.released.Load(), InFlight: c.inflight.Load(),
-		MaxInFlight: c.maxInflight.Load(),
+		Dead: c.dead.Load(), Lost: c.lost.Load(), Released: c.released.Load(), InFlight: c.inFlight.Now(),
+		MaxInFlight: c.inFlight.Peak(),
 		Usage:       factbase.ModelUsage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load()), Cost: cost}}
 }

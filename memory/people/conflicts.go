@@ -15,7 +15,7 @@ type ConflictResult struct {
 
 // Conflicts returns the user's conflicts with the given status ("" for every
 // status), oldest first.
-func (e *Service) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
+func (s *Service) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
@@ -24,27 +24,14 @@ func (e *Service) Conflicts(ctx context.Context, user factbase.UserID, status fa
 	default:
 		return nil, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
 	}
-	out := []factbase.Conflict{}
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
-		out = append(out, cs...)
-		return err
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Conflict, error) {
+		return tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
 	})
-	return out, err
 }
 
 // Conflict returns one conflict.
-func (e *Service) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Conflict{}, err
-	}
-	var c factbase.Conflict
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		c, err = tx.Conflict(ctx, id)
-		return err
-	})
-	return c, err
+func (s *Service) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Conflict, error) { return tx.Conflict(ctx, id) })
 }
 
 // pendingConflict reads conflict id in a write transaction; ECONFLICT unless it is
@@ -63,8 +50,8 @@ func pendingConflict(ctx context.Context, tx factbase.Tx, id string) (factbase.C
 // ConfirmConflict applies a pending conflict's proposed value through the write path:
 // it supersedes the current fact, which stays in history. The conflict is recorded
 // as confirmed with the fact written. ECONFLICT if it is not pending.
-func (e *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id string) (ConflictResult, error) {
-	c, err := e.Conflict(ctx, user, id)
+func (s *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id string) (ConflictResult, error) {
+	c, err := s.Conflict(ctx, user, id)
 	if err != nil {
 		return ConflictResult{}, err
 	}
@@ -75,7 +62,7 @@ func (e *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id 
 	f.ID, f.Subject, f.Key, f.Current = "", c.Subject, c.Key, false
 	f.Supersedes, f.SupersededBy, f.ValidTo = "", "", nil
 	var out factbase.Conflict
-	res, err := e.core.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(w *core.Writer) error {
+	res, err := s.core.ApplyWith(ctx, user, []factbase.Op{{Kind: factbase.OpSet, Fact: f}}, func(w *core.Writer) error {
 		cur, err := pendingConflict(ctx, w.Tx(), id)
 		if err != nil {
 			return err
@@ -97,12 +84,12 @@ func (e *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id 
 
 // RejectConflict records that the user rejected a pending conflict; no fact changes.
 // ECONFLICT if it is not pending.
-func (e *Service) RejectConflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
+func (s *Service) RejectConflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Conflict{}, err
 	}
 	var out factbase.Conflict
-	_, err := e.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
+	_, err := s.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
 		cur, err := pendingConflict(ctx, w.Tx(), id)
 		if err != nil {
 			return err

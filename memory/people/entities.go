@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -31,19 +32,13 @@ type EntityResult struct {
 }
 
 // Entities returns the user's entities, oldest first; merged ones only when asked.
-func (e *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
-	}
-	out := []factbase.Entity{}
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+func (s *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
+	out, err := core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Entity, error) {
 		all, err := tx.Entities(ctx)
-		for _, en := range all {
-			if includeMerged || en.MergedInto == "" {
-				out = append(out, en)
-			}
+		if includeMerged {
+			return all, err
 		}
-		return err
+		return slices.DeleteFunc(all, func(en factbase.Entity) bool { return en.MergedInto != "" }), err
 	})
 	sortEntities(out)
 	return out, err
@@ -52,12 +47,12 @@ func (e *Service) Entities(ctx context.Context, user factbase.UserID, includeMer
 // FindEntity returns the entity ref names: its id, or else its name or an alias
 // (ignoring case) if exactly one live entity has it. ENOTFOUND if none; ECONFLICT
 // if several do.
-func (e *Service) FindEntity(ctx context.Context, user factbase.UserID, ref string) (factbase.Entity, error) {
+func (s *Service) FindEntity(ctx context.Context, user factbase.UserID, ref string) (factbase.Entity, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return factbase.Entity{}, factbase.Errorf(factbase.EINVALID, "no entity named: give an id or a name")
 	}
-	all, err := e.Entities(ctx, user, true)
+	all, err := s.Entities(ctx, user, true)
 	if err != nil {
 		return factbase.Entity{}, err
 	}
@@ -218,20 +213,35 @@ func RelationOp(en factbase.Entity) factbase.Op {
 
 // CreateEntity creates an entity from a name and/or relation, a role (default other)
 // and aliases; its relation is recorded as a fact too. It returns the entity.
-func (e *Service) CreateEntity(ctx context.Context, user factbase.UserID, in factbase.Entity) (EntityResult, error) {
+func (s *Service) CreateEntity(ctx context.Context, user factbase.UserID, in factbase.Entity) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
-	en, err := CheckEntity(in)
+	en, err := s.newEntity(user, in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = e.core.NewID(), user, ""
 	var ops []factbase.Op
 	if en.Relation != "" {
 		ops = append(ops, RelationOp(en))
 	}
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+	return s.putEntity(ctx, user, en, ops)
+}
+
+// newEntity checks in and makes it a new entity of user, not yet stored.
+func (s *Service) newEntity(user factbase.UserID, in factbase.Entity) (factbase.Entity, error) {
+	en, err := CheckEntity(in)
+	if err != nil {
+		return factbase.Entity{}, err
+	}
+	en.ID, en.User, en.MergedInto = s.core.NewID(), user, ""
+	return en, nil
+}
+
+// putEntity stores the new entity en and applies ops in one write; the result
+// carries the write's counts, not its facts.
+func (s *Service) putEntity(ctx context.Context, user factbase.UserID, en factbase.Entity, ops []factbase.Op) (EntityResult, error) {
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
 		return w.Tx().PutEntity(ctx, en)
 	})
@@ -244,12 +254,12 @@ func (e *Service) CreateEntity(ctx context.Context, user factbase.UserID, in fac
 
 // updateEntity reads entity id in a write transaction, lets change edit it, and
 // stores it; merged entities cannot be changed.
-func (e *Service) updateEntity(ctx context.Context, user factbase.UserID, id string, change func(en *factbase.Entity) error) (factbase.Entity, error) {
+func (s *Service) updateEntity(ctx context.Context, user factbase.UserID, id string, change func(en *factbase.Entity) error) (factbase.Entity, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return factbase.Entity{}, err
 	}
 	var out factbase.Entity
-	_, err := e.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
+	_, err := s.core.ApplyWith(ctx, user, nil, func(w *core.Writer) error {
 		en, err := w.Tx().Entity(ctx, id)
 		if err != nil {
 			return err
@@ -271,12 +281,12 @@ func (e *Service) updateEntity(ctx context.Context, user factbase.UserID, id str
 }
 
 // RenameEntity gives an entity a new display name; the old one becomes an alias.
-func (e *Service) RenameEntity(ctx context.Context, user factbase.UserID, id, name string) (factbase.Entity, error) {
+func (s *Service) RenameEntity(ctx context.Context, user factbase.UserID, id, name string) (factbase.Entity, error) {
 	name, err := entityName("entity name", name, true)
 	if err != nil {
 		return factbase.Entity{}, err
 	}
-	return e.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
+	return s.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
 		if en.Name != "" && !strings.EqualFold(en.Name, name) && !entityHas(en.Aliases, en.Name) {
 			en.Aliases = append(en.Aliases, en.Name)
 		}
@@ -286,12 +296,12 @@ func (e *Service) RenameEntity(ctx context.Context, user factbase.UserID, id, na
 }
 
 // AddAlias adds another name an entity goes by.
-func (e *Service) AddAlias(ctx context.Context, user factbase.UserID, id, alias string) (factbase.Entity, error) {
+func (s *Service) AddAlias(ctx context.Context, user factbase.UserID, id, alias string) (factbase.Entity, error) {
 	alias, err := entityName("alias", alias, true)
 	if err != nil {
 		return factbase.Entity{}, err
 	}
-	return e.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
+	return s.updateEntity(ctx, user, id, func(en *factbase.Entity) error {
 		if !entityHas(en.Aliases, alias) && !strings.EqualFold(en.Name, alias) {
 			en.Aliases = append(en.Aliases, alias)
 		}
@@ -325,7 +335,7 @@ func entityMoveOps(facts []factbase.Fact, to string, current map[string]factbase
 // into (a single-valued fact only where it is newer), from's names become aliases of
 // into, its pending conflicts follow, and from is kept, marked merged, with the
 // history of its facts.
-func (e *Service) MergeEntities(ctx context.Context, user factbase.UserID, into, from string) (EntityResult, error) {
+func (s *Service) MergeEntities(ctx context.Context, user factbase.UserID, into, from string) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
@@ -337,7 +347,7 @@ func (e *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 		srcFacts   []factbase.Fact
 		dstCurrent = map[string]factbase.Fact{}
 	)
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if src, err = tx.Entity(ctx, from); err != nil {
 			return err
@@ -365,7 +375,7 @@ func (e *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 		return EntityResult{}, err
 	}
 	ops := entityMoveOps(srcFacts, dst.Subject(), dstCurrent)
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		s2, err := w.Tx().Entity(ctx, from)
 		if err != nil {
 			return err
@@ -430,23 +440,22 @@ func (e *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 // SplitEntity moves the chosen current facts of entity id to a new entity (given by
 // name, role, relation, aliases): each is written under the new entity and retracted
 // from the old one, which keeps it in history.
-func (e *Service) SplitEntity(ctx context.Context, user factbase.UserID, id string, factIDList []string, in factbase.Entity) (EntityResult, error) {
+func (s *Service) SplitEntity(ctx context.Context, user factbase.UserID, id string, factIDList []string, in factbase.Entity) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
 	if len(factIDList) == 0 {
 		return EntityResult{}, factbase.Errorf(factbase.EINVALID, "a split needs the ids of the facts to move")
 	}
-	en, err := CheckEntity(in)
+	en, err := s.newEntity(user, in)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	en.ID, en.User, en.MergedInto = e.core.NewID(), user, ""
 	var (
 		src   factbase.Entity
 		moved []factbase.Fact
 	)
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		if src, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
@@ -486,20 +495,17 @@ func (e *Service) SplitEntity(ctx context.Context, user factbase.UserID, id stri
 			ops = append(ops, RelationOp(en))
 		}
 	}
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
-		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
-		return w.Tx().PutEntity(ctx, en)
-	})
+	out, err := s.putEntity(ctx, user, en, ops)
 	if err != nil {
 		return EntityResult{}, err
 	}
-	res.Facts = nil
-	return EntityResult{Entity: en, Result: res, Other: &src}, nil
+	out.Other = &src
+	return out, nil
 }
 
 // DeleteEntity erases an entity completely: every version of its facts (and of the
 // facts of entities merged into it), its conflicts, and the entities themselves.
-func (e *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id string) (EntityResult, error) {
+func (s *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id string) (EntityResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityResult{}, err
 	}
@@ -508,7 +514,7 @@ func (e *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id str
 		gone   []factbase.Entity
 		ops    []factbase.Op
 	)
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if target, err = tx.Entity(ctx, id); err != nil {
 			return err
@@ -536,7 +542,7 @@ func (e *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id str
 	if err != nil {
 		return EntityResult{}, err
 	}
-	res, err := e.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		var facts []factbase.Fact
 		for _, g := range gone {
 			// anything written about them since the read would survive: refuse

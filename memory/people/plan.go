@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -121,8 +120,8 @@ func (p PersonalPlan) Empty() bool { return len(p.Ops) == 0 && p.With == nil && 
 
 // PlanMessageIn is PlanIn for a user's message as Say reads it: its time, session
 // and speaker from ctx (WithMessage), its source the message.
-func (e *Service) PlanMessageIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string) (PersonalPlan, error) {
-	return e.PlanIn(ctx, tx, user, message, messageInfo(ctx), factbase.Source{Kind: factbase.SourceMessage})
+func (s *Service) PlanMessageIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string) (PersonalPlan, error) {
+	return s.PlanIn(ctx, tx, user, message, messageInfo(ctx), factbase.Source{Kind: factbase.SourceMessage})
 }
 
 // trust ranks who said a fact: the user above a person they know above the
@@ -145,16 +144,13 @@ func personalTrust(saidBy string) int {
 // current value (the assistant, a third party, or lower confidence) — unless the
 // user states it as an explicit correction ("now", "moved to", "turned"). The plan is
 // applied by passing Ops and With to ApplyWith (Say does); nothing is written here.
-func (e *Service) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
-	if e.opts.Off {
+func (s *Service) PlanPersonal(ctx context.Context, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+	if s.opts.Off {
 		return PersonalPlan{}, nil
 	}
-	var out PersonalPlan
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
-		out, err = e.PlanIn(ctx, tx, user, message, info, src)
-		return err
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (PersonalPlan, error) {
+		return s.PlanIn(ctx, tx, user, message, info, src)
 	})
-	return out, err
 }
 
 // PlanIn is PlanPersonal reading the user's entities, current facts, conflicts and
@@ -437,10 +433,7 @@ func personalReply(facts []personal.Planned) []string {
 
 // sortEntities orders entities by creation, then id.
 func sortEntities(es []factbase.Entity) {
-	sort.SliceStable(es, func(i, j int) bool {
-		if !es[i].CreatedAt.Equal(es[j].CreatedAt) {
-			return es[i].CreatedAt.Before(es[j].CreatedAt)
-		}
-		return es[i].ID < es[j].ID
+	slices.SortStableFunc(es, func(a, b factbase.Entity) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 }

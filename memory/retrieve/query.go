@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func lookupResult(f factbase.Fact) LookupResult {
 
 // Lookup is the direct fact look-up: the user's current facts of a type or key,
 // newest first, narrowed by subject, source-episode tags and time.
-func (e *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
+func (s *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func (e *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOpti
 	}
 	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
 	out := []LookupResult{}
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Limit)
 		for _, fact := range facts {
 			out = append(out, lookupResult(fact))
@@ -139,16 +140,12 @@ type QueryAnswer struct {
 // episodes, and says which source answered. A fact answers only if its key names
 // what the question asks about; narrative passages are the best sentences of the
 // best episodes.
-func (e *Service) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
+func (s *Service) Query(ctx context.Context, user factbase.UserID, question string, o QueryOptions) (QueryAnswer, error) {
 	a := QueryAnswer{Question: question, Tried: []string{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return a, err
 	}
-	switch o.Prefer {
-	case "":
-		o.Prefer = PreferAuto
-	case PreferAuto, PreferFact, PreferNarrative:
-	default:
+	if o.Prefer = cmp.Or(o.Prefer, PreferAuto); !slices.Contains([]string{PreferAuto, PreferFact, PreferNarrative}, o.Prefer) {
 		return a, factbase.Errorf(factbase.EINVALID, "prefer %q is not one of auto, fact, narrative", o.Prefer)
 	}
 	if o.Passages == 0 {
@@ -166,7 +163,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 	for _, src := range order {
 		a.Tried = append(a.Tried, src)
 		if src == SourceFact {
-			f, ok, err := e.answerFact(ctx, user, question, subject, o.Now)
+			f, ok, err := s.answerFact(ctx, user, question, subject, o.Now)
 			if err != nil {
 				return a, err
 			}
@@ -177,7 +174,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 			}
 			continue
 		}
-		ps, err := e.passages(ctx, user, question, o.Passages, o.Now)
+		ps, err := s.passages(ctx, user, question, o.Passages, o.Now)
 		if err != nil {
 			return a, err
 		}
@@ -190,7 +187,7 @@ func (e *Service) Query(ctx context.Context, user factbase.UserID, question stri
 }
 
 // answerFact finds the current fact whose key best covers what question asks about.
-func (e *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
+func (s *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
 	want := stems(subject)
 	if len(want) == 0 {
 		want = stems(question)
@@ -198,7 +195,7 @@ func (e *Service) answerFact(ctx context.Context, user factbase.UserID, question
 	if len(want) == 0 {
 		return factbase.Fact{}, false, nil
 	}
-	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: now})
+	res, err := s.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindFact}, Limit: 20, Now: now})
 	if err != nil {
 		return factbase.Fact{}, false, err
 	}
@@ -239,8 +236,8 @@ func stems(text string) []string {
 }
 
 // passages runs the narrative search and cuts each episode to its best sentences.
-func (e *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
-	res, err := e.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
+func (s *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
+	res, err := s.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
 	if err != nil {
 		return nil, err
 	}
@@ -409,27 +406,26 @@ func stripArticles(words, lower []string) []string {
 	return words[i:j]
 }
 
-var determiners = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true,
-	"its": true, "their": true, "his": true, "her": true, "this": true, "that": true, "current": true, "latest": true}
+var determiners = wordSet("the a an my our your its their his her this that current latest")
 
 // narrativeWords in the asked-about phrase make a question narrative: they ask for
 // events, reasons or descriptions, not a stored value.
-var narrativeWords = map[string]bool{
-	"happened": true, "happen": true, "happening": true, "reason": true, "why": true, "story": true,
-	"problem": true, "problems": true, "issue": true, "issues": true, "difference": true, "plan": true,
-	"plans": true, "summary": true, "going": true, "wrong": true, "did": true, "do": true, "does": true,
-	"we": true, "i": true, "you": true, "they": true, "he": true, "she": true, "that": true, "who": true,
-	"which": true, "when": true, "where": true, "how": true, "about": true, "like": true, "think": true,
-	"feel": true, "said": true, "say": true, "discussed": true, "decided": true, "learned": true,
-}
+var narrativeWords = wordSet(`happened happen happening reason why story problem problems issue
+	issues difference plan plans summary going wrong did do does we i you they he she that who
+	which when where how about like think feel said say discussed decided learned`)
 
 // measureWords are the things a fact-seeking question asks for.
-var measureWords = map[string]bool{
-	"version": true, "versions": true, "status": true, "phase": true, "rate": true, "accuracy": true,
-	"latency": true, "count": true, "number": true, "percentage": true, "precision": true, "recall": true,
-	"score": true, "coverage": true, "uptime": true, "date": true, "deadline": true, "email": true,
-	"phone": true, "address": true, "name": true, "birthday": true, "sprint": true, "milestone": true,
-	"session": true, "p50": true, "p95": true, "p99": true, "value": true, "total": true,
+var measureWords = wordSet(`version versions status phase rate accuracy latency count number
+	percentage precision recall score coverage uptime date deadline email phone address name
+	birthday sprint milestone session p50 p95 p99 value total`)
+
+// wordSet is the set of the space-separated words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }
 
 // questionWords splits a question into words: runs of letters, digits,

@@ -16,20 +16,15 @@ const reembedBatch = 256
 // interrupted run resumes where it stopped. progress, if not nil, is called after
 // each batch. It returns the number of items embedded. EINVALID if the engine has no
 // embedder.
-func (e *Service) Reembed(ctx context.Context, user factbase.UserID, progress core.Progress) (int, error) {
+func (s *Service) Reembed(ctx context.Context, user factbase.UserID, progress core.Progress) (int, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return 0, err
 	}
-	if e.core.Embedder() == nil {
+	if s.core.Embedder() == nil {
 		return 0, factbase.Errorf(factbase.EINVALID, "no embedder is configured")
 	}
-	model := e.core.Embedder().Model()
-	var total int
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		var err error
-		total, err = tx.CountUnembedded(ctx, model)
-		return err
-	})
+	model := s.core.Embedder().Model()
+	total, err := core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (int, error) { return tx.CountUnembedded(ctx, model) })
 	if err != nil || total == 0 {
 		return 0, err
 	}
@@ -38,7 +33,7 @@ func (e *Service) Reembed(ctx context.Context, user factbase.UserID, progress co
 		after := ""
 		for {
 			var ids, texts []string
-			err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+			err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 				if kind == factbase.KindFact {
 					facts, err := tx.UnembeddedFacts(ctx, model, after, reembedBatch)
 					for _, f := range facts {
@@ -58,7 +53,7 @@ func (e *Service) Reembed(ctx context.Context, user factbase.UserID, progress co
 			if len(ids) == 0 {
 				break
 			}
-			vecs, err := e.core.Embedder().Embed(ctx, texts)
+			vecs, err := s.core.Embedder().Embed(ctx, texts)
 			if err != nil {
 				return done, err
 			}
@@ -68,10 +63,10 @@ func (e *Service) Reembed(ctx context.Context, user factbase.UserID, progress co
 			out := make([]factbase.Vector, 0, len(ids))
 			for i, id := range ids {
 				if len(vecs[i]) > 0 {
-					out = append(out, factbase.Vector{Kind: kind, ID: id, Model: e.core.Embedder().Model(), Vec: vecs[i]})
+					out = append(out, factbase.Vector{Kind: kind, ID: id, Model: s.core.Embedder().Model(), Vec: vecs[i]})
 				}
 			}
-			_, err = e.core.Update(ctx, user, func(w *core.Writer) error {
+			_, err = s.core.Update(ctx, user, func(w *core.Writer) error {
 				return w.Tx().PutVectors(ctx, out)
 			})
 			if err != nil {
@@ -89,8 +84,8 @@ func (e *Service) Reembed(ctx context.Context, user factbase.UserID, progress co
 
 // ReembedAll runs Reembed for every user of the store. progress, if not nil, is called with each user's progress.
 // It returns the number of items embedded.
-func (e *Service) ReembedAll(ctx context.Context, progress func(user factbase.UserID, done, total int)) (int, error) {
-	users, err := e.core.Store().Users(ctx)
+func (s *Service) ReembedAll(ctx context.Context, progress func(user factbase.UserID, done, total int)) (int, error) {
+	users, err := s.core.Store().Users(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -100,7 +95,7 @@ func (e *Service) ReembedAll(ctx context.Context, progress func(user factbase.Us
 		if progress != nil {
 			p = func(done, total int) { progress(u, done, total) }
 		}
-		k, err := e.Reembed(ctx, u, p)
+		k, err := s.Reembed(ctx, u, p)
 		n += k
 		if err != nil {
 			return n, err

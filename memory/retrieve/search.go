@@ -111,7 +111,8 @@ type SearchResult struct {
 	Model string `json:"model,omitempty"`
 }
 
-// Ranking parameters, tuned on the LoCoMo development split (see search_eval_test.go).
+// Ranking parameters, tuned on the LoCoMo development split (see TestLoCoMoRecall in
+// memory/search_bench_test.go).
 // K is small: the full-text and vector lists agree little on conversational text, so
 // the best of either list should lead, not an item both rank middling (recall@10 with
 // K = 60: 0.54; 20: 0.62; 10: 0.64; 5: 0.65; 2: 0.66).
@@ -185,7 +186,7 @@ func (o SearchOptions) filter() factbase.SearchFilter {
 // and vector candidates fused by reciprocal rank, then damped by recency at query
 // time and boosted for facts about a subject the query names, and for importance.
 // Every hit explains its score.
-func (e *Service) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
+func (s *Service) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
 	out := SearchResult{Hits: []Hit{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
@@ -206,7 +207,7 @@ func (e *Service) Search(ctx context.Context, user factbase.UserID, query string
 	// that do; they are left out of the episode query, text and vector alike.
 	epTerms, epQuery := terms, query
 	if slices.Contains(o.Kinds, factbase.KindEpisode) {
-		common, err := e.commonTerms(ctx, user, terms)
+		common, err := s.commonTerms(ctx, user, terms)
 		if err != nil {
 			return out, err
 		}
@@ -215,7 +216,7 @@ func (e *Service) Search(ctx context.Context, user factbase.UserID, query string
 			epQuery = stripWords(query, common)
 		}
 	}
-	qv, err := e.core.EmbedTexts(ctx, []string{query, epQuery})
+	qv, err := s.core.EmbedTexts(ctx, []string{query, epQuery})
 	if err != nil {
 		return out, err
 	}
@@ -226,7 +227,7 @@ func (e *Service) Search(ctx context.Context, user factbase.UserID, query string
 	}
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
-	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var text, vecs []search.Candidate
 		for _, kind := range o.Kinds {
 			kt := terms
@@ -257,7 +258,7 @@ func (e *Service) Search(ctx context.Context, user factbase.UserID, query string
 			fo.PeriodFrom, fo.PeriodTo = p.From, p.To
 		}
 		hits := search.Fuse(text, vecs, o.Now, fo)
-		hits, eps, err := e.conversationContext(ctx, tx, hits, query, terms, o)
+		hits, eps, err := s.conversationContext(ctx, tx, hits, query, terms, o)
 		if err != nil {
 			return err
 		}
@@ -315,12 +316,12 @@ const (
 
 // commonTerms returns the terms too common among the user's episodes to rank by.
 // It never returns every term: a query of common words only keeps them all.
-func (e *Service) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
+func (s *Service) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
 	if len(terms) < 2 {
 		return nil, nil
 	}
 	var common map[string]bool
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		docs, df, err := tx.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
 		if err != nil || docs < minCommonDocs {
 			return err
@@ -502,7 +503,7 @@ func speakerNamed(speaker string, terms, names map[string]bool) bool {
 // the search's tag and time filters); every turn the query names the speaker of is
 // boosted. Episodes are read only where it can change the first o.Limit hits; those
 // read are returned by id.
-func (e *Service) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
+func (s *Service) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
 	termSet := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		termSet[t] = true

@@ -3,15 +3,16 @@ package memory_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
-	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -34,12 +35,7 @@ func (s *countingStore) View(ctx context.Context, u factbase.UserID, fn func(fac
 
 func openCounting(t *testing.T) *countingStore {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return &countingStore{Store: s}
+	return &countingStore{Store: openStore(t, "", nil)}
 }
 
 // TestSayTransactions: Say of one message reads in one snapshot and writes in one
@@ -54,7 +50,7 @@ func TestSayTransactions(t *testing.T) {
 		}
 		e := memory.New(cs, o)
 		u := storetest.NewUser()
-		ctx := context.Background()
+		ctx := t.Context()
 		for _, msg := range []string{
 			"My favorite cryptos are BTC, ETH, and XMR",
 			"Remove ETH from my favorite cryptos. My email is kim@example.com",
@@ -88,25 +84,20 @@ func TestSayTransactions(t *testing.T) {
 // go through the write path (its invariants checked, its result counted), and any
 // error leaves nothing behind.
 func TestUpdate(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	e := memory.New(openCounting(t), memory.Options{})
 	u := storetest.NewUser()
-	add := func(key, v string) factbase.Op {
-		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: v}}
-	}
-	if _, err := e.Apply(ctx, u, []factbase.Op{add("favorites.tea", "Sencha"), add("favorites.tea", "Oolong")}); err != nil {
-		t.Fatal(err)
-	}
+	mustApply(t, e, u, set("favorites.tea", "Sencha"), set("favorites.tea", "Oolong"))
 	// Read the list's length and append "one more than there are" in one go.
 	res, err := e.Update(ctx, u, func(w *core.Writer) error {
 		n, err := w.Tx().MaxRank(ctx, factbase.SubjectUser, "favorites.tea")
 		if err != nil {
 			return err
 		}
-		if err := w.Apply(add("favorites.tea", "Matcha")); err != nil {
+		if err := w.Apply(set("favorites.tea", "Matcha")); err != nil {
 			return err
 		}
-		return w.Apply(add("tea.count", string(rune('0'+n+1))))
+		return w.Apply(set("tea.count", string(rune('0'+n+1))))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,19 +113,19 @@ func TestUpdate(t *testing.T) {
 	boom := errors.New("boom")
 	for name, fn := range map[string]func(w *core.Writer) error{
 		"invalid op": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			return w.Apply(factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "", Value: "x"}})
 		},
 		"failing step": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			return boom
 		},
 		"broken invariant": func(w *core.Writer) error {
-			if err := w.Apply(add("favorites.tea", "Earl Grey")); err != nil {
+			if err := w.Apply(set("favorites.tea", "Earl Grey")); err != nil {
 				return err
 			}
 			f := factbase.Fact{ID: "dup", Key: "favorites.tea", Value: "Sencha again", Subject: factbase.SubjectUser,
@@ -150,6 +141,165 @@ func TestUpdate(t *testing.T) {
 			t.Errorf("%s: list %v after a failed Update, want the 3 members before it", name, got)
 		}
 	}
+}
+
+// answerRefs counts the references of source "answer" of fact id.
+func answerRefs(t *testing.T, s factbase.Store, u factbase.UserID, id string) int {
+	t.Helper()
+	n := 0
+	for _, r := range references(t, s, u, id) {
+		if r.Source.Kind == factbase.SourceAnswer {
+			n++
+		}
+	}
+	return n
+}
+
+func TestAnswerReferences(t *testing.T) {
+	ctx := t.Context()
+	for _, delay := range []time.Duration{0, time.Hour} {
+		t.Run(delay.String(), func(t *testing.T) {
+			var bgErrs []error
+			e := newEngine(t, memory.Options{BackgroundDelay: delay, BackgroundError: func(err error) { bgErrs = append(bgErrs, err) }})
+			s, u := e.Store(), storetest.NewUser()
+			id := mustApply(t, e, u, set("contact.email", "a@example.com")).Facts[0].ID
+			for range 3 {
+				ask, err := e.Chat.Ask(ctx, u, "What is my email?")
+				if err != nil || len(ask.Items) != 1 || ask.Items[0].ID != id {
+					t.Fatalf("Ask = %+v, %v", ask, err)
+				}
+			}
+			want := 3
+			if delay > 0 {
+				want = 0 // queued, not written: the hour has not passed
+			}
+			if got := answerRefs(t, s, u, id); got != want {
+				t.Errorf("before Flush: %d answer references, want %d", got, want)
+			}
+			e.Flush()
+			if got := answerRefs(t, s, u, id); got != 3 {
+				t.Errorf("after Flush: %d answer references, want 3", got)
+			}
+			// After Close, answers record their own references again.
+			e.Close()
+			if _, err := e.Chat.Ask(ctx, u, "What is my email?"); err != nil {
+				t.Fatal(err)
+			}
+			if got := answerRefs(t, s, u, id); got != 4 {
+				t.Errorf("after Close and one more answer: %d answer references, want 4", got)
+			}
+			if len(bgErrs) > 0 {
+				t.Errorf("background errors: %v", bgErrs)
+			}
+		})
+	}
+}
+
+// TestAnswerReferencesConcurrent: answers from many goroutines, flushes in between,
+// a user erased while references are queued; every reference of a fact that still
+// exists is written exactly once.
+func TestAnswerReferencesConcurrent(t *testing.T) {
+	ctx := t.Context()
+	e := newEngine(t, memory.Options{BackgroundDelay: time.Millisecond})
+	u := storetest.NewUser()
+	res := mustApply(t, e, u, set("contact.email", "a@example.com"))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				if _, err := e.Chat.Ask(ctx, u, "What is my email?"); err != nil {
+					t.Error(err)
+					return
+				}
+				if (g+i)%10 == 0 {
+					e.Flush()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	e.Close()
+	if got := answerRefs(t, e.Store(), u, res.Facts[0].ID); got != 200 {
+		t.Errorf("%d answer references, want 200", got)
+	}
+}
+
+// TestBackgroundSheet: with a background delay, writes that change a user's facts
+// queue one sheet regeneration, done by the next round (however many writes queued
+// it) or first by a read of the sheet; without one, each write regenerates it.
+func TestBackgroundSheet(t *testing.T) {
+	ctx := t.Context()
+	open := func(t *testing.T, delay time.Duration) (factbase.Store, *memory.Engine) {
+		e := newEngine(t, memory.Options{BackgroundDelay: delay})
+		return e.Store(), e
+	}
+	saved := func(t *testing.T, s factbase.Store, u factbase.UserID) (factbase.FactSheet, bool) {
+		t.Helper()
+		fs, err := s.LatestSheet(ctx, u)
+		if factbase.ErrorCode(err) == factbase.ENOTFOUND {
+			return fs, false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs, true
+	}
+	has := func(fs factbase.FactSheet, text string) bool {
+		for _, en := range fs.Entries {
+			if strings.Contains(en.Text, text) {
+				return true
+			}
+		}
+		return false
+	}
+	say := func(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) {
+		t.Helper()
+		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("sync", func(t *testing.T) {
+		s, e := open(t, 0)
+		u := storetest.NewUser()
+		say(t, e, u, "My email is a@example.com")
+		if fs, ok := saved(t, s, u); !ok || !has(fs, "a@example.com") {
+			t.Errorf("without a delay the write did not regenerate the sheet: %+v %v", fs, ok)
+		}
+	})
+	t.Run("background", func(t *testing.T) {
+		s, e := open(t, time.Hour)
+		defer e.Close()
+		u := storetest.NewUser()
+		say(t, e, u, "My email is a@example.com")
+		for _, city := range []string{"Paris", "Rome", "Oslo", "Lima"} {
+			say(t, e, u, "My favorite city is "+city)
+		}
+		if _, ok := saved(t, s, u); ok {
+			t.Fatal("the sheet was regenerated in the write, not in the background")
+		}
+		e.Flush()
+		first, ok := saved(t, s, u)
+		if !ok || !has(first, "a@example.com") || !has(first, "Lima") {
+			t.Fatalf("after Flush: sheet %+v, %v; want one with the email and Lima", first.Entries, ok)
+		}
+		e.Flush()
+		if again, _ := saved(t, s, u); again.ID != first.ID {
+			t.Errorf("a round with nothing queued regenerated the sheet: %s, was %s", again.ID, first.ID)
+		}
+		// A read of a sheet that is due regenerates it first.
+		say(t, e, u, "My phone number is 555-0100")
+		got, err := e.LatestSheet(ctx, u)
+		if err != nil || got.ID == first.ID || !has(got, "555-0100") {
+			t.Fatalf("LatestSheet after a write = %s %+v, %v; want a new sheet with the phone", got.ID, got.Entries, err)
+		}
+		e.Flush()
+		if after, _ := saved(t, s, u); after.ID != got.ID {
+			t.Errorf("the round regenerated a sheet the read had already made: %s, want %s", after.ID, got.ID)
+		}
+	})
 }
 
 // TestInvisibleCharacters: values that look identical are one value, a value with

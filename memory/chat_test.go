@@ -5,26 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/embed"
+	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
-	"github.com/factbase/factbase/sqlite"
+	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/storetest"
 )
-
-func newEngine(t *testing.T) *memory.Engine {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return memory.New(s, memory.Options{})
-}
 
 type sayAskCase struct {
 	Say  []string `json:"say"`
@@ -36,19 +25,8 @@ type sayAskCase struct {
 // with the rules alone and with the offline embedder's topic similarity on (as the
 // binary runs by default), which must not merge different topics.
 func TestSayAskCorpus(t *testing.T) {
-	t.Run("rules", func(t *testing.T) { runSayAsk(t, newEngine(t)) })
-	t.Run("glove", func(t *testing.T) {
-		g, err := embed.NewGloVe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		runSayAsk(t, memory.New(s, memory.Options{Embedder: g}))
-	})
+	t.Run("rules", func(t *testing.T) { runSayAsk(t, newEngine(t, memory.Options{})) })
+	t.Run("glove", func(t *testing.T) { runSayAsk(t, newEngine(t, memory.Options{Embedder: glove(t)})) })
 }
 
 func runSayAsk(t *testing.T, e *memory.Engine) {
@@ -57,7 +35,7 @@ func runSayAsk(t *testing.T, e *memory.Engine) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ctx := context.Background()
+	ctx := t.Context()
 	sc := bufio.NewScanner(f)
 	n, pass := 0, 0
 	for line := 1; sc.Scan(); line++ {
@@ -79,10 +57,7 @@ func runSayAsk(t *testing.T, e *memory.Engine) {
 		if err != nil {
 			t.Fatalf("line %d: Ask(%q): %v", line, c.Ask, err)
 		}
-		var vals []string
-		for _, it := range got.Items {
-			vals = append(vals, it.Value)
-		}
+		vals := mapStrings(got.Items, func(it chat.AskItem) string { return it.Value })
 		if strings.Join(vals, "|") != strings.Join(c.Want, "|") {
 			t.Errorf("line %d: say %q, ask %q = %q (reply %q), want %q", line, c.Say, c.Ask, vals, got.Reply, c.Want)
 			continue
@@ -93,8 +68,8 @@ func runSayAsk(t *testing.T, e *memory.Engine) {
 }
 
 func TestSayReplies(t *testing.T) {
-	e := newEngine(t)
-	ctx := context.Background()
+	e := newEngine(t, memory.Options{})
+	ctx := t.Context()
 	u := storetest.NewUser()
 	cases := []struct{ msg, reply string }{
 		{"My favorite cryptocurrencies are BTC, ETH and XMR", "Added BTC, ETH and XMR to your favorite cryptocurrencies (#1-#3)."},
@@ -124,8 +99,8 @@ func TestSayReplies(t *testing.T) {
 }
 
 func TestSayAskErrors(t *testing.T) {
-	e := newEngine(t)
-	ctx := context.Background()
+	e := newEngine(t, memory.Options{})
+	ctx := t.Context()
 	if _, err := e.Chat.Say(ctx, "not-a-uuid", "My favorite color is blue"); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Say with a bad user: %v, want invalid", err)
 	}
@@ -137,8 +112,8 @@ func TestSayAskErrors(t *testing.T) {
 // TestSayRegeneratesSheet: a message that changes the user's facts leaves a saved
 // fact sheet that holds them; one that changes nothing leaves the sheet as it was.
 func TestSayRegeneratesSheet(t *testing.T) {
-	e := newEngine(t)
-	ctx := context.Background()
+	e := newEngine(t, memory.Options{})
+	ctx := t.Context()
 	u := storetest.NewUser()
 	if _, err := e.Chat.Say(ctx, u, "My favorite teas are oolong and sencha"); err != nil {
 		t.Fatal(err)
@@ -169,17 +144,11 @@ func TestSayRegeneratesSheet(t *testing.T) {
 // one of the user's existing lists (by the embedder's similarity, >= 0.92) lands in
 // that list; without one, it stays its own list.
 func TestTopicSimilarity(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := context.Background()
+	ctx := t.Context()
 	u := storetest.NewUser()
 	// A fixed embedder over made-up topics (no alias knows them): "zorblax" and
 	// "quuxle" point almost the same way (cosine 0.99); "tool" does not.
-	emb := fixedEmbedder{"zorblax": {1, 0}, "quuxle": {0.99, 0.14}, "tool": {0, 1}}
-	e := memory.New(s, memory.Options{Embedder: emb})
+	e := newEngine(t, memory.Options{Embedder: fixedEmbedder{"zorblax": {1, 0}, "quuxle": {0.99, 0.14}, "tool": {0, 1}}})
 	if _, err := e.Chat.Say(ctx, u, "My favorite zorblaxes are tea and coffee"); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +159,7 @@ func TestTopicSimilarity(t *testing.T) {
 	if len(res.Topics) != 1 || res.Topics[0].Key != "favorites.zorblax" || res.Topics[0].Method != "embedding" {
 		t.Fatalf("topics %+v, want favorites.zorblax by embedding", res.Topics)
 	}
-	plain := memory.New(s, memory.Options{})
+	plain := memory.New(e.Store(), memory.Options{})
 	res, err = plain.Chat.Say(ctx, storetest.NewUser(), "My favorite tool is a hammer")
 	if err != nil || len(res.Topics) != 1 || res.Topics[0].Method != "fallback" {
 		t.Fatalf("without an embedder: %+v, %v; want the fallback", res.Topics, err)
@@ -212,4 +181,68 @@ func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 		}
 	}
 	return out, nil
+}
+
+// TestAskPlanner: a question no rule understood goes to the model's planner, whose
+// plan is checked against the user's keys before anything is read.
+func TestAskPlanner(t *testing.T) {
+	cases := []struct {
+		name     string
+		question string
+		status   int    // the model server's answer status (0: 200)
+		plan     string // the model's answer
+		reply    string // a part of the reply
+		planned  bool
+		code     string // the error code, if Ask fails
+		calls    int64
+	}{
+		{name: "rank", question: "Which film do I like second best, would you say?", plan: `{"kind":"rank","key":"favorites.movie","rank":2}`,
+			reply: "Your #2 favorite movie is Heat.", planned: true, calls: 1},
+		{name: "list", question: "Tell me the films I adore.", plan: `{"kind":"list","key":"favorites.movie","rank":0}`,
+			reply: "#1 Alien, #2 Heat", planned: true, calls: 1},
+		{name: "fact", question: "Where do I earn my living these days?", plan: `{"kind":"fact","key":"work.employer","rank":0}`,
+			reply: "Your employer: Acme.", planned: true, calls: 1},
+		{name: "a key the user does not have", question: "Where do I live, do you know?", plan: `{"kind":"fact","key":"home.city","rank":0}`,
+			reply: "I don't know your home city yet.", planned: true, calls: 1},
+		{name: "kind and key disagree", question: "Where do I earn my living these days?", plan: `{"kind":"fact","key":"favorites.movie","rank":0}`,
+			reply: "could not tell", planned: true, calls: 1},
+		{name: "not about the user", question: "How tall is the Eiffel tower?", plan: `{"kind":"none","key":"","rank":0}`,
+			reply: "I can only answer", calls: 1},
+		{name: "invalid plan", question: "Where do I earn my living these days?", plan: `{"kind":"delete","key":"work.employer","rank":0}`,
+			code: factbase.EINVALID, calls: 1},
+		{name: "model down", question: "Where do I earn my living these days?", status: 503,
+			code: factbase.EUNAVAILABLE, calls: 1},
+		{name: "the rules understood", question: "What are my favorite movies?", plan: `{"kind":"none","key":"","rank":0}`,
+			reply: "#1 Alien, #2 Heat", calls: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := newModelServer(t, func(string, int) reply { return reply{status: tc.status, content: tc.plan} })
+			e := newEngine(t, memory.Options{Planner: ms.client(t, llm.Options{Model: "planner", Retries: -1})})
+			mustApply(t, e, alice, set("favorites.movie", "Alien"), set("favorites.movie", "Heat"), set("work.employer", "Acme"))
+			res, err := e.Chat.Ask(t.Context(), alice, tc.question)
+			if tc.code != "" {
+				if factbase.ErrorCode(err) != tc.code {
+					t.Fatalf("Ask error %v, want %s", err, tc.code)
+				}
+			} else if err != nil {
+				t.Fatalf("Ask: %v", err)
+			} else {
+				if !strings.Contains(res.Reply, tc.reply) {
+					t.Errorf("reply %q, want it to contain %q", res.Reply, tc.reply)
+				}
+				if (res.Planned == "planner") != tc.planned {
+					t.Errorf("planned = %q, want planned %v", res.Planned, tc.planned)
+				}
+			}
+			if got := ms.total.Load(); got != tc.calls {
+				t.Errorf("%d model calls, want %d", got, tc.calls)
+			}
+		})
+	}
+	// Without a planner no model is called and the question gets the usual reply.
+	res, err := newEngine(t, memory.Options{}).Chat.Ask(t.Context(), alice, "Where do I earn my living these days?")
+	if err != nil || res.Planned != "" || !strings.Contains(res.Reply, "I can only answer") {
+		t.Errorf("without a planner: %+v, %v", res, err)
+	}
 }
