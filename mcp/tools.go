@@ -419,13 +419,16 @@ type FactHistoryInput struct {
 	Key     string `json:"key,omitempty" jsonschema:"The key whose versions to list, e.g. contact.email. Give key or id."`
 	ID      string `json:"id,omitempty" jsonschema:"A fact id: list the versions of that fact's key. Give key or id."`
 	Subject string `json:"subject,omitempty" jsonschema:"Whom the key is about: user (the default) or entity:<id>; ignored with id."`
+	Offset  int    `json:"offset,omitempty" jsonschema:"Skip this many of the newest versions (default 0)."`
+	Limit   int    `json:"limit,omitempty" jsonschema:"At most this many versions (default 100, at most 1000)."`
 }
 
 // FactHistoryOutput is the history of a key.
 type FactHistoryOutput struct {
 	Subject  string `json:"subject" jsonschema:"Whom the key is about."`
 	Key      string `json:"key" jsonschema:"The key."`
-	Versions []Fact `json:"versions" jsonschema:"Every version, newest first; current is true for the ones that hold now. Empty when the key was never set."`
+	Versions []Fact `json:"versions" jsonschema:"The versions of this page, newest first; current is true for the ones that hold now. Empty when the key was never set."`
+	More     bool   `json:"more" jsonschema:"Older versions remain: ask again with offset increased by the versions returned."`
 }
 
 func (s *Server) factHistory(ctx context.Context, user factbase.UserID, in FactHistoryInput) (FactHistoryOutput, error) {
@@ -445,11 +448,11 @@ func (s *Server) factHistory(ctx context.Context, user factbase.UserID, in FactH
 	if subject == "" {
 		subject = factbase.SubjectUser
 	}
-	versions, err := s.e.History(ctx, user, subject, key)
+	p, err := s.e.History(ctx, user, subject, key, in.Offset, in.Limit)
 	if err != nil {
 		return FactHistoryOutput{}, err
 	}
-	return FactHistoryOutput{Subject: subject, Key: key, Versions: factsOut(versions)}, nil
+	return FactHistoryOutput{Subject: subject, Key: key, Versions: factsOut(p.Versions), More: p.More}, nil
 }
 
 // ForgetInput is the input of the forget tool.

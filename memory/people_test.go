@@ -149,7 +149,8 @@ func TestPeopleConflicts(t *testing.T) {
 	if cr.Result.Updated != 1 || cr.Conflict.Status != factbase.ConflictConfirmed || cr.Conflict.ResultID == "" {
 		t.Errorf("confirm = %+v", cr)
 	}
-	hist, err := e.History(ctx, u, sarah.Subject(), "work.employer")
+	page, err := e.History(ctx, u, sarah.Subject(), "work.employer", 0, 0)
+	hist := page.Versions
 	if err != nil || len(hist) != 2 || hist[0].Value != "Apple" || !hist[0].Current || hist[1].Value != "Google" || hist[1].Current || hist[0].Supersedes != hist[1].ID {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
@@ -257,13 +258,13 @@ func TestPreferencePromotion(t *testing.T) {
 	if d := durability(); d != factbase.Durable {
 		t.Fatalf("after three sessions: %s, want durable", d)
 	}
-	hist, _ := e.History(t.Context(), u, "user", "comm.length")
-	if len(hist) != 2 {
-		t.Errorf("history = %d versions, want 2 (session, durable)", len(hist))
+	hist, _ := e.History(t.Context(), u, "user", "comm.length", 0, 0)
+	if len(hist.Versions) != 2 {
+		t.Errorf("history = %d versions, want 2 (session, durable)", len(hist.Versions))
 	}
 	sayIn("s4", "Please keep answers short.")
-	if hist, _ := e.History(t.Context(), u, "user", "comm.length"); len(hist) != 2 {
-		t.Errorf("a fourth session changed the preference again: %d versions", len(hist))
+	if hist, _ := e.History(t.Context(), u, "user", "comm.length", 0, 0); len(hist.Versions) != 2 {
+		t.Errorf("a fourth session changed the preference again: %d versions", len(hist.Versions))
 	}
 }
 

@@ -67,13 +67,18 @@ type historyInput struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Key     string `path:"key" maxLength:"200" doc:"The key." example:"contact.email"`
 	Subject string `query:"subject" doc:"Whose key. Default user."`
+	Offset  int    `query:"offset" minimum:"0" doc:"Skip this many of the newest versions."`
+	Limit   int    `query:"limit" minimum:"0" maximum:"1000" doc:"At most this many versions (default 100, at most 1000)."`
 }
 
-// history is every version of a key.
+// history is a page of a key's versions.
 type history struct {
 	Subject  string          `json:"subject"`
 	Key      string          `json:"key"`
-	Versions []factbase.Fact `json:"versions" doc:"Every version, newest first, with its validity."`
+	Versions []factbase.Fact `json:"versions" doc:"The versions of this page, newest first, with their validity."`
+	Offset   int             `json:"offset"`
+	Limit    int             `json:"limit"`
+	More     bool            `json:"more" doc:"Older versions remain: ask again with offset+limit."`
 }
 
 func (s *Server) registerFacts() {
@@ -168,10 +173,10 @@ func (s *Server) history(ctx context.Context, in *historyInput) (*output[history
 		subject = factbase.SubjectUser
 	}
 	return forUser(ctx, in.User, func(u factbase.UserID) (history, error) {
-		facts, err := s.opts.Engine.History(ctx, u, subject, in.Key)
-		if err == nil && len(facts) == 0 {
+		p, err := s.opts.Engine.History(ctx, u, subject, in.Key, in.Offset, in.Limit)
+		if err == nil && len(p.Versions) == 0 && in.Offset == 0 {
 			err = factbase.Errorf(factbase.ENOTFOUND, "no history for %s", in.Key)
 		}
-		return history{Subject: subject, Key: in.Key, Versions: facts}, err
+		return history{Subject: subject, Key: in.Key, Versions: p.Versions, Offset: p.Offset, Limit: p.Limit, More: p.More}, err
 	})
 }

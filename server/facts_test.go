@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -85,5 +86,32 @@ func TestFacts(t *testing.T) {
 	}
 	if r := e.do("GET", base+"/facts/"+first.ID, e.keyA, ""); r.status != http.StatusNotFound {
 		t.Errorf("GET a deleted fact = %d, want 404", r.status)
+	}
+}
+
+// TestHistoryPages: a key's history is read in pages of at most 1,000 versions.
+func TestHistoryPages(t *testing.T) {
+	e := newTestEnv(t, nil)
+	var ops []factbase.Op
+	for i := range 250 {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "status", Value: fmt.Sprintf("v%03d", i)}})
+	}
+	if _, err := e.srv.opts.Engine.Apply(t.Context(), userA, ops); err != nil {
+		t.Fatal(err)
+	}
+	base := "/v1/users/" + userA + "/history/status"
+	var h history
+	e.ok("GET", base, e.keyA, "", &h)
+	if len(h.Versions) != 100 || !h.More || h.Limit != 100 || h.Versions[0].Value != "v249" || !h.Versions[0].Current {
+		t.Errorf("first page: %d versions, more %v, limit %d, newest %q", len(h.Versions), h.More, h.Limit, h.Versions[0].Value)
+	}
+	e.ok("GET", base+"?offset=200&limit=100", e.keyA, "", &h)
+	if len(h.Versions) != 50 || h.More || h.Versions[49].Value != "v000" {
+		t.Errorf("last page: %d versions, more %v", len(h.Versions), h.More)
+	}
+	for _, q := range []string{"?limit=1001", "?offset=-1", "?limit=-5"} {
+		if r := e.do("GET", base+q, e.keyA, ""); r.status != http.StatusUnprocessableEntity {
+			t.Errorf("GET history%s = %d, want 422", q, r.status)
+		}
 	}
 }

@@ -186,7 +186,7 @@ func testEraseUser(t *testing.T, s factbase.Store) {
 	if got, err := e.Get(ctx, a, "", "contact.email", nil); err != nil || len(got) != 1 || got[0].Value != "new@example.com" {
 		t.Errorf("after a new write user A reads %v, %v", got, err)
 	}
-	if hist, err := e.History(ctx, a, "", "contact.email"); err != nil || len(hist) != 1 {
+	if hist, err := historyOf(ctx, e, a, "contact.email"); err != nil || len(hist) != 1 {
 		t.Errorf("history after a new write: %d versions, %v; want 1", len(hist), err)
 	}
 	if res, err := e.EraseUser(ctx, a); err != nil || res.Removed["facts"] != 1 {

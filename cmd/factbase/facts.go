@@ -70,7 +70,7 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		typ, category, asOfText string
 		confidence, minConf     float64
 		history                 bool
-		limit                   int
+		limit, offset           int
 	)
 	fs := m.flags("facts "+sub, &c, true)
 	fs.StringVar(&subject, "subject", "", "whose fact: user (default), or entity:<id>, or another subject")
@@ -88,6 +88,9 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		fs.BoolVar(&history, "history", false, "include superseded, retracted and removed versions")
 		fs.StringVar(&asOfText, "as-of", "", "read as of a past time (RFC 3339)")
 		fs.IntVar(&limit, "limit", 1000, "at most this many facts")
+	case "history":
+		fs.IntVar(&limit, "limit", 100, "at most this many versions, newest first (at most 1000)")
+		fs.IntVar(&offset, "offset", 0, "skip this many of the newest versions")
 	case "retract", "delete":
 		fs.StringVar(&key, "key", "", "act on every version of this key instead of one fact id")
 	}
@@ -159,17 +162,23 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		}
 		return m.print(&c, map[string]any{"facts": toJSONs(facts)}, func() error { return m.printFacts(facts) })
 	case "history":
-		facts, err := e.History(ctx, user, subject, rest[0])
+		p, err := e.History(ctx, user, subject, rest[0], offset, limit)
 		if err != nil {
 			return err
 		}
 		if c.json {
-			return m.printJSON(map[string]any{"key": rest[0], "versions": toJSONs(facts)})
+			return m.printJSON(map[string]any{"key": rest[0], "versions": toJSONs(p.Versions), "more": p.More})
 		}
-		if len(facts) == 0 {
+		if len(p.Versions) == 0 && offset == 0 {
 			return factbase.Errorf(factbase.ENOTFOUND, "no history for %s", rest[0])
 		}
-		return m.printFacts(facts)
+		if err := m.printFacts(p.Versions); err != nil {
+			return err
+		}
+		if p.More {
+			fmt.Fprintf(m.Stdout, "(older versions remain: --offset %d)\n", offset+len(p.Versions))
+		}
+		return nil
 	default: // retract, delete
 		kind := factbase.OpRetract
 		if sub == "delete" {

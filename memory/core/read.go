@@ -162,13 +162,47 @@ func (e *Engine) AtRank(ctx context.Context, user factbase.UserID, subject, key 
 	return p.Items[0], true, nil
 }
 
-// History returns every version of (subject, key), newest first, with validity.
-func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key string) ([]factbase.Fact, error) {
+// HistoryPage is one page of a key's versions, newest first.
+type HistoryPage struct {
+	Versions []factbase.Fact `json:"versions"`
+	Offset   int             `json:"offset"`
+	Limit    int             `json:"limit"`
+	// More is true when versions older than this page's remain (the next page starts
+	// at Offset+Limit).
+	More bool `json:"more"`
+}
+
+// History returns the versions of (subject, key) from the offset-th newest on, at
+// most limit of them, with their validity: limit 0 means DefaultPageSize; limit above
+// MaxPageSize or a negative offset is EINVALID. A list of 100,000 members that
+// changed often has as many versions, so a read of them is always paged.
+func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key string, offset, limit int) (HistoryPage, error) {
 	subject, err := checkRead(user, subject, key)
 	if err != nil {
-		return nil, err
+		return HistoryPage{}, err
 	}
-	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, History: true, NewestFirst: true})
+	if limit == 0 {
+		limit = DefaultPageSize
+	}
+	if limit < 0 || limit > MaxPageSize {
+		return HistoryPage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, MaxPageSize)
+	}
+	if offset < 0 {
+		return HistoryPage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", offset)
+	}
+	facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, History: true, NewestFirst: true,
+		Offset: offset, Limit: limit + 1})
+	if err != nil {
+		return HistoryPage{}, err
+	}
+	p := HistoryPage{Versions: facts, Offset: offset, Limit: limit}
+	if len(facts) > limit {
+		p.Versions, p.More = facts[:limit], true
+	}
+	if p.Versions == nil {
+		p.Versions = []factbase.Fact{}
+	}
+	return p, nil
 }
 
 // Keys returns the distinct keys of current facts about subject that start with prefix.
