@@ -45,23 +45,13 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 // DeleteEpisode erases an episode; its full-text entry goes with the row and a
 // trigger deletes its vector.
 func (t *tx) DeleteEpisode(ctx context.Context, id string) (int, error) {
-	tag, err := t.q.Exec(ctx, qEpisodeDelete, string(t.user), id)
-	if err != nil {
-		return 0, mapErr("delete episode", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return t.execCount(ctx, "delete episode", qEpisodeDelete, string(t.user), id)
 }
 
 // MarkExtracted records the time pattern extraction ran over an episode.
 func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
-	tag, err := t.q.Exec(ctx, qEpisodeExtracted, at.UnixNano(), string(t.user), id)
-	if err != nil {
-		return mapErr("mark extracted", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
-	}
-	return nil
+	n, err := t.execCount(ctx, "mark extracted", qEpisodeExtracted, at.UnixNano(), string(t.user), id)
+	return storeerr.Changed(n, err, "episode", id)
 }
 
 // scanEpisode reads an episode selected with rowcodec.EpisodeColumns; its tags are a
@@ -79,8 +69,7 @@ func (t *tx) scanEpisode(r rowcodec.Scanner) (factbase.Episode, error) {
 
 // Episode returns one episode by id; ENOTFOUND if the user has none.
 func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
-	e, err := t.scanEpisode(t.q.QueryRow(ctx, qEpisode, string(t.user), id))
-	return e, storeerr.NotFoundIf(err, pgx.ErrNoRows, "episode", id)
+	return byID(ctx, t, "episode", qEpisode, id, t.scanEpisode)
 }
 
 // where collects the conditions and arguments of a dynamic statement.

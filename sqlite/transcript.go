@@ -44,30 +44,17 @@ func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.Tr
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
 func (t *tx) PutTranscriptCheckpoint(ctx context.Context, cp factbase.TranscriptCheckpoint) error {
-	args, err := rowcodec.CheckpointArgs(t.u, cp, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qTranscriptPutCheckpoint, args...)
-	}
-	return mapErr("transcript checkpoint", err)
+	return put(ctx, t, "transcript checkpoint", qTranscriptPutCheckpoint, rowcodec.CheckpointArgs, cp)
 }
 
 // PutTranscriptSession creates or replaces the row of (s.ID, s.File).
 func (t *tx) PutTranscriptSession(ctx context.Context, s factbase.TranscriptSession) error {
-	args, err := rowcodec.TranscriptSessionArgs(t.u, s, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qTranscriptPutSession, args...)
-	}
-	return mapErr("transcript session", err)
+	return put(ctx, t, "transcript session", qTranscriptPutSession, rowcodec.TranscriptSessionArgs, s)
 }
 
 // DeleteTranscriptSessions deletes the session rows of file.
 func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, error) {
-	res, err := t.exec(ctx, qTranscriptDeleteSessions, t.u, file)
-	if err != nil {
-		return 0, mapErr("transcript sessions", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return t.execCount(ctx, "transcript sessions", qTranscriptDeleteSessions, t.u, file)
 }
 
 // LinkTranscriptSubjects records subject -> session links, skipping stored ones,

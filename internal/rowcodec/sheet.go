@@ -85,10 +85,10 @@ func (o Owner) Sheet(r Scanner) (factbase.FactSheet, error) {
 	}
 	s.CreatedAt = Time(created)
 	if err := json.Unmarshal(entries, &s.Entries); err != nil {
-		return factbase.FactSheet{}, fmt.Errorf("entries: %w", err)
+		return factbase.FactSheet{}, fmt.Errorf("sheet %s: entries: %w", s.ID, err)
 	}
 	if err := json.Unmarshal(ded, &s.Dedup); err != nil {
-		return factbase.FactSheet{}, fmt.Errorf("dedup: %w", err)
+		return factbase.FactSheet{}, fmt.Errorf("sheet %s: dedup: %w", s.ID, err)
 	}
 	return s, nil
 }
