@@ -86,6 +86,13 @@ func (w *where) arg(v any) string {
 
 func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
 
+// eq adds the condition that column equals v, if v is set (not "").
+func (w *where) eq(column, v string) {
+	if v != "" {
+		w.add(column + " = " + w.arg(v))
+	}
+}
+
 func (w *where) String() string { return strings.Join(w.conds, " AND ") }
 
 // episodeWhere adds the conditions of an episode filter over table alias e.

@@ -203,15 +203,9 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 		return nil, err
 	}
 	var w where
-	if f.User != "" {
-		w.add("user_id = " + w.arg(string(f.User)))
-	}
-	if f.State != "" {
-		w.add("state = " + w.arg(string(f.State)))
-	}
-	if f.Kind != "" {
-		w.add("kind = " + w.arg(f.Kind))
-	}
+	w.eq("user_id", string(f.User))
+	w.eq("state", string(f.State))
+	w.eq("kind", f.Kind)
 	if f.Before != "" {
 		w.add("seq < coalesce((SELECT seq FROM jobs WHERE id = " + w.arg(f.Before) + "), 0)")
 	}

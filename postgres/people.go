@@ -60,15 +60,9 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factbase.Conflict, error) {
 	var w where
 	w.add("u = " + w.arg(string(t.user)))
-	if f.Status != "" {
-		w.add("status = " + w.arg(string(f.Status)))
-	}
-	if f.Subject != "" {
-		w.add("subject = " + w.arg(f.Subject))
-	}
-	if f.Key != "" {
-		w.add("key = " + w.arg(f.Key))
-	}
+	w.eq("status", string(f.Status))
+	w.eq("subject", f.Subject)
+	w.eq("key", f.Key)
 	q := "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE " + w.String() + " ORDER BY created_at, id"
 	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, q, w.args...)
 	return all, mapErr("conflicts", err)

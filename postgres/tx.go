@@ -229,12 +229,8 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
 	var w where
 	w.add("u = " + w.arg(string(t.user)))
-	if f.ID != "" {
-		w.add("id = " + w.arg(f.ID))
-	}
-	if f.Key != "" {
-		w.add("key = " + w.arg(f.Key))
-	}
+	w.eq("id", f.ID)
+	w.eq("key", f.Key)
 	w.facts("", factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence})
 	switch {
 	case f.AsOf != nil:
@@ -266,9 +262,7 @@ type factConds struct {
 // facts adds the conditions of c that are set, over the columns of facts qualified
 // with p ("" or "f."). A key prefix is a range, so that the key's index serves it.
 func (w *where) facts(p string, c factConds) {
-	if c.subject != "" {
-		w.add(p + "subject = " + w.arg(c.subject))
-	}
+	w.eq(p+"subject", c.subject)
 	if c.keyPrefix != "" {
 		cond := p + "key >= " + w.arg(c.keyPrefix)
 		if end, ok := prefixEnd(c.keyPrefix); ok {
@@ -276,12 +270,8 @@ func (w *where) facts(p string, c factConds) {
 		}
 		w.add(cond)
 	}
-	if c.category != "" {
-		w.add(p + "category = " + w.arg(string(c.category)))
-	}
-	if c.typ != "" {
-		w.add(p + "type = " + w.arg(c.typ))
-	}
+	w.eq(p+"category", string(c.category))
+	w.eq(p+"type", c.typ)
 	if c.minConfidence > 0 {
 		w.add(p + "confidence >= " + w.arg(c.minConfidence))
 	}

@@ -63,15 +63,9 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 // Conflicts returns the conflicts matching f, oldest first.
 func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factbase.Conflict, error) {
 	where, args := []string{"u = ?"}, []any{t.u}
-	if f.Status != "" {
-		where, args = append(where, "status = ?"), append(args, string(f.Status))
-	}
-	if f.Subject != "" {
-		where, args = append(where, "subject = ?"), append(args, f.Subject)
-	}
-	if f.Key != "" {
-		where, args = append(where, "key = ?"), append(args, f.Key)
-	}
+	where, args = eq(where, args, "status", string(f.Status))
+	where, args = eq(where, args, "subject", f.Subject)
+	where, args = eq(where, args, "key", f.Key)
 	cs, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, "SELECT "+rowcodec.ConflictColumns+" FROM conflicts WHERE "+
 		strings.Join(where, " AND ")+" ORDER BY created_at, id", args...)
 	return cs, mapErr("conflicts", err)

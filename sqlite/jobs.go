@@ -250,15 +250,9 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 	}
 	var where []string
 	var args []any
-	if f.User != "" {
-		where, args = append(where, "user_id = ?"), append(args, string(f.User))
-	}
-	if f.State != "" {
-		where, args = append(where, "state = ?"), append(args, string(f.State))
-	}
-	if f.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, f.Kind)
-	}
+	where, args = eq(where, args, "user_id", string(f.User))
+	where, args = eq(where, args, "state", string(f.State))
+	where, args = eq(where, args, "kind", f.Kind)
 	if f.Before != "" {
 		where, args = append(where, "seq < coalesce((SELECT seq FROM jobs WHERE id = ?), 0)"), append(args, f.Before)
 	}

@@ -94,12 +94,8 @@ func (t *tx) transcriptWhere(q factbase.TranscriptQuery, p string) (string, []an
 	// (migration 0017).
 	where := []string{p + "u = ?", p + "current = 1", p + "source_kind = '" + factbase.SourceTranscript + "'"}
 	args := []any{t.u}
-	if q.Predicate != "" {
-		where, args = append(where, p+"key = ?"), append(args, q.Predicate)
-	}
-	if q.Subject != "" {
-		where, args = append(where, p+"subject = ?"), append(args, q.Subject)
-	}
+	where, args = eq(where, args, p+"key", q.Predicate)
+	where, args = eq(where, args, p+"subject", q.Subject)
 	if q.MinConfidence > 0 {
 		where, args = append(where, p+"confidence >= ?"), append(args, q.MinConfidence)
 	}

@@ -165,12 +165,8 @@ func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 		where = []string{"u = ?"}
 		args  = []any{t.u}
 	)
-	if f.ID != "" {
-		where, args = append(where, "id = ?"), append(args, f.ID)
-	}
-	if f.Key != "" {
-		where, args = append(where, "key = ?"), append(args, f.Key)
-	}
+	where, args = eq(where, args, "id", f.ID)
+	where, args = eq(where, args, "key", f.Key)
 	where, args = factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence}.add(where, args, "")
 	switch {
 	case f.AsOf != nil:
@@ -186,6 +182,15 @@ func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 	}
 	page, args := literalLimit(f.Limit, f.Offset, args)
 	return "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order + page, args
+}
+
+// eq appends to where the condition that column equals v, and v to args, if v is
+// set (not "").
+func eq(where []string, args []any, column, v string) ([]string, []any) {
+	if v == "" {
+		return where, args
+	}
+	return append(where, column+" = ?"), append(args, v)
 }
 
 // literalLimit returns the LIMIT and OFFSET clause of a page of a statement that the
@@ -213,15 +218,11 @@ type factConds struct {
 // add appends the conditions that are set to where and their arguments to args,
 // over the columns of facts qualified with p ("" or "f.").
 func (c factConds) add(where []string, args []any, p string) ([]string, []any) {
-	if c.subject != "" {
-		where, args = append(where, p+"subject = ?"), append(args, c.subject)
-	}
+	where, args = eq(where, args, p+"subject", c.subject)
 	if c.keyPrefix != "" {
 		where, args = append(where, p+"key >= ? AND "+p+"key < ?"), append(args, c.keyPrefix, prefixEnd(c.keyPrefix))
 	}
-	if c.category != "" {
-		where, args = append(where, p+"category = ?"), append(args, string(c.category))
-	}
+	where, args = eq(where, args, p+"category", string(c.category))
 	if c.typ != "" {
 		// "type <> ''" lets SQLite use the partial index facts_type (migration 0017).
 		where, args = append(where, p+"type = ? AND "+p+"type <> ''"), append(args, c.typ)

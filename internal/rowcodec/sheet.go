@@ -45,13 +45,7 @@ func EncodeSheet(s factbase.FactSheet, retention time.Duration) (SheetRow, error
 	if err := s.Validate(retention); err != nil {
 		return SheetRow{}, err
 	}
-	entries, dedup := s.Entries, s.Dedup
-	if entries == nil {
-		entries = []factbase.SheetEntry{}
-	}
-	if dedup == nil {
-		dedup = []factbase.SheetDedup{}
-	}
+	entries, dedup := NonNil(s.Entries), NonNil(s.Dedup)
 	ej, err := json.Marshal(entries)
 	if err != nil {
 		return SheetRow{}, fmt.Errorf("encode sheet: %w", err)
