@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
@@ -86,6 +84,19 @@ func (w *where) arg(v any) string {
 
 func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
 
+// page returns the LIMIT and OFFSET clause of a page, each bound as an argument; a
+// limit or an offset of 0 is none.
+func (w *where) page(limit, offset int) string {
+	var s string
+	if limit > 0 {
+		s += " LIMIT " + w.arg(limit)
+	}
+	if offset > 0 {
+		s += " OFFSET " + w.arg(offset)
+	}
+	return s
+}
+
 // eq adds the condition that column equals v, if v is set (not "").
 func (w *where) eq(column, v string) {
 	if v != "" {
@@ -120,23 +131,13 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	if f.NewestFirst {
 		order = " ORDER BY e.created_at DESC, e.id DESC"
 	}
-	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + w.String() + order
-	if f.Limit > 0 {
-		q += " LIMIT " + w.arg(f.Limit)
-	}
-	if f.Offset > 0 {
-		q += " OFFSET " + w.arg(f.Offset)
-	}
-	return t.scanEpisodes(t.q.Query(ctx, q, w.args...))
+	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + w.String() + order + w.page(f.Limit, f.Offset)
+	return t.queryEpisodes(ctx, q, w.args...)
 }
 
-// scanEpisodes reads the episodes of a query's result (rows and err as Query
-// returned them).
-func (t *tx) scanEpisodes(rows pgx.Rows, err error) ([]factbase.Episode, error) {
-	var eps []factbase.Episode
-	if err == nil {
-		eps, err = rowcodec.All(rows, t.scanEpisode)
-	}
+// queryEpisodes runs a query of rowcodec.EpisodeColumns and reads its episodes.
+func (t *tx) queryEpisodes(ctx context.Context, q string, args ...any) ([]factbase.Episode, error) {
+	eps, err := queryAll(ctx, t, t.scanEpisode, q, args...)
 	return eps, mapErr("episodes", err)
 }
 

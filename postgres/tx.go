@@ -243,13 +243,7 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 	if f.NewestFirst {
 		q = "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at DESC, seq DESC"
 	}
-	if f.Limit > 0 {
-		q += " LIMIT " + w.arg(f.Limit)
-	}
-	if f.Offset > 0 {
-		q += " OFFSET " + w.arg(f.Offset)
-	}
-	return t.queryFacts(ctx, q, w.args...)
+	return t.queryFacts(ctx, q+w.page(f.Limit, f.Offset), w.args...)
 }
 
 // factConds are the conditions on facts that a FactFilter and a SearchFilter share.
