@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
@@ -45,23 +43,13 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 // DeleteEpisode erases an episode; its full-text entry goes with the row and a
 // trigger deletes its vector.
 func (t *tx) DeleteEpisode(ctx context.Context, id string) (int, error) {
-	tag, err := t.q.Exec(ctx, qEpisodeDelete, string(t.user), id)
-	if err != nil {
-		return 0, mapErr("delete episode", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return t.execCount(ctx, "delete episode", qEpisodeDelete, string(t.user), id)
 }
 
 // MarkExtracted records the time pattern extraction ran over an episode.
 func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
-	tag, err := t.q.Exec(ctx, qEpisodeExtracted, at.UnixNano(), string(t.user), id)
-	if err != nil {
-		return mapErr("mark extracted", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
-	}
-	return nil
+	n, err := t.execCount(ctx, "mark extracted", qEpisodeExtracted, at.UnixNano(), string(t.user), id)
+	return storeerr.Changed(n, err, "episode", id)
 }
 
 // scanEpisode reads an episode selected with rowcodec.EpisodeColumns; its tags are a
@@ -79,8 +67,7 @@ func (t *tx) scanEpisode(r rowcodec.Scanner) (factbase.Episode, error) {
 
 // Episode returns one episode by id; ENOTFOUND if the user has none.
 func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
-	e, err := t.scanEpisode(t.q.QueryRow(ctx, qEpisode, string(t.user), id))
-	return e, storeerr.NotFoundIf(err, pgx.ErrNoRows, "episode", id)
+	return byID(ctx, t, "episode", qEpisode, id, t.scanEpisode)
 }
 
 // where collects the conditions and arguments of a dynamic statement.
@@ -96,6 +83,26 @@ func (w *where) arg(v any) string {
 }
 
 func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
+
+// page returns the LIMIT and OFFSET clause of a page, each bound as an argument; a
+// limit or an offset of 0 is none.
+func (w *where) page(limit, offset int) string {
+	var s string
+	if limit > 0 {
+		s += " LIMIT " + w.arg(limit)
+	}
+	if offset > 0 {
+		s += " OFFSET " + w.arg(offset)
+	}
+	return s
+}
+
+// eq adds the condition that column equals v, if v is set (not "").
+func (w *where) eq(column, v string) {
+	if v != "" {
+		w.add(column + " = " + w.arg(v))
+	}
+}
 
 func (w *where) String() string { return strings.Join(w.conds, " AND ") }
 
@@ -124,23 +131,13 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	if f.NewestFirst {
 		order = " ORDER BY e.created_at DESC, e.id DESC"
 	}
-	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + w.String() + order
-	if f.Limit > 0 {
-		q += " LIMIT " + w.arg(f.Limit)
-	}
-	if f.Offset > 0 {
-		q += " OFFSET " + w.arg(f.Offset)
-	}
-	return t.scanEpisodes(t.q.Query(ctx, q, w.args...))
+	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + w.String() + order + w.page(f.Limit, f.Offset)
+	return t.queryEpisodes(ctx, q, w.args...)
 }
 
-// scanEpisodes reads the episodes of a query's result (rows and err as Query
-// returned them).
-func (t *tx) scanEpisodes(rows pgx.Rows, err error) ([]factbase.Episode, error) {
-	var eps []factbase.Episode
-	if err == nil {
-		eps, err = rowcodec.All(rows, t.scanEpisode)
-	}
+// queryEpisodes runs a query of rowcodec.EpisodeColumns and reads its episodes.
+func (t *tx) queryEpisodes(ctx context.Context, q string, args ...any) ([]factbase.Episode, error) {
+	eps, err := queryAll(ctx, t, t.scanEpisode, q, args...)
 	return eps, mapErr("episodes", err)
 }
 

@@ -199,22 +199,13 @@ func (s *Store) Job(ctx context.Context, id string) (factbase.Job, error) {
 // Jobs lists jobs newest first.
 func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job, error) {
 	f, err := f.WithDefaults()
-	if err == nil && s.gate.Closed() {
-		err = storeerr.ErrClosed
-	}
 	if err != nil {
 		return nil, err
 	}
 	var w where
-	if f.User != "" {
-		w.add("user_id = " + w.arg(string(f.User)))
-	}
-	if f.State != "" {
-		w.add("state = " + w.arg(string(f.State)))
-	}
-	if f.Kind != "" {
-		w.add("kind = " + w.arg(f.Kind))
-	}
+	w.eq("user_id", string(f.User))
+	w.eq("state", string(f.State))
+	w.eq("kind", f.Kind)
 	if f.Before != "" {
 		w.add("seq < coalesce((SELECT seq FROM jobs WHERE id = " + w.arg(f.Before) + "), 0)")
 	}
@@ -223,13 +214,9 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 		q += " WHERE " + w.String()
 	}
 	q += " ORDER BY seq DESC LIMIT " + w.arg(f.Limit)
-	var jobs []factbase.Job
-	rows, err := s.pool.Query(ctx, q, w.args...)
-	if err == nil {
-		jobs, err = rowcodec.All(rows, rowcodec.Job)
-	}
+	jobs, err := poolAll(ctx, s, "jobs", q, rowcodec.Job, w.args...)
 	if err != nil {
-		return nil, mapErr("jobs", err)
+		return nil, err
 	}
 	return rowcodec.NonNil(jobs), nil
 }

@@ -48,16 +48,9 @@ func (s *Store) KeyByHash(ctx context.Context, hash string) (factbase.Key, error
 
 // Keys returns every key, oldest first.
 func (s *Store) Keys(ctx context.Context) ([]factbase.Key, error) {
-	if s.gate.Closed() {
-		return nil, storeerr.ErrClosed
-	}
-	var keys []factbase.Key
-	rows, err := s.pool.Query(ctx, qKeyList)
-	if err == nil {
-		keys, err = rowcodec.All(rows, rowcodec.Key)
-	}
+	keys, err := poolAll(ctx, s, "keys", qKeyList, rowcodec.Key)
 	if err != nil {
-		return nil, mapErr("keys", err)
+		return nil, err
 	}
 	return rowcodec.NonNil(keys), nil
 }

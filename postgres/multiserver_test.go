@@ -35,25 +35,8 @@ type factbaseServer struct {
 // advisory lock) and serves each on its own loopback port until the test ends.
 func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string) {
 	t.Helper()
-	url := testURL(t)
+	stores := openAtOnce(t, schema, n)
 	ctx, cancel := context.WithCancel(context.Background())
-	stores := make([]*postgres.Store, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(ctx, url, postgres.Options{Schema: schema})
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			cancel()
-			t.Fatalf("opening store %d: %v", i, err)
-		}
-	}
 	secret, key, err := factbase.NewKey("", "multi-server test", time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -78,9 +61,6 @@ func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string)
 			if err := <-done; err != nil {
 				t.Errorf("Serve: %v", err)
 			}
-		}
-		for _, st := range stores {
-			st.Close()
 		}
 	})
 	return out, secret
@@ -131,7 +111,7 @@ func (c apiClient) do(ctx context.Context, method, url string, body any, out any
 // exactly once and reported as a duplicate exactly once, the lists must hold every
 // value with ranks exactly 1..N, and both servers must serve the same lists.
 func TestMultiServer(t *testing.T) {
-	servers, secret := startServers(t, newSchema(t), 2)
+	servers, secret := startServers(t, postgres.NewSchema(t), 2)
 	const clients, each = 32, 24
 	lists := []string{"favorites.shared", "favorites.other"}
 	u := storetest.NewUser()
@@ -261,7 +241,7 @@ func BenchmarkServers(b *testing.B) {
 }
 
 func benchServers(b *testing.B, n int, shared bool) {
-	schema := newSchema(b)
+	schema := postgres.NewSchema(b)
 	srvs, secret := startServers(b, schema, n)
 	const clients = 32
 	c := apiClient{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}, key: secret}

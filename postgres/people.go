@@ -4,11 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
-	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The statements of people: entities, conflicts, preference sessions and anchored
@@ -43,18 +40,12 @@ func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
 
 // Entity returns one entity by id; ENOTFOUND if the user has none.
 func (t *tx) Entity(ctx context.Context, id string) (factbase.Entity, error) {
-	e, err := rowcodec.Owner(t.user).Entity(t.q.QueryRow(ctx, qEntity, string(t.user), id))
-	return e, mapErr("entity", storeerr.NotFoundIf(err, pgx.ErrNoRows, "entity", id))
+	return byID(ctx, t, "entity", qEntity, id, rowcodec.Owner(t.user).Entity)
 }
 
 // PutEntity creates or replaces an entity, keeping its creation time.
 func (t *tx) PutEntity(ctx context.Context, e factbase.Entity) error {
-	args, err := rowcodec.EntityArgs(string(t.user), e, t.now)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.Exec(ctx, qEntityPut, args...)
-	return mapErr("put entity", err)
+	return put(ctx, t, "put entity", qEntityPut, rowcodec.EntityArgs, e)
 }
 
 // DeleteEntity erases an entity and the conflicts about it.
@@ -62,26 +53,16 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 	if _, err := t.q.Exec(ctx, qEntityDeleteConflicts, string(t.user), factbase.EntitySubject(id)); err != nil {
 		return 0, mapErr("delete entity", err)
 	}
-	tag, err := t.q.Exec(ctx, qEntityDelete, string(t.user), id)
-	if err != nil {
-		return 0, mapErr("delete entity", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return t.execCount(ctx, "delete entity", qEntityDelete, string(t.user), id)
 }
 
 // Conflicts returns the conflicts matching f, oldest first.
 func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factbase.Conflict, error) {
 	var w where
 	w.add("u = " + w.arg(string(t.user)))
-	if f.Status != "" {
-		w.add("status = " + w.arg(string(f.Status)))
-	}
-	if f.Subject != "" {
-		w.add("subject = " + w.arg(f.Subject))
-	}
-	if f.Key != "" {
-		w.add("key = " + w.arg(f.Key))
-	}
+	w.eq("status", string(f.Status))
+	w.eq("subject", f.Subject)
+	w.eq("key", f.Key)
 	q := "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE " + w.String() + " ORDER BY created_at, id"
 	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, q, w.args...)
 	return all, mapErr("conflicts", err)
@@ -89,18 +70,12 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 
 // Conflict returns one conflict by id; ENOTFOUND if the user has none.
 func (t *tx) Conflict(ctx context.Context, id string) (factbase.Conflict, error) {
-	c, err := rowcodec.Owner(t.user).Conflict(t.q.QueryRow(ctx, qConflict, string(t.user), id))
-	return c, mapErr("conflict", storeerr.NotFoundIf(err, pgx.ErrNoRows, "conflict", id))
+	return byID(ctx, t, "conflict", qConflict, id, rowcodec.Owner(t.user).Conflict)
 }
 
 // PutConflict creates a conflict or replaces it.
 func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
-	args, err := rowcodec.ConflictArgs(string(t.user), c, t.now)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.Exec(ctx, qConflictPut, args...)
-	return mapErr("put conflict", err)
+	return put(ctx, t, "put conflict", qConflictPut, rowcodec.ConflictArgs, c)
 }
 
 // AnchoredFacts returns the current facts anchored in [from, to), by anchor.

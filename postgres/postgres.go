@@ -77,6 +77,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/export"
 	"github.com/factbase/factbase/internal/migrate"
 	"github.com/factbase/factbase/internal/storeerr"
 	"github.com/factbase/factbase/internal/vecindex"
@@ -334,31 +335,50 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 }
 
 func (s *Store) update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	cn, err := s.begin(ctx, "ISOLATION LEVEL READ COMMITTED")
+	t, err := s.transact(ctx, "ISOLATION LEVEL READ COMMITTED", user, func(t *tx) error {
+		if err := t.lockUser(ctx); err != nil {
+			return err
+		}
+		return fn(t)
+	}, driverErr)
 	if err != nil {
 		return err
 	}
+	s.analyze.wrote(t.writes)
+	return nil
+}
+
+// transact runs fn in one transaction for user, begun with options on a pooled
+// connection, and commits it; any failure rolls it back. It returns the transaction
+// fn ran in. The errors of BEGIN and COMMIT pass through stepErr with the step's
+// name ("begin", "commit"); fn's are returned as they are.
+func (s *Store) transact(ctx context.Context, options string, user factbase.UserID, fn func(*tx) error, stepErr func(step string, err error) error) (*tx, error) {
+	cn, err := s.begin(ctx, options)
+	if err != nil {
+		return nil, stepErr("begin", err)
+	}
 	defer cn.release()
-	done := false
+	committed := false
 	defer func() {
-		if !done {
+		if !committed {
 			cn.rollback(ctx)
 		}
 	}()
 	t := &tx{s: s, q: cn, user: user, now: s.now().UTC()}
-	if err := t.lockUser(ctx); err != nil {
-		return err
-	}
+	t.Reads = export.NewReads(t, &exportStatements, user)
 	if err := fn(t); err != nil {
-		return err
+		return nil, err
 	}
 	if err := commit(ctx, cn); err != nil {
-		return err
+		return nil, stepErr("commit", err)
 	}
-	done = true
-	s.analyze.wrote(t.writes)
-	return nil
+	committed = true
+	return t, nil
 }
+
+// driverErr is transact's stepErr for update: the driver's error stays as it is, so
+// that Update can tell a retryable failure and maps the error once.
+func driverErr(_ string, err error) error { return err }
 
 // commit sends the queued statements and COMMIT. A transaction that PostgreSQL
 // rolled back instead (an earlier statement failed) is an error.
@@ -399,26 +419,8 @@ func (s *Store) View(ctx context.Context, user factbase.UserID, fn func(factbase
 	if err := s.gate.Check(user); err != nil {
 		return err
 	}
-	cn, err := s.begin(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY")
-	if err != nil {
-		return mapErr("begin", err)
-	}
-	defer cn.release()
-	done := false
-	defer func() {
-		if !done {
-			cn.rollback(ctx)
-		}
-	}()
-	t := &tx{s: s, q: cn, user: user, now: s.now().UTC()}
-	if err := fn(t); err != nil {
-		return err
-	}
-	if err := commit(ctx, cn); err != nil {
-		return mapErr("commit", err)
-	}
-	done = true
-	return nil
+	_, err := s.transact(ctx, "ISOLATION LEVEL REPEATABLE READ READ ONLY", user, func(t *tx) error { return fn(t) }, mapErr)
+	return err
 }
 
 // retryable reports whether a failed write transaction may simply be run again.

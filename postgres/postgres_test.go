@@ -2,11 +2,10 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -15,57 +14,27 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// envURL names the environment variable that holds the test database's URL.
-const envURL = "FACTBASE_TEST_POSTGRES"
-
 // testSchema is this test binary's own schema, created by TestMain and dropped at the
 // end, so that parallel packages and repeated runs never see each other's rows.
 var testSchema string
 
 func TestMain(m *testing.M) {
-	url := os.Getenv(envURL)
+	url := os.Getenv(postgres.EnvURL)
 	if url == "" {
 		os.Exit(m.Run()) // every test skips with the reason
 	}
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testSchema = "fbtest_" + hex.EncodeToString(b[:])
+	testSchema = postgres.RandomSchema()
 	code := m.Run()
-	if err := dropSchema(url, testSchema); err != nil {
+	if err := postgres.DropSchema(url, testSchema); err != nil {
 		fmt.Fprintf(os.Stderr, "postgres tests: dropping schema %s: %v\n", testSchema, err)
 	}
 	os.Exit(code)
 }
 
-// dropSchema removes schema and everything in it.
-func dropSchema(url, schema string) error {
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
-	return err
-}
-
-// testURL returns the test database's URL, or skips the test with the reason.
-func testURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv(envURL)
-	if url == "" {
-		t.Skipf("%s is not set: set it to a PostgreSQL URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the postgres store's tests; .ci/run does", envURL)
-	}
-	return url
-}
-
 // openTest opens a store on this run's schema; the test closes it.
 func openTest(t testing.TB, o postgres.Options) *postgres.Store {
 	t.Helper()
-	url := testURL(t)
+	url := postgres.DatabaseURL(t)
 	if o.Schema == "" {
 		o.Schema = testSchema
 	}
@@ -77,19 +46,36 @@ func openTest(t testing.TB, o postgres.Options) *postgres.Store {
 	return s
 }
 
-// newSchema returns a fresh schema name that is dropped when the test ends.
-func newSchema(t testing.TB) string {
+// openAtOnce opens n stores on schema at once, so that their migrations race under
+// the advisory lock, and closes them when the test ends. It fails the test if one
+// cannot open.
+func openAtOnce(t testing.TB, schema string, n int) []*postgres.Store {
 	t.Helper()
-	var b [6]byte
-	rand.Read(b[:])
-	name := "fbtest_" + hex.EncodeToString(b[:])
-	url := testURL(t)
+	url := postgres.DatabaseURL(t)
+	stores := make([]*postgres.Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = postgres.Open(context.Background(), url, postgres.Options{Schema: schema})
+		}()
+	}
+	wg.Wait()
 	t.Cleanup(func() {
-		if err := dropSchema(url, name); err != nil {
-			t.Errorf("dropping schema %s: %v", name, err)
+		for _, s := range stores {
+			if s != nil {
+				s.Close()
+			}
 		}
 	})
-	return name
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("opening store %d: %v", i, err)
+		}
+	}
+	return stores
 }
 
 // openEmpty opens a store on this run's schema with every table emptied, as the
@@ -114,6 +100,6 @@ func openEmpty(t *testing.T) factbase.Store {
 }
 
 func TestConformance(t *testing.T) {
-	testURL(t)
+	postgres.DatabaseURL(t)
 	storetest.Run(t, openEmpty)
 }

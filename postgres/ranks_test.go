@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -17,31 +14,34 @@ import (
 // openRanks opens a store on a schema of its own, dropped when the test ends.
 func openRanks(t testing.TB) *Store {
 	t.Helper()
-	url := os.Getenv("FACTBASE_TEST_POSTGRES")
-	if url == "" {
-		t.Skip("FACTBASE_TEST_POSTGRES is not set: set it to a PostgreSQL URL to run the postgres store's tests; .ci/run does")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "fbranks_" + hex.EncodeToString(b[:])
-	ctx := context.Background()
-	s, err := Open(ctx, url, Options{Schema: schema})
+	return openSchema(t, NewSchema(t))
+}
+
+// openSchema opens a store on schema and closes it when the test ends; a test may
+// close it before.
+func openSchema(t testing.TB, schema string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), DatabaseURL(t), Options{Schema: schema})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("open (schema %s): %v", schema, err)
 	}
-	t.Cleanup(func() {
-		s.Close()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("dropping %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("dropping %s: %v", schema, err)
-		}
-	})
+	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// downgrade runs stmts on s's pool (they take the schema back to before a migration
+// and delete its record), closes s and returns the store reopened on the same schema,
+// which applies that migration again. Reopening drops the statements the pool
+// prepared on the old schema.
+func downgrade(t *testing.T, s *Store, stmts ...string) *Store {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := s.pool.Exec(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	return openSchema(t, s.Schema())
 }
 
 // positionsOf returns the list's positions by fact id.
@@ -108,28 +108,15 @@ func corruptPosition(ctx context.Context, ftx factbase.Tx) error {
 func TestMigrationSpreadsDenseLists(t *testing.T) {
 	s := openRanks(t)
 	e, u := storetest.Engine(s)
-	ctx := context.Background()
 	storetest.FillList(t, e, u, "favorites.dense", 20)
 	// Back to the shape before 0008: integer ranks 1..N, here in reverse insertion order.
-	for _, q := range []string{
+	s = downgrade(t, s,
 		`UPDATE facts f SET rank = -(21 - o.n) FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts
 			WHERE key = 'favorites.dense' AND current) o WHERE f.seq = o.seq`,
 		"UPDATE facts SET rank = -rank WHERE rank < 0",
 		"ALTER TABLE facts ALTER COLUMN rank TYPE integer",
 		"DELETE FROM schema_migrations WHERE name = '0008_rank_positions.sql'",
-	} {
-		if _, err := s.pool.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	// Reopened (statements prepared on the old column type are the pool's), the
-	// store runs 0008 again.
-	s.Close()
-	s, err := Open(ctx, os.Getenv("FACTBASE_TEST_POSTGRES"), Options{Schema: s.Schema()})
-	if err != nil {
-		t.Fatalf("reopen (migration 0008): %v", err)
-	}
-	defer s.Close()
+	)
 	e = storetest.CheckSpread(t, s, u, "favorites.dense", 20, positionsOf(t, s, u, "favorites.dense"))
 	storetest.InsertAt(t, e, u, "favorites.dense", "new", 10)
 }
@@ -154,21 +141,11 @@ func TestMigrationDropsErasedEvents(t *testing.T) {
 		return n, leaked
 	}
 	kept, _ := events(s)
-	for _, q := range []string{
+	s = downgrade(t, s,
 		`INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
 			SELECT u, subject, key, at + 1, 'REMOVE', 'erased-fact-id', 'secret', 2, 0 FROM list_events LIMIT 1`,
 		"DELETE FROM schema_migrations WHERE name = '0009_erased_list_events.sql'",
-	} {
-		if _, err := s.pool.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	s.Close()
-	s, err := Open(ctx, os.Getenv("FACTBASE_TEST_POSTGRES"), Options{Schema: s.Schema()})
-	if err != nil {
-		t.Fatalf("reopen (migration 0009): %v", err)
-	}
-	defer s.Close()
+	)
 	if n, leaked := events(s); leaked != 0 || n != kept {
 		t.Errorf("after the migration: %d events, %d of an erased fact; want %d and 0", n, leaked, kept)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
-	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // factFTS is the full-text entry of a fact, from three arguments ($29..$31 of
@@ -51,15 +50,7 @@ func ftsWords(s string) string {
 
 // Users returns every user the store holds a row for, in no particular order.
 func (s *Store) Users(ctx context.Context) ([]factbase.UserID, error) {
-	if s.gate.Closed() {
-		return nil, storeerr.ErrClosed
-	}
-	var users []factbase.UserID
-	rows, err := s.pool.Query(ctx, qUsers)
-	if err == nil {
-		users, err = rowcodec.All(rows, rowcodec.UserID)
-	}
-	return users, mapErr("users", err)
+	return poolAll(ctx, s, "users", qUsers, rowcodec.UserID)
 }
 
 // factWhere adds the conditions of a search filter over facts aliased f.
@@ -70,25 +61,7 @@ func (t *tx) factWhere(w *where, f factbase.SearchFilter) {
 	} else {
 		w.add("f.current")
 	}
-	if f.KeyPrefix != "" {
-		cond := "f.key >= " + w.arg(f.KeyPrefix)
-		if end, ok := prefixEnd(f.KeyPrefix); ok {
-			cond += " AND f.key < " + w.arg(end)
-		}
-		w.add(cond)
-	}
-	if f.Type != "" {
-		w.add("f.type = " + w.arg(f.Type))
-	}
-	if f.Category != "" {
-		w.add("f.category = " + w.arg(string(f.Category)))
-	}
-	if f.Subject != "" {
-		w.add("f.subject = " + w.arg(f.Subject))
-	}
-	if f.MinConfidence > 0 {
-		w.add("f.confidence >= " + w.arg(f.MinConfidence))
-	}
+	w.facts("f.", factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence})
 	if !f.From.IsZero() {
 		w.add("f.valid_from >= " + w.arg(f.From.UnixNano()))
 	}

@@ -25,26 +25,7 @@ import (
 // TestConcurrentOpen: several stores opening a fresh schema at once apply each
 // migration exactly once (the advisory lock) and all work.
 func TestConcurrentOpen(t *testing.T) {
-	url := testURL(t)
-	schema := newSchema(t)
-	const n = 4
-	stores := make([]*postgres.Store, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(context.Background(), url, postgres.Options{Schema: schema})
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("Open %d: %v", i, err)
-		}
-		defer stores[i].Close()
-	}
+	stores := openAtOnce(t, postgres.NewSchema(t), 4)
 	var applied int
 	if err := postgres.PoolOf(stores[0]).QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations").Scan(&applied); err != nil {
 		t.Fatal(err)
@@ -248,7 +229,7 @@ func (p *proxy) Stop() {
 // server's readyz and API say unavailable (503); when it comes back, the same store
 // and server work again by themselves.
 func TestOutageAndRecovery(t *testing.T) {
-	raw := testURL(t)
+	raw := postgres.DatabaseURL(t)
 	u, err := neturl.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +323,7 @@ func TestOutageAndRecovery(t *testing.T) {
 // TestAnalyzeWithoutAutovacuum: on a server whose autovacuum is off, the store keeps
 // the statistics of its tables itself once enough rows are written.
 func TestAnalyzeWithoutAutovacuum(t *testing.T) {
-	s := openTest(t, postgres.Options{Schema: newSchema(t)})
+	s := openTest(t, postgres.Options{Schema: postgres.NewSchema(t)})
 	ctx := context.Background()
 	var autovacuum bool
 	if err := postgres.PoolOf(s).QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {

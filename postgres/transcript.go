@@ -50,31 +50,17 @@ func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.Tr
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
 func (t *tx) PutTranscriptCheckpoint(ctx context.Context, cp factbase.TranscriptCheckpoint) error {
-	args, err := rowcodec.CheckpointArgs(string(t.user), cp, t.now)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.Exec(ctx, qTranscriptPutCheckpoint, args...)
-	return mapErr("transcript checkpoint", err)
+	return put(ctx, t, "transcript checkpoint", qTranscriptPutCheckpoint, rowcodec.CheckpointArgs, cp)
 }
 
 // PutTranscriptSession creates or replaces the row of (s.ID, s.File).
 func (t *tx) PutTranscriptSession(ctx context.Context, s factbase.TranscriptSession) error {
-	args, err := rowcodec.TranscriptSessionArgs(string(t.user), s, t.now)
-	if err != nil {
-		return err
-	}
-	_, err = t.q.Exec(ctx, qTranscriptPutSession, args...)
-	return mapErr("transcript session", err)
+	return put(ctx, t, "transcript session", qTranscriptPutSession, rowcodec.TranscriptSessionArgs, s)
 }
 
 // DeleteTranscriptSessions deletes the session rows of file.
 func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, error) {
-	tag, err := t.q.Exec(ctx, qTranscriptDeleteSessions, string(t.user), file)
-	if err != nil {
-		return 0, mapErr("transcript sessions", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return t.execCount(ctx, "transcript sessions", qTranscriptDeleteSessions, string(t.user), file)
 }
 
 // LinkTranscriptSubjects records subject -> session links, skipping stored ones.

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/export"
 	"github.com/factbase/factbase/internal/listpos"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
@@ -23,6 +24,8 @@ type tx struct {
 	user   factbase.UserID
 	now    time.Time
 	writes int // rows inserted, for the statistics (analyze.go)
+
+	export.Reads // the export reads but ExportVectors (export.go)
 }
 
 var _ factbase.Tx = (*tx)(nil)
@@ -124,6 +127,51 @@ func queryAll[T any](ctx context.Context, t *tx, scan func(rowcodec.Scanner) (T,
 	return nil, err
 }
 
+// execCount runs q and returns how many rows it changed; its error is mapped naming
+// op.
+func (t *tx) execCount(ctx context.Context, op, q string, args ...any) (int, error) {
+	tag, err := t.q.Exec(ctx, q, args...)
+	if err != nil {
+		return 0, mapErr(op, err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// byID reads with scan the row of the user's what (entity, conflict, ...) id that q
+// selects (its parameters: the user, id): ENOTFOUND if there is none, other errors
+// mapped naming what.
+func byID[T any](ctx context.Context, t *tx, what, q, id string, scan func(rowcodec.Scanner) (T, error)) (T, error) {
+	v, err := scan(t.q.QueryRow(ctx, q, string(t.user), id))
+	return v, mapErr(what, storeerr.NotFoundIf(err, pgx.ErrNoRows, what, id))
+}
+
+// put runs the upsert q of v with the arguments that args (a rowcodec encoder, which
+// validates v) makes of it for the user. An encoder's error is returned as it is,
+// the statement's is mapped naming op.
+func put[T any](ctx context.Context, t *tx, op, q string, args func(any, T, time.Time) ([]any, error), v T) error {
+	a, err := args(string(t.user), v, t.now)
+	if err != nil {
+		return err
+	}
+	_, err = t.q.Exec(ctx, q, a...)
+	return mapErr(op, err)
+}
+
+// poolAll runs q, a read of no user's transaction, on a pooled connection and reads
+// every row of its result with scan (rowcodec.All: nil when there is none); its
+// errors are mapped naming op. A closed store returns storeerr.ErrClosed.
+func poolAll[T any](ctx context.Context, s *Store, op, q string, scan func(rowcodec.Scanner) (T, error), args ...any) ([]T, error) {
+	if s.gate.Closed() {
+		return nil, storeerr.ErrClosed
+	}
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, mapErr(op, err)
+	}
+	all, err := rowcodec.All(rows, scan)
+	return all, mapErr(op, err)
+}
+
 // queryFacts runs a query of factColumns and reads its facts, deriving the ranks of
 // current ranked members (ranks.go) once the rows are closed.
 func (t *tx) queryFacts(ctx context.Context, q string, args ...any) ([]factbase.Fact, error) {
@@ -181,31 +229,9 @@ func (t *tx) Fact(ctx context.Context, id string) (factbase.Fact, error) {
 func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact, error) {
 	var w where
 	w.add("u = " + w.arg(string(t.user)))
-	if f.ID != "" {
-		w.add("id = " + w.arg(f.ID))
-	}
-	if f.Subject != "" {
-		w.add("subject = " + w.arg(f.Subject))
-	}
-	if f.Key != "" {
-		w.add("key = " + w.arg(f.Key))
-	}
-	if f.KeyPrefix != "" {
-		cond := "key >= " + w.arg(f.KeyPrefix)
-		if end, ok := prefixEnd(f.KeyPrefix); ok {
-			cond += " AND key < " + w.arg(end)
-		}
-		w.add(cond)
-	}
-	if f.Category != "" {
-		w.add("category = " + w.arg(string(f.Category)))
-	}
-	if f.Type != "" {
-		w.add("type = " + w.arg(f.Type))
-	}
-	if f.MinConfidence > 0 {
-		w.add("confidence >= " + w.arg(f.MinConfidence))
-	}
+	w.eq("id", f.ID)
+	w.eq("key", f.Key)
+	w.facts("", factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence})
 	switch {
 	case f.AsOf != nil:
 		at := w.arg(f.AsOf.UnixNano())
@@ -217,13 +243,32 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 	if f.NewestFirst {
 		q = "SELECT " + factColumns + " FROM facts WHERE " + w.String() + " ORDER BY recorded_at DESC, seq DESC"
 	}
-	if f.Limit > 0 {
-		q += " LIMIT " + w.arg(f.Limit)
+	return t.queryFacts(ctx, q+w.page(f.Limit, f.Offset), w.args...)
+}
+
+// factConds are the conditions on facts that a FactFilter and a SearchFilter share.
+type factConds struct {
+	subject, keyPrefix, typ string
+	category                factbase.Category
+	minConfidence           float64
+}
+
+// facts adds the conditions of c that are set, over the columns of facts qualified
+// with p ("" or "f."). A key prefix is a range, so that the key's index serves it.
+func (w *where) facts(p string, c factConds) {
+	w.eq(p+"subject", c.subject)
+	if c.keyPrefix != "" {
+		cond := p + "key >= " + w.arg(c.keyPrefix)
+		if end, ok := prefixEnd(c.keyPrefix); ok {
+			cond += " AND " + p + "key < " + w.arg(end)
+		}
+		w.add(cond)
 	}
-	if f.Offset > 0 {
-		q += " OFFSET " + w.arg(f.Offset)
+	w.eq(p+"category", string(c.category))
+	w.eq(p+"type", c.typ)
+	if c.minConfidence > 0 {
+		w.add(p + "confidence >= " + w.arg(c.minConfidence))
 	}
-	return t.queryFacts(ctx, q, w.args...)
 }
 
 // prefixEnd returns the smallest valid UTF-8 string greater, in bytewise order, than
@@ -364,11 +409,7 @@ func (t *tx) Erase(ctx context.Context, id string) (int, error) {
 	if _, err := t.q.Exec(ctx, qEraseEvents, string(t.user), id); err != nil {
 		return 0, mapErr("erase", err)
 	}
-	tag, err := t.q.Exec(ctx, qEraseFact, string(t.user), id)
-	if err != nil {
-		return 0, mapErr("erase", err)
-	}
-	return int(tag.RowsAffected()), nil
+	return t.execCount(ctx, "erase", qEraseFact, string(t.user), id)
 }
 
 // AddListEvent records a list change.

@@ -104,7 +104,7 @@ func (t *tx) UnembeddedEpisodes(ctx context.Context, model, after string, limit 
 	if limit <= 0 {
 		return nil, nil
 	}
-	return t.scanEpisodes(t.q.Query(ctx, qUnembEpisodes, string(t.user), after, model, limit))
+	return t.queryEpisodes(ctx, qUnembEpisodes, string(t.user), after, model, limit)
 }
 
 // CountUnembedded counts the indexed items without a vector of model.

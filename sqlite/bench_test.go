@@ -49,13 +49,24 @@ func BenchmarkRawInsert(b *testing.B) { rawInsertLoop(b, 1) }
 
 // rawInsertLoop times b.N immediate transactions of rows bare prepared INSERTs each.
 func rawInsertLoop(b *testing.B, rows int) {
-	s := openTemp(b)
-	defer s.Close()
+	s := sqlite.OpenTemp(b, sqlite.Options{})
 	rawTable(b, s)
 	stmt, err := sqlite.WriterOf(s).Prepare("INSERT INTO raw (k, v) VALUES (?, ?)")
 	if err != nil {
 		b.Fatal(err)
 	}
+	timeTxs(b, s, func(tx *sql.Tx, i int) {
+		for j := 0; j < rows; j++ {
+			if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d-%d", i, j), "value"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// timeTxs times b.N immediate transactions on s's writer, transaction i running
+// fill(tx, i), and reports CPU time.
+func timeTxs(b *testing.B, s *sqlite.Store, fill func(tx *sql.Tx, i int)) {
 	b.ResetTimer()
 	defer cpuMetric(b)()
 	for i := 0; i < b.N; i++ {
@@ -63,11 +74,7 @@ func rawInsertLoop(b *testing.B, rows int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for j := 0; j < rows; j++ {
-			if _, err := tx.Stmt(stmt).Exec(fmt.Sprintf("k%d-%d", i, j), "value"); err != nil {
-				b.Fatal(err)
-			}
-		}
+		fill(tx, i)
 		if err := tx.Commit(); err != nil {
 			b.Fatal(err)
 		}
@@ -82,8 +89,7 @@ func rawInsertLoop(b *testing.B, rows int) {
 func BenchmarkRawInsertPages(b *testing.B) {
 	for _, n := range []int{1, 4, 8, 16} {
 		b.Run(fmt.Sprintf("indexes=%d", n), func(b *testing.B) {
-			s := openTemp(b)
-			defer s.Close()
+			s := sqlite.OpenTemp(b, sqlite.Options{})
 			var cols, marks []string
 			for j := 0; j < n; j++ {
 				cols, marks = append(cols, fmt.Sprintf("c%d TEXT", j)), append(marks, "?")
@@ -116,18 +122,7 @@ func BenchmarkRawInsertPages(b *testing.B) {
 			if err := tx.Commit(); err != nil {
 				b.Fatal(err)
 			}
-			b.ResetTimer()
-			defer cpuMetric(b)()
-			for i := 0; i < b.N; i++ {
-				tx, err := sqlite.WriterOf(s).Begin()
-				if err != nil {
-					b.Fatal(err)
-				}
-				row(tx, 10000+i)
-				if err := tx.Commit(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			timeTxs(b, s, func(tx *sql.Tx, i int) { row(tx, 10000+i) })
 		})
 	}
 }
@@ -146,8 +141,8 @@ func BenchmarkRawInsertPages(b *testing.B) {
 func BenchmarkRawFactInsert(b *testing.B) {
 	for _, variant := range []string{"all", "issue-2"} {
 		b.Run("indexes="+variant, func(b *testing.B) {
-			s, bn := bench(b)
-			defer s.Close()
+			s := sqlite.OpenTemp(b, sqlite.Options{})
+			bn := benchOn(s)
 			storetest.FillList(b, bn.Engine, bn.User, "favorites.big", 10000)
 			w := sqlite.WriterOf(s)
 			drop := []string{}
@@ -168,11 +163,7 @@ func BenchmarkRawFactInsert(b *testing.B) {
 			if err := rows.Close(); err != nil {
 				b.Fatal(err)
 			}
-			for _, q := range drop {
-				if _, err := w.Exec(q); err != nil {
-					b.Fatal(q, err)
-				}
-			}
+			sqlite.ExecAll(b, w, drop...)
 			var us, last int64
 			if err := w.QueryRow(`SELECT u, max(rank) FROM facts WHERE key = 'favorites.big' AND current = 1`).Scan(&us, &last); err != nil {
 				b.Fatal(err)
@@ -185,40 +176,26 @@ func BenchmarkRawFactInsert(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ResetTimer()
-			defer cpuMetric(b)()
-			for i := 0; i < b.N; i++ {
-				tx, err := w.Begin()
-				if err != nil {
-					b.Fatal(err)
-				}
+			timeTxs(b, s, func(tx *sql.Tx, i int) {
 				v, now := fmt.Sprintf("new-%d", i), time.Now().UnixNano()
 				if _, err := tx.Stmt(stmt).Exec(uuid.Must(uuid.NewV7()).String(), us, v, v, last+int64(i+1)<<32, now, now); err != nil {
 					b.Fatal(err)
 				}
-				if err := tx.Commit(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			})
 		})
 	}
 }
 
 // BenchmarkRawSelect: a bare indexed SELECT of one row on the reader pool.
 func BenchmarkRawSelect(b *testing.B) {
-	s := openTemp(b)
-	defer s.Close()
+	s := sqlite.OpenTemp(b, sqlite.Options{})
 	rawTable(b, s)
 	tx, _ := sqlite.WriterOf(s).Begin()
 	for i := 0; i < 10000; i++ {
 		tx.Exec("INSERT INTO raw (k, v) VALUES (?, ?)", fmt.Sprintf("k%d", i), "value")
 	}
 	tx.Commit()
-	db, err := sqlite.Open(context.Background(), s.Path(), sqlite.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	sqlite.OpenFile(b, s.Path(), sqlite.Options{})
 	stmt, err := sqlite.WriterOf(s).Prepare("SELECT v FROM raw WHERE k = ?")
 	if err != nil {
 		b.Fatal(err)
@@ -233,48 +210,31 @@ func BenchmarkRawSelect(b *testing.B) {
 	}
 }
 
-// bench returns a new store and the shared benchmarks on it, reporting CPU time.
-func bench(b *testing.B) (*sqlite.Store, storetest.Bench) {
-	s := openTemp(b)
+// bench returns the shared benchmarks on a new store (closed when b ends),
+// reporting CPU time.
+func bench(b *testing.B) storetest.Bench { return benchOn(sqlite.OpenTemp(b, sqlite.Options{})) }
+
+// benchOn returns the shared benchmarks on s, reporting CPU time.
+func benchOn(s *sqlite.Store) storetest.Bench {
 	e, u := storetest.Engine(s)
-	return s, storetest.Bench{Engine: e, User: u, Measure: cpuMetric}
+	return storetest.Bench{Engine: e, User: u, Measure: cpuMetric}
 }
 
 // BenchmarkApplyRankedAppend appends to a list of 10,000 members.
-func BenchmarkApplyRankedAppend(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
-	bn.RankedAppend(b)
-}
+func BenchmarkApplyRankedAppend(b *testing.B) { bench(b).RankedAppend(b) }
 
 // BenchmarkApplyRankedMove moves a member between #5000 and #1 of a 10,000-member
 // list: each move shifts 4,999 other members.
-func BenchmarkApplyRankedMove(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
-	bn.RankedMove(b)
-}
+func BenchmarkApplyRankedMove(b *testing.B) { bench(b).RankedMove(b) }
 
 // BenchmarkApplyOneSet sets a single-valued key to a new value each time (supersession).
-func BenchmarkApplyOneSet(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
-	bn.OneSet(b)
-}
+func BenchmarkApplyOneSet(b *testing.B) { bench(b).OneSet(b) }
 
 // BenchmarkPointRead reads the current value of one key among 10,000.
-func BenchmarkPointRead(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
-	bn.PointRead(b)
-}
+func BenchmarkPointRead(b *testing.B) { bench(b).PointRead(b) }
 
 // BenchmarkListPage reads a page of 100 from the middle of a 10,000-member list.
-func BenchmarkListPage(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
-	bn.ListPage(b)
-}
+func BenchmarkListPage(b *testing.B) { bench(b).ListPage(b) }
 
 // BenchmarkApplyRankedAppendWithout is BenchmarkApplyRankedAppend in stores with
 // parts of the schema that later features added dropped, to show what each costs a
@@ -293,13 +253,9 @@ func BenchmarkApplyRankedAppendWithout(b *testing.B) {
 	parts["all"] = append(all, "DROP INDEX fact_references_fact")
 	for _, name := range []string{"full-text", "sheet", "indexes", "all"} {
 		b.Run(name, func(b *testing.B) {
-			s, bn := bench(b)
-			defer s.Close()
-			for _, q := range parts[name] {
-				if _, err := sqlite.WriterOf(s).Exec(q); err != nil {
-					b.Fatal(q, err)
-				}
-			}
+			s := sqlite.OpenTemp(b, sqlite.Options{})
+			bn := benchOn(s)
+			sqlite.ExecAll(b, sqlite.WriterOf(s), parts[name]...)
 			bn.RankedAppend(b)
 		})
 	}
@@ -312,8 +268,7 @@ func BenchmarkRawInsertBatch(b *testing.B) { rawInsertLoop(b, 100) }
 // BenchmarkApplyBatch appends 100 values to a list of 10,000 members (and growing)
 // in one Apply. Its figures are per Apply: divide by 100 for one fact's share.
 func BenchmarkApplyBatch(b *testing.B) {
-	s, bn := bench(b)
-	defer s.Close()
+	bn := bench(b)
 	e, u := bn.Engine, bn.User
 	storetest.FillList(b, e, u, "favorites.big", 10000)
 	ctx := context.Background()

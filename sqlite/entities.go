@@ -2,13 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/rowcodec"
-	"github.com/factbase/factbase/internal/storeerr"
 )
 
 // The static statements of people: entities, conflicts, preference sessions and
@@ -46,17 +44,12 @@ func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
 
 // Entity returns one entity by id.
 func (t *tx) Entity(ctx context.Context, id string) (factbase.Entity, error) {
-	e, err := rowcodec.Owner(t.user).Entity(t.queryRow(ctx, qEntity, t.u, id))
-	return e, mapErr("entity", storeerr.NotFoundIf(err, sql.ErrNoRows, "entity", id))
+	return byID(ctx, t, "entity", qEntity, id, rowcodec.Owner(t.user).Entity)
 }
 
 // PutEntity creates or replaces an entity; its creation time is kept.
 func (t *tx) PutEntity(ctx context.Context, e factbase.Entity) error {
-	args, err := rowcodec.EntityArgs(t.u, e, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qEntityPut, args...)
-	}
-	return mapErr("put entity", err)
+	return put(ctx, t, "put entity", qEntityPut, rowcodec.EntityArgs, e)
 }
 
 // DeleteEntity erases an entity and its conflicts.
@@ -64,26 +57,15 @@ func (t *tx) DeleteEntity(ctx context.Context, id string) (int, error) {
 	if _, err := t.exec(ctx, qEntityDeleteConflicts, t.u, factbase.EntitySubject(id)); err != nil {
 		return 0, mapErr("delete entity", err)
 	}
-	res, err := t.exec(ctx, qEntityDelete, t.u, id)
-	if err != nil {
-		return 0, mapErr("delete entity", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return t.execCount(ctx, "delete entity", qEntityDelete, t.u, id)
 }
 
 // Conflicts returns the conflicts matching f, oldest first.
 func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factbase.Conflict, error) {
 	where, args := []string{"u = ?"}, []any{t.u}
-	if f.Status != "" {
-		where, args = append(where, "status = ?"), append(args, string(f.Status))
-	}
-	if f.Subject != "" {
-		where, args = append(where, "subject = ?"), append(args, f.Subject)
-	}
-	if f.Key != "" {
-		where, args = append(where, "key = ?"), append(args, f.Key)
-	}
+	where, args = eq(where, args, "status", string(f.Status))
+	where, args = eq(where, args, "subject", f.Subject)
+	where, args = eq(where, args, "key", f.Key)
 	cs, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, "SELECT "+rowcodec.ConflictColumns+" FROM conflicts WHERE "+
 		strings.Join(where, " AND ")+" ORDER BY created_at, id", args...)
 	return cs, mapErr("conflicts", err)
@@ -91,17 +73,12 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 
 // Conflict returns one conflict by id.
 func (t *tx) Conflict(ctx context.Context, id string) (factbase.Conflict, error) {
-	c, err := rowcodec.Owner(t.user).Conflict(t.queryRow(ctx, qConflict, t.u, id))
-	return c, mapErr("conflict", storeerr.NotFoundIf(err, sql.ErrNoRows, "conflict", id))
+	return byID(ctx, t, "conflict", qConflict, id, rowcodec.Owner(t.user).Conflict)
 }
 
 // PutConflict creates or replaces a conflict.
 func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
-	args, err := rowcodec.ConflictArgs(t.u, c, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qConflictPut, args...)
-	}
-	return mapErr("put conflict", err)
+	return put(ctx, t, "put conflict", qConflictPut, rowcodec.ConflictArgs, c)
 }
 
 // AnchoredFacts returns the current facts anchored in [from, to), by anchor.

@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,24 +57,13 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 
 // DeleteEpisode erases an episode; triggers remove its tags, full-text entry and vector.
 func (t *tx) DeleteEpisode(ctx context.Context, id string) (int, error) {
-	res, err := t.exec(ctx, qEpisodeDelete, t.u, id)
-	if err != nil {
-		return 0, mapErr("delete episode", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return t.execCount(ctx, "delete episode", qEpisodeDelete, t.u, id)
 }
 
 // MarkExtracted records the time pattern extraction ran over an episode.
 func (t *tx) MarkExtracted(ctx context.Context, id string, at time.Time) error {
-	res, err := t.exec(ctx, qEpisodeExtracted, at.UnixNano(), t.u, id)
-	if err != nil {
-		return mapErr("mark extracted", err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return factbase.Errorf(factbase.ENOTFOUND, "episode %q not found", id)
-	}
-	return nil
+	n, err := t.execCount(ctx, "mark extracted", qEpisodeExtracted, at.UnixNano(), t.u, id)
+	return storeerr.Changed(n, err, "episode", id)
 }
 
 // scanEpisode reads an episode selected with rowcodec.EpisodeColumns; its tags are
@@ -98,8 +85,7 @@ func (t *tx) scanEpisode(r rowcodec.Scanner) (factbase.Episode, error) {
 
 // Episode returns one episode by id.
 func (t *tx) Episode(ctx context.Context, id string) (factbase.Episode, error) {
-	e, err := t.scanEpisode(t.queryRow(ctx, qEpisode, t.u, id))
-	return e, storeerr.NotFoundIf(err, sql.ErrNoRows, "episode", id)
+	return byID(ctx, t, "episode", qEpisode, id, t.scanEpisode)
 }
 
 // episodeWhere builds the WHERE clause of an episode filter over table alias e.
@@ -129,16 +115,8 @@ func (t *tx) Episodes(ctx context.Context, f factbase.EpisodeFilter) ([]factbase
 	if f.NewestFirst {
 		order = " ORDER BY e.created_at DESC, e.id DESC"
 	}
-	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + where + order
-	if f.Limit > 0 {
-		// The limit is a literal, not a parameter: SQLite's planner reads a bound LIMIT,
-		// so a statement with "LIMIT ?" is re-prepared on every run (see stmtCache).
-		q += " LIMIT " + strconv.Itoa(f.Limit) + " OFFSET ?"
-		args = append(args, f.Offset)
-	} else if f.Offset > 0 {
-		q += " LIMIT -1 OFFSET ?"
-		args = append(args, f.Offset)
-	}
+	page, args := literalLimit(f.Limit, f.Offset, args)
+	q := "SELECT " + rowcodec.Prefixed("e.", rowcodec.EpisodeColumns) + " FROM episodes e WHERE " + where + order + page
 	eps, err := queryAll(ctx, t, t.scanEpisode, q, args...)
 	return eps, mapErr("episodes", err)
 }

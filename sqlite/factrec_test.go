@@ -56,7 +56,7 @@ func columnsFact(t *testing.T, s *Store, seq int64) factbase.Fact {
 // and negative times (an anchor before 1970), ranks and positions, every flag, and
 // confidences that a decimal rendering would round.
 func TestFactRecordMatchesColumns(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	u := storetest.NewUser()
 	ctx := context.Background()
 	before1970 := time.Date(1912, 6, 23, 0, 0, 0, 1, time.UTC)

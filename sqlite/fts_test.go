@@ -2,11 +2,9 @@ package sqlite_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -41,11 +39,7 @@ func textIDs(t *testing.T, s factbase.Store, u factbase.UserID, kind string, ter
 // from before 0012 is re-indexed in place with the same results.
 func TestFullTextPerUser(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "f.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	a, b := storetest.NewUser(), storetest.NewUser()
 	if _, err := e.Apply(ctx, a, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "trip.next", Value: "Zanzibar"}}}); err != nil {
@@ -72,30 +66,14 @@ func TestFullTextPerUser(t *testing.T) {
 			t.Errorf("the term fbu%d matches %v", seq, got)
 		}
 	}
-	s.Close()
-
 	// Back to the shape before 0012: full-text tables without the owner column.
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	s = sqlite.Downgrade(t, s,
 		"DROP TABLE facts_fts", "DROP TABLE episodes_fts",
 		"CREATE VIRTUAL TABLE facts_fts USING fts5(text, key, value, content = '', columnsize = 0, tokenize = 'porter unicode61 remove_diacritics 2')",
 		"CREATE VIRTUAL TABLE episodes_fts USING fts5(content, tags, content = '', columnsize = 0, tokenize = 'porter unicode61 remove_diacritics 2')",
 		"DROP TRIGGER facts_fts_insert", "CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN INSERT INTO facts_fts (rowid, text, key, value) VALUES (NEW.seq, NEW.text, NEW.key, NEW.value); END",
 		"DELETE FROM schema_migrations WHERE name = 'migrations/0012_fts_user.sql'",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	db.Close()
-	s, err = sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatalf("reopen (migration 0012): %v", err)
-	}
-	defer s.Close()
+	)
 	if got := textIDs(t, s, a, factbase.KindFact, "zanzibar"); !slices.Equal(got, factsA) {
 		t.Errorf("after the upgrade A's facts %v, want %v", got, factsA)
 	}
@@ -114,8 +92,7 @@ func TestFullTextPerUser(t *testing.T) {
 // tokens: 8 of text, 2 of key, 1 of value and the owner token.
 func TestFullTextScoresFinite(t *testing.T) {
 	ctx := context.Background()
-	s := openTemp(t)
-	defer s.Close()
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
 	var ops []factbase.Op
@@ -150,8 +127,7 @@ func ftsCount(t *testing.T, s *sqlite.Store, term string) int {
 // behind.
 func TestFullTextDeferredInBatch(t *testing.T) {
 	ctx := context.Background()
-	s := openTemp(t)
-	defer s.Close()
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
 	set := func(key, value string) factbase.Op {
 		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}
@@ -227,8 +203,7 @@ func TestFullTextDeferredInBatch(t *testing.T) {
 // by its trigger, and the flush does not index it again.
 func TestFullTextDeferredSeqReuse(t *testing.T) {
 	ctx := context.Background()
-	s := openTemp(t)
-	defer s.Close()
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.a", Value: "alpha"}}}); err != nil {
 		t.Fatal(err)

@@ -71,6 +71,20 @@ func (s *Store) staticErr(op string, err error) error {
 	return mapErr(op, err)
 }
 
+// staticAll reads every row of the result of a read outside any user's transaction
+// (rows, or the error err of the read) with scan; none is an empty slice, not nil.
+// Its errors are mapped with staticErr naming op.
+func staticAll[T any](s *Store, op string, rows *sql.Rows, err error, scan func(rowcodec.Scanner) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, s.staticErr(op, err)
+	}
+	all, err := rowcodec.All(rows, scan)
+	if err != nil {
+		return nil, s.staticErr(op, err)
+	}
+	return rowcodec.NonNil(all), nil
+}
+
 // EnqueueJob stores a new queued job.
 func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, error) {
 	if err := j.Validate(); err != nil {
@@ -236,15 +250,9 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 	}
 	var where []string
 	var args []any
-	if f.User != "" {
-		where, args = append(where, "user_id = ?"), append(args, string(f.User))
-	}
-	if f.State != "" {
-		where, args = append(where, "state = ?"), append(args, string(f.State))
-	}
-	if f.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, f.Kind)
-	}
+	where, args = eq(where, args, "user_id", string(f.User))
+	where, args = eq(where, args, "state", string(f.State))
+	where, args = eq(where, args, "kind", f.Kind)
 	if f.Before != "" {
 		where, args = append(where, "seq < coalesce((SELECT seq FROM jobs WHERE id = ?), 0)"), append(args, f.Before)
 	}
@@ -255,14 +263,7 @@ func (s *Store) Jobs(ctx context.Context, f factbase.JobFilter) ([]factbase.Job,
 	q += " ORDER BY seq DESC LIMIT ?"
 	args = append(args, f.Limit)
 	rows, err := s.reader.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, s.staticErr("jobs", err)
-	}
-	jobs, err := rowcodec.All(rows, rowcodec.Job)
-	if err != nil {
-		return nil, s.staticErr("jobs", err)
-	}
-	return rowcodec.NonNil(jobs), nil
+	return staticAll(s, "jobs", rows, err, rowcodec.Job)
 }
 
 // JobUsage sums jobs by state, with their tokens and cost.

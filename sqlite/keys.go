@@ -55,14 +55,7 @@ func (s *Store) Keys(ctx context.Context) ([]factbase.Key, error) {
 		return nil, err
 	}
 	rows, err := st.QueryContext(ctx)
-	if err != nil {
-		return nil, s.staticErr("keys", err)
-	}
-	keys, err := rowcodec.All(rows, rowcodec.Key)
-	if err != nil {
-		return nil, s.staticErr("keys", err)
-	}
-	return rowcodec.NonNil(keys), nil
+	return staticAll(s, "keys", rows, err, rowcodec.Key)
 }
 
 // RevokeKey marks key id revoked at the given time, unless it already is.

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -19,10 +18,7 @@ func TestScanViewMmap(t *testing.T) {
 		opt  int64
 		want int64
 	}{{0, DefaultMmapSize}, {1 << 20, 1 << 20}, {-1, 0}} {
-		s, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"), Options{MmapSize: c.opt, Readers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := OpenTemp(t, Options{MmapSize: c.opt, Readers: 1})
 		mapped := func(v func(context.Context, factbase.UserID, func(factbase.ReadTx) error) error) int64 {
 			var n int64
 			if err := v(ctx, u, func(rt factbase.ReadTx) error {

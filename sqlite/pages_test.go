@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +39,7 @@ func queryPlan(t *testing.T, s *Store, q string, args ...any) string {
 // through the partial facts_type, an episode's and the transcripts' facts through
 // their partial indexes.
 func TestWritePagePlans(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	var tx tx
 	q, args := tx.factsQuery(factbase.FactFilter{Type: "health"})
 	where, wargs := tx.factWhere(factbase.SearchFilter{Type: "health"})
@@ -66,12 +65,8 @@ func TestWritePagePlans(t *testing.T) {
 // the list events whose fact was erased (an earlier write path left a removal event
 // holding the erased value), keeps every other event, and replaces the indexes.
 func TestMigrationDropsErasedEvents(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "factbase.db")
 	ctx := context.Background()
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openTemp(t)
 	e := memory.New(s, memory.Options{})
 	u := storetest.NewUser()
 	for _, v := range []string{"oolong", "sencha", "chai"} {
@@ -89,7 +84,7 @@ func TestMigrationDropsErasedEvents(t *testing.T) {
 	kept, _ := events()
 	// Back to the shape before 0017, with the removal event that the erasure of a
 	// member named "secret" used to leave.
-	for _, q := range []string{
+	ExecAll(t, s.writer,
 		`INSERT INTO list_events (u, subject, key, at, action, fact_id, value, from_rank, to_rank)
 			SELECT u, subject, key, at + 1, 'REMOVE', 'erased-fact-id', 'secret', 2, 0 FROM list_events LIMIT 1`,
 		"CREATE INDEX list_events_fact ON list_events (fact_id)",
@@ -98,21 +93,11 @@ func TestMigrationDropsErasedEvents(t *testing.T) {
 		"DROP INDEX facts_episode", "DROP INDEX facts_transcript",
 		"CREATE INDEX facts_source ON facts (u, source_kind, source_id)",
 		"DELETE FROM schema_migrations WHERE name = 'migrations/0017_write_pages.sql'",
-	} {
-		if _, err := s.writer.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if _, leaked := events(); leaked != 1 {
 		t.Fatalf("setup: %d leaked events, want 1", leaked)
 	}
-	s.Close()
-
-	s, err = Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatalf("reopen (migration 0017): %v", err)
-	}
-	defer s.Close()
+	s = Reopen(t, s)
 	if n, leaked := events(); leaked != 0 || n != kept {
 		t.Errorf("after the migration: %d events, %d of an erased fact; want %d and 0", n, leaked, kept)
 	}
@@ -180,7 +165,7 @@ func walPages(t *testing.T, s *Store, write func()) []string {
 // writes none of the partial indexes that serve those reads, and a list write no
 // index of list events but the key's (migration 0017).
 func TestWritePages(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	e := memory.New(s, memory.Options{NoSheetRegen: true}) // the write path's pages alone
 	u := storetest.NewUser()
 	ctx := context.Background()

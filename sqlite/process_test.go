@@ -169,11 +169,7 @@ func TestMultiProcessAppends(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	db := filepath.Join(t.TempDir(), "multi.db")
-	s, err := sqlite.Open(context.Background(), db, sqlite.Options{}) // migrate once up front
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	sqlite.OpenFile(t, db, sqlite.Options{}).Close() // migrate once up front
 	const procs, each = 4, 100
 	var cmds []*exec.Cmd
 	outs := make([]*strings.Builder, procs)
@@ -200,11 +196,7 @@ func TestMultiProcessAppends(t *testing.T) {
 	if stored != procs*each || dups != procs*each {
 		t.Errorf("processes stored %d and reported %d duplicates; want %d each", stored, dups, procs*each)
 	}
-	s, err = sqlite.Open(context.Background(), db, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := sqlite.OpenFile(t, db, sqlite.Options{})
 	p, err := memory.New(s, memory.Options{}).List(context.Background(), childUser, "", "favorites.multi", 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -166,10 +166,6 @@ func (l rankedList) Page(ctx context.Context, p int64, limit int) ([]factbase.Fa
 }
 
 func (l rankedList) SetPosition(ctx context.Context, id string, p int64) (bool, error) {
-	res, err := l.t.exec(ctx, qSetPosition, p, l.t.u, id)
-	if err != nil {
-		return false, mapErr("move", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	n, err := l.t.execCount(ctx, "move", qSetPosition, p, l.t.u, id)
+	return n == 1, err
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,15 +11,8 @@ import (
 	"github.com/factbase/factbase/storetest"
 )
 
-func openRanks(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "factbase.db"), Options{})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+// openTemp opens a store with the default options on a new file (OpenTemp).
+func openTemp(t testing.TB) *Store { return OpenTemp(t, Options{}) }
 
 // smallGap makes positions 4 apart, so that a list respaces every few writes.
 func smallGap(t *testing.T) {
@@ -33,7 +25,7 @@ func smallGap(t *testing.T) {
 // respace all the time.
 func TestConformanceSmallGap(t *testing.T) {
 	smallGap(t)
-	storetest.Run(t, func(t *testing.T) factbase.Store { return openRanks(t) }, storetest.Only("RankedListScenario", "RankedAgainstModel", "RemoveRetractDelete", "AsOf", "Pagination",
+	storetest.Run(t, func(t *testing.T) factbase.Store { return openTemp(t) }, storetest.Only("RankedListScenario", "RankedAgainstModel", "RemoveRetractDelete", "AsOf", "Pagination",
 		"Invariants", "EraseUser"))
 }
 
@@ -54,7 +46,7 @@ func TestRanksAgainstModel(t *testing.T) {
 }
 
 func ranksAgainstModel(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	var before map[string]int64
 	respaced := 0
 	storetest.RankedModel(t, s, 600, func(t *testing.T, u factbase.UserID, key string, done bool) {
@@ -116,7 +108,7 @@ func positionsOf(t *testing.T, s *Store, u factbase.UserID, key string) map[stri
 // the rank column, as migrations 0001-0015 left them) reads the same and takes an
 // insert in the middle by respacing.
 func TestDensePositionsFromOldStores(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	e, u := storetest.Engine(s)
 	ctx := context.Background()
 	add := func(v string, rank int) factbase.Op {
@@ -143,7 +135,7 @@ func TestDensePositionsFromOldStores(t *testing.T) {
 
 // TestPositions: a MOVE across 2,000 members changes one position, and two members
 // at one position are refused.
-func TestPositions(t *testing.T) { storetest.PositionTests(t, openRanks, positionsOf, corruptPosition) }
+func TestPositions(t *testing.T) { storetest.PositionTests(t, openTemp, positionsOf, corruptPosition) }
 
 // corruptPosition puts member C of favorites.x at A's position.
 func corruptPosition(ctx context.Context, ftx factbase.Tx) error {
@@ -157,7 +149,7 @@ func corruptPosition(ctx context.Context, ftx factbase.Tx) error {
 // TestInsertFactsPlacesRankedMembers: the bulk insert places current ranked facts
 // as Insert does, one at a time, rather than storing their ranks as positions.
 func TestInsertFactsPlacesRankedMembers(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	e, u := storetest.Engine(s)
 	ctx := context.Background()
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.bulk", Value: "A"}}}); err != nil {
@@ -184,7 +176,7 @@ func TestInsertFactsPlacesRankedMembers(t *testing.T) {
 // TestMoveTo: a move writes the member's new place and the members between shift;
 // a fact that is not a current member is not found.
 func TestMoveTo(t *testing.T) {
-	s := openRanks(t)
+	s := openTemp(t)
 	u := storetest.NewUser()
 	ctx := context.Background()
 	var ops []factbase.Op
@@ -226,36 +218,21 @@ func TestMoveTo(t *testing.T) {
 // ranks spreads each list's positions 2^32 apart (order kept), leaves a list whose
 // positions are already spread as it is, and counts every list's blocks.
 func TestMigrationSpreadsDenseLists(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "factbase.db")
-	ctx := context.Background()
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openTemp(t)
 	e, u := storetest.Engine(s)
 	storetest.FillList(t, e, u, "favorites.dense", 150)
 	storetest.FillList(t, e, u, "favorites.spread", 5)
 	// Back to the shape before 0016: no blocks, and the dense list's ranks 1..N
 	// stored in reverse rowid order to make its order differ from insertion order.
-	for _, q := range []string{
+	ExecAll(t, s.writer,
 		"UPDATE facts SET rank = -(151 - o.n) FROM (SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts WHERE key = 'favorites.dense' AND current = 1) AS o WHERE facts.seq = o.seq",
 		"UPDATE facts SET rank = -rank WHERE rank < 0",
 		"DROP TRIGGER list_blocks_insert", "DROP TRIGGER list_blocks_update", "DROP TRIGGER list_blocks_delete",
 		"DROP TABLE list_blocks",
 		"DELETE FROM schema_migrations WHERE name = 'migrations/0016_list_blocks.sql'",
-	} {
-		if _, err := s.writer.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	spreadBefore := positionsOf(t, s, u, "favorites.spread")
-	s.Close()
-
-	s, err = Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatalf("reopen (migration 0016): %v", err)
-	}
-	defer s.Close()
+	s = Reopen(t, s)
 	e = storetest.CheckSpread(t, s, u, "favorites.dense", 150, positionsOf(t, s, u, "favorites.dense"))
 	if after := positionsOf(t, s, u, "favorites.spread"); storetest.Changed(spreadBefore, after) != 0 {
 		t.Errorf("spread list moved: %v, was %v", after, spreadBefore)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -14,7 +15,7 @@ import (
 // transaction returns, nothing for an unknown user or key, and clear errors.
 func TestCurrentFact(t *testing.T) {
 	ctx := context.Background()
-	s := openTemp(t)
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e := memory.New(s, memory.Options{})
 	u := storetest.NewUser()
 	if _, ok, err := s.CurrentFact(ctx, u, factbase.SubjectUser, "contact.email"); ok || err != nil {

@@ -86,21 +86,7 @@ func (t *tx) factWhere(f factbase.SearchFilter) ([]string, []any) {
 	} else {
 		where = append(where, "f.current = 1")
 	}
-	if f.KeyPrefix != "" {
-		where, args = append(where, "f.key >= ? AND f.key < ?"), append(args, f.KeyPrefix, prefixEnd(f.KeyPrefix))
-	}
-	if f.Type != "" {
-		where, args = append(where, "f.type = ? AND f.type <> ''"), append(args, f.Type) // see Facts
-	}
-	if f.Category != "" {
-		where, args = append(where, "f.category = ?"), append(args, string(f.Category))
-	}
-	if f.Subject != "" {
-		where, args = append(where, "f.subject = ?"), append(args, f.Subject)
-	}
-	if f.MinConfidence > 0 {
-		where, args = append(where, "f.confidence >= ?"), append(args, f.MinConfidence)
-	}
+	where, args = factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence}.add(where, args, "f.")
 	if !f.From.IsZero() {
 		where, args = append(where, "f.valid_from >= ?"), append(args, f.From.UnixNano())
 	}

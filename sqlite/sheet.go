@@ -48,12 +48,7 @@ var (
 func (t *tx) AddReferences(ctx context.Context, refs []factbase.Reference) (int, error) {
 	if len(refs) == 1 {
 		r := refs[0]
-		res, err := t.exec(ctx, qRefInsertOne, rowcodec.ReferenceAt(r, t.now), r.Source.Kind, r.Source.ID, r.FactID, t.u)
-		if err != nil {
-			return 0, mapErr("add references", err)
-		}
-		n, _ := res.RowsAffected()
-		return int(n), nil
+		return t.execCount(ctx, "add references", qRefInsertOne, rowcodec.ReferenceAt(r, t.now), r.Source.Kind, r.Source.ID, r.FactID, t.u)
 	}
 	stored := 0
 	for len(refs) > 0 {
@@ -254,13 +249,8 @@ func (s *Store) SaveSheet(ctx context.Context, sh factbase.FactSheet, retention 
 		if _, err := t.exec(ctx, qSheetFactLinks, seq, string(ij), t.u); err != nil {
 			return mapErr("save sheet", err)
 		}
-		res, err = t.exec(ctx, qSheetPrune, t.u, sh.CreatedAt.Add(-retention).UnixNano(), seq)
-		if err != nil {
-			return mapErr("prune sheets", err)
-		}
-		n, _ := res.RowsAffected()
-		deleted = int(n)
-		return nil
+		deleted, err = t.execCount(ctx, "prune sheets", qSheetPrune, t.u, sh.CreatedAt.Add(-retention).UnixNano(), seq)
+		return err
 	})
 	return deleted, err
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"encoding/binary"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,14 +31,10 @@ func record(recorded int64, fields [6]string, times ...int64) string {
 // a fact with odd Unicode, an empty field and a negative recorded time.
 func TestSheetRecordMatchesView(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
-	if _, err = e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.x",
+	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.x",
 		Value: "ｆｕｌｌ\u200dwidth 🎉", Text: "Ünïcode\x00text", Category: factbase.Technical, Cardinality: factbase.One}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,7 @@ const sheetRowsDrift = `SELECT
 // triggers have kept sheet_rows equal to the query that defines it.
 func TestSheetRowsFollowFacts(t *testing.T) {
 	ctx := context.Background()
-	s := openTemp(t)
-	defer s.Close()
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	r := rand.New(rand.NewPCG(5, 6))
 	users := []factbase.UserID{storetest.NewUser(), storetest.NewUser(), storetest.NewUser()}

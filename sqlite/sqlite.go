@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/export"
 	"github.com/factbase/factbase/internal/migrate"
 	"github.com/factbase/factbase/internal/storeerr"
 	sqlite3 "modernc.org/sqlite"
@@ -177,19 +178,11 @@ func (s *Store) applyMigration(ctx context.Context, f migrate.File) error {
 
 // Update runs fn in one immediate write transaction for user.
 func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factbase.Tx) error) error {
-	if err := s.gate.Check(user); err != nil {
-		return err
-	}
-	sqlTx, err := s.writer.BeginTx(ctx, nil)
+	sqlTx, t, err := s.begin(ctx, s.writer, nil, s.wstmts, user, true)
 	if err != nil {
-		return mapErr("begin", err)
+		return err
 	}
 	defer sqlTx.Rollback()
-	now := s.now().UTC()
-	t := &tx{q: sqlTx, cache: s.wstmts, user: user, now: now, users: &s.users}
-	if t.u, err = t.userSeq(ctx, true); err != nil {
-		return err
-	}
 	if err := fn(t); err != nil {
 		return err
 	}
@@ -239,20 +232,33 @@ type beginner interface {
 
 // view runs fn in a read-only transaction begun on b.
 func (s *Store) view(ctx context.Context, user factbase.UserID, b beginner, fn func(factbase.ReadTx) error) error {
-	if err := s.gate.Check(user); err != nil {
-		return err
-	}
-	sqlTx, err := b.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	sqlTx, t, err := s.begin(ctx, b, &sql.TxOptions{ReadOnly: true}, s.rstmts, user, false)
 	if err != nil {
-		return mapErr("begin", err)
+		return err
 	}
 	defer sqlTx.Rollback()
-	now := s.now().UTC()
-	t := &tx{q: sqlTx, cache: s.rstmts, user: user, now: now, users: &s.users}
-	if t.u, err = t.userSeq(ctx, false); err != nil {
-		return err
-	}
 	return fn(t)
+}
+
+// begin checks the call (storeerr.Gate.Check), begins a transaction on b for user,
+// its statements cached in cache, and reads the user's row number, creating the row
+// when create is set (userSeq). The caller rolls the returned transaction back when
+// it is done with it.
+func (s *Store) begin(ctx context.Context, b beginner, opts *sql.TxOptions, cache *stmtCache, user factbase.UserID, create bool) (*sql.Tx, *tx, error) {
+	if err := s.gate.Check(user); err != nil {
+		return nil, nil, err
+	}
+	sqlTx, err := b.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, nil, mapErr("begin", err)
+	}
+	t := &tx{q: sqlTx, cache: cache, user: user, now: s.now().UTC(), users: &s.users}
+	t.Reads = export.NewReads(t, &exportStatements, user)
+	if t.u, err = t.userSeq(ctx, create); err != nil {
+		sqlTx.Rollback()
+		return nil, nil, err
+	}
+	return sqlTx, t, nil
 }
 
 // userSeq returns the user's row number, creating the row when create is set. A user

@@ -1,8 +1,6 @@
 package sqlite_test
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -10,15 +8,6 @@ import (
 	"github.com/factbase/factbase/storetest"
 )
 
-func openTemp(t testing.TB) *sqlite.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "factbase.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	return s
-}
-
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) factbase.Store { return openTemp(t) })
+	storetest.Run(t, func(t *testing.T) factbase.Store { return sqlite.OpenTemp(t, sqlite.Options{}) })
 }

@@ -230,6 +230,35 @@ func (t *tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, e
 	return s.QueryContext(ctx, args...)
 }
 
+// execCount runs query and returns how many rows it changed; its error is mapped
+// naming op.
+func (t *tx) execCount(ctx context.Context, op, query string, args ...any) (int, error) {
+	res, err := t.exec(ctx, query, args...)
+	if err != nil {
+		return 0, mapErr(op, err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// byID reads with scan the row of the user's what (entity, conflict, ...) id that
+// query selects (its parameters: the user, id): ENOTFOUND if there is none, other
+// errors mapped naming what.
+func byID[T any](ctx context.Context, t *tx, what, query, id string, scan func(rowcodec.Scanner) (T, error)) (T, error) {
+	v, err := scan(t.queryRow(ctx, query, t.u, id))
+	return v, mapErr(what, storeerr.NotFoundIf(err, sql.ErrNoRows, what, id))
+}
+
+// put runs the upsert query of v with the arguments that args (a rowcodec encoder,
+// which validates v) makes of it for the user; its error is mapped naming op.
+func put[T any](ctx context.Context, t *tx, op, query string, args func(any, T, time.Time) ([]any, error), v T) error {
+	a, err := args(t.u, v, t.now)
+	if err == nil {
+		_, err = t.exec(ctx, query, a...)
+	}
+	return mapErr(op, err)
+}
+
 // queryRow returns a row whose Scan reports a prepare error too.
 func (t *tx) queryRow(ctx context.Context, query string, args ...any) rowcodec.Scanner {
 	s, err := t.stmt(ctx, query)

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/factbase/factbase"
@@ -16,11 +15,7 @@ const stmtUser factbase.UserID = "5f0c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"
 // facts are an email and a three-member list.
 func openStmtStore(t testing.TB, readers int) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "f.db"), Options{Readers: readers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := OpenTemp(t, Options{Readers: readers})
 	ops := []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "contact.email", Value: "a@example.com"}}}
 	for _, v := range []string{"BTC", "ETH", "XMR"} {
 		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.crypto", Value: v}})

@@ -44,30 +44,17 @@ func (t *tx) TranscriptCheckpoint(ctx context.Context, file string) (factbase.Tr
 
 // PutTranscriptCheckpoint creates or replaces the checkpoint of cp.File.
 func (t *tx) PutTranscriptCheckpoint(ctx context.Context, cp factbase.TranscriptCheckpoint) error {
-	args, err := rowcodec.CheckpointArgs(t.u, cp, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qTranscriptPutCheckpoint, args...)
-	}
-	return mapErr("transcript checkpoint", err)
+	return put(ctx, t, "transcript checkpoint", qTranscriptPutCheckpoint, rowcodec.CheckpointArgs, cp)
 }
 
 // PutTranscriptSession creates or replaces the row of (s.ID, s.File).
 func (t *tx) PutTranscriptSession(ctx context.Context, s factbase.TranscriptSession) error {
-	args, err := rowcodec.TranscriptSessionArgs(t.u, s, t.now)
-	if err == nil {
-		_, err = t.exec(ctx, qTranscriptPutSession, args...)
-	}
-	return mapErr("transcript session", err)
+	return put(ctx, t, "transcript session", qTranscriptPutSession, rowcodec.TranscriptSessionArgs, s)
 }
 
 // DeleteTranscriptSessions deletes the session rows of file.
 func (t *tx) DeleteTranscriptSessions(ctx context.Context, file string) (int, error) {
-	res, err := t.exec(ctx, qTranscriptDeleteSessions, t.u, file)
-	if err != nil {
-		return 0, mapErr("transcript sessions", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return t.execCount(ctx, "transcript sessions", qTranscriptDeleteSessions, t.u, file)
 }
 
 // LinkTranscriptSubjects records subject -> session links, skipping stored ones,
@@ -107,12 +94,8 @@ func (t *tx) transcriptWhere(q factbase.TranscriptQuery, p string) (string, []an
 	// (migration 0017).
 	where := []string{p + "u = ?", p + "current = 1", p + "source_kind = '" + factbase.SourceTranscript + "'"}
 	args := []any{t.u}
-	if q.Predicate != "" {
-		where, args = append(where, p+"key = ?"), append(args, q.Predicate)
-	}
-	if q.Subject != "" {
-		where, args = append(where, p+"subject = ?"), append(args, q.Subject)
-	}
+	where, args = eq(where, args, p+"key", q.Predicate)
+	where, args = eq(where, args, p+"subject", q.Subject)
 	if q.MinConfidence > 0 {
 		where, args = append(where, p+"confidence >= ?"), append(args, q.MinConfidence)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/export"
 	"github.com/factbase/factbase/internal/listpos"
 	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/storeerr"
@@ -26,6 +27,8 @@ type tx struct {
 
 	inserts int   // facts inserted through Insert (fts.go)
 	ftsFrom int64 // the first seq whose full text flushFTS indexes; 0: none deferred
+
+	export.Reads // the export reads but ExportVectors (export.go)
 }
 
 var _ factbase.Tx = (*tx)(nil)
@@ -162,28 +165,9 @@ func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 		where = []string{"u = ?"}
 		args  = []any{t.u}
 	)
-	if f.ID != "" {
-		where, args = append(where, "id = ?"), append(args, f.ID)
-	}
-	if f.Subject != "" {
-		where, args = append(where, "subject = ?"), append(args, f.Subject)
-	}
-	if f.Key != "" {
-		where, args = append(where, "key = ?"), append(args, f.Key)
-	}
-	if f.KeyPrefix != "" {
-		where, args = append(where, "key >= ? AND key < ?"), append(args, f.KeyPrefix, prefixEnd(f.KeyPrefix))
-	}
-	if f.Category != "" {
-		where, args = append(where, "category = ?"), append(args, string(f.Category))
-	}
-	if f.Type != "" {
-		// "type <> ''" lets SQLite use the partial index facts_type (migration 0017).
-		where, args = append(where, "type = ? AND type <> ''"), append(args, f.Type)
-	}
-	if f.MinConfidence > 0 {
-		where, args = append(where, "confidence >= ?"), append(args, f.MinConfidence)
-	}
+	where, args = eq(where, args, "id", f.ID)
+	where, args = eq(where, args, "key", f.Key)
+	where, args = factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence}.add(where, args, "")
 	switch {
 	case f.AsOf != nil:
 		at := f.AsOf.UnixNano()
@@ -196,17 +180,57 @@ func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 	if f.NewestFirst {
 		order = " ORDER BY recorded_at DESC, seq DESC"
 	}
-	q := "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order
-	if f.Limit > 0 {
-		// The limit is a literal: a bound LIMIT makes SQLite re-prepare the cached
-		// statement on every run (see stmtCache). OFFSET may stay a parameter.
-		q += " LIMIT " + strconv.Itoa(f.Limit) + " OFFSET ?"
-		args = append(args, f.Offset)
-	} else if f.Offset > 0 {
-		q += " LIMIT -1 OFFSET ?"
-		args = append(args, f.Offset)
+	page, args := literalLimit(f.Limit, f.Offset, args)
+	return "SELECT " + factColumns + " FROM facts WHERE " + strings.Join(where, " AND ") + order + page, args
+}
+
+// eq appends to where the condition that column equals v, and v to args, if v is
+// set (not "").
+func eq(where []string, args []any, column, v string) ([]string, []any) {
+	if v == "" {
+		return where, args
 	}
-	return q, args
+	return append(where, column+" = ?"), append(args, v)
+}
+
+// literalLimit returns the LIMIT and OFFSET clause of a page of a statement that the
+// statement cache keeps, and args with its argument appended. The limit is a
+// literal, not a parameter: SQLite's planner reads a bound LIMIT, so a statement
+// with "LIMIT ?" is re-prepared on every run (see stmtCache). OFFSET may stay a
+// parameter. A limit of 0 is none.
+func literalLimit(limit, offset int, args []any) (string, []any) {
+	switch {
+	case limit > 0:
+		return " LIMIT " + strconv.Itoa(limit) + " OFFSET ?", append(args, offset)
+	case offset > 0:
+		return " LIMIT -1 OFFSET ?", append(args, offset)
+	}
+	return "", args
+}
+
+// factConds are the conditions on facts that a FactFilter and a SearchFilter share.
+type factConds struct {
+	subject, keyPrefix, typ string
+	category                factbase.Category
+	minConfidence           float64
+}
+
+// add appends the conditions that are set to where and their arguments to args,
+// over the columns of facts qualified with p ("" or "f.").
+func (c factConds) add(where []string, args []any, p string) ([]string, []any) {
+	where, args = eq(where, args, p+"subject", c.subject)
+	if c.keyPrefix != "" {
+		where, args = append(where, p+"key >= ? AND "+p+"key < ?"), append(args, c.keyPrefix, prefixEnd(c.keyPrefix))
+	}
+	where, args = eq(where, args, p+"category", string(c.category))
+	if c.typ != "" {
+		// "type <> ''" lets SQLite use the partial index facts_type (migration 0017).
+		where, args = append(where, p+"type = ? AND "+p+"type <> ''"), append(args, c.typ)
+	}
+	if c.minConfidence > 0 {
+		where, args = append(where, p+"confidence >= ?"), append(args, c.minConfidence)
+	}
+	return where, args
 }
 
 // prefixEnd returns the smallest string greater than every string with prefix p.
@@ -316,11 +340,11 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 
 // End marks a current fact no longer current.
 func (t *tx) End(ctx context.Context, id string, at time.Time, by string) error {
-	res, err := t.exec(ctx, qEnd, at.UnixNano(), by, t.u, id)
+	n, err := t.execCount(ctx, "end", qEnd, at.UnixNano(), by, t.u, id)
 	if err != nil {
-		return mapErr("end", err)
+		return err
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if n != 1 {
 		return factbase.Errorf(factbase.ENOTFOUND, "no current fact %q", id)
 	}
 	return nil
@@ -344,12 +368,7 @@ func (t *tx) Erase(ctx context.Context, id string) (int, error) {
 	if _, err := t.exec(ctx, qEraseEvents, t.u, id); err != nil {
 		return 0, mapErr("erase", err)
 	}
-	res, err := t.exec(ctx, qEraseFact, t.u, id)
-	if err != nil {
-		return 0, mapErr("erase", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return t.execCount(ctx, "erase", qEraseFact, t.u, id)
 }
 
 // AddListEvent records a list change.

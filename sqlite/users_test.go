@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/sqlite"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -29,8 +30,7 @@ func fileHas(t *testing.T, path, s string) bool {
 // the database file or its log (not in a freed page, a full-text segment or an old
 // log frame), while another user's marker still is.
 func TestEraseUserLeavesNoBytes(t *testing.T) {
-	s := openTemp(t)
-	defer s.Close()
+	s := sqlite.OpenTemp(t, sqlite.Options{})
 	e := memory.New(s, memory.Options{})
 	a, b := storetest.NewUser(), storetest.NewUser()
 	storetest.PopulateUser(t, s, e, a, "zorblat")

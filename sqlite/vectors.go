@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
 	"github.com/factbase/factbase/internal/vecindex"
 	"github.com/factbase/factbase/search"
 	_ "modernc.org/sqlite/vec" // sqlite-vec's vec0 module, on every connection
@@ -111,24 +112,12 @@ func ensureVecTableExisted(ctx context.Context, q execQuerier, dim int) (bool, e
 // migrateVec0 runs after migrations/0008_vec0.sql in its transaction: it copies the
 // vectors stored in embeddings.vec into vec_<dim> tables and drops the column.
 func migrateVec0(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT dim FROM embeddings ORDER BY dim")
+	dims, err := column(ctx, tx, "migrate vectors", "SELECT DISTINCT dim FROM embeddings ORDER BY dim", rowcodec.Int64)
 	if err != nil {
-		return mapErr("migrate vectors", err)
+		return err
 	}
-	var dims []int
-	for rows.Next() {
-		var d int
-		if err := rows.Scan(&d); err != nil {
-			rows.Close()
-			return mapErr("migrate vectors", err)
-		}
-		dims = append(dims, d)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return mapErr("migrate vectors", err)
-	}
-	for _, d := range dims {
+	for _, d64 := range dims {
+		d := int(d64)
 		if d > vecMaxDim {
 			return factbase.Errorf(factbase.EINVALID, "migrate vectors: stored vectors have %d dimensions, more than sqlite-vec's %d", d, vecMaxDim)
 		}
@@ -164,23 +153,10 @@ func vecChunkIndex(name string) string {
 // vecChunkIndexes runs after migrations/0015_vec_chunk_index.sql: it indexes the
 // chunks of every vec_<dim> table made before.
 func vecChunkIndexes(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name GLOB 'vec_[0-9]*' AND name NOT GLOB 'vec_*_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'`)
+	names, err := column(ctx, tx, "index vector chunks", `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND name GLOB 'vec_[0-9]*' AND name NOT GLOB 'vec_*_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'`, rowcodec.String)
 	if err != nil {
-		return mapErr("index vector chunks", err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return mapErr("index vector chunks", err)
-		}
-		names = append(names, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return mapErr("index vector chunks", err)
+		return err
 	}
 	for _, n := range names {
 		if _, err := tx.ExecContext(ctx, vecChunkIndex(n)); err != nil {
@@ -188,6 +164,17 @@ func vecChunkIndexes(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// column reads every row of the one column q selects in tx, for a migration step;
+// its error is mapped naming op.
+func column[T any](ctx context.Context, tx *sql.Tx, op, q string, scan func(rowcodec.Scanner) (T, error)) ([]T, error) {
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return nil, mapErr(op, err)
+	}
+	all, err := rowcodec.All(rows, scan)
+	return all, mapErr(op, err)
 }
 
 // migrationSteps are Go steps that run after a migration file, in its transaction.

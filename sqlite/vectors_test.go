@@ -31,14 +31,10 @@ type vecFixture struct {
 	ep    ingest.EpisodeResult
 }
 
-func newVecFixture(t *testing.T, path string, n int) *vecFixture {
+func newVecFixture(t *testing.T, n int) *vecFixture {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := OpenTemp(t, Options{})
 	f := &vecFixture{s: s, e: memory.New(s, memory.Options{Embedder: embed.NewHash(64)}), u: storetest.NewUser()}
 	words := strings.Fields("coffee jazz chess tennis museum garden curry novel guitar sushi hiking yoga violin pottery laptop")
 	var ops []factbase.Op
@@ -94,7 +90,7 @@ func (f *vecFixture) candidates(t *testing.T, text string, filter factbase.Searc
 // with its item and removed with it.
 func TestVec0Rows(t *testing.T) {
 	ctx := context.Background()
-	f := newVecFixture(t, filepath.Join(t.TempDir(), "f.db"), 30)
+	f := newVecFixture(t, 30)
 	u := f.count(t, "SELECT seq FROM users WHERE id = ?", string(f.u))
 	facts := f.count(t, "SELECT count(*) FROM vec_64 WHERE user_id = ? AND kind = 'fact'", u)
 	eps := f.count(t, "SELECT count(*) FROM vec_64 WHERE user_id = ? AND kind = 'episode'", u)
@@ -139,7 +135,7 @@ func TestVec0Rows(t *testing.T) {
 // delta), and loaded row by row (a sqlite-vec layout the chunk reader does not know).
 func TestVec0MatchesGoRanking(t *testing.T) {
 	ctx := context.Background()
-	f := newVecFixture(t, filepath.Join(t.TempDir(), "f.db"), 300)
+	f := newVecFixture(t, 300)
 	defer func(v int, l string) { vecKNNMax, vecLayout = v, l }(vecKNNMax, vecLayout)
 	compareRankings(t, f)
 	var ops []factbase.Op
@@ -201,7 +197,7 @@ func factType(t *testing.T, f *vecFixture, id string) (string, error) {
 // and refuses one larger than sqlite-vec holds.
 func TestVec0Dimensions(t *testing.T) {
 	ctx := context.Background()
-	f := newVecFixture(t, filepath.Join(t.TempDir(), "f.db"), 5)
+	f := newVecFixture(t, 5)
 	e32 := memory.New(f.s, memory.Options{Embedder: embed.NewHash(32)})
 	u2 := storetest.NewUser()
 	res, err := e32.Apply(ctx, u2, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "likes.tea", Value: "green tea"}}})
@@ -251,35 +247,16 @@ func TestVec0Dimensions(t *testing.T) {
 // search results.
 func TestMigrate0008InPlace(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "f.db")
-	f := newVecFixture(t, path, 200)
+	f := newVecFixture(t, 200)
 	before := f.candidates(t, "jazz and coffee", factbase.SearchFilter{}, 10)
 	want := f.count(t, "SELECT count(*) FROM vec_64")
-	f.s.Close()
-
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	f.s = Downgrade(t, f.s,
 		"ALTER TABLE embeddings ADD COLUMN vec BLOB NOT NULL DEFAULT x''",
 		"UPDATE embeddings SET vec = coalesce((SELECT embedding FROM vec_64 WHERE rowid = embeddings.seq), zeroblob(4 * dim))",
 		"DROP TRIGGER vec_64_delete", "DROP TABLE vec_64",
 		"DROP TRIGGER embeddings_count_insert", "DROP TRIGGER embeddings_count_delete", "DROP TABLE embedding_counts",
 		"DELETE FROM schema_migrations WHERE name = 'migrations/0008_vec0.sql'",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	db.Close()
-
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatalf("reopen (migration 0008): %v", err)
-	}
-	defer s.Close()
-	f.s = s
+	)
 	if n := f.count(t, "SELECT count(*) FROM vec_64"); n != want {
 		t.Errorf("after migration vec_64 holds %d vectors, want %d", n, want)
 	}
@@ -296,7 +273,7 @@ func TestMigrate0008InPlace(t *testing.T) {
 		}
 	}
 	// The migrated store takes new vectors and deletes.
-	e := memory.New(s, memory.Options{Embedder: embed.NewHash(64)})
+	e := memory.New(f.s, memory.Options{Embedder: embed.NewHash(64)})
 	if _, err := e.Apply(ctx, f.u, []factbase.Op{{Kind: factbase.OpDelete, ID: before[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
@@ -521,9 +498,7 @@ func (benchSource) Load(_ context.Context, after int64, add vecindex.AddFunc) (i
 // vector written) goes through an index, in a new store and in one whose tables were
 // made before migration 0015.
 func TestVecChunkIndex(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "f.db")
-	f := newVecFixture(t, path, 10)
+	f := newVecFixture(t, 10)
 	plan := func(s *Store) string {
 		t.Helper()
 		return queryPlan(t, s, "SELECT max(rowid) FROM vec_64_chunks WHERE partition00 = ? AND partition01 = ?", 1, "fact")
@@ -532,22 +507,12 @@ func TestVecChunkIndex(t *testing.T) {
 		t.Fatalf("a new store's chunk look-up: %s; want the partition index", p)
 	}
 	// A store from before 0015: no index, the migration not recorded.
-	for _, q := range []string{"DROP INDEX vec_64_chunks_partition",
-		"DELETE FROM schema_migrations WHERE name = 'migrations/0015_vec_chunk_index.sql'"} {
-		if _, err := f.s.writer.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ExecAll(t, f.s.writer, "DROP INDEX vec_64_chunks_partition",
+		"DELETE FROM schema_migrations WHERE name = 'migrations/0015_vec_chunk_index.sql'")
 	if p := plan(f.s); strings.Contains(p, "vec_64_chunks_partition") {
 		t.Fatalf("the index is still used after it was dropped: %s", p)
 	}
-	f.s.Close()
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if p := plan(s); !strings.Contains(p, "vec_64_chunks_partition") {
+	if p := plan(Reopen(t, f.s)); !strings.Contains(p, "vec_64_chunks_partition") {
 		t.Errorf("after migration 0015 the chunk look-up is %s; want the partition index", p)
 	}
 }

@@ -92,52 +92,42 @@ func testExport(t *testing.T, s factbase.Store) {
 	putVectors(u, vec(factbase.KindFact, a, "m2", 0.5, 0.5, 0.5, 0.5))
 	putVectors(other, vec(factbase.KindFact, otherFact, "m1", 0, 1, 0))
 
-	// Transcript rows and preference sessions, written out of order and twice.
-	var cpTimes []time.Time
-	err := s.Update(ctx, u, func(tx factbase.Tx) error {
-		cpTimes = append(cpTimes, tx.Now())
-		if err := tx.PutTranscriptCheckpoint(ctx, factbase.TranscriptCheckpoint{File: "/logs/b.jsonl", Offset: 10, Line: 1, Sum: []byte{2}}); err != nil {
-			return err
-		}
-		if err := tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "task_2", Session: "s2"},
-			{Subject: "task_1", Session: "s2"}, {Subject: "task_1", Session: "s1"}, {Subject: "Task_3", Session: "s1"}}); err != nil {
-			return err
-		}
-		for _, p := range [][3]string{{"pets", "dog", "s2"}, {"pets", "cat", "s9"}, {"drink", "tea", "s1"}, {"pets", "dog", "s1"}} {
-			if err := tx.NotePreferenceSession(ctx, p[0], p[1], p[2]); err != nil {
+	// Transcript rows and preference sessions, written out of order and twice: each
+	// call writes a checkpoint, links and (key, norm, session) preference sessions in
+	// one transaction and returns its time.
+	transcriptRows := func(user factbase.UserID, cp factbase.TranscriptCheckpoint, links []factbase.TranscriptLink, prefs ...[3]string) time.Time {
+		t.Helper()
+		var now time.Time
+		err := s.Update(ctx, user, func(tx factbase.Tx) error {
+			now = tx.Now()
+			if err := tx.PutTranscriptCheckpoint(ctx, cp); err != nil {
 				return err
 			}
+			if err := tx.LinkTranscriptSubjects(ctx, links); err != nil {
+				return err
+			}
+			for _, p := range prefs {
+				if err := tx.NotePreferenceSession(ctx, p[0], p[1], p[2]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		return now
 	}
-	err = s.Update(ctx, u, func(tx factbase.Tx) error {
-		cpTimes = append(cpTimes, tx.Now())
-		if err := tx.PutTranscriptCheckpoint(ctx, factbase.TranscriptCheckpoint{File: "/logs/a.jsonl", Offset: 1234, Line: 9, Sum: []byte{1, 2, 3}}); err != nil {
-			return err
-		}
-		if err := tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "task_1", Session: "s1"}}); err != nil {
-			return err
-		}
-		return tx.NotePreferenceSession(ctx, "pets", "dog", "s2")
-	})
-	if err != nil {
-		t.Fatal(err)
+	cpTimes := []time.Time{
+		transcriptRows(u, factbase.TranscriptCheckpoint{File: "/logs/b.jsonl", Offset: 10, Line: 1, Sum: []byte{2}},
+			[]factbase.TranscriptLink{{Subject: "task_2", Session: "s2"}, {Subject: "task_1", Session: "s2"},
+				{Subject: "task_1", Session: "s1"}, {Subject: "Task_3", Session: "s1"}},
+			[3]string{"pets", "dog", "s2"}, [3]string{"pets", "cat", "s9"}, [3]string{"drink", "tea", "s1"}, [3]string{"pets", "dog", "s1"}),
+		transcriptRows(u, factbase.TranscriptCheckpoint{File: "/logs/a.jsonl", Offset: 1234, Line: 9, Sum: []byte{1, 2, 3}},
+			[]factbase.TranscriptLink{{Subject: "task_1", Session: "s1"}}, [3]string{"pets", "dog", "s2"}),
 	}
-	err = s.Update(ctx, other, func(tx factbase.Tx) error {
-		if err := tx.PutTranscriptCheckpoint(ctx, factbase.TranscriptCheckpoint{File: "/logs/other.jsonl", Offset: 1, Line: 1, Sum: []byte{9}}); err != nil {
-			return err
-		}
-		if err := tx.LinkTranscriptSubjects(ctx, []factbase.TranscriptLink{{Subject: "task_9", Session: "s9"}}); err != nil {
-			return err
-		}
-		return tx.NotePreferenceSession(ctx, "pets", "fish", "s9")
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	transcriptRows(other, factbase.TranscriptCheckpoint{File: "/logs/other.jsonl", Offset: 1, Line: 1, Sum: []byte{9}},
+		[]factbase.TranscriptLink{{Subject: "task_9", Session: "s9"}}, [3]string{"pets", "fish", "s9"})
 
 	// Saved sheets, not in creation order, two of the same time.
 	t0 := time.Date(2026, 2, 1, 12, 0, 0, 0, time.UTC)

@@ -16,7 +16,6 @@ import (
 // testJobs checks a store's durable job queue (factbase.JobStore, with
 // Tx.CompleteJob in the write path's transactions).
 func testJobs(t *testing.T, s factbase.Store) {
-	js := s
 	ctx := context.Background()
 	e := memory.New(s, memory.Options{})
 	u1, u2 := NewUser(), NewUser()
@@ -24,7 +23,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 	enqueue := func(t *testing.T, u factbase.UserID, kind string, max int) factbase.Job {
 		t.Helper()
 		n++
-		j, err := js.EnqueueJob(ctx, factbase.Job{ID: fmt.Sprintf("job-%03d", n), User: u, Kind: kind, Input: "msg", MaxAttempts: max})
+		j, err := s.EnqueueJob(ctx, factbase.Job{ID: fmt.Sprintf("job-%03d", n), User: u, Kind: kind, Input: "msg", MaxAttempts: max})
 		if err != nil {
 			t.Fatalf("EnqueueJob: %v", err)
 		}
@@ -32,7 +31,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 	}
 	claim := func(t *testing.T, lease time.Duration, kinds ...string) (factbase.Job, bool) {
 		t.Helper()
-		j, ok, err := js.ClaimJob(ctx, lease, kinds...)
+		j, ok, err := s.ClaimJob(ctx, lease, kinds...)
 		if err != nil {
 			t.Fatalf("ClaimJob: %v", err)
 		}
@@ -54,7 +53,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 			if !ok {
 				return
 			}
-			if _, err := js.FailJob(ctx, j.ID, j.Lease, factbase.JobFailure{Dead: true, Code: factbase.EINTERNAL, Message: "drained"}); err != nil {
+			if _, err := s.FailJob(ctx, j.ID, j.Lease, factbase.JobFailure{Dead: true, Code: factbase.EINTERNAL, Message: "drained"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -72,7 +71,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 			{name: "no attempts", j: factbase.Job{ID: "x3", User: u1, Kind: "k"}, code: factbase.EINVALID},
 		}
 		for _, tc := range cases {
-			if _, err := js.EnqueueJob(ctx, tc.j); factbase.ErrorCode(err) != tc.code {
+			if _, err := s.EnqueueJob(ctx, tc.j); factbase.ErrorCode(err) != tc.code {
 				t.Errorf("%s: EnqueueJob error %v, want %s", tc.name, err, tc.code)
 			}
 		}
@@ -80,7 +79,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if j.State != factbase.JobQueued || j.Attempts != 0 || j.MaxAttempts != 3 || j.RunAt.IsZero() || j.CreatedAt.IsZero() || j.Lease != "" {
 			t.Errorf("enqueued job = %+v, want queued, 0 of 3 attempts, run now, no lease", j)
 		}
-		if _, err := js.EnqueueJob(ctx, factbase.Job{ID: j.ID, User: u1, Kind: "k", MaxAttempts: 1}); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		if _, err := s.EnqueueJob(ctx, factbase.Job{ID: j.ID, User: u1, Kind: "k", MaxAttempts: 1}); factbase.ErrorCode(err) != factbase.ECONFLICT {
 			t.Errorf("enqueueing a taken id: %v, want ECONFLICT", err)
 		}
 		drain(t)
@@ -105,13 +104,13 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if j, ok := claim(t, time.Hour); ok {
 			t.Errorf("claimed %s while every job is leased", j.ID)
 		}
-		if err := js.ExtendJob(ctx, first.ID, "not-the-lease", time.Hour); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		if err := s.ExtendJob(ctx, first.ID, "not-the-lease", time.Hour); factbase.ErrorCode(err) != factbase.ECONFLICT {
 			t.Errorf("ExtendJob with a wrong lease: %v, want ECONFLICT", err)
 		}
-		if err := js.ExtendJob(ctx, first.ID, first.Lease, 2*time.Hour); err != nil {
+		if err := s.ExtendJob(ctx, first.ID, first.Lease, 2*time.Hour); err != nil {
 			t.Errorf("ExtendJob: %v", err)
 		}
-		if err := js.ReleaseJob(ctx, second.ID, second.Lease); err != nil {
+		if err := s.ReleaseJob(ctx, second.ID, second.Lease); err != nil {
 			t.Fatalf("ReleaseJob: %v", err)
 		}
 		again, ok := claim(t, time.Hour)
@@ -119,7 +118,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 			t.Errorf("after release, claim = %s attempt %d; want %s at attempt 1 (a release does not count)", again.ID, again.Attempts, second.ID)
 		}
 		for _, j := range []factbase.Job{got, first, again} {
-			if _, err := js.FailJob(ctx, j.ID, j.Lease, factbase.JobFailure{Dead: true, Message: "test"}); err != nil {
+			if _, err := s.FailJob(ctx, j.ID, j.Lease, factbase.JobFailure{Dead: true, Message: "test"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -128,7 +127,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 	t.Run("fail, backoff and dead letter", func(t *testing.T) {
 		j := enqueue(t, u1, "k", 2)
 		c1, _ := claim(t, time.Hour)
-		f, err := js.FailJob(ctx, c1.ID, c1.Lease, factbase.JobFailure{Code: factbase.ETIMEOUT, Message: "model timed out",
+		f, err := s.FailJob(ctx, c1.ID, c1.Lease, factbase.JobFailure{Code: factbase.ETIMEOUT, Message: "model timed out",
 			RetryIn: time.Hour, PromptTokens: 10, CompletionTokens: 0, Cost: 0.25})
 		if err != nil {
 			t.Fatalf("FailJob: %v", err)
@@ -140,14 +139,14 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if k, ok := claim(t, time.Hour); ok {
 			t.Errorf("claimed %s during its backoff", k.ID)
 		}
-		if _, err := js.FailJob(ctx, c1.ID, c1.Lease, factbase.JobFailure{Message: "again"}); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		if _, err := s.FailJob(ctx, c1.ID, c1.Lease, factbase.JobFailure{Message: "again"}); factbase.ErrorCode(err) != factbase.ECONFLICT {
 			t.Errorf("failing a job no longer held: %v, want ECONFLICT", err)
 		}
 		// Make it runnable again by hand: retry refuses a queued job.
-		if _, err := js.RetryJob(ctx, j.ID); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		if _, err := s.RetryJob(ctx, j.ID); factbase.ErrorCode(err) != factbase.ECONFLICT {
 			t.Errorf("RetryJob of a queued job: %v, want ECONFLICT", err)
 		}
-		if _, err := js.RetryJob(ctx, "no-such-job"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+		if _, err := s.RetryJob(ctx, "no-such-job"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 			t.Errorf("RetryJob of an unknown job: %v, want ENOTFOUND", err)
 		}
 
@@ -156,16 +155,16 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if c2.ID != d.ID {
 			t.Fatalf("claimed %s, want %s", c2.ID, d.ID)
 		}
-		f2, _ := js.FailJob(ctx, c2.ID, c2.Lease, factbase.JobFailure{Message: "first"})
+		f2, _ := s.FailJob(ctx, c2.ID, c2.Lease, factbase.JobFailure{Message: "first"})
 		if f2.State != factbase.JobQueued {
 			t.Fatalf("after attempt 1 of 2: %s, want queued", f2.State)
 		}
 		c3, _ := claim(t, time.Hour)
-		dead, err := js.FailJob(ctx, c3.ID, c3.Lease, factbase.JobFailure{Code: factbase.EINVALID, Message: "second", RetryIn: time.Minute})
+		dead, err := s.FailJob(ctx, c3.ID, c3.Lease, factbase.JobFailure{Code: factbase.EINVALID, Message: "second", RetryIn: time.Minute})
 		if err != nil || dead.State != factbase.JobDead || dead.FinishedAt == nil || dead.Attempts != 2 || dead.Error != "second" {
 			t.Fatalf("after attempt 2 of 2: %+v, %v; want dead with the last error", dead, err)
 		}
-		r, err := js.RetryJob(ctx, d.ID)
+		r, err := s.RetryJob(ctx, d.ID)
 		if err != nil || r.State != factbase.JobQueued || r.Attempts != 0 || r.FinishedAt != nil {
 			t.Fatalf("RetryJob = %+v, %v; want queued with attempts reset", r, err)
 		}
@@ -173,7 +172,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if c4.ID != d.ID || c4.Attempts != 1 {
 			t.Errorf("after retry, claimed %s attempt %d; want %s attempt 1", c4.ID, c4.Attempts, d.ID)
 		}
-		now, err := js.FailJob(ctx, c4.ID, c4.Lease, factbase.JobFailure{Dead: true, Message: "permanent"})
+		now, err := s.FailJob(ctx, c4.ID, c4.Lease, factbase.JobFailure{Dead: true, Message: "permanent"})
 		if err != nil || now.State != factbase.JobDead || now.Attempts != 1 {
 			t.Errorf("a dead failure = %+v, %v; want dead at once", now, err)
 		}
@@ -197,7 +196,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if err := complete(cur, cur.Lease, "v1"); err != nil {
 			t.Fatalf("completing with the current lease: %v", err)
 		}
-		done, err := js.Job(ctx, j.ID)
+		done, err := s.Job(ctx, j.ID)
 		if err != nil || done.State != factbase.JobDone || string(done.Result) != `{"stored":1}` || done.PromptTokens != 5 ||
 			done.CompletionTokens != 2 || done.Cost != 0.5 || done.FinishedAt == nil || done.LeaseUntil != nil {
 			t.Fatalf("completed job = %+v, %v", done, err)
@@ -232,14 +231,14 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if k, ok := claim(t, time.Hour); ok {
 			t.Fatalf("claimed %s after its last attempt's lease expired", k.ID)
 		}
-		dead, err := js.Job(ctx, j.ID)
+		dead, err := s.Job(ctx, j.ID)
 		if err != nil || dead.State != factbase.JobDead || dead.Error == "" || dead.ErrorCode != factbase.EUNAVAILABLE {
 			t.Errorf("job = %+v, %v; want dead with the lease expiry as its reason", dead, err)
 		}
 	})
 
 	t.Run("list and usage", func(t *testing.T) {
-		list, err := js.Jobs(ctx, factbase.JobFilter{User: u1})
+		list, err := s.Jobs(ctx, factbase.JobFilter{User: u1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,29 +250,29 @@ func testJobs(t *testing.T, s factbase.Store) {
 				t.Errorf("Jobs is not newest first at %d", i)
 			}
 		}
-		done, _ := js.Jobs(ctx, factbase.JobFilter{State: factbase.JobDone})
+		done, _ := s.Jobs(ctx, factbase.JobFilter{State: factbase.JobDone})
 		if len(done) != 2 {
 			t.Errorf("%d done jobs, want 2", len(done))
 		}
-		page1, _ := js.Jobs(ctx, factbase.JobFilter{Limit: 2})
+		page1, _ := s.Jobs(ctx, factbase.JobFilter{Limit: 2})
 		if len(page1) != 2 {
 			t.Fatalf("page of 2 = %d jobs", len(page1))
 		}
-		page2, _ := js.Jobs(ctx, factbase.JobFilter{Limit: 2, Before: page1[1].ID})
+		page2, _ := s.Jobs(ctx, factbase.JobFilter{Limit: 2, Before: page1[1].ID})
 		if len(page2) == 0 || page2[0].ID >= page1[1].ID {
 			t.Errorf("next page starts at %v, want jobs older than %s", page2, page1[1].ID)
 		}
-		if _, err := js.Jobs(ctx, factbase.JobFilter{State: "lost"}); factbase.ErrorCode(err) != factbase.EINVALID {
+		if _, err := s.Jobs(ctx, factbase.JobFilter{State: "lost"}); factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("Jobs(state lost): %v, want EINVALID", err)
 		}
-		if _, err := js.Job(ctx, "nope"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+		if _, err := s.Job(ctx, "nope"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 			t.Errorf("Job(nope): %v, want ENOTFOUND", err)
 		}
-		all, err := js.JobUsage(ctx, "")
+		all, err := s.JobUsage(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		mine, _ := js.JobUsage(ctx, u1)
+		mine, _ := s.JobUsage(ctx, u1)
 		if all.Jobs[factbase.JobDone] != 2 || mine.Jobs[factbase.JobDone] != 2 || mine.PromptTokens != 20 || mine.CompletionTokens != 4 ||
 			mine.Cost != 1.25 || all.PromptTokens < mine.PromptTokens {
 			t.Errorf("usage all %+v, u1 %+v; want 2 done, 20+4 tokens and $1.25 for u1", all, mine)
@@ -294,7 +293,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 			go func() {
 				defer wg.Done()
 				for {
-					j, ok, err := js.ClaimJob(ctx, time.Hour, "c")
+					j, ok, err := s.ClaimJob(ctx, time.Hour, "c")
 					if err != nil {
 						t.Error(err)
 						return

@@ -11,12 +11,11 @@ import (
 
 // testKeys checks a store's API keys (factbase.KeyStore).
 func testKeys(t *testing.T, s factbase.Store) {
-	ks := s
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	user := NewUser()
 
-	keys, err := ks.Keys(ctx)
+	keys, err := s.Keys(ctx)
 	if err != nil {
 		t.Fatalf("Keys on an empty store: %v", err)
 	}
@@ -33,7 +32,7 @@ func testKeys(t *testing.T, s factbase.Store) {
 		t.Fatalf("NewKey(user): %v", err)
 	}
 	for _, k := range []factbase.Key{app, uk} {
-		if err := ks.CreateKey(ctx, k); err != nil {
+		if err := s.CreateKey(ctx, k); err != nil {
 			t.Fatalf("CreateKey(%s): %v", k.ID, err)
 		}
 	}
@@ -48,7 +47,7 @@ func testKeys(t *testing.T, s factbase.Store) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ks.KeyByHash(ctx, factbase.HashKey(tc.secret))
+			got, err := s.KeyByHash(ctx, factbase.HashKey(tc.secret))
 			if err != nil {
 				t.Fatalf("KeyByHash: %v", err)
 			}
@@ -62,16 +61,16 @@ func testKeys(t *testing.T, s factbase.Store) {
 		})
 	}
 
-	if _, err := ks.KeyByHash(ctx, factbase.HashKey(appSecret+"x")); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := s.KeyByHash(ctx, factbase.HashKey(appSecret+"x")); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("KeyByHash(unknown) error = %v, want %s", err, factbase.ENOTFOUND)
 	}
 	dup := app
 	dup.ID = "key_other"
-	if err := ks.CreateKey(ctx, dup); factbase.ErrorCode(err) != factbase.ECONFLICT {
+	if err := s.CreateKey(ctx, dup); factbase.ErrorCode(err) != factbase.ECONFLICT {
 		t.Errorf("CreateKey with a stored hash: error = %v, want %s", err, factbase.ECONFLICT)
 	}
 
-	keys, err = ks.Keys(ctx)
+	keys, err = s.Keys(ctx)
 	if err != nil {
 		t.Fatalf("Keys: %v", err)
 	}
@@ -80,28 +79,28 @@ func testKeys(t *testing.T, s factbase.Store) {
 	}
 
 	revokedAt := now.Add(time.Hour)
-	got, err := ks.RevokeKey(ctx, uk.ID, revokedAt)
+	got, err := s.RevokeKey(ctx, uk.ID, revokedAt)
 	if err != nil {
 		t.Fatalf("RevokeKey: %v", err)
 	}
 	if !got.Revoked() || !got.RevokedAt.Equal(revokedAt) {
 		t.Errorf("RevokeKey returned revoked_at %v, want %v", got.RevokedAt, revokedAt)
 	}
-	got, err = ks.RevokeKey(ctx, uk.ID, revokedAt.Add(time.Hour))
+	got, err = s.RevokeKey(ctx, uk.ID, revokedAt.Add(time.Hour))
 	if err != nil {
 		t.Fatalf("RevokeKey again: %v", err)
 	}
 	if !got.RevokedAt.Equal(revokedAt) {
 		t.Errorf("a second RevokeKey moved revoked_at to %v, want it kept at %v", got.RevokedAt, revokedAt)
 	}
-	got, err = ks.KeyByHash(ctx, factbase.HashKey(userSecret))
+	got, err = s.KeyByHash(ctx, factbase.HashKey(userSecret))
 	if err != nil || !got.Revoked() {
 		t.Errorf("KeyByHash after revoking = %+v, %v; want the key, revoked", got, err)
 	}
-	if got, err := ks.KeyByHash(ctx, factbase.HashKey(appSecret)); err != nil || got.Revoked() {
+	if got, err := s.KeyByHash(ctx, factbase.HashKey(appSecret)); err != nil || got.Revoked() {
 		t.Errorf("revoking one key touched another: %+v, %v", got, err)
 	}
-	if _, err := ks.RevokeKey(ctx, "key_nope", now); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := s.RevokeKey(ctx, "key_nope", now); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("RevokeKey(unknown) error = %v, want %s", err, factbase.ENOTFOUND)
 	}
 
@@ -115,7 +114,7 @@ func testKeys(t *testing.T, s factbase.Store) {
 			defer wg.Done()
 			_, k, err := factbase.NewKey("", "", now.Add(time.Duration(i)*time.Minute))
 			if err == nil {
-				err = ks.CreateKey(ctx, k)
+				err = s.CreateKey(ctx, k)
 			}
 			if err != nil {
 				errs <- err
@@ -123,7 +122,7 @@ func testKeys(t *testing.T, s factbase.Store) {
 		}()
 		go func() {
 			defer wg.Done()
-			if _, err := ks.KeyByHash(ctx, factbase.HashKey(appSecret)); err != nil {
+			if _, err := s.KeyByHash(ctx, factbase.HashKey(appSecret)); err != nil {
 				errs <- err
 			}
 		}()
@@ -133,17 +132,17 @@ func testKeys(t *testing.T, s factbase.Store) {
 	for err := range errs {
 		t.Errorf("concurrent key use: %v", err)
 	}
-	if keys, err := ks.Keys(ctx); err != nil || len(keys) != 10 {
+	if keys, err := s.Keys(ctx); err != nil || len(keys) != 10 {
 		t.Errorf("Keys after 8 concurrent creations = %d keys, %v; want 10", len(keys), err)
 	}
 
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if _, err := ks.KeyByHash(ctx, factbase.HashKey(appSecret)); factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
+	if _, err := s.KeyByHash(ctx, factbase.HashKey(appSecret)); factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
 		t.Errorf("KeyByHash on a closed store: error = %v, want %s", err, factbase.EUNAVAILABLE)
 	}
-	if err := ks.CreateKey(ctx, dup); factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
+	if err := s.CreateKey(ctx, dup); factbase.ErrorCode(err) != factbase.EUNAVAILABLE {
 		t.Errorf("CreateKey on a closed store: error = %v, want %s", err, factbase.EUNAVAILABLE)
 	}
 }

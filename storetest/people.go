@@ -27,6 +27,16 @@ func testPeople(t *testing.T, s factbase.Store) {
 			t.Fatal(err)
 		}
 	}
+	// noConflicts checks that user has no conflict left; why says what removed them.
+	noConflicts := func(user factbase.UserID, why string) {
+		t.Helper()
+		view(user, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
+			if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
+				t.Errorf("%s: conflicts %+v", why, cs)
+			}
+			return nil
+		})
+	}
 	created := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	leo := factbase.Entity{ID: "e-leo", Name: "Leo", Role: factbase.RoleChild, Relation: "son", Aliases: []string{"Leonardo"},
 		Attributes: map[string]string{"age": "8"}, CreatedAt: created}
@@ -133,22 +143,12 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return nil
 	})
-	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
-			t.Errorf("another user sees conflicts: %+v", cs)
-		}
-		return nil
-	})
+	noConflicts(other, "another user sees the user's")
 	// erasing the fact erases the conflicts that copy it
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpDelete, ID: cur.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
-			t.Errorf("conflicts survive the erasure of their fact: %+v", cs)
-		}
-		return nil
-	})
+	noConflicts(u, "after the erasure of their fact")
 	// deleting an entity deletes its conflicts
 	update(u, func(pt factbase.Tx, _ factbase.Tx) error {
 		c3 := c
@@ -165,12 +165,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		}
 		return err
 	})
-	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		if cs, _ := pt.Conflicts(ctx, factbase.ConflictFilter{}); len(cs) != 0 {
-			t.Errorf("conflicts survive their entity: %+v", cs)
-		}
-		return nil
-	})
+	noConflicts(u, "after their entity's deletion")
 
 	// anchored facts, in [from, to), by anchor, current only
 	day := func(d int) *time.Time { t := time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC); return &t }

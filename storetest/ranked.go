@@ -22,8 +22,7 @@ import (
 // history rank with the pure model. hook, if not nil, runs
 // before (done false) and after (done true) each write, for a store's own checks.
 func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing.T, u factbase.UserID, key string, done bool)) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	const key = "favorites.model"
 	r := rand.New(rand.NewPCG(3, 4))
@@ -157,8 +156,7 @@ func Changed(before, after map[string]int64) int {
 // checks the mutation, that one position changed, and the ranks around both ends of
 // the move.
 func MoveWritesOneRow(t *testing.T, s factbase.Store, positions Positions) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	var ops []factbase.Op
 	for i := 0; i < 2000; i++ {
@@ -191,12 +189,8 @@ func MoveWritesOneRow(t *testing.T, s factbase.Store, positions Positions) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range p.Items {
-		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
-	}
-	if want := "1500:m1498 1501:m1499 1502:m1501"; strings.Join(got, " ") != want {
-		t.Errorf("page %q, want %q", strings.Join(got, " "), want)
+	if got, want := rankValues(p.Items), "1500:m1498 1501:m1499 1502:m1501"; got != want {
+		t.Errorf("page %q, want %q", got, want)
 	}
 }
 

@@ -47,33 +47,45 @@ func view(t *testing.T, s factbase.Store, u factbase.UserID, fn func(st factbase
 	}
 }
 
+// textIDs returns the ids of the full-text candidates of q, checking that each has
+// its rank and q's kind.
 func textIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.TextQuery) []string {
 	t.Helper()
-	var out []string
-	view(t, s, u, func(st factbase.ReadTx) error {
-		cs, err := st.TextCandidates(context.Background(), q)
-		for i, c := range cs {
-			if c.Rank != i+1 || c.Kind != q.Kind {
-				t.Errorf("candidate %d: rank %d kind %q", i, c.Rank, c.Kind)
-			}
-			out = append(out, c.ID)
-		}
-		return err
+	cs := candidates(t, s, u, func(st factbase.ReadTx) ([]factbase.Candidate, error) {
+		return st.TextCandidates(context.Background(), q)
 	})
+	var out []string
+	for i, c := range cs {
+		if c.Rank != i+1 || c.Kind != q.Kind {
+			t.Errorf("candidate %d: rank %d kind %q", i, c.Rank, c.Kind)
+		}
+		out = append(out, c.ID)
+	}
 	return out
 }
 
+// vectorIDs returns the ids of the vector candidates of q.
 func vectorIDs(t *testing.T, s factbase.Store, u factbase.UserID, q factbase.VectorQuery) []string {
 	t.Helper()
 	var out []string
+	for _, c := range candidates(t, s, u, func(st factbase.ReadTx) ([]factbase.Candidate, error) {
+		return st.VectorCandidates(context.Background(), q)
+	}) {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+// candidates returns what read finds in a read transaction of u.
+func candidates(t *testing.T, s factbase.Store, u factbase.UserID, read func(factbase.ReadTx) ([]factbase.Candidate, error)) []factbase.Candidate {
+	t.Helper()
+	var cs []factbase.Candidate
 	view(t, s, u, func(st factbase.ReadTx) error {
-		cs, err := st.VectorCandidates(context.Background(), q)
-		for _, c := range cs {
-			out = append(out, c.ID)
-		}
+		var err error
+		cs, err = read(st)
 		return err
 	})
-	return out
+	return cs
 }
 
 func episode(t *testing.T, e *memory.Engine, u factbase.UserID, in ingest.EpisodeInput) ingest.EpisodeResult {

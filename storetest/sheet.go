@@ -375,8 +375,7 @@ func testSheets(t *testing.T, s factbase.Store) {
 // each referenced once just now) gives 50 core, 10 project and 40 transient entries.
 func testSheetEndToEnd(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	var ops []factbase.Op
 	for _, g := range []struct {
 		cat factbase.Category

@@ -92,6 +92,11 @@ func NewUser() factbase.UserID {
 	return u
 }
 
+// newEngine returns an engine over s with the default options and a new user.
+func newEngine(s factbase.Store) (*memory.Engine, factbase.UserID) {
+	return memory.New(s, memory.Options{}), NewUser()
+}
+
 func add(key, value string) factbase.Op {
 	return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}
 }
@@ -125,13 +130,21 @@ func values(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []str
 	return out
 }
 
+// rankValues returns the items of a page as "rank:value", space-separated.
+func rankValues(items []factbase.Fact) string {
+	out := make([]string, len(items))
+	for i, f := range items {
+		out[i] = fmt.Sprintf("%d:%s", f.Rank, f.Value)
+	}
+	return strings.Join(out, " ")
+}
+
 func equal(a, b []string) bool {
 	return strings.Join(a, "\x00") == strings.Join(b, "\x00") && len(a) == len(b)
 }
 
 func testRankedScenario(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	const key = "favorites.crypto"
 	res := apply(t, e, u, add(key, "BTC"), add(key, "ETH"), add(key, "XMR"))
 	if res.Stored != 3 || len(res.Mutations) != 3 {
@@ -176,8 +189,7 @@ func testRankedScenario(t *testing.T, s factbase.Store) {
 }
 
 func testOneSupersedes(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	set := func(v string) factbase.Op { return add("contact.email", v) }
 	r1 := apply(t, e, u, set("a@example.com"))
@@ -226,8 +238,7 @@ func testMany(t *testing.T, s factbase.Store) {
 }
 
 func testRemoveRetractDelete(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	const key = "favorites.tea"
 	apply(t, e, u, add(key, "oolong"), add(key, "sencha"), add(key, "rooibos"), add(key, "chai"))
@@ -297,8 +308,7 @@ func testRemoveRetractDelete(t *testing.T, s factbase.Store) {
 }
 
 func testAsOf(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	const key = "favorites.city"
 	apply(t, e, u, add(key, "Rome"), add(key, "Oslo"), add(key, "Lima"), add("home.city", "Rome"))
@@ -309,12 +319,8 @@ func testAsOf(t *testing.T, s factbase.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range p.Items {
-		got = append(got, fmt.Sprintf("%d:%s", f.Rank, f.Value))
-	}
-	if want := "1:Rome 2:Oslo 3:Lima"; strings.Join(got, " ") != want {
-		t.Errorf("list as of before the changes = %v, want %s", got, want)
+	if got, want := rankValues(p.Items), "1:Rome 2:Oslo 3:Lima"; got != want {
+		t.Errorf("list as of before the changes = %s, want %s", got, want)
 	}
 	if now := values(t, e, u, key); !equal(now, []string{"Lima", "Rome"}) {
 		t.Errorf("list now = %v", now)
@@ -330,8 +336,7 @@ func testAsOf(t *testing.T, s factbase.Store) {
 }
 
 func testPagination(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
-	u := NewUser()
+	e, u := newEngine(s)
 	ctx := context.Background()
 	var ops []factbase.Op
 	for i := 1; i <= 250; i++ {
@@ -408,9 +413,8 @@ func dump(t *testing.T, e *memory.Engine, u factbase.UserID) string {
 }
 
 func testValidation(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
+	e, u := newEngine(s)
 	ctx := context.Background()
-	u := NewUser()
 	cases := []struct {
 		name string
 		user factbase.UserID
@@ -463,9 +467,8 @@ func testIsolation(t *testing.T, s factbase.Store) {
 // a second time, to one list: exactly 3,200 members ranked 1..3,200 and 3,200
 // duplicates reported.
 func testConcurrentAppends(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{})
+	e, u := newEngine(s)
 	ctx := context.Background()
-	u := NewUser()
 	const workers, each = 32, 100
 	var (
 		wg         sync.WaitGroup

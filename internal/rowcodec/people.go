@@ -32,9 +32,7 @@ func (o Owner) Entity(r Scanner) (factbase.Entity, error) {
 	if err := json.Unmarshal([]byte(aliases), &e.Aliases); err != nil {
 		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: aliases are not JSON: %v", e.ID, err)
 	}
-	if e.Aliases == nil {
-		e.Aliases = []string{}
-	}
+	e.Aliases = NonNil(e.Aliases)
 	if err := json.Unmarshal([]byte(attrs), &e.Attributes); err != nil {
 		return e, factbase.Errorf(factbase.EINTERNAL, "entity %s: attributes are not JSON: %v", e.ID, err)
 	}
@@ -51,11 +49,7 @@ func EntityArgs(owner any, e factbase.Entity, now time.Time) ([]any, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	al, err := json.Marshal(aliases)
+	al, err := json.Marshal(NonNil(e.Aliases))
 	if err != nil {
 		return nil, factbase.Errorf(factbase.EINVALID, "entity %s: aliases: %v", e.ID, err)
 	}

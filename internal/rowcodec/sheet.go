@@ -45,13 +45,7 @@ func EncodeSheet(s factbase.FactSheet, retention time.Duration) (SheetRow, error
 	if err := s.Validate(retention); err != nil {
 		return SheetRow{}, err
 	}
-	entries, dedup := s.Entries, s.Dedup
-	if entries == nil {
-		entries = []factbase.SheetEntry{}
-	}
-	if dedup == nil {
-		dedup = []factbase.SheetDedup{}
-	}
+	entries, dedup := NonNil(s.Entries), NonNil(s.Dedup)
 	ej, err := json.Marshal(entries)
 	if err != nil {
 		return SheetRow{}, fmt.Errorf("encode sheet: %w", err)
@@ -85,10 +79,10 @@ func (o Owner) Sheet(r Scanner) (factbase.FactSheet, error) {
 	}
 	s.CreatedAt = Time(created)
 	if err := json.Unmarshal(entries, &s.Entries); err != nil {
-		return factbase.FactSheet{}, fmt.Errorf("entries: %w", err)
+		return factbase.FactSheet{}, fmt.Errorf("sheet %s: entries: %w", s.ID, err)
 	}
 	if err := json.Unmarshal(ded, &s.Dedup); err != nil {
-		return factbase.FactSheet{}, fmt.Errorf("dedup: %w", err)
+		return factbase.FactSheet{}, fmt.Errorf("sheet %s: dedup: %w", s.ID, err)
 	}
 	return s, nil
 }

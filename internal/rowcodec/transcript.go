@@ -28,11 +28,7 @@ func CheckpointArgs(owner any, cp factbase.TranscriptCheckpoint, now time.Time) 
 	if err := cp.Validate(); err != nil {
 		return nil, err
 	}
-	sum := cp.Sum
-	if sum == nil {
-		sum = []byte{}
-	}
-	return []any{owner, cp.File, cp.Offset, cp.Line, sum, now.UnixNano()}, nil
+	return []any{owner, cp.File, cp.Offset, cp.Line, NonNil(cp.Sum), now.UnixNano()}, nil
 }
 
 // TranscriptSessionColumns are the columns of a transcript session, in the order

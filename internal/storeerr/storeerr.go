@@ -89,6 +89,16 @@ func NotFoundIf(err, noRows error, what, id string) error {
 	return err
 }
 
+// Changed returns the error of a write to the what (episode, ...) id that changes
+// one row when there is one: err, or NotFound(what, id) if the write changed n ≠ 1
+// rows.
+func Changed(n int, err error, what, id string) error {
+	if err == nil && n != 1 {
+		return NotFound(what, id)
+	}
+	return err
+}
+
 // Taken turns the EINVARIANT of an insert whose id is taken into ECONFLICT, saying
 // msg; any other error is returned as it is.
 func Taken(err error, msg string) error {

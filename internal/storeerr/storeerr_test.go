@@ -46,6 +46,15 @@ func TestErrors(t *testing.T) {
 	if err := NotFoundIf(other, noRows, "entity", "e1"); err != other {
 		t.Errorf("NotFoundIf(other) = %v, want it unchanged", err)
 	}
+	if err := Changed(0, nil, "episode", "e1"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+		t.Errorf("Changed(0 rows) = %v, want ENOTFOUND", err)
+	}
+	if err := Changed(1, nil, "episode", "e1"); err != nil {
+		t.Errorf("Changed(1 row) = %v, want nil", err)
+	}
+	if err := Changed(0, other, "episode", "e1"); err != other {
+		t.Errorf("Changed(0 rows, other) = %v, want other unchanged", err)
+	}
 	if err := Taken(factbase.Errorf(factbase.EINVARIANT, "unique"), "taken"); factbase.ErrorCode(err) != factbase.ECONFLICT {
 		t.Errorf("Taken(EINVARIANT) = %v, want ECONFLICT", err)
 	}
