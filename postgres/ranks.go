@@ -17,8 +17,9 @@ import (
 // A member that leaves its list (End) keeps the rank it had, as history.
 //
 // A rank is counted on the partial index (members at or before the position), and
-// the member at a rank is read with an OFFSET on it: a walk of the list up to the
-// rank, which PostgreSQL does in about 0.1 µs a member. Every read derives ranks
+// the member at a rank is read with an OFFSET on it: a walk of the index up to the
+// rank, cheap per member (deep pages of long lists cost more: docs/benchmarks.md).
+// Every read derives ranks
 // (fixRanks, ListPage, AtRank) before a Fact leaves the package.
 
 // rankGap is listpos.Gap, a variable so that tests can make respacing frequent.

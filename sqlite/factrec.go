@@ -12,11 +12,11 @@ import (
 // the row's columns (factRecord) and the confidence, a REAL kept apart so that it
 // crosses exactly. The driver charges every column of every query: its name when the
 // statement runs, its type and value, each under the connection's mutex, for every
-// row. With 26 columns a point read took 25 µs against 6.5 µs for a bare SELECT of one
-// column (medians of 8 runs, BenchmarkPointRead and BenchmarkRawSelect); with the
-// record, 18 µs. The record costs SQLite a printf and the reader one pass of slicing,
-// and the fact's strings are slices of the one string the driver returns. (A list
-// page gains nothing: per row, the printf costs what the columns did.)
+// row, so 26 columns cost a point read several times a bare one-column SELECT
+// (BenchmarkPointRead against BenchmarkRawSelect; docs/benchmarks.md). The record
+// costs SQLite a printf and the reader one pass of slicing, and the fact's strings are
+// slices of the one string the driver returns. (A list page gains nothing: per row,
+// the printf costs what the columns did.)
 //
 // The record, format 2:
 //

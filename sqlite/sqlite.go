@@ -35,7 +35,7 @@ type Options struct {
 	// every acknowledged write survives a crash of the process (tested by SIGKILL);
 	// after a power loss or OS crash the newest commits may be missing but the file is
 	// consistent. "full": every commit is fsynced and survives power loss too, at the
-	// cost of one fsync per write (about 10 ms on the disks measured here).
+	// cost of one fsync per write.
 	Synchronous string
 	// Now returns the current time; default time.Now. Tests fix the clock with it.
 	Now func() time.Time
@@ -43,10 +43,10 @@ type Options struct {
 	// read) maps into memory for its transaction (SQLite's mmap_size), so that it
 	// reads pages in place rather than copying each into the connection's page cache.
 	// A write empties that cache, so a sheet generated after every write would
-	// otherwise read and copy every page of the user's facts again (100,000 facts: 215
-	// against 155 ms). Only the pages the scan reads become resident (they count
-	// towards the process's resident memory), and the mapping is dropped when the scan
-	// ends. Default DefaultMmapSize; negative: no mapping.
+	// otherwise read and copy every page of the user's facts again (memory's
+	// BenchmarkGenerateSheet100k measures it). Only the pages the scan reads become
+	// resident (they count towards the process's resident memory), and the mapping is
+	// dropped when the scan ends. Default DefaultMmapSize; negative: no mapping.
 	MmapSize int64
 }
 

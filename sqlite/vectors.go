@@ -59,9 +59,9 @@ var vecKNNMax = 4096
 
 // vecChunk is the vec0 chunk size: the slots a partition (one user's facts or
 // episodes) allocates at a time. vec0's default of 1,024 costs 400 KB of file per
-// user and kind at 100 dimensions however few vectors they hold (200 users with 5
-// facts each and one with 4,000: 85 MB); 64 costs 7 MB for the same, with the same
-// k-NN time over 4,000 vectors (2.5 against 2.9 ms) and no slower inserts.
+// user and kind at 100 dimensions however few vectors they hold; 64 wastes a
+// sixteenth of that, with the same k-NN time and no slower inserts
+// (BenchmarkVec0Options).
 const vecChunk = 64
 
 // vecMaxDim is vec0's largest dimension.
