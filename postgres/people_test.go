@@ -18,7 +18,7 @@ func TestPeople(t *testing.T) {
 	s := openTest(t, postgres.Options{})
 	ctx := context.Background()
 	u, other := storetest.NewUser(), storetest.NewUser()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	anchor := time.Date(2026, 6, 15, 9, 0, 0, 0, time.UTC)
 	res, err := e.Apply(ctx, u, []factbase.Op{
 		{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: "entity:e1", Key: "birthday", Value: "June 15", Anchor: &anchor}},

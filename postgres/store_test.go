@@ -39,7 +39,7 @@ func TestConcurrentOpen(t *testing.T) {
 	}
 	u := storetest.NewUser()
 	for i, s := range stores {
-		e := memory.New(s, memory.Options{})
+		e := memory.New(s, memory.Options{NoSheetRegen: true})
 		if _, err := e.Apply(context.Background(), u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: fmt.Sprint(i)}}}); err != nil {
 			t.Errorf("store %d: Apply: %v", i, err)
 		}
@@ -246,7 +246,7 @@ func TestOutageAndRecovery(t *testing.T) {
 		t.Fatalf("Open through the proxy: %v", err)
 	}
 	defer s.Close()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	srv := httptest.NewServer(server.New(server.Options{Engine: e, NoAuth: true}).Handler())
 	defer srv.Close()
 	user := storetest.NewUser()
@@ -342,7 +342,7 @@ func TestAnalyzeWithoutAutovacuum(t *testing.T) {
 	if analyzed() {
 		t.Fatal("a new schema's facts table was analyzed before any write")
 	}
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	var ops []factbase.Op
 	for i := range 60 {
 		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.x", Value: fmt.Sprint(i)}})

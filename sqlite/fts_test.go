@@ -128,7 +128,7 @@ func ftsCount(t *testing.T, s *sqlite.Store, term string) int {
 func TestFullTextDeferredInBatch(t *testing.T) {
 	ctx := context.Background()
 	s := sqlite.OpenTemp(t, sqlite.Options{})
-	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
+	e, u := memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
 	set := func(key, value string) factbase.Op {
 		return factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: key, Value: value}}
 	}
@@ -204,7 +204,7 @@ func TestFullTextDeferredInBatch(t *testing.T) {
 func TestFullTextDeferredSeqReuse(t *testing.T) {
 	ctx := context.Background()
 	s := sqlite.OpenTemp(t, sqlite.Options{})
-	e, u := memory.New(s, memory.Options{}), storetest.NewUser()
+	e, u := memory.New(s, memory.Options{NoSheetRegen: true}), storetest.NewUser()
 	if _, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "note.a", Value: "alpha"}}}); err != nil {
 		t.Fatal(err)
 	}

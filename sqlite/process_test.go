@@ -37,7 +37,7 @@ func TestChild(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(3)
 	}
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	out := bufio.NewWriter(os.Stdout)
 	stored, dups := 0, 0
 	for i := 0; i < n; i++ {
@@ -129,7 +129,7 @@ func TestCrashSafety(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: reopen after kill: %v", round, err)
 		}
-		e := memory.New(s, memory.Options{})
+		e := memory.New(s, memory.Options{NoSheetRegen: true})
 		ctx := context.Background()
 		present := map[string]bool{}
 		var ranks []int
@@ -197,7 +197,7 @@ func TestMultiProcessAppends(t *testing.T) {
 		t.Errorf("processes stored %d and reported %d duplicates; want %d each", stored, dups, procs*each)
 	}
 	s := sqlite.OpenFile(t, db, sqlite.Options{})
-	p, err := memory.New(s, memory.Options{}).List(context.Background(), childUser, "", "favorites.multi", 0, core.MaxPageSize, nil)
+	p, err := memory.New(s, memory.Options{NoSheetRegen: true}).List(context.Background(), childUser, "", "favorites.multi", 0, core.MaxPageSize, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

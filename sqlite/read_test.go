@@ -16,7 +16,7 @@ import (
 func TestCurrentFact(t *testing.T) {
 	ctx := context.Background()
 	s := sqlite.OpenTemp(t, sqlite.Options{})
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u := storetest.NewUser()
 	if _, ok, err := s.CurrentFact(ctx, u, factbase.SubjectUser, "contact.email"); ok || err != nil {
 		t.Fatalf("unknown user: ok %v, err %v; want nothing", ok, err)

@@ -20,7 +20,7 @@ func openStmtStore(t testing.TB, readers int) *Store {
 	for _, v := range []string{"BTC", "ETH", "XMR"} {
 		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.crypto", Value: v}})
 	}
-	if _, err := memory.New(s, memory.Options{}).Apply(context.Background(), stmtUser, ops); err != nil {
+	if _, err := memory.New(s, memory.Options{NoSheetRegen: true}).Apply(context.Background(), stmtUser, ops); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -35,7 +35,7 @@ func newVecFixture(t *testing.T, n int) *vecFixture {
 	t.Helper()
 	ctx := context.Background()
 	s := OpenTemp(t, Options{})
-	f := &vecFixture{s: s, e: memory.New(s, memory.Options{Embedder: embed.NewHash(64)}), u: storetest.NewUser()}
+	f := &vecFixture{s: s, e: memory.New(s, memory.Options{Embedder: embed.NewHash(64), NoSheetRegen: true}), u: storetest.NewUser()}
 	words := strings.Fields("coffee jazz chess tennis museum garden curry novel guitar sushi hiking yoga violin pottery laptop")
 	var ops []factbase.Op
 	for i := range n {
@@ -198,7 +198,7 @@ func factType(t *testing.T, f *vecFixture, id string) (string, error) {
 func TestVec0Dimensions(t *testing.T) {
 	ctx := context.Background()
 	f := newVecFixture(t, 5)
-	e32 := memory.New(f.s, memory.Options{Embedder: embed.NewHash(32)})
+	e32 := memory.New(f.s, memory.Options{Embedder: embed.NewHash(32), NoSheetRegen: true})
 	u2 := storetest.NewUser()
 	res, err := e32.Apply(ctx, u2, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "likes.tea", Value: "green tea"}}})
 	if err != nil {
@@ -273,7 +273,7 @@ func TestMigrate0008InPlace(t *testing.T) {
 		}
 	}
 	// The migrated store takes new vectors and deletes.
-	e := memory.New(f.s, memory.Options{Embedder: embed.NewHash(64)})
+	e := memory.New(f.s, memory.Options{Embedder: embed.NewHash(64), NoSheetRegen: true})
 	if _, err := e.Apply(ctx, f.u, []factbase.Op{{Kind: factbase.OpDelete, ID: before[0].ID}}); err != nil {
 		t.Fatal(err)
 	}

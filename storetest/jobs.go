@@ -17,7 +17,7 @@ import (
 // Tx.CompleteJob in the write path's transactions).
 func testJobs(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u1, u2 := NewUser(), NewUser()
 	n := 0
 	enqueue := func(t *testing.T, u factbase.UserID, kind string, max int) factbase.Job {

@@ -92,7 +92,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 	})
 
 	// conflicts, through the engine's write path so that the facts exist
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	res, err := e.Apply(ctx, u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: "entity:e-martin", Key: "work.employer", Value: "Acme"}}})
 	if err != nil {
 		t.Fatal(err)

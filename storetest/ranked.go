@@ -201,11 +201,11 @@ func MoveWritesOneRow(t *testing.T, s factbase.Store, positions Positions) {
 func DuplicatePositionRefused(t *testing.T, s factbase.Store, positions Positions, corrupt func(ctx context.Context, tx factbase.Tx) error) {
 	u := NewUser()
 	ctx := context.Background()
-	if _, err := memory.New(s, memory.Options{}).Apply(ctx, u, []factbase.Op{add("favorites.x", "A"), add("favorites.x", "B"), add("favorites.x", "C")}); err != nil {
+	if _, err := memory.New(s, memory.Options{NoSheetRegen: true}).Apply(ctx, u, []factbase.Op{add("favorites.x", "A"), add("favorites.x", "B"), add("favorites.x", "C")}); err != nil {
 		t.Fatal(err)
 	}
 	before := positions(t, u, "favorites.x")
-	_, err := memory.New(s, memory.Options{BeforeCheck: corrupt}).Apply(ctx, u, []factbase.Op{add("favorites.x", "D")})
+	_, err := memory.New(s, memory.Options{BeforeCheck: corrupt, NoSheetRegen: true}).Apply(ctx, u, []factbase.Op{add("favorites.x", "D")})
 	if factbase.ErrorCode(err) != factbase.EINVARIANT || !strings.Contains(err.Error(), "same rank") {
 		t.Fatalf("a duplicate position: %v, want an invariant error naming the rank", err)
 	}
@@ -241,7 +241,7 @@ func PositionTests[S factbase.Store](t *testing.T, open func(testing.TB) S,
 // for the test's further checks.
 func CheckSpread(t *testing.T, s factbase.Store, u factbase.UserID, key string, n int, positions map[string]int64) *memory.Engine {
 	t.Helper()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	got := ListState(t, e, u, key)
 	if len(got) != n || got[0] != fmt.Sprintf("member-%05d", n-1) || got[n-1] != "member-00000" {
 		t.Fatalf("dense list after the migration: %d members %v, want member-%05d to member-00000", len(got), got, n-1)

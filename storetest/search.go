@@ -22,7 +22,7 @@ type searchCase struct {
 // factbase.SearchTx) through the engine: every index entry is written in the
 // transaction of its fact or episode and leaves with it.
 func testSearch(t *testing.T, s factbase.Store) {
-	e := memory.New(s, memory.Options{Embedder: embed.NewHash(64)})
+	e := memory.New(s, memory.Options{Embedder: embed.NewHash(64), NoSheetRegen: true})
 	for _, tc := range []searchCase{
 		{"EpisodesRoundTrip", testEpisodesRoundTrip},
 		{"EpisodeFilters", testEpisodeFilters},
@@ -438,7 +438,7 @@ func testIndexLeavesWithEpisode(t *testing.T, s factbase.Store, e *memory.Engine
 func testUnembedded(t *testing.T, s factbase.Store, e *memory.Engine) {
 	ctx := context.Background()
 	u := NewUser()
-	plain := memory.New(s, memory.Options{}) // writes no vectors
+	plain := memory.New(s, memory.Options{NoSheetRegen: true}) // writes no vectors
 	setFact(t, plain, u, factbase.Fact{Key: "a", Value: "1"})
 	setFact(t, e, u, factbase.Fact{Key: "b", Value: "2"})
 	episode(t, plain, u, ingest.EpisodeInput{Content: "no numbers here"})

@@ -171,7 +171,7 @@ func testReferences(t *testing.T, s factbase.Store) {
 // testSheetFacts: the store counts a user's current facts' references per cut-off.
 func testSheetFacts(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u, other := NewUser(), NewUser()
 	src := factbase.Source{Kind: factbase.SourceManual}
 	res := apply(t, e, u, sheetOp("a", "1", factbase.Core, src), sheetOp("b", "1", factbase.Project, src),

@@ -39,7 +39,7 @@ func ingestString(t *testing.T, e *memory.Engine, u factbase.UserID, name, log s
 // links and the transcript queries, through the engine's ingest and directly.
 func testTranscripts(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	u, other := NewUser(), NewUser()
 
 	sum := ingestString(t, e, u, "one.jsonl", transcriptLog)

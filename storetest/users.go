@@ -117,7 +117,7 @@ func userView(t *testing.T, e *memory.Engine, u factbase.UserID, marker string) 
 // can start again.
 func testEraseUser(t *testing.T, s factbase.Store) {
 	ctx := context.Background()
-	e := memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{NoSheetRegen: true})
 	a, b := NewUser(), NewUser()
 	PopulateUser(t, s, e, a, "zorblat")
 	PopulateUser(t, s, e, b, "quintex")
