@@ -181,6 +181,11 @@ type Tx interface {
 	// another worker claimed the job), which aborts the transaction; EINVALID if o
 	// fails JobOutcome.Validate.
 	CompleteJob(ctx context.Context, id, lease string, o JobOutcome) error
+	// ScrubJobs empties the input, result and error of the transaction user's jobs
+	// that hold any of texts (by substring), so that a value erased from the facts
+	// leaves no copy in the job queue, and returns how many jobs it scrubbed. Empty
+	// texts are ignored.
+	ScrubJobs(ctx context.Context, texts []string) (int, error)
 	// EraseUser deletes everything the transaction's user owns (facts with their
 	// history, list events, references, embeddings and search-index entries,
 	// episodes, transcripts, entities, conflicts, saved sheets, queued jobs and the

@@ -251,3 +251,25 @@ func (t *tx) CompleteJob(ctx context.Context, id, lease string, o factbase.JobOu
 	}
 	return nil
 }
+
+// qJobScrub empties the payloads of the user's jobs that hold a text (jobs_user
+// bounds the scan to the user's jobs).
+const qJobScrub = `UPDATE jobs SET input = '', result = '', error = '', updated_at = $3
+	WHERE user_id = $1 AND (strpos(input, $2) > 0 OR strpos(result, $2) > 0 OR strpos(error, $2) > 0)`
+
+// ScrubJobs empties the payloads of the transaction user's jobs that hold any of
+// texts.
+func (t *tx) ScrubJobs(ctx context.Context, texts []string) (int, error) {
+	n := 0
+	for _, text := range texts {
+		if text == "" {
+			continue
+		}
+		k, err := t.execCount(ctx, "scrub jobs", qJobScrub, string(t.user), text, t.now.UnixNano())
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
+}

@@ -47,8 +47,13 @@ var (
 		coalesce(sum(cost), 0) FROM jobs WHERE ?1 = '' OR user_id = ?1 GROUP BY state`
 
 	jobQueries = []string{qJobInsert, qJobByID, qJobExpireDead, qJobNextExpired, qJobNextQueued, qJobClaim,
-		qJobExtend, qJobFail, qJobRelease, qJobRetry, qJobComplete, qJobUsage}
+		qJobExtend, qJobFail, qJobRelease, qJobRetry, qJobComplete, qJobUsage, qJobScrub}
 )
+
+// qJobScrub empties the payloads of the user's jobs that hold a text (jobs_user
+// bounds the scan to the user's jobs).
+const qJobScrub = `UPDATE jobs SET input = '', result = '', error = '', updated_at = ?3
+	WHERE user_id = ?1 AND (instr(input, ?2) > 0 OR instr(result, ?2) > 0 OR instr(error, ?2) > 0)`
 
 // static returns a statement prepared at open on the pool of c (the job and key
 // statements: see allStaticQueries), or EUNAVAILABLE once the store is closed.
@@ -296,4 +301,21 @@ func (t *tx) CompleteJob(ctx context.Context, id, lease string, o factbase.JobOu
 		return storeerr.LeaseLost(id)
 	}
 	return nil
+}
+
+// ScrubJobs empties the payloads of the transaction user's jobs that hold any of
+// texts.
+func (t *tx) ScrubJobs(ctx context.Context, texts []string) (int, error) {
+	n := 0
+	for _, text := range texts {
+		if text == "" {
+			continue
+		}
+		k, err := t.execCount(ctx, "scrub jobs", qJobScrub, string(t.user), text, t.now.UnixNano())
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
 }

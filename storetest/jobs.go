@@ -317,4 +317,32 @@ func testJobs(t *testing.T, s factbase.Store) {
 			}
 		}
 	})
+	t.Run("scrub the jobs that hold a value", func(t *testing.T) {
+		drain(t)
+		mk := func(u factbase.UserID, id, input string) {
+			t.Helper()
+			if _, err := s.EnqueueJob(ctx, factbase.Job{ID: id, User: u, Kind: "scrub", Input: input, MaxAttempts: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mk(u1, "scrub-a", "my email is zorblat@example.com")
+		mk(u1, "scrub-b", "my email is other@example.com")
+		mk(u2, "scrub-c", "zorblat@example.com is u2's too")
+		var n int
+		err := s.Update(ctx, u1, func(tx factbase.Tx) (err error) {
+			n, err = tx.ScrubJobs(ctx, []string{"", "zorblat@example.com"})
+			return err
+		})
+		if err != nil || n != 1 {
+			t.Fatalf("ScrubJobs = %d %v, want 1", n, err)
+		}
+		for id, want := range map[string]string{"scrub-a": "", "scrub-b": "my email is other@example.com",
+			"scrub-c": "zorblat@example.com is u2's too"} {
+			j, err := s.Job(ctx, id)
+			if err != nil || j.Input != want {
+				t.Errorf("job %s input %q %v, want %q", id, j.Input, err, want)
+			}
+		}
+		drain(t)
+	})
 }

@@ -92,6 +92,13 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 		if err := fn(w); err != nil {
 			return err
 		}
+		// An erased value leaves no copy in the job queue: a job whose message or
+		// result holds it loses them.
+		if len(w.erased) > 0 {
+			if _, err := tx.ScrubJobs(ctx, w.erased); err != nil {
+				return err
+			}
+		}
 		if e.opts.BeforeCheck != nil {
 			if err := e.opts.BeforeCheck(ctx, tx); err != nil {
 				return err
@@ -105,6 +112,14 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 	}
 	if !w.deferSheet {
 		e.SheetAfter(ctx, user, SheetChanged(res))
+	}
+	if res.Deleted > 0 {
+		// Erased data leaves the store's files too where the store can (SQLite: the
+		// write-ahead log, which still holds the rows' earlier pages, is truncated).
+		// Best effort: the erasure has committed.
+		if _, err := e.store.Purge(ctx); err != nil {
+			e.backgroundError(fmt.Errorf("purge after an erasure: %w", err))
+		}
 	}
 	return res, nil
 }
@@ -142,6 +157,7 @@ type Writer struct {
 	members    []factbase.MemberKey // values the bulk set insert wrote (transcript_bulk.go)
 	vecs       *Vectors             // vectors made before the transaction
 	deferSheet bool
+	erased     []string // ids and values of the facts erased, for ScrubJobs
 }
 
 // Tx returns the transaction, for reads and for a feature's own rows. Facts are
@@ -610,6 +626,9 @@ func (w *Writer) erase(op factbase.Op) error {
 			return err
 		}
 		w.res.Deleted += n
+		if n > 0 {
+			w.erased = append(w.erased, f.ID, f.Value)
+		}
 		if f.Current && f.Cardinality == factbase.Ranked && n > 0 {
 			if err := w.closeUp(f, length, true); err != nil {
 				return err
