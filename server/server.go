@@ -57,6 +57,9 @@ type Options struct {
 	// ShutdownTimeout bounds how long Serve waits for in-flight requests once its
 	// context is cancelled. Default 10s.
 	ShutdownTimeout time.Duration
+	// EraseTimeout replaces WriteTimeout for the erasure of a user (DELETE
+	// /v1/users/{user}), which may take minutes for a large user. Default 10m.
+	EraseTimeout time.Duration
 	// KeyCacheTTL is how long a looked-up key is trusted before it is read again, so
 	// a revoked key stops working within this time. Default 2s; negative: no cache.
 	KeyCacheTTL time.Duration
@@ -105,6 +108,7 @@ func New(o Options) *Server {
 	o.WriteTimeout = orDefault(o.WriteTimeout, 30*time.Second)
 	o.IdleTimeout = orDefault(o.IdleTimeout, 120*time.Second)
 	o.ShutdownTimeout = orDefault(o.ShutdownTimeout, 10*time.Second)
+	o.EraseTimeout = orDefault(o.EraseTimeout, 10*time.Minute)
 	if o.KeyCacheTTL == 0 {
 		o.KeyCacheTTL = 2 * time.Second
 	}
@@ -222,6 +226,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w}
 	rec.Header().Set("X-Request-Id", ri.id)
 	r = r.WithContext(withReqInfo(r.Context(), ri))
+	ctx, cancel := s.replyDeadline(rec, r, start)
+	defer cancel()
+	r = r.WithContext(ctx)
 	s.metrics.inFlight.Inc()
 	defer func() {
 		if v := recover(); v != nil {
@@ -273,6 +280,27 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// replyDeadline bounds the work of a request so that its reply is always sent: the
+// server closes a connection WriteTimeout after the request was read, so a write that
+// committed after that would be done with nobody told (a client that retries would
+// store it twice). The request's context ends a margin before the deadline; a write
+// still waiting for the store then rolls back and the client gets a 503. The
+// erasure of a user gets EraseTimeout instead, its connection's deadline moved to
+// match.
+func (s *Server) replyDeadline(w http.ResponseWriter, r *http.Request, start time.Time) (context.Context, context.CancelFunc) {
+	d := s.opts.WriteTimeout
+	if r.Method == http.MethodDelete {
+		if _, p := s.mux.Handler(r); p == "DELETE /v1/users/{user}" {
+			d = s.opts.EraseTimeout
+			_ = http.NewResponseController(w).SetWriteDeadline(start.Add(d))
+		}
+	}
+	if d <= 0 {
+		return context.WithCancel(r.Context())
+	}
+	return context.WithDeadline(r.Context(), start.Add(d-min(2*time.Second, d/10)))
 }
 
 // maxHeaderBytes bounds a request's line and headers.
