@@ -192,6 +192,12 @@ type Tx interface {
 	// API keys scoped to the user; application keys are not touched) and returns the
 	// rows removed per table.
 	EraseUser(ctx context.Context) (map[string]int64, error)
+	// EraseUserSome deletes a batch of what EraseUser deletes: at most about limit
+	// rows of the user's largest tables (facts, references, embeddings, list events),
+	// in the order EraseUser follows. done is true when none of those is left; the
+	// erasure of a large user runs batches in transactions of their own, so that
+	// other users' writes go between them, and ends with EraseUser.
+	EraseUserSome(ctx context.Context, limit int) (removed map[string]int64, done bool, err error)
 
 	TranscriptTx // transcript checkpoints, sessions and subject links (transcriptstore.go)
 	ReferenceTx  // fact references recorded by the write path (sheetstore.go)

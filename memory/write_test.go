@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -332,5 +333,35 @@ func TestInvisibleCharacters(t *testing.T) {
 	}
 	if f := res.Facts[0]; f.Value != "a@example.com" || f.Text != "Email blinks" {
 		t.Errorf("stored %q / %q, want the escapes removed", f.Value, f.Text)
+	}
+}
+
+// TestEraseUserInBatches: a user with more rows than a batch is erased in several
+// write transactions, so that other users' writes are not held up for the whole of
+// it; the last one checks that nothing is left.
+func TestEraseUserInBatches(t *testing.T) {
+	ctx := t.Context()
+	cs := openCounting(t)
+	e := memory.New(cs, memory.Options{NoSheetRegen: true})
+	u := storetest.NewUser()
+	var ops []factbase.Op
+	for i := range 2*core.EraseBatch + 10 {
+		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "likes", Value: fmt.Sprintf("thing %d", i), Cardinality: factbase.Many}})
+	}
+	if _, err := e.Apply(ctx, u, ops); err != nil {
+		t.Fatal(err)
+	}
+	cs.updates.Store(0)
+	res, err := e.EraseUser(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Removed["facts"] != int64(len(ops)) {
+		t.Errorf("removed %v, want %d facts", res.Removed, len(ops))
+	}
+	// Batches of EraseBatch rows over facts and their references (two per fact), and
+	// the last transaction.
+	if got := cs.updates.Load(); got < 4 {
+		t.Errorf("%d write transactions for %d facts, want the erasure in batches of %d", got, len(ops), core.EraseBatch)
 	}
 }

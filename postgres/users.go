@@ -52,6 +52,19 @@ func (ut userTables) Count(ctx context.Context, table string, byID bool) (int64,
 	return n, mapErr("user rows: "+table, err)
 }
 
+// DeleteSome deletes at most limit of the user's rows of table.
+func (ut userTables) DeleteSome(ctx context.Context, table string, limit int) (int64, error) {
+	t := pgx.Identifier{table}.Sanitize()
+	tag, err := ut.t.q.Exec(ctx, "DELETE FROM "+t+" WHERE ctid IN (SELECT ctid FROM "+t+" WHERE u = $1 LIMIT $2)",
+		string(ut.t.user), limit)
+	return tag.RowsAffected(), mapErr("erase user: "+table, err)
+}
+
+// EraseUserSome deletes a batch of the user's rows (internal/erasure.EraseSome).
+func (t *tx) EraseUserSome(ctx context.Context, limit int) (map[string]int64, bool, error) {
+	return erasure.EraseSome(ctx, userTables{t}, limit)
+}
+
 // EraseUser deletes every row the user owns. The users row stays, holding only the
 // UUID, as in the SQLite store. Deleted rows stay in the table files until VACUUM
 // reclaims them (autovacuum does, or an operator's VACUUM).

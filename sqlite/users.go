@@ -57,6 +57,25 @@ func (ut userTables) Count(ctx context.Context, table string, byID bool) (int64,
 	return n, mapErr("user rows: "+table, err)
 }
 
+// DeleteSome deletes at most limit of the user's rows of table, oldest first by
+// rowid (every Bulky table has one).
+func (ut userTables) DeleteSome(ctx context.Context, table string, limit int) (int64, error) {
+	q := quoteIdent(table)
+	res, err := ut.t.q.ExecContext(ctx, "DELETE FROM "+q+" WHERE rowid IN (SELECT rowid FROM "+q+" WHERE u = ? LIMIT ?)", ut.t.u, limit)
+	if err != nil {
+		return 0, mapErr("erase user: "+table, err)
+	}
+	return res.RowsAffected()
+}
+
+// EraseUserSome deletes a batch of the user's rows (internal/erasure.EraseSome).
+func (t *tx) EraseUserSome(ctx context.Context, limit int) (map[string]int64, bool, error) {
+	if t.u == 0 {
+		return map[string]int64{}, true, nil
+	}
+	return erasure.EraseSome(ctx, userTables{t}, limit)
+}
+
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // EraseUser deletes every row the user owns. The writer connection runs with

@@ -66,6 +66,7 @@ func Run(t *testing.T, open Open, opts ...Option) {
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 		{"People", testPeople},
 		{"EraseUser", testEraseUser},
+		{"EraseLargeUser", testEraseLargeUser},
 		{"Export", testExport},
 	}
 	for _, tc := range tests {

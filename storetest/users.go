@@ -193,3 +193,36 @@ func testEraseUser(t *testing.T, s factbase.Store) {
 		t.Errorf("EraseUser of the new data: %+v, %v; want one fact removed", res, err)
 	}
 }
+
+// testEraseLargeUser: a user with more rows than one erasure batch is erased in
+// several transactions; every row goes, the tally counts each once, and another
+// user's data stays.
+func testEraseLargeUser(t *testing.T, s factbase.Store) {
+	ctx := context.Background()
+	e, u := newEngine(s)
+	other := NewUser()
+	const n = 2*core.EraseBatch + 300
+	var ops []factbase.Op
+	for i := range n {
+		ops = append(ops, add(fmt.Sprintf("favorites.big%d", i%3), fmt.Sprintf("member-%05d", i)))
+	}
+	for i := 0; i < len(ops); i += 1000 {
+		apply(t, e, u, ops[i:min(len(ops), i+1000)]...)
+	}
+	apply(t, e, other, add("contact.email", "other@example.com"))
+	before := UserRows(t, s, u)
+	res, err := e.EraseUser(ctx, u)
+	if err != nil {
+		t.Fatalf("EraseUser: %v", err)
+	}
+	if res.Removed["facts"] != n || res.Removed["list_events"] != before["list_events"] ||
+		res.Removed["fact_references"] != before["fact_references"] {
+		t.Errorf("removed %v, want every row of %v", res.Removed, before)
+	}
+	if left := UserRows(t, s, u); len(left) != 0 {
+		t.Errorf("after erasure the user owns %v", left)
+	}
+	if got, err := e.Get(ctx, other, "", "contact.email", nil); err != nil || len(got) != 1 {
+		t.Errorf("the other user's email: %v %v", got, err)
+	}
+}

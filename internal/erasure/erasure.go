@@ -28,6 +28,9 @@ type Tables interface {
 	Delete(ctx context.Context, table string, byID bool) (int64, error)
 	// Count counts the user's rows of table, by user_id when byID, else by u.
 	Count(ctx context.Context, table string, byID bool) (int64, error)
+	// DeleteSome deletes at most limit of the user's rows of table (by u) and
+	// returns how many it deleted.
+	DeleteSome(ctx context.Context, table string, limit int) (int64, error)
 }
 
 // Tally counts rows per table; a table with none is left out.
@@ -78,4 +81,37 @@ func (t Tally) each(ctx context.Context, byU, byID []string, rows func(ctx conte
 		t.Add(table, n)
 	}
 	return nil
+}
+
+// Bulky lists, in First's order, the tables a user's erasure deletes in batches
+// (EraseSome) before the last transaction erases the rest: the ones a large user has
+// hundreds of thousands of rows in. The small ones First names before them (saved
+// sheets, conflicts) go whole in the first batch, so that the facts' triggers find
+// nothing to scrub.
+var Bulky = []string{"fact_references", "embeddings", "list_events", "facts"}
+
+// EraseSome deletes a batch of the user's rows: the saved sheets and conflicts whole,
+// then at most limit rows of the Bulky tables, in order. done is true when no Bulky
+// row was left for another batch; Erase then removes the rest in one transaction.
+func EraseSome(ctx context.Context, ts Tables, limit int) (removed Tally, done bool, err error) {
+	removed = Tally{}
+	for _, table := range []string{"sheets", "conflicts"} {
+		n, err := ts.Delete(ctx, table, false)
+		if err != nil {
+			return nil, false, err
+		}
+		removed.Add(table, n)
+	}
+	left := limit
+	for _, table := range Bulky {
+		n, err := ts.DeleteSome(ctx, table, left)
+		if err != nil {
+			return nil, false, err
+		}
+		removed.Add(table, n)
+		if left -= int(n); left <= 0 {
+			return removed, false, nil
+		}
+	}
+	return removed, true, nil
 }

@@ -40,6 +40,44 @@ func (ts *tables) Count(_ context.Context, table string, byID bool) (int64, erro
 	return ts.rows[key(table, byID)], nil
 }
 
+func (ts *tables) DeleteSome(_ context.Context, table string, limit int) (int64, error) {
+	ts.calls = append(ts.calls, "delete some "+table)
+	n := min(ts.rows[table], int64(limit))
+	ts.rows[table] -= n
+	if ts.rows[table] == 0 {
+		delete(ts.rows, table)
+	}
+	return n, nil
+}
+
+// TestEraseSome: batches take the small tables whole, then the bulky ones in order,
+// at most limit rows each batch, until none is left.
+func TestEraseSome(t *testing.T) {
+	ts := &tables{rows: map[string]int64{"sheets": 2, "conflicts": 1, "fact_references": 5, "embeddings": 2, "facts": 4, "episodes": 3}}
+	var batches []Tally
+	for range 10 {
+		removed, done, err := EraseSome(context.Background(), ts, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches = append(batches, removed)
+		if done {
+			break
+		}
+	}
+	want := []Tally{
+		{"sheets": 2, "conflicts": 1, "fact_references": 4},
+		{"fact_references": 1, "embeddings": 2, "facts": 1},
+		{"facts": 3},
+	}
+	if !reflect.DeepEqual(batches, want) {
+		t.Errorf("batches %v, want %v", batches, want)
+	}
+	if ts.rows["episodes"] != 3 || len(ts.rows) != 1 {
+		t.Errorf("left %v, want the episodes for the last transaction", ts.rows)
+	}
+}
+
 func TestErase(t *testing.T) {
 	ts := &tables{
 		owned: []string{"episodes", "facts", "sheets"},

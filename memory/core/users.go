@@ -10,13 +10,16 @@ import (
 	"github.com/factbase/factbase"
 )
 
-// EraseUser deletes everything the user owns in one transaction: facts and their
-// history, list events, references, embeddings and full-text entries, episodes,
-// transcripts, entities, conflicts, saved sheets, queued jobs and the user's own API
-// keys. Before commit it checks that the store counts no row of the user left in any
-// table; after commit it asks the store to purge the freed space (for SQLite, a WAL
-// checkpoint that truncates the log), so that the data is gone from the files too.
-// A user with no data is ENOTFOUND.
+// EraseUser deletes everything the user owns: facts and their history, list events,
+// references, embeddings and full-text entries, episodes, transcripts, entities,
+// conflicts, saved sheets, queued jobs and the user's own API keys. A large user's
+// rows go in batches of EraseBatch, each a transaction of its own, so that other
+// users' writes go between them instead of waiting for the whole erasure; the last
+// transaction erases the rest and checks, before it commits, that the store counts
+// no row of the user left in any table. After it the store purges the freed space
+// (for SQLite, a WAL checkpoint that truncates the log), so that the data is gone
+// from the files too. A user with no data is ENOTFOUND. Should a batch fail, the
+// rows erased so far stay erased and the error says so; erasing again finishes.
 func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.UserErasure, error) {
 	before, err := Read(ctx, e, user, func(tx factbase.ReadTx) (map[string]int64, error) { return tx.UserRows(ctx) })
 	if err != nil {
@@ -28,7 +31,23 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	if e.bg != nil {
 		e.bg.forget(user) // queued references and sheet regeneration would write again
 	}
-	out := factbase.UserErasure{User: user}
+	out := factbase.UserErasure{User: user, Removed: map[string]int64{}}
+	add := func(m map[string]int64) {
+		for t, n := range m {
+			out.Removed[t] += n
+		}
+	}
+	for done := false; !done; {
+		var batch map[string]int64
+		err = e.store.Update(ctx, user, func(tx factbase.Tx) (err error) {
+			batch, done, err = tx.EraseUserSome(ctx, EraseBatch)
+			return err
+		})
+		if err != nil {
+			return factbase.UserErasure{}, fmt.Errorf("erasing user %s stopped part way (erase again to finish): %w", user, err)
+		}
+		add(batch)
+	}
 	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
 		removed, err := tx.EraseUser(ctx)
 		if err != nil {
@@ -41,7 +60,7 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 		if len(left) > 0 {
 			return factbase.Errorf(factbase.EINVARIANT, "erasing user %s left rows behind: %s", user, describeCounts(left))
 		}
-		out.Removed = removed
+		add(removed)
 		return nil
 	})
 	if err != nil {
@@ -56,6 +75,10 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	}
 	return out, nil
 }
+
+// EraseBatch is how many rows of a user's largest tables one transaction of EraseUser
+// deletes: a batch holds the store's writer for well under a second.
+const EraseBatch = 1000
 
 // describeCounts prints counts as "table=n, ..." in table order.
 func describeCounts(m map[string]int64) string {
