@@ -97,39 +97,52 @@ func Check(ranks []int) error {
 // the event that added it. Membership of a value depends only on its own events, so
 // erasing one value's events leaves exactly the other members, though their order may
 // differ from the live list's where the erased member's rank took part in a shift.
-// Events with another Action are ignored. Cost: O(len(events) × list length).
+// Events with another Action are ignored.
 func Replay(events []factbase.ListEvent) []string {
-	var list, norms []string
+	entries, _ := ReplayPage(events, 0, -1)
+	values := make([]string, len(entries))
+	for i, e := range entries {
+		values[i] = e.Value
+	}
+	return values
+}
+
+// ReplayPage replays events as Replay does and returns the members at ranks
+// [offset+1, offset+limit] (limit < 0: all from offset on), with the fact each
+// member's latest event named, and the list's length. Cost: O(len(events) × √length)
+// time and O(length) memory, so a read of one page of a long list as of a past time
+// stays proportional to its history, not to its square.
+func ReplayPage(events []factbase.ListEvent, offset, limit int) ([]Entry, int) {
+	s := newSeq()
 	for _, e := range events {
 		norm := normalize.Value(e.Value)
-		at := slices.Index(norms, norm)
+		at := s.index(norm)
 		switch e.Action {
 		case factbase.Append:
 			if at < 0 {
-				list, norms = append(list, e.Value), append(norms, norm)
+				s.insert(s.n, Entry{e.Value, norm, e.FactID})
 			}
 		case factbase.Insert:
 			if at < 0 {
-				i := clamp(e.To, 1, len(list)+1) - 1
-				list, norms = slices.Insert(list, i, e.Value), slices.Insert(norms, i, norm)
+				s.insert(clamp(e.To, 1, s.n+1)-1, Entry{e.Value, norm, e.FactID})
 			}
 		case factbase.Move:
-			if at < 0 {
-				i := clamp(e.To, 1, len(list)+1) - 1
-				list, norms = slices.Insert(list, i, e.Value), slices.Insert(norms, i, norm)
-				continue
-			}
-			v := list[at]
-			list, norms = slices.Delete(list, at, at+1), slices.Delete(norms, at, at+1)
-			i := clamp(e.To, 1, len(list)+1) - 1
-			list, norms = slices.Insert(list, i, v), slices.Insert(norms, i, norm)
-		case factbase.Remove:
+			m := Entry{e.Value, norm, e.FactID}
 			if at >= 0 {
-				list, norms = slices.Delete(list, at, at+1), slices.Delete(norms, at, at+1)
+				m, _ = s.remove(norm)
+				if e.FactID != "" {
+					m.FactID = e.FactID
+				}
 			}
+			s.insert(clamp(e.To, 1, s.n+1)-1, m)
+		case factbase.Remove:
+			s.remove(norm)
 		}
 	}
-	return list
+	if limit < 0 {
+		limit = s.n
+	}
+	return s.page(max(offset, 0), limit), s.n
 }
 
 // clamp returns v limited to [lo, hi].

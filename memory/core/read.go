@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"sort"
 	"time"
 	"unicode/utf8"
 
@@ -98,55 +97,66 @@ func (e *Engine) List(ctx context.Context, user factbase.UserID, subject, key st
 			p.Total = n
 			return err
 		}
-		all, err := listAsOf(ctx, tx, subject, key, *asOf)
-		if err != nil {
-			return err
-		}
-		p.Total = len(all)
-		if offset < len(all) {
-			p.Items = all[offset:min(len(all), offset+limit)]
-		}
-		return nil
+		items, n, err := listAsOf(ctx, tx, subject, key, *asOf, offset, limit)
+		p.Items, p.Total = append(p.Items, items...), n
+		return err
 	})
 	return p, err
 }
 
-// listAsOf rebuilds a ranked list as of t: its members are the facts valid then, in
-// the order the list's events give.
-func listAsOf(ctx context.Context, tx factbase.ReadTx, subject, key string, t time.Time) ([]factbase.Fact, error) {
-	members, err := tx.Facts(ctx, factbase.FactFilter{Subject: subject, Key: key, AsOf: &t})
-	if err != nil {
-		return nil, err
-	}
+// listAsOf returns the members at ranks [offset+1, offset+limit] of a ranked list as
+// of t, and the list's length then. The list's order is replayed from its events up to
+// t (ranked.ReplayPage); only the page's members are read, each from the fact its
+// latest event named, followed along its supersessions to the version valid at t. So
+// the read costs the list's events, not its members' rows.
+func listAsOf(ctx context.Context, tx factbase.ReadTx, subject, key string, t time.Time, offset, limit int) ([]factbase.Fact, int, error) {
 	events, err := tx.ListEvents(ctx, subject, key, t)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	byNorm := make(map[string]factbase.Fact, len(members))
-	for _, m := range members {
-		if m.Cardinality == factbase.Ranked {
-			byNorm[normalize.Value(m.Value)] = m
+	page, n := ranked.ReplayPage(events, offset, limit)
+	out := make([]factbase.Fact, 0, len(page))
+	for i, m := range page {
+		f, ok, err := versionAt(ctx, tx, m.FactID, t)
+		if err != nil {
+			return nil, 0, err
 		}
-	}
-	out := make([]factbase.Fact, 0, len(byNorm))
-	for _, v := range ranked.Replay(events) {
-		n := normalize.Value(v)
-		if m, ok := byNorm[n]; ok {
-			out = append(out, m)
-			delete(byNorm, n)
+		if !ok { // the member's fact was erased with its events kept (not written so)
+			continue
 		}
+		f.Rank = offset + i + 1
+		out = append(out, f)
 	}
-	// Members without events (none are written that way) keep their stored order.
-	rest := make([]factbase.Fact, 0, len(byNorm))
-	for _, m := range byNorm {
-		rest = append(rest, m)
+	return out, n, nil
+}
+
+// maxVersions bounds the supersession chain versionAt follows.
+const maxVersions = 64
+
+// versionAt returns the version of fact id valid at t: the fact itself or a successor
+// along SupersededBy. ok is false when the fact is gone (erased) or no version was
+// valid at t.
+func versionAt(ctx context.Context, tx factbase.ReadTx, id string, t time.Time) (factbase.Fact, bool, error) {
+	for range maxVersions {
+		if id == "" {
+			return factbase.Fact{}, false, nil
+		}
+		f, err := tx.Fact(ctx, id)
+		if factbase.ErrorCode(err) == factbase.ENOTFOUND {
+			return factbase.Fact{}, false, nil
+		}
+		if err != nil {
+			return factbase.Fact{}, false, err
+		}
+		if f.ValidFrom.After(t) || f.RecordedAt.After(t) {
+			return factbase.Fact{}, false, nil
+		}
+		if f.ValidTo == nil || f.ValidTo.After(t) {
+			return f, true, nil
+		}
+		id = f.SupersededBy
 	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].Rank < rest[j].Rank })
-	out = append(out, rest...)
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out, nil
+	return factbase.Fact{}, false, nil
 }
 
 // AtRank returns the member at rank of the ranked list (subject, key); ok is false when
