@@ -4,9 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"github.com/factbase/factbase"
 	"log/slog"
 	"net/http"
+
+	"github.com/factbase/factbase"
 )
 
 // reqInfo is what the middleware knows about one request; later layers fill in the
