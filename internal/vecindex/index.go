@@ -15,11 +15,14 @@
 //     user, and a copy is rebuilt when too many of its entries are ghosts.
 //
 // Copies are bounded by Options.MaxBytes per Index, least recently used first out; a
-// user whose vectors alone exceed it is ranked by reading the vectors each time.
+// user whose vectors alone exceed it is ranked by streaming the vectors from the store
+// at each search, keeping only the best few (stream.go), so that no search holds more
+// than the bound whatever one user stores.
 package vecindex
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -131,9 +134,13 @@ func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]H
 	k := key{user: q.User, model: q.Model, dim: len(q.Vector)}
 	s := x.set(k)
 	s.mu.Lock()
-	if err := s.refresh(ctx, src, q.Model); err != nil {
-		s.mu.Unlock()
-		return err
+	if over, err := s.oversized(ctx, src, q.Model, x.maxBytes); over || err != nil {
+		// The user's vectors alone exceed the bound: rank them as they stream by.
+		defer s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		return streamRank(ctx, src, q, accept)
 	}
 	if s.empty() {
 		// The user has no vectors at all: keep no copy, so that such users cost the
@@ -142,16 +149,7 @@ func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]H
 		x.drop(k, s)
 		return nil
 	}
-	if !x.evict(s) {
-		// The user's vectors alone exceed the bound: rank what was just read, then
-		// free it, so that the next search reads them afresh.
-		defer func() {
-			s.clear()
-			s.resize()
-			s.mu.Unlock()
-		}()
-		return s.rank(q, accept)
-	}
+	x.evict(s)
 	s.mu.Unlock()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -183,7 +181,11 @@ type set struct {
 	kindNames []string  // the kinds met so far
 	vecs      []float32 // len(seqs) * dim
 	signs     []uint64  // each vector's sign bits, signWords(dim) words per vector, if signed
-	lastUse   atomic.Int64
+	// over is set when the user's vectors were found to exceed the bound, at
+	// deletion count overAt: the copy is then empty, and searches stream.
+	over    bool
+	overAt  int64
+	lastUse atomic.Int64
 	size      atomic.Int64 // bytes held, updated under mu, read without it
 }
 
@@ -210,9 +212,9 @@ func (x *Index) drop(k key, s *set) {
 }
 
 // evict drops least recently used copies other than keep until the cache fits its
-// budget. It reports whether keep itself fits. It takes no copy's lock (sizes are
-// atomic), so it may be called while holding one.
-func (x *Index) evict(keep *set) bool {
+// budget (keep fits by itself: oversized saw to that). It takes no copy's lock (sizes
+// are atomic), so it may be called while holding one.
+func (x *Index) evict(keep *set) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var total int64
@@ -228,12 +230,11 @@ func (x *Index) evict(keep *set) bool {
 			}
 		}
 		if old == nil {
-			return false
+			return
 		}
 		total -= old.size.Load()
 		delete(x.sets, oldK)
 	}
-	return true
 }
 
 // empty reports whether the copy has read nothing: the user had no vectors at all.
@@ -265,10 +266,36 @@ func (s *set) kindCode(kind string, add bool) (code byte, ok bool) {
 	return byte(len(s.kindNames) - 1), true
 }
 
-// refresh brings s up to date with src's snapshot, rebuilding it first if too many
-// of its entries are ghosts. On error s is left as it was before the load. The
+// oversized brings s up to date with src's snapshot (refresh) unless its vectors of
+// model alone exceed maxBytes; then it empties s and reports true. A user found too
+// big is not read into a copy again until a deletion may have made them fit. The
 // caller holds s.mu.
-func (s *set) refresh(ctx context.Context, src Source, model string) error {
+func (s *set) oversized(ctx context.Context, src Source, model string, maxBytes int64) (bool, error) {
+	if s.over {
+		deleted, err := src.Deletes(ctx)
+		if err != nil || deleted == s.overAt {
+			return true, err
+		}
+		s.over = false
+	}
+	err := s.refresh(ctx, src, model, maxBytes)
+	if err == errOversized {
+		s.clear()
+		s.resize()
+		s.over, s.overAt = true, s.deleted
+		return true, nil
+	}
+	return false, err
+}
+
+// errOversized stops refresh when the copy would exceed its bound.
+var errOversized = errors.New("vecindex: the user's vectors exceed the bound")
+
+// refresh brings s up to date with src's snapshot, rebuilding it first if too many
+// of its entries are ghosts. It returns errOversized as soon as the copy would hold
+// more than maxBytes. On error s is left as it was before the load. The caller holds
+// s.mu.
+func (s *set) refresh(ctx context.Context, src Source, model string, maxBytes int64) error {
 	deleted, err := src.Deletes(ctx)
 	if err != nil {
 		return err
@@ -280,9 +307,18 @@ func (s *set) refresh(ctx context.Context, src Source, model string) error {
 		s.deleted = deleted
 	}
 	n, maxSeq := len(s.seqs), s.maxSeq
+	each := int64(4*s.dim + 9)
+	if s.signed {
+		each += int64(8 * signWords(s.dim))
+	}
+	over := false
 	through, err := src.Load(ctx, s.maxSeq, func(seq int64, kind, mdl string, vec []float32) {
 		s.maxSeq = max(s.maxSeq, seq)
-		if mdl != model || len(vec) != s.dim {
+		if over || mdl != model || len(vec) != s.dim {
+			return
+		}
+		if int64(len(s.seqs)+1)*each > maxBytes {
+			over = true // read on, keep nothing more: Load has no way to stop
 			return
 		}
 		code, ok := s.kindCode(kind, true)
@@ -296,6 +332,9 @@ func (s *set) refresh(ctx context.Context, src Source, model string) error {
 			s.signs = appendSigns(s.signs, vec)
 		}
 	})
+	if err == nil && over {
+		err = errOversized
+	}
 	if err != nil {
 		// A partial load would be read again: roll it back.
 		s.maxSeq = maxSeq

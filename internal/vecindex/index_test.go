@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -340,7 +341,8 @@ func TestEviction(t *testing.T) {
 			t.Errorf("after searching %s the index holds %v, want %v", step.user, got, step.want)
 		}
 	}
-	// A user whose vectors alone exceed the bound is read afresh at each search.
+	// A user whose vectors alone exceed the bound is ranked as the vectors stream by,
+	// in full agreement with brute force, and no copy is kept.
 	big := &memSource{}
 	for range 3 * n {
 		big.put("fact", "m", randVec(r, dim))
@@ -351,8 +353,30 @@ func TestEviction(t *testing.T) {
 	if got := x.sets[key{user: "big", model: "m", dim: dim}].size.Load(); got != 0 {
 		t.Errorf("the oversized user's copy holds %d bytes, want 0", got)
 	}
-	if !slices.Equal(big.loads, []int64{0, 0}) {
-		t.Errorf("the oversized user's loads started after %v, want [0 0] (read afresh, once a search)", big.loads)
+	// A search that keeps the first batch reads the vectors once, from the start.
+	big.loads = nil
+	q := Query{User: "big", Model: "m", Kind: "fact", Vector: randVec(r, dim), Limit: 5}
+	var got []Hit
+	err := x.Search(context.Background(), big, q, func(hits []Hit) (bool, error) {
+		got = hits
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bruteForce(big, q)[:64]; !slices.Equal(got, want) {
+		t.Errorf("the oversized user's first batch differs from brute force's best 64")
+	}
+	if !slices.Equal(big.loads, []int64{0}) {
+		t.Errorf("the oversized user's search read from %v, want [0] (one read from the start)", big.loads)
+	}
+	// Deleting enough makes the user fit again: the copy is kept.
+	for seq := int64(1); seq <= 2*n+50; seq++ {
+		big.del(seq)
+	}
+	search("big")
+	if got := x.sets[key{user: "big", model: "m", dim: dim}]; got == nil || got.size.Load() == 0 {
+		t.Errorf("after deletions the user fits, but no copy is kept")
 	}
 }
 
@@ -428,4 +452,32 @@ func TestSearchConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestSearchOversizedMemory: a search of a user whose vectors exceed the bound
+// allocates about its batch, not the user's vectors (3,000 of 64 dimensions, 750 KiB).
+func TestSearchOversizedMemory(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	src := facts(r, 3000, 64)
+	x := New(Options{MaxBytes: 64 << 10})
+	q := Query{User: "u", Model: "m", Kind: "fact", Vector: randVec(r, 64), Limit: 10}
+	first := func() []Hit {
+		var got []Hit
+		if err := x.Search(context.Background(), src, q, func(h []Hit) (bool, error) { got = h; return true, nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	first() // finds the user too big
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got := first()
+	runtime.ReadMemStats(&after)
+	if !slices.Equal(got, bruteForce(src, q)[:64]) {
+		t.Fatal("the first batch differs from brute force")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<10 {
+		t.Errorf("a search of the oversized user allocated %d bytes; its vectors are %d bytes and its batch %d", alloc, 3000*64*4, 64*16)
+	}
 }
