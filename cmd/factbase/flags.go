@@ -37,15 +37,35 @@ func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags; a -h prints the flags and returns flag.ErrHelp.
+// parse parses flags wherever they stand among the arguments, so that
+// `say "My tea is oolong" --json` prints JSON rather than storing "oolong --json";
+// fs.Args() is then the other arguments in order. After "--" every argument is one
+// of those, flag-like or not. An unknown flag is a usage error that says how to pass
+// text starting with "-". A -h prints the flags and returns flag.ErrHelp.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			if strings.Contains(err.Error(), "not defined") {
+				return usagef("%v (to pass text that starts with \"-\", put -- before it)", err)
+			}
+			return usagef("%v", err)
 		}
-		return usagef("%v", err)
+		left := fs.Args()
+		if len(left) == 0 {
+			break
+		}
+		if used := len(args) - len(left); used > 0 && args[used-1] == "--" {
+			rest = append(rest, left...)
+			break
+		}
+		rest, args = append(rest, left[0]), left[1:]
 	}
-	return nil
+	// Leave the other arguments as fs.Args().
+	return fs.Parse(append([]string{"--"}, rest...))
 }
 
 // parseText parses flags and returns the arguments joined by spaces: the message or

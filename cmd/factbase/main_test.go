@@ -173,3 +173,35 @@ func TestSayMessageTime(t *testing.T) {
 		t.Errorf("the anchor of \"tomorrow\" said on 1 March 2026: %d %s", st, b)
 	}
 }
+
+// TestFlagsAfterArguments: a flag after the positional arguments is read as a flag in
+// every command, never stored as data; after "--" flag-like text is data; an unknown
+// flag among the arguments is refused with the way to pass such text.
+func TestFlagsAfterArguments(t *testing.T) {
+	env := testEnv(t)
+	var said map[string]any
+	mustJSON(t, env, &said, "say", "My favorite tea is oolong", "--user", testUser, "--json")
+	var page struct {
+		Items []struct{ Value string } `json:"items"`
+	}
+	mustJSON(t, env, &page, "list", "show", "favorites.tea", "--user", testUser, "--json")
+	if len(page.Items) != 1 || page.Items[0].Value != "oolong" {
+		t.Errorf("say with --json after the message stored %+v, want [oolong]", page.Items)
+	}
+	mustRun(t, env, "list", "add", "favorites.crypto", "BTC", "--user", testUser)
+	mustRun(t, env, "facts", "set", "--user", testUser, "note.temp", "--", "-5")
+	var facts struct{ Facts []struct{ Key, Value string } }
+	mustJSON(t, env, &facts, "facts", "list", "--user", testUser, "--json")
+	got := map[string]string{}
+	for _, f := range facts.Facts {
+		got[f.Key] += f.Value
+	}
+	if got["favorites.crypto"] != "BTC" || got["note.temp"] != "-5" {
+		t.Errorf("stored %v; want favorites.crypto BTC and note.temp -5 (after --, flag-like text is data)", got)
+	}
+	runCases(t, env, []cliCase{
+		{"unknown flag after the message", []string{"say", "--user", testUser, "hello", "--frob"}, 2, `put -- before it`},
+		{"flag-like text", []string{"facts", "set", "--user", testUser, "k", "-5"}, 2, `flag provided but not defined: -5`},
+		{"a flag after --", []string{"facts", "set", "--user", testUser, "k", "--", "v", "--json"}, 2, `wrong number of arguments`},
+	})
+}
