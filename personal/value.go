@@ -70,7 +70,7 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 			for p.w(n) == "and" || p.w(n) == "," || p.w(n) == "but" {
 				n++
 			}
-			if p.startsClause(n) || p.startsPredicate(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
 				return k
 			}
 		}
@@ -137,6 +137,9 @@ func (p *parser) clauseAt(k, j int) bool {
 	}
 	if subjectPronouns[p.w(k)] {
 		return true
+	}
+	if (p.w(k) == "it" || p.w(k) == "that" || p.w(k) == "this" || p.w(k) == "there") && clauseVerbs[p.w(k+1)] {
+		return true // "..., it's my favorite language"
 	}
 	if !possessives[p.w(k)] {
 		return false

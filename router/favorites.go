@@ -467,11 +467,17 @@ func (c *cl) trimAnymore(i, j int) int {
 func (c *cl) inverted() (outcome, bool) {
 	for k := 0; k < len(c.t); k++ {
 		w := c.w(k)
-		valueEnd := k
+		from, valueEnd := 0, k
 		switch {
 		case c.t[k].poss && c.t[k].kind == tWord && c.w(k+1) == "my":
 			// "Pizza's my favorite food": the possessive is "is".
 			w, valueEnd = "is", k+1
+			if anaphors[c.w(k)] {
+				// "I love Go, it's my favorite language": "it" is the thing liked before.
+				if from, valueEnd = c.antecedent(k); from < 0 {
+					return none, true
+				}
+			}
 		case k == 0:
 			continue
 		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
@@ -530,7 +536,13 @@ func (c *cl) inverted() (outcome, bool) {
 		}
 		// The values: everything before the copula, or after a colon when that is
 		// "here" or "these": "Here are my favorite movies: Up, Heat".
-		vi, vj, _ := c.trimValue(0, valueEnd)
+		if from == 0 && valueEnd > 0 && anaphors[c.w(valueEnd-1)] {
+			// "I love Go, it is my favorite language"
+			if from, valueEnd = c.antecedent(valueEnd - 1); from < 0 {
+				return none, true
+			}
+		}
+		vi, vj, _ := c.trimValue(from, valueEnd)
 		if vj-vi == 1 && (c.w(vi) == "here" || c.w(vi) == "these" || c.w(vi) == "those") {
 			for n := f.next; n < len(c.t) && n < f.next+8; n++ {
 				if c.w(n) == ":" {
@@ -602,6 +614,32 @@ func (c *cl) inverted() (outcome, bool) {
 		return c.statement(st), true
 	}
 	return none, false
+}
+
+// anaphors stand for a thing named before them.
+var anaphors = map[string]bool{"it": true, "that": true, "this": true}
+
+// antecedent returns the span of the thing an anaphor at k stands for when the clause
+// before it is "I/we (adverbs) love|like|adore|enjoy|prefer THING," ("I love Go, it's
+// my favorite language"); from is -1 when the clause is not of that form, and the
+// statement is then left alone rather than guessed.
+func (c *cl) antecedent(k int) (from, to int) {
+	to = k
+	for to > 0 && (c.w(to-1) == "," || c.w(to-1) == "and" || c.w(to-1) == "so" || c.w(to-1) == "-") {
+		to--
+	}
+	i := 0
+	if c.w(i) != "i" && c.w(i) != "we" {
+		return -1, k
+	}
+	i++
+	for adverbs[c.w(i)] || c.w(i) == "really" || c.w(i) == "just" || c.w(i) == "absolutely" {
+		i++
+	}
+	if !likeVerbs[c.w(i)] && c.w(i) != "adore" || i+1 >= to {
+		return -1, k
+	}
+	return i + 1, to
 }
 
 // hasVerb reports whether unquoted tokens [i, j) hold a finite verb of saying or
