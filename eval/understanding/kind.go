@@ -53,3 +53,11 @@ func Kind(key, value string) string {
 	}
 	return "other"
 }
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}

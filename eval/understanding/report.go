@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/factbase/factbase/normalize"
 )
 
 // Report is the score of one corpus set.
@@ -148,7 +150,7 @@ func Score(set string, results []CaseResult) Report {
 		rep.Proposed += len(r.Proposed)
 		for _, s := range append(append([]Stored{}, r.Stored...), r.Proposed...) {
 			rep.Scanned++
-			if why := Garbage(s.Value); why != "" {
+			if why := normalize.Garbage(s.Value); why != "" {
 				rep.Garbage++
 				rep.Garbages = append(rep.Garbages, GarbageValue{Case: c.Name, About: s.About.String(), Key: s.Key,
 					Value: s.Value, Reason: why})

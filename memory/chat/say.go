@@ -135,6 +135,8 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	}
 	out := SayResult{Route: p.Route, Ops: []OpView{}, Clarify: p.Clarify,
 		Result: factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}}
+	var unclear []string
+	p.Statements, unclear = constituents(p.Statements)
 	var (
 		known []string
 		pp    people.PersonalPlan // facts about the user and the people they name
@@ -155,6 +157,7 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		return SayResult{}, err
 	}
 	if p.Route != router.RouteWrite && pp.Empty() {
+		out.Skipped = append(unclear, pp.Skipped...)
 		switch p.Route {
 		case router.RouteRead:
 			out.Reply = "That is a question; ask it and I will answer from what I know."
@@ -206,7 +209,7 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 			out.Topics = append(out.Topics, c)
 		}
 	}
-	out.Skipped = append(skipped, pp.Skipped...)
+	out.Skipped = append(append(unclear, skipped...), pp.Skipped...)
 	notes = append(notes, pp.Reply...)
 	for _, op := range ops {
 		out.Ops = append(out.Ops, OpView{Kind: op.Kind, Key: op.Fact.Key, Value: op.Fact.Value, Rank: op.Fact.Rank})
@@ -218,6 +221,34 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		out.Reply += " " + p.Clarify
 	}
 	return out, nil
+}
+
+// constituents keeps the values of the statements that write which are clean
+// constituents of their clause (normalize.Constituent), without a trailing "now",
+// and drops the others with why; a statement left without values is dropped. Removes
+// keep their values: they only match what is stored.
+func constituents(sts []router.Statement) (kept []router.Statement, unclear []string) {
+	kept = sts[:0:0]
+	for _, st := range sts {
+		if st.Kind == router.Remove {
+			kept = append(kept, st)
+			continue
+		}
+		values := make([]string, 0, len(st.Values))
+		for _, v := range st.Values {
+			clean, why, _ := normalize.Constituent(v)
+			if why != "" {
+				unclear = append(unclear, fmt.Sprintf("unclear value %q: %s", core.ClipText(v), why))
+				continue
+			}
+			values = append(values, clean)
+		}
+		if len(values) > 0 || len(st.Values) == 0 {
+			st.Values = values
+			kept = append(kept, st)
+		}
+	}
+	return kept, unclear
 }
 
 // parse checks the user id and reads a message (router.Parse): how Say and Ask

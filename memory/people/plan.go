@@ -233,6 +233,18 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 	var retract []string
 	for _, pf := range plan.Facts {
 		f := pf.Fact
+		// A value that is not a clean constituent of its clause is not stored: a wrong
+		// fact is worse than a missing one. A trailing "now" is the change's, not the
+		// value's.
+		clean, why, trimmed := normalize.Constituent(f.Value)
+		if why != "" {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("unclear value %q for %s: %s", core.ClipText(f.Value), f.Key, why))
+			continue
+		}
+		if trimmed {
+			f.Text = strings.Replace(f.Text, f.Value, clean, 1)
+			f.Value, pf.Correction = clean, true
+		}
 		k := f.Subject + "\x00" + f.Key
 		norm := normalize.Value(f.Value)
 		if strings.HasPrefix(f.Key, factbase.CommPrefix) {

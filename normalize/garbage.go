@@ -1,4 +1,4 @@
-package understanding
+package normalize
 
 import (
 	"regexp"
@@ -203,4 +203,28 @@ func set(words ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// trimmable are the trailing adverbs Constituent takes off a value, longest first:
+// they say when the statement holds ("works at Globex now"), not what the value is.
+var trimmable = []string{"at the moment", "right now", "these days", "any more", "for now", "at present",
+	"nowadays", "currently", "anymore", "lately", "now"}
+
+// Constituent is the value an extractor may store: value without trailing time
+// adverbs written in lower case ("Globex now" → "Globex"; "Apocalypse Now" stays), and
+// why it may not be stored at all ("" when it may): what Garbage says of it. trimmed
+// reports whether an adverb was taken off, which makes the statement a change
+// ("Kim works at Globex now").
+func Constituent(value string) (clean, why string, trimmed bool) {
+	clean = strings.TrimSpace(value)
+	for again := true; again; {
+		again = false
+		for _, a := range trimmable {
+			if rest, ok := strings.CutSuffix(clean, " "+a); ok && strings.TrimSpace(rest) != "" {
+				clean, trimmed, again = strings.TrimRight(strings.TrimSpace(rest), ", "), true, true
+				break
+			}
+		}
+	}
+	return clean, Garbage(clean), trimmed
 }

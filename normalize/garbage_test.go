@@ -1,4 +1,4 @@
-package understanding
+package normalize
 
 import (
 	"strings"
@@ -57,6 +57,27 @@ func TestGarbage(t *testing.T) {
 	for _, v := range clean {
 		if got := Garbage(v); got != "" {
 			t.Errorf("Garbage(%q) = %q, want clean", v, got)
+		}
+	}
+}
+
+func TestConstituent(t *testing.T) {
+	for _, tc := range []struct {
+		in, clean string
+		bad, trim bool
+	}{
+		{"Globex now", "Globex", false, true},
+		{"Globex, at the moment", "Globex", false, true},
+		{"Apocalypse Now", "Apocalypse Now", false, false},
+		{"Lisbon", "Lisbon", false, false},
+		{"rice more than pasta", "rice more than pasta", true, false},
+		{"Quito and her husband is a chef", "Quito and her husband is a chef", true, false},
+		{"now", "now", true, false},
+		{"oolong --json", "oolong --json", true, false},
+	} {
+		clean, why, trimmed := Constituent(tc.in)
+		if clean != tc.clean || (why != "") != tc.bad || trimmed != tc.trim {
+			t.Errorf("Constituent(%q) = %q, %q, %v; want %q, bad %v, trimmed %v", tc.in, clean, why, trimmed, tc.clean, tc.bad, tc.trim)
 		}
 	}
 }

@@ -1,0 +1,36 @@
+package memory_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/storetest"
+)
+
+// TestSayStoresOnlyConstituents: Say stores no value that runs past its clause, holds
+// a comparison or a flag, and takes a trailing "now" as the change's time, not the
+// value's (issue #23's examples).
+func TestSayStoresOnlyConstituents(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	peopleSay(t, e, u, "My colleague Kim works at Initech.")
+	res := peopleSay(t, e, u, "Kim works at Globex now")
+	kim := peopleEntity(t, e, u, "Kim", "colleague")
+	if got := peopleCurrent(t, e, u, kim.Subject(), factbase.KeyEmployer); !slices.Equal(got, []string{"Globex"}) {
+		t.Errorf("Kim's employer after \"works at Globex now\" = %q (reply %q), want [Globex]", got, res.Reply)
+	}
+	for _, msg := range []string{"I like rice more than pasta", "My favorite tea is oolong --json"} {
+		res := peopleSay(t, e, u, msg)
+		for _, op := range res.Ops {
+			if strings.Contains(op.Value, "more than") || strings.Contains(op.Value, "--json") {
+				t.Errorf("Say(%q) stored %s = %q", msg, op.Key, op.Value)
+			}
+		}
+		if !slices.ContainsFunc(res.Skipped, func(s string) bool { return strings.HasPrefix(s, "unclear value") }) {
+			t.Errorf("Say(%q) skipped %q; want the unclear value named", msg, res.Skipped)
+		}
+	}
+}
