@@ -31,7 +31,7 @@ func (s *Server) registerTools() {
 		`Remember what a user's message states. The rules run now, synchronously and without a model: favorites ("My favorite editors are Helix and Neovim", "My #2 favorite movie is Alien", "Remove X from my favorite Y"), email, phone, name, home city, employer, job, birthday, and facts about the people the user names ("My wife Anna is allergic to peanuts"); a change to such a fact that needs the user's confirmation is queued as a conflict (see list_conflicts). Negations, hypotheticals and questions write nothing; a statement missing its topic or value returns a clarification question. When the server has a model configured, the message is also queued for it as a background job (the job's id is returned; its facts are checked before they are written). Returns what the rules wrote: the writes, counters from the store, duplicates (with their rank), rank changes and a one-sentence reply.`),
 		s.remember)
 	addTool(s, tool("ask", "Ask about the user's facts", "Ask", reads,
-		`Answer a question about the user's own facts and favorites from what is stored, deterministically and without a model ("What is my second favorite editor?", "What are my favorite movies?", "What is my email?"). It never guesses: when nothing is stored, the reply says so and items is empty.`),
+		`Answer a question about the user from what is stored, deterministically and without a model: their lists ("What is my second favorite editor?", "Is Dune one of my favorite books?", "How many favorite podcasts do I have?"), their facts and the people they mention ("Who is my husband?", "When is Kai's birthday?", "Is anyone in my family allergic to nuts?"), earlier values ("Where did I live before Oslo?"), times ("What do I have on Friday?") and episodes. Each item names the fact it came from. It never guesses: when nothing stored answers, the reply says "I don't know" and items is empty.`),
 		s.ask)
 	addTool(s, tool("search", "Search facts and episodes", "Search", reads,
 		`Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out.`),
@@ -122,7 +122,9 @@ type AskInput struct {
 type AskItem struct {
 	Rank  int    `json:"rank,omitempty" jsonschema:"Its rank, for ranked lists."`
 	Value string `json:"value" jsonschema:"The stored value."`
-	ID    string `json:"id" jsonschema:"The fact's id."`
+	ID    string `json:"id" jsonschema:"The id of the fact it came from."`
+	Key   string `json:"key,omitempty" jsonschema:"The key of the fact it came from."`
+	About string `json:"about,omitempty" jsonschema:"Whom the fact is about: user, or the person's label."`
 }
 
 // Answer is the answer to one part of a question.
@@ -140,12 +142,13 @@ type AskOutput struct {
 	Key     string    `json:"key,omitempty" jsonschema:"The key of the (first) thing asked about."`
 	Items   []AskItem `json:"items" jsonschema:"The values answering the (first) thing asked; empty when unknown."`
 	Answers []Answer  `json:"answers,omitempty" jsonschema:"One answer per thing asked, when the question asks several."`
+	Source  string    `json:"source,omitempty" jsonschema:"The read that answered: list, facts, history, episodes or model; empty when nothing did."`
 }
 
 func askItems(items []chat.AskItem) []AskItem {
 	out := make([]AskItem, len(items))
 	for i, it := range items {
-		out[i] = AskItem{Rank: it.Rank, Value: it.Value, ID: it.ID}
+		out[i] = AskItem{Rank: it.Rank, Value: it.Value, ID: it.ID, Key: it.Key, About: it.About}
 	}
 	return out
 }
@@ -158,7 +161,7 @@ func (s *Server) ask(ctx context.Context, user factbase.UserID, in AskInput) (As
 	if err != nil {
 		return AskOutput{}, err
 	}
-	out := AskOutput{Reply: res.Reply, Route: string(res.Route), Key: res.Key, Items: askItems(res.Items)}
+	out := AskOutput{Reply: res.Reply, Route: string(res.Route), Key: res.Key, Items: askItems(res.Items), Source: res.Source}
 	for _, a := range res.Answers {
 		out.Answers = append(out.Answers, Answer{Key: a.Key, Items: askItems(a.Items), Total: a.Total, Reply: a.Reply})
 	}

@@ -200,20 +200,22 @@ func TestAskPlanner(t *testing.T) {
 			reply: "Your #2 favorite movie is Heat.", planned: true, calls: 1},
 		{name: "list", question: "Tell me the films I adore.", plan: `{"kind":"list","key":"favorites.movie","rank":0}`,
 			reply: "#1 Alien, #2 Heat", planned: true, calls: 1},
-		{name: "fact", question: "Where do I earn my living these days?", plan: `{"kind":"fact","key":"work.employer","rank":0}`,
+		{name: "fact", question: "What pays my bills?", plan: `{"kind":"fact","key":"work.employer","rank":0}`,
 			reply: "Your employer: Acme.", planned: true, calls: 1},
 		{name: "a key the user does not have", question: "Where do I live, do you know?", plan: `{"kind":"fact","key":"home.city","rank":0}`,
 			reply: "I don't know your home city yet.", planned: true, calls: 1},
-		{name: "kind and key disagree", question: "Where do I earn my living these days?", plan: `{"kind":"fact","key":"favorites.movie","rank":0}`,
+		{name: "kind and key disagree", question: "What pays my bills?", plan: `{"kind":"fact","key":"favorites.movie","rank":0}`,
 			reply: "could not tell", planned: true, calls: 1},
 		{name: "not about the user", question: "How tall is the Eiffel tower?", plan: `{"kind":"none","key":"","rank":0}`,
-			reply: "I can only answer", calls: 1},
-		{name: "invalid plan", question: "Where do I earn my living these days?", plan: `{"kind":"delete","key":"work.employer","rank":0}`,
+			reply: "I don't know", calls: 1},
+		{name: "invalid plan", question: "What pays my bills?", plan: `{"kind":"delete","key":"work.employer","rank":0}`,
 			code: factbase.EINVALID, calls: 1},
-		{name: "model down", question: "Where do I earn my living these days?", status: 503,
+		{name: "model down", question: "What pays my bills?", status: 503,
 			code: factbase.EUNAVAILABLE, calls: 1},
 		{name: "the rules understood", question: "What are my favorite movies?", plan: `{"kind":"none","key":"","rank":0}`,
 			reply: "#1 Alien, #2 Heat", calls: 0},
+		{name: "the rules read the facts", question: "Where do I earn my living these days?", plan: `{"kind":"none","key":"","rank":0}`,
+			reply: "Acme", calls: 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,9 +242,9 @@ func TestAskPlanner(t *testing.T) {
 			}
 		})
 	}
-	// Without a planner no model is called and the question gets the usual reply.
-	res, err := newEngine(t, memory.Options{}).Chat.Ask(t.Context(), alice, "Where do I earn my living these days?")
-	if err != nil || res.Planned != "" || !strings.Contains(res.Reply, "I can only answer") {
+	// Without a planner no model is called and a question nothing answers says so.
+	res, err := newEngine(t, memory.Options{}).Chat.Ask(t.Context(), alice, "What pays my bills?")
+	if err != nil || res.Planned != "" || !strings.Contains(res.Reply, "I don't know") || len(res.Items) != 0 {
 		t.Errorf("without a planner: %+v, %v", res, err)
 	}
 }

@@ -22,7 +22,8 @@ type messageBody struct {
 
 // questionBody is the body of a question.
 type questionBody struct {
-	Text string `json:"text" minLength:"1" maxLength:"16384" doc:"The user's question, as plain text (at most 16 KiB)." example:"What are my favorite cryptos?"`
+	Text string     `json:"text" minLength:"1" maxLength:"16384" doc:"The user's question, as plain text (at most 16 KiB)." example:"What are my favorite cryptos?"`
+	Time *time.Time `json:"time,omitempty" doc:"When the question was asked (RFC 3339); \"on Friday\" and \"next week\" count from it. Default: now."`
 }
 
 type messageInput struct {
@@ -45,9 +46,11 @@ the route, the ops, what the write did (stored, updated, duplicates with their r
 rank mutations) and a one-sentence reply.`), s.say)
 	huma.Register(s.api, s.op("ask", http.MethodPost, "/v1/users/{user}/questions", "Messages",
 		"Answer a question from stored facts",
-		`Answers a question about the user's own facts and favorites deterministically from
-what is stored, without a model. It never guesses: an unknown answer says so and has no
-items. The response is the same as "factbase ask --json".`), s.ask)
+		`The one answer path: answers a question about the user, the people they mention,
+their lists, earlier values, a time window or their episodes, deterministically from
+what is stored (docs/messages.md lists the kinds). It never guesses: when nothing
+stored answers, the reply says "I don't know" and items is empty. Each item names the
+fact it came from (id, key, about). The response is the same as "factbase ask --json".`), s.ask)
 }
 
 func (s *Server) say(ctx context.Context, in *messageInput) (*output[chat.SayResult], error) {
@@ -61,7 +64,11 @@ func (s *Server) say(ctx context.Context, in *messageInput) (*output[chat.SayRes
 }
 
 func (s *Server) ask(ctx context.Context, in *questionInput) (*output[chat.AskResult], error) {
+	var info people.MessageInfo
+	if in.Body.Time != nil {
+		info.Time = *in.Body.Time
+	}
 	return forUser(ctx, in.User, func(u factbase.UserID) (chat.AskResult, error) {
-		return s.opts.Engine.Chat.Ask(ctx, u, in.Body.Text)
+		return s.opts.Engine.Chat.Ask(people.WithMessage(ctx, info), u, in.Body.Text)
 	})
 }

@@ -41,15 +41,25 @@ func (m *Main) runSay(ctx context.Context, args []string) error {
 
 // runAsk implements "factbase ask": a question answered from stored facts, no model.
 func (m *Main) runAsk(ctx context.Context, args []string) error {
-	var c common
+	var (
+		c  common
+		at string
+	)
 	fs := m.flags("ask", &c, true)
-	setUsage(fs, "Usage: factbase ask [flags] \"QUESTION\"\n\nAnswer a question about the user's own facts and favorites, deterministically.\n\n")
+	fs.StringVar(&at, "time", "", "when the question is asked (RFC 3339); \"on Friday\" counts from it (default now)")
+	setUsage(fs, "Usage: factbase ask [flags] \"QUESTION\"\n\nAnswer a question about the user, the people they mention, their lists, earlier values,\ntimes and episodes from what is stored, deterministically; \"I don't know\" when nothing answers.\n\n")
 	question, user, e, closeFn, err := m.openText(ctx, fs, &c, args, "ask needs the question as its argument")
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	res, err := e.Chat.Ask(ctx, user, question)
+	var info people.MessageInfo
+	if at != "" {
+		if info.Time, err = parseRFC3339("time", at); err != nil {
+			return err
+		}
+	}
+	res, err := e.Chat.Ask(people.WithMessage(ctx, info), user, question)
 	if err != nil {
 		return err
 	}

@@ -186,7 +186,7 @@ type set struct {
 	over    bool
 	overAt  int64
 	lastUse atomic.Int64
-	size      atomic.Int64 // bytes held, updated under mu, read without it
+	size    atomic.Int64 // bytes held, updated under mu, read without it
 }
 
 // set returns the copy for k, creating an empty one, and marks it used.

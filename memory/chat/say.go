@@ -10,6 +10,7 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/question"
 	"github.com/factbase/factbase/router"
 )
 
@@ -40,11 +41,16 @@ type SayResult struct {
 	Skipped []string        `json:"skipped,omitempty"` // statements not applied, with why
 }
 
-// AskItem is one value of an answer.
+// AskItem is one value of an answer, with the fact it came from, so that an
+// assistant can cite it.
 type AskItem struct {
 	Rank  int    `json:"rank,omitempty"`
 	Value string `json:"value"`
 	ID    string `json:"id"`
+	// Key and About name the fact: its key and whom it is about ("user", or the
+	// person's label); set for answers read from facts about people.
+	Key   string `json:"key,omitempty"`
+	About string `json:"about,omitempty"`
 }
 
 // Answer is the answer to one query of a question.
@@ -66,6 +72,11 @@ type AskResult struct {
 	// Planned names the model that said what the question asks for, when no rule
 	// understood it (Options.Planner); "" when the rules did.
 	Planned string `json:"planned,omitempty"`
+	// Plan is how the rules read the question, when package question placed it.
+	Plan *question.Plan `json:"plan,omitempty"`
+	// Source is the read that answered: "list", "facts", "history", "recall",
+	// "episodes", "model", or "" when nothing did.
+	Source string `json:"source,omitempty"`
 }
 
 // personalKeys describes the single-valued personal keys the router knows.
@@ -473,113 +484,4 @@ func plural(noun string) string {
 		return head + w + "es"
 	}
 	return head + w + "s"
-}
-
-// Ask answers a question about the user's own facts and lists from what is stored,
-// deterministically. It never guesses: an unknown answer says so and has no items.
-func (s *Service) Ask(ctx context.Context, user factbase.UserID, question string) (AskResult, error) {
-	p, err := parse(user, question)
-	if err != nil {
-		return AskResult{}, err
-	}
-	out := AskResult{Route: p.Route, Items: []AskItem{}}
-	if p.Route != router.RouteRead || len(p.Queries) == 0 {
-		if a, ok, err := s.askPlanner(ctx, user, question, p); err != nil || ok { // plan.go: the model's fallback
-			return a, err
-		}
-		out.Reply = "I can only answer questions about your own facts and favorites, such as \"What are my favorite movies?\"."
-		if p.Clarify != "" {
-			out.Reply = p.Clarify
-		}
-		return out, nil
-	}
-	for _, q := range p.Queries {
-		a, err := s.answer(ctx, user, q)
-		if err != nil {
-			return AskResult{}, err
-		}
-		out.Answers = append(out.Answers, a)
-	}
-	if err := s.referenceAnswers(ctx, user, out.Answers); err != nil { // "used in an answer": reference.go
-		return AskResult{}, err
-	}
-	out.Key, out.Items = out.Answers[0].Key, out.Answers[0].Items
-	var replies []string
-	for _, a := range out.Answers {
-		replies = append(replies, a.Reply)
-	}
-	out.Reply = strings.Join(replies, " ")
-	if len(out.Answers) == 1 {
-		out.Answers = nil
-	}
-	return out, nil
-}
-
-func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
-	if q.Kind == router.QueryFact {
-		info := personalKeys[q.Key]
-		a := Answer{Key: q.Key, Items: []AskItem{}}
-		facts, err := s.core.Get(ctx, user, factbase.SubjectUser, q.Key, nil)
-		if err != nil {
-			return a, err
-		}
-		if len(facts) == 0 {
-			a.Reply = fmt.Sprintf("I don't know your %s yet.", info.noun)
-			return a, nil
-		}
-		a.Items = append(a.Items, AskItem{Value: facts[0].Value, ID: facts[0].ID})
-		a.Reply = fmt.Sprintf("Your %s is %s.", info.noun, facts[0].Value)
-		return a, nil
-	}
-	c, err := s.TopicKey(ctx, user, q.Topic)
-	if err != nil {
-		return Answer{}, err
-	}
-	noun := topicNoun(c.Key)
-	a := Answer{Key: c.Key, Items: []AskItem{}}
-	if q.Kind == router.QueryRank {
-		p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, q.Rank-1, 1, nil)
-		if err != nil {
-			return a, err
-		}
-		a.Total = p.Total
-		switch {
-		case p.Total == 0:
-			a.Reply = fmt.Sprintf("I don't know your favorite %s yet.", noun)
-		case len(p.Items) == 0:
-			a.Reply = fmt.Sprintf("You have %d favorite %s; there is no #%d yet.", p.Total, plural(noun), q.Rank)
-		default:
-			f := p.Items[0]
-			a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID})
-			if q.Rank == 1 {
-				a.Reply = fmt.Sprintf("Your favorite %s is %s.", noun, f.Value)
-			} else {
-				a.Reply = fmt.Sprintf("Your #%d favorite %s is %s.", q.Rank, noun, f.Value)
-			}
-		}
-		return a, nil
-	}
-	limit := core.DefaultPageSize
-	if q.Limit > 0 && q.Limit < limit {
-		limit = q.Limit
-	}
-	p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, limit, nil)
-	if err != nil {
-		return a, err
-	}
-	a.Total = p.Total
-	if p.Total == 0 {
-		a.Reply = fmt.Sprintf("I don't know your favorite %s yet.", plural(noun))
-		return a, nil
-	}
-	var parts []string
-	for _, f := range p.Items {
-		a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID})
-		parts = append(parts, fmt.Sprintf("#%d %s", f.Rank, f.Value))
-	}
-	a.Reply = fmt.Sprintf("Your favorite %s: %s.", plural(noun), strings.Join(parts, ", "))
-	if p.Total > len(p.Items) && q.Limit == 0 {
-		a.Reply += fmt.Sprintf(" (%d more)", p.Total-len(p.Items))
-	}
-	return a, nil
 }

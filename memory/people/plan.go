@@ -85,6 +85,11 @@ func WithMessage(ctx context.Context, info MessageInfo) context.Context {
 	return context.WithValue(ctx, messageInfoKey{}, info)
 }
 
+// Message returns what ctx carries about the message being read (WithMessage), with
+// the defaults filled in: now, today's session, the user as speaker. Ask reads the
+// time its question was asked at from it.
+func Message(ctx context.Context) MessageInfo { return messageInfo(ctx) }
+
 func messageInfo(ctx context.Context) MessageInfo {
 	info, _ := ctx.Value(messageInfoKey{}).(MessageInfo)
 	if info.Time.IsZero() {

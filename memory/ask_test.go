@@ -1,0 +1,94 @@
+package memory_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/people"
+	"github.com/factbase/factbase/storetest"
+)
+
+// TestAskAnswersEverydayQuestions: the questions issue #24 saw fail, asked after the
+// facts were stored, answer from the right facts and cite them; a question nothing
+// stored answers says so with no items.
+func TestAskAnswersEverydayQuestions(t *testing.T) {
+	c := &clock{t: peopleNow.Add(-48 * time.Hour)}
+	o := memory.Options{NoSheetRegen: true}
+	people.DeclarePeopleKeys(&o.Cardinalities)
+	e := memory.New(openStore(t, "", c.Now), o)
+	u := storetest.NewUser()
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow})
+	say := func(msg string) {
+		t.Helper()
+		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
+			t.Fatalf("Say(%q): %v", msg, err)
+		}
+	}
+	say("I live in Bergen.")
+	c.Add(time.Hour)
+	for _, msg := range []string{"I moved to Oslo.", "My husband Ben works at Figma.", "My son Kai was born on May 4, 2018.",
+		"My brother Tom works at Siemens.", "My son Max is 7.", "We have a dog named Rex.", "My daughter Lea is allergic to nuts.",
+		"My favorite podcasts are Radiolab and Serial.", "My favorite books are Dune and Emma."} {
+		say(msg)
+	}
+	friday := time.Date(2026, time.March, 6, 10, 0, 0, 0, time.UTC)
+	if _, err := e.Apply(t.Context(), u, []factbase.Op{
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: factbase.KeyPlan, Value: "dentist appointment", Text: "The user has a dentist appointment on Friday at 10am", Anchor: &friday}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "least_favorite.vegetable", Value: "okra"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		q     string
+		items []string // values the answer's items must hold, in order
+		reply string   // a piece of the reply
+	}{
+		{"Who is my husband?", []string{"Ben"}, "Your husband is Ben"},
+		{"When is Kai's birthday?", []string{"May 4, 2018"}, "May 4"},
+		{"Where does my brother work?", []string{"Siemens"}, "Siemens"},
+		{"How old is Max?", []string{"7"}, "7"},
+		{"Do we have any pets?", []string{"Rex"}, "Yes"},
+		{"Is anyone in my family allergic to nuts?", []string{"nuts"}, "Yes: Lea"},
+		{"What do I have on Friday?", []string{"dentist appointment"}, "dentist"},
+		{"Where did I live before Oslo?", []string{"Bergen"}, "Bergen"},
+		{"How many favorite podcasts do I have?", []string{"Radiolab", "Serial"}, "You have 2 favorite podcasts"},
+		{"Is Dune one of my favorite books?", []string{"Dune"}, "Yes: Dune is #1"},
+		{"Is Ulysses one of my favorite books?", nil, "No: Ulysses is not"},
+		{"What's my least favorite vegetable?", []string{"okra"}, "okra"},
+		{"What is my blood type?", nil, "I don't know"},
+		{"Does Tom have any allergies?", nil, "Not that I know of"},
+	} {
+		res, err := e.Chat.Ask(ctx, u, tc.q)
+		if err != nil {
+			t.Fatalf("Ask(%q): %v", tc.q, err)
+		}
+		if !strings.Contains(res.Reply, tc.reply) || len(res.Items) != len(tc.items) {
+			t.Errorf("Ask(%q) = %q with %d items %+v; want %q with %q", tc.q, res.Reply, len(res.Items), res.Items, tc.reply, tc.items)
+			continue
+		}
+		for i, it := range res.Items {
+			if it.Value != tc.items[i] {
+				t.Errorf("Ask(%q) item %d = %q, want %q", tc.q, i, it.Value, tc.items[i])
+			}
+			checkCited(t, e, u, tc.q, it)
+		}
+	}
+}
+
+// checkCited asserts that an answer item names a stored fact that holds its value
+// (or, for a person, the fact relating them to the user).
+func checkCited(t *testing.T, e *memory.Engine, u factbase.UserID, q string, it chat.AskItem) {
+	t.Helper()
+	fs, err := e.Facts(t.Context(), u, factbase.FactFilter{ID: it.ID, History: true})
+	if err != nil || len(fs) != 1 {
+		t.Errorf("Ask(%q): item %q cites fact %q, which is not stored (%v)", q, it.Value, it.ID, err)
+		return
+	}
+	if f := fs[0]; f.Value != it.Value && f.Key != factbase.KeyRelation {
+		t.Errorf("Ask(%q): item %q cites %s = %q", q, it.Value, f.Key, f.Value)
+	}
+}
