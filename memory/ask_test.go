@@ -52,7 +52,7 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Where does my brother work?", []string{"Siemens"}, "Siemens"},
 		{"How old is Max?", []string{"7"}, "7"},
 		{"Do we have any pets?", []string{"Rex"}, "Yes"},
-		{"Is anyone in my family allergic to nuts?", []string{"nuts"}, "Yes: Lea"},
+		{"Is anyone in my family allergic to nuts?", []string{"Lea"}, "Yes: Lea"},
 		{"What do I have on Friday?", []string{"dentist appointment"}, "dentist"},
 		{"Where did I live before Oslo?", []string{"Bergen"}, "Bergen"},
 		{"How many favorite podcasts do I have?", []string{"Radiolab", "Serial"}, "You have 2 favorite podcasts"},
@@ -60,7 +60,7 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Is Ulysses one of my favorite books?", nil, "No: Ulysses is not"},
 		{"What's my least favorite vegetable?", []string{"okra"}, "okra"},
 		{"What is my blood type?", nil, "I don't know"},
-		{"Does Tom have any allergies?", nil, "Not that I know of"},
+		{"Does Tom have any allergies?", nil, "I don't know"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {
@@ -80,7 +80,8 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 }
 
 // checkCited asserts that an answer item names a stored fact that holds its value
-// (or, for a person, the fact relating them to the user).
+// (or, for a person, the fact relating them to the user or the fact about them that
+// answered).
 func checkCited(t *testing.T, e *memory.Engine, u factbase.UserID, q string, it chat.AskItem) {
 	t.Helper()
 	fs, err := e.Facts(t.Context(), u, factbase.FactFilter{ID: it.ID, History: true})
@@ -88,7 +89,8 @@ func checkCited(t *testing.T, e *memory.Engine, u factbase.UserID, q string, it 
 		t.Errorf("Ask(%q): item %q cites fact %q, which is not stored (%v)", q, it.Value, it.ID, err)
 		return
 	}
-	if f := fs[0]; f.Value != it.Value && f.Key != factbase.KeyRelation {
+	// A person answering "who" cites the fact that made them the answer.
+	if f := fs[0]; f.Value != it.Value && f.Key != factbase.KeyRelation && !strings.HasPrefix(it.About, it.Value) {
 		t.Errorf("Ask(%q): item %q cites %s = %q", q, it.Value, f.Key, f.Value)
 	}
 }

@@ -26,6 +26,7 @@ const (
 	YesNo      Kind = "yes_no"      // "Do I have any allergies?", "Is Ben allergic to nuts?"
 	History    Kind = "history"     // "Where did I live before Oslo?", "What was my email in 2024?"
 	Facts      Kind = "facts"       // "Where does my brother work?", "How old is Max?": recall, read by subject and intent
+	WhoHas     Kind = "who_has"     // "Who works at Spotify?", "Who lives in Quito?": the people whose fact holds Value
 )
 
 // Plan is what a question asks for.
@@ -50,31 +51,64 @@ type Plan struct {
 	// Many is set when the question asks for all answers ("Who are my kids?", "What
 	// is Lea allergic to?") rather than one.
 	Many bool `json:"many,omitempty"`
+	// Count asks how many ("How many kids do we have?").
+	Count bool `json:"count,omitempty"`
+	// When asks since when a value holds ("When did I move to Oslo?"); Ever whether
+	// it ever held ("Did I ever live in Rome?"); Always whether it always held
+	// ("Have I always lived in Oslo?"); All for every value it had ("Which cities have
+	// I lived in?"). History only.
+	When   bool `json:"when,omitempty"`
+	Ever   bool `json:"ever,omitempty"`
+	Always bool `json:"always,omitempty"`
+	All    bool `json:"all,omitempty"`
+	// Last asks for the bottom of a favorites list when no least favorite is stored
+	// ("Which tea is last on my list of favorites?").
+	Last bool `json:"last,omitempty"`
 }
 
 var (
-	reMember  = regexp.MustCompile(`^(?:is|are) (.+?) (?:still )?(?:one of|among|in|on|part of) my (?:top \d+ |all-time )?(?:favorite|favourite)s? (.+?)(?: list| ranking)?$`)
-	reMember2 = regexp.MustCompile(`^(?:do i have|have i got|did i put) (.+?) (?:in|on|among) my (?:favorite|favourite)s? (.+?)(?: list)?$`)
-	reMember3 = regexp.MustCompile(`^(?:is|are) (.+?) (?:still )?(?:on|in) my (?:list of )?(?:favorite|favourite)s? (.+?)(?: list)?$`)
-	reCount   = regexp.MustCompile(`^how many (?:favorite|favourite)s? (.+?) (?:do i have|have i got|have i (?:saved|listed|named|told you)|are (?:there|on my list|in my list)|did i (?:list|name|save|tell you))$`)
-	reCount2  = regexp.MustCompile(`^how (?:many things|many items|long) (?:are|is) (?:on|in)? ?my (?:favorite|favourite)s? (.+?)(?: list)?$`)
-	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in) my (?:favorite|favourite)s? (?:list|ranking)$`)
-	reLeast   = regexp.MustCompile(`^(?:what is|what's|whats|which is|which one is|what are|tell me) my least (?:favorite|favourite) (.+)$`)
+	reMember  = regexp.MustCompile(`^(?:is|are|was|were) (.+?) (?:still )?(?:one of|among|in|on|part of) my (?:top \d+ |all-time )?favorites? (.+?)(?: list| ranking)?(?: in ((?:19|20)\d\d))?$`)
+	reMember2 = regexp.MustCompile(`^(?:do i have|have i got|did i put) (.+?) (?:in|on|among) my favorites? (.+?)(?: list)?$`)
+	reMember3 = regexp.MustCompile(`^(?:is|are) (.+?) (?:still )?(?:on|in) my (?:list of )?favorites? (.+?)(?: list)?$`)
+	reCount   = regexp.MustCompile(`^how many favorites? (.+?) (?:do i have|have i got|have i (?:saved|listed|named|told you)|are (?:there|on my list|in my list)|did i (?:list|name|save|tell you))$`)
+	reCount2  = regexp.MustCompile(`^how (?:many things|many items|long) (?:are|is) (?:on|in)? ?my favorites? (.+?)(?: list)?$`)
+	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in) my favorites? (?:list|ranking)$`)
+	reLeast   = regexp.MustCompile(`^(?:what is|what's|whats|which is|which one is|what are|tell me) my least favorite (.+)$`)
+	reLast    = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of) my (?:list of )?favorites?(?: list)?$`)
+	reLast2   = regexp.MustCompile(`^(?:which|what) of my favorites? (.+?) do i (?:like|love|enjoy) (?:the )?least$`)
+	reLast3   = regexp.MustCompile(`^(?:what is|what's|whats|which is) (?:last|at the bottom) (?:on|of) my favorites? (.+?)(?: list)?$`)
+	reListAt  = regexp.MustCompile(`^(?:what|which) (?:was|were) my favorites? (.+?) in ((?:19|20)\d\d)$`)
 	reWho     = regexp.MustCompile(`^who (?:is|are|'s) my (.+)$`)
-	reGroup   = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody|who) (?:in|of) (?:my|our) (family|kids|children|friends|colleagues|coworkers|co-workers|team|household)\b`)
-	rePets    = regexp.MustCompile(`^(?:do|does) (?:we|i|my family|our family) (?:have|own) (?:any |a )?(pets?|dogs?|cats?|animals?)$`)
-	reAnyOf   = regexp.MustCompile(`^(?:are|is|do|does) (?:any|either|both|all) of (?:my|our) (kids|children|friends|colleagues|coworkers|parents|siblings|family) (.+)$`)
-	reYear    = regexp.MustCompile(`\bin ((?:19|20)\d\d)\b`)
+	reWhoName = regexp.MustCompile(`^who (?:is|'s|was) ([a-z][a-z'-]+(?: [a-z][a-z'-]+)?)$`)
+	reName    = regexp.MustCompile(`^(?:what is|what's|whats|what are) (?:my|our) ([a-z' -]+?)(?:'s|s') names?$`)
+	reCalled  = regexp.MustCompile(`^(?:what is|what's|whats|what are|how is|how are) (?:my|our) ([a-z -]+?) (?:called|named)$`)
+	reNameOf  = regexp.MustCompile(`^(?:what is|what's|whats) the name of (?:my|our) ([a-z -]+)$`)
+	reWhoHas  = regexp.MustCompile(`^who (?:works|lives|worked|lived|is working|is living) (?:at|in|for) (.+)$`)
+	reGroupIn = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody|who|which|any|one|none|either|both|all) (?:in|of|at) (?:my|our) (family|kids|children|friends|colleagues|coworkers|co-workers|team|household|relatives|parents|siblings|pets|dogs|cats|sons|daughters)\b`)
+	reGroupAt = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody) at work\b`)
+	reKnown   = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody|who) (?:i|we) know\b`)
+	reMyGroup = regexp.MustCompile(`\b(?:my|our) (kids|children|friends|colleagues|coworkers|co-workers|pets|dogs|cats|relatives|parents|siblings|sons|daughters)\b`)
+	reHowMany = regexp.MustCompile(`^how many (kids|children|sons|daughters|pets|dogs|cats|siblings|brothers|sisters|friends|colleagues|grandchildren) (?:do|does|have) `)
+	reWhatPet = regexp.MustCompile(`^(?:what|which) (pets|animals|dogs|cats) do (?:i|we) have$`)
+	rePets    = regexp.MustCompile(`^(?:do|does) (?:we|i|my family|our family) (?:have|own) (?:any |a )?(pets?|dogs?|cats?|animals?|kids|children)$`)
+	reYear    = regexp.MustCompile(`\bin (?:(?:january|february|march|april|may|june|july|august|september|october|november|december) )?((?:19|20)\d\d)\b`)
 	reBefore  = regexp.MustCompile(`\bbefore (.+)$`)
 	reUsedTo  = regexp.MustCompile(`\b(?:used to|use to|previously|formerly|last|previous|old|earlier|originally)\b`)
+	reSince   = regexp.MustCompile(`^(?:when did (?:i|we|you) (?:move to|start (?:at|working at|working for)|join|become|became|get|put|switch to|change to|begin) |since when (?:have|did) (?:i|we) (?:worked|work|lived|live|been) (?:at|in|for|with) )(.+)$`)
+	reAdded   = regexp.MustCompile(`^when did (?:i|we) (?:add|put) (.+?) (?:to|on|in) my favorites? (.+?)(?: list)?$`)
+	reEver    = regexp.MustCompile(`^(?:did|have) (?:i|we) (?:ever |once )?(?:use to |used to )?(?:live|lived|work|worked|study|studied) (?:in|at|for) (.+)$`)
+	reAlways  = regexp.MustCompile(`^have (?:i|we) always (?:lived|worked|been) (?:in|at|for|with) (.+)$`)
+	reAllOf   = regexp.MustCompile(`^(?:which|what) (cities|places|towns|countries|companies|employers|jobs|emails|addresses) (?:have|did) (?:i|we) (?:lived in|live in|worked at|worked for|work at|work for|had|have)(?: so far| before)?$`)
 	reYesNo   = regexp.MustCompile(`^(?:do|does|did|is|are|am|was|were|has|have|can|could|should) `)
 )
 
-// groups maps a group word to the group it names.
-var groups = map[string]string{
-	"family": "family", "household": "family", "kids": "children", "children": "children",
+// groupWords maps a word naming people or pets to the group it names.
+var groupWords = map[string]string{
+	"family": "family", "household": "family", "relatives": "family", "kids": "children", "children": "children",
+	"sons": "children", "daughters": "children", "grandchildren": "children",
 	"friends": "friends", "colleagues": "colleagues", "coworkers": "colleagues", "co-workers": "colleagues",
-	"team": "colleagues", "parents": "parents", "siblings": "siblings",
+	"team": "colleagues", "parents": "parents", "siblings": "siblings", "brothers": "siblings", "sisters": "siblings",
+	"pets": "pets", "animals": "pets", "dogs": "dogs", "cats": "cats", "pet": "pets", "dog": "dogs", "cat": "cats",
 }
 
 // Of reads a question. ok is false when it is not one this package places; the
@@ -103,14 +137,21 @@ func of(s string) (p Plan, ok bool) {
 	if s == "" {
 		return Plan{}, false
 	}
+	if m := reListAt.FindStringSubmatch(s); m != nil {
+		y, _ := strconv.Atoi(m[2])
+		return Plan{Kind: History, Topic: m[1], Year: y, Self: true, Many: true}, true
+	}
 	if m := reMember.FindStringSubmatch(s); m != nil {
+		if m[3] != "" {
+			y, _ := strconv.Atoi(m[3])
+			return Plan{Kind: History, Value: m[1], Topic: m[2], Year: y, Self: true, Ever: true}, true
+		}
 		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 	}
-	if m := reMember2.FindStringSubmatch(s); m != nil {
-		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
-	}
-	if m := reMember3.FindStringSubmatch(s); m != nil {
-		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
+	for _, re := range []*regexp.Regexp{reMember2, reMember3} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
+		}
 	}
 	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3} {
 		if m := re.FindStringSubmatch(s); m != nil {
@@ -118,46 +159,139 @@ func of(s string) (p Plan, ok bool) {
 		}
 	}
 	if m := reLeast.FindStringSubmatch(s); m != nil {
-		return Plan{Kind: ListLeast, Topic: m[1], Self: true}, true
+		return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
+	}
+	for _, re := range []*regexp.Regexp{reLast, reLast2, reLast3} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
+		}
+	}
+	if m := reAdded.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, When: true, Value: m[1], Topic: m[2], Self: true}, true
+	}
+	if m := reSince.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, When: true, Value: valueAfterVerb(m[1]), Self: true}, true
+	}
+	if m := reAlways.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, Always: true, Value: m[1], Self: true}, true
+	}
+	if m := reEver.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, Ever: true, Value: m[1], Self: true}, true
+	}
+	if m := reAllOf.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, All: true, Self: true, Many: true}, true
+	}
+	if m := reHowMany.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: Group, Group: groupWords[m[1]], Relation: singular(m[1]), Count: true, Many: true}, true
+	}
+	if m := reWhatPet.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: Group, Group: groupWords[m[1]], Many: true}, true
 	}
 	if m := rePets.FindStringSubmatch(s); m != nil {
-		return Plan{Kind: Group, Group: "pets", Many: true}, true
+		return Plan{Kind: Group, Group: groupWords[plural(m[1])], Many: true}, true
 	}
-	if m := reGroup.FindStringSubmatch(s); m != nil {
-		v := tail(s, m[0])
-		if y := yesNoValue(" " + v); y != "" {
-			v = y
+	for _, re := range []*regexp.Regexp{reName, reCalled, reNameOf} {
+		if m := re.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 {
+			if g, ok := groupWords[m[1]]; ok && strings.HasSuffix(m[1], "s") {
+				return Plan{Kind: Group, Group: g, Many: true}, true
+			}
+			return Plan{Kind: Who, Relation: singular(m[1]), Many: strings.HasSuffix(m[1], "s")}, true
 		}
-		return Plan{Kind: Group, Group: groups[m[1]], Many: true, Value: v}, true
 	}
-	if m := reAnyOf.FindStringSubmatch(s); m != nil {
-		return Plan{Kind: Group, Group: groups[m[1]], Many: true, Value: m[2]}, true
+	if m := reWhoHas.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: WhoHas, Value: m[1], Many: true}, true
 	}
-	if m := reWho.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 {
+	if m := reWho.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 && !strings.Contains(m[1], "'s ") {
 		rel := m[1]
-		many := strings.HasPrefix(s, "who are")
-		if g, ok := groups[rel]; ok && (g == "children" || g == "friends" || g == "colleagues" || g == "parents" || g == "siblings") {
+		if g, ok := groupWords[rel]; ok && g != "family" && g != "siblings" && g != "dogs" && g != "cats" && rel != "sons" && rel != "daughters" {
 			return Plan{Kind: Group, Group: g, Many: true}, true
 		}
-		if rel == "pets" || rel == "pet" {
-			return Plan{Kind: Group, Group: "pets", Many: true}, true
-		}
-		return Plan{Kind: Who, Relation: singular(rel), Many: many}, true
+		return Plan{Kind: Who, Relation: singular(rel), Many: strings.HasPrefix(s, "who are")}, true
+	}
+	if m := reWhoName.FindStringSubmatch(s); m != nil && !strings.HasPrefix(m[1], "my ") && !strings.HasPrefix(m[1], "the ") && !strings.Contains(m[1], "'") {
+		return Plan{Kind: Who, Value: m[1]}, true
 	}
 	if m := reYear.FindStringSubmatch(s); m != nil && pastTense(s) {
 		y, _ := strconv.Atoi(m[1])
 		return Plan{Kind: History, Year: y, Self: selfAsked(s)}, true
 	}
 	if m := reBefore.FindStringSubmatch(s); m != nil && pastTense(s) {
-		return Plan{Kind: History, Before: true, Value: m[1], Self: selfAsked(s)}, true
+		return Plan{Kind: History, Before: true, Value: valueAfterVerb(m[1]), Self: selfAsked(s)}, true
 	}
 	if reUsedTo.MatchString(s) && pastTense(s) {
 		return Plan{Kind: History, Before: true, Self: selfAsked(s)}, true
 	}
-	if reYesNo.MatchString(s) {
+	group := ""
+	if m := reGroupIn.FindStringSubmatch(s); m != nil {
+		group = groupWords[m[1]]
+	} else if reGroupAt.MatchString(s) {
+		group = "colleagues"
+	} else if reKnown.MatchString(s) {
+		group = "anyone"
+	} else if m := reMyGroup.FindStringSubmatch(s); m != nil {
+		group = groupWords[m[1]]
+	}
+	if group != "" {
+		return Plan{Kind: Group, Group: group, Many: true, Value: groupValue(s)}, true
+	}
+	if reYesNo.MatchString(s) || strings.HasPrefix(s, "any ") {
 		return Plan{Kind: YesNo, Self: selfAsked(s), Many: true, Value: yesNoValue(s)}, true
 	}
 	return Plan{Kind: Facts, Self: selfAsked(s), Many: manyAsked(s)}, true
+}
+
+// valueAfterVerb takes a leading clause off a value: "i became a senior data
+// scientist" -> "senior data scientist", "i moved to oslo" -> "oslo".
+func valueAfterVerb(v string) string {
+	for _, p := range []string{"i became ", "i become ", "i moved to ", "i started at ", "i started working at ", "i joined ",
+		"i lived in ", "i worked at ", "i worked for ", "we moved to ", "i got "} {
+		if rest, ok := strings.CutPrefix(v, p); ok {
+			v = rest
+			break
+		}
+	}
+	for _, a := range []string{"a ", "an ", "the "} {
+		v = strings.TrimPrefix(v, a)
+	}
+	return v
+}
+
+// groupValue is what a group question asks its members about: "allergic to nuts" ->
+// "nuts", "is 12" -> "12", "speaks german" -> "german"; "" when it asks about a kind
+// of fact ("have allergies").
+func groupValue(s string) string {
+	if v := yesNoValue(s); v != "" {
+		return v
+	}
+	for _, d := range []string{"vegan", "vegetarian", "pescatarian", "gluten-free", "lactose intolerant"} {
+		if strings.HasSuffix(s, " "+d) {
+			return d
+		}
+	}
+	for _, p := range []string{" speaks ", " speak ", " is ", " are ", " plays ", " play ", " drives ", " drive ", " owns ", " own "} {
+		if i := strings.LastIndex(s, p); i >= 0 {
+			v := strings.TrimSpace(s[i+len(p):])
+			if v != "" && !strings.ContainsAny(v, " ") && v != "vegan" && v != "vegetarian" || isNumber(v) {
+				return v
+			}
+			if v == "vegan" || v == "vegetarian" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+func isNumber(v string) bool {
+	_, err := strconv.Atoi(v)
+	return err == nil
+}
+
+func plural(w string) string {
+	if strings.HasSuffix(w, "s") || w == "children" {
+		return w
+	}
+	return w + "s"
 }
 
 // clean lower-cases a question, folds curly apostrophes and drops its end
@@ -232,6 +366,9 @@ func yesNoValue(s string) string {
 		if i := strings.Index(s, p); i >= 0 {
 			v := strings.TrimSpace(s[i+len(p):])
 			v = strings.TrimPrefix(v, "any ")
+			if v == "anything" || v == "something" || v == "anyone" {
+				return ""
+			}
 			return v
 		}
 	}

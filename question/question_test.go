@@ -11,7 +11,7 @@ func TestOf(t *testing.T) {
 		{"Is BTC still in my favourite cryptos?", Plan{Kind: ListMember, Value: "BTC", Topic: "cryptos", Self: true}},
 		{"Is Heat on my favorite movies list?", Plan{Kind: ListMember, Value: "Heat", Topic: "movies", Self: true}},
 		{"How many favorite podcasts do I have?", Plan{Kind: ListCount, Topic: "podcasts", Self: true}},
-		{"What's my least favorite vegetable?", Plan{Kind: ListLeast, Topic: "vegetable", Self: true}},
+		{"What's my least favorite vegetable?", Plan{Kind: ListLeast, Topic: "vegetable", Self: true, Last: true}},
 		{"Who is my husband?", Plan{Kind: Who, Relation: "husband"}},
 		{"Who are my sisters?", Plan{Kind: Who, Relation: "sister", Many: true}},
 		{"Who are my kids?", Plan{Kind: Group, Group: "children", Many: true}},
@@ -28,6 +28,26 @@ func TestOf(t *testing.T) {
 	} {
 		got, ok := Of(tc.q)
 		if !ok || got != tc.want {
+			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		q    string
+		want Plan
+	}{
+		{"What's my sister's name?", Plan{Kind: Who, Relation: "sister"}},
+		{"What are our dogs called?", Plan{Kind: Group, Group: "dogs", Many: true}},
+		{"Who works at Spotify?", Plan{Kind: WhoHas, Value: "Spotify", Many: true}},
+		{"How many kids do we have?", Plan{Kind: Group, Group: "children", Relation: "child", Count: true, Many: true}},
+		{"Which of my kids is 12?", Plan{Kind: Group, Group: "children", Many: true, Value: "12"}},
+		{"When did I move to Oslo?", Plan{Kind: History, When: true, Value: "Oslo", Self: true}},
+		{"Did I ever live in Rome?", Plan{Kind: History, Ever: true, Value: "Rome", Self: true}},
+		{"Have I always lived in Oslo?", Plan{Kind: History, Always: true, Value: "Oslo", Self: true}},
+		{"What were my favorite cryptos in 2024?", Plan{Kind: History, Topic: "cryptos", Year: 2024, Self: true, Many: true}},
+		{"Which tea is last on my list of favorites?", Plan{Kind: ListLeast, Topic: "tea", Self: true, Last: true}},
+		{"What was my job before I became a senior data scientist?", Plan{Kind: History, Before: true, Value: "senior data scientist", Self: true}},
+	} {
+		if got, ok := Of(tc.q); !ok || got != tc.want {
 			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
 		}
 	}

@@ -1,8 +1,10 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -118,6 +120,24 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		if err != nil {
 			return AskResult{}, err
 		}
+		if len(facts) == 0 && plan.Last {
+			// no least favorite stored: the bottom of the favorites list
+			n, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, 1, nil)
+			if err != nil {
+				return AskResult{}, err
+			}
+			if n.Total > 0 {
+				p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, n.Total-1, 1, nil)
+				if err != nil {
+					return AskResult{}, err
+				}
+				f := p.Items[0]
+				a.Key, a.Total = c.Key, n.Total
+				a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser})
+				a.Reply = fmt.Sprintf("Of your %d favorite %s, %s (#%d) is last.", n.Total, plural(noun), f.Value, f.Rank)
+				break
+			}
+		}
 		if len(facts) == 0 {
 			a.Reply = fmt.Sprintf("I don't know your least favorite %s.", noun)
 			break
@@ -199,13 +219,18 @@ func itemValues(items []AskItem) []string {
 	return out
 }
 
-// askHistory answers "where did I live before Oslo?", "what was my email in 2024?",
-// "where did Ben use to work?" from the versions of the key the question asks about.
-// ok is false when the question names no key or no version answers.
+// askHistory answers from the versions of the key the question asks about: "where
+// did I live before Oslo?", "what was my email in 2024?", "where did Ben use to
+// work?", "when did I move to Oslo?", "did I ever live in Rome?", "which cities have
+// I lived in?", and a favorites list as of a year. ok is false when the question
+// names no key; a question about a time or value no version has is answered "I
+// don't know".
 func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string, plan question.Plan, out AskResult) (AskResult, bool, error) {
-	prefixes := intentPrefixes(q)
-	if len(prefixes) == 0 {
-		return out, false, nil
+	if plan.Topic != "" && plan.When {
+		return s.askListAdded(ctx, user, plan, out)
+	}
+	if plan.Topic != "" {
+		return s.askListAsOf(ctx, user, plan, out)
 	}
 	subject, about := factbase.SubjectUser, "you"
 	if !plan.Self {
@@ -213,19 +238,141 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 		if err != nil {
 			return out, false, err
 		}
-		words := recallWords(q)
-		for _, en := range ens {
-			if recallNamedBy(en, words) {
-				subject, about = en.Subject(), personal.Label(en)
+		if named, _ := namedPeople(ens, recallWords(q)); len(named) > 0 {
+			subject, about = named[0].Subject(), personal.Label(named[0])
+		}
+	}
+	versions, err := s.historyOf(ctx, user, subject, q)
+	if err != nil || len(versions) == 0 {
+		return out, false, err
+	}
+	key := versions[0].Key
+	noun := planNoun(key)
+	owner := "Your"
+	if subject != factbase.SubjectUser {
+		owner = about + "'s"
+	}
+	dontKnow := func(reply string) (AskResult, bool, error) {
+		out.Source, out.Key, out.Reply = "history", key, reply
+		return out, true, nil
+	}
+	item := func(f factbase.Fact) AskItem {
+		return AskItem{Value: f.Value, ID: f.ID, Key: key, About: aboutOf(subject, about)}
+	}
+	a := Answer{Key: key, Items: []AskItem{}}
+	want := memberNorm(plan.Value)
+	at := slices.IndexFunc(versions, func(f factbase.Fact) bool {
+		return plan.Value != "" && valueMentions(f.Value, plan.Value) && memberNorm(f.Value) != ""
+	})
+	if at >= 0 && memberNorm(versions[at].Value) != want {
+		// prefer an exact value over one that only mentions it
+		if i := slices.IndexFunc(versions, func(f factbase.Fact) bool { return memberNorm(f.Value) == want }); i >= 0 {
+			at = i
+		}
+	}
+	switch {
+	case plan.When:
+		if at < 0 {
+			return dontKnow(fmt.Sprintf("I don't know: %s was never your %s as far as I know.", plan.Value, noun))
+		}
+		f := versions[at]
+		// the earliest version of that value in an unbroken run
+		for at+1 < len(versions) && memberNorm(versions[at+1].Value) == memberNorm(f.Value) {
+			at++
+			f = versions[at]
+		}
+		it := item(f)
+		it.Value = f.ValidFrom.Format("January 2, 2006") // the answer is the date; the fact is cited
+		a.Items = append(a.Items, it)
+		a.Reply = fmt.Sprintf("Since %s: %s %s became %s.", f.ValidFrom.Format("January 2, 2006"), strings.ToLower(owner[:1])+owner[1:], noun, f.Value)
+	case plan.Always:
+		if at < 0 {
+			return dontKnow(fmt.Sprintf("No: your %s is %s.", noun, versions[0].Value))
+		}
+		if len(versions) == 1 || !slices.ContainsFunc(versions, func(f factbase.Fact) bool { return memberNorm(f.Value) != memberNorm(versions[at].Value) }) {
+			a.Items = append(a.Items, item(versions[at]))
+			a.Reply = fmt.Sprintf("Yes, as far as I know: %s %s has always been %s.", owner, noun, versions[at].Value)
+			break
+		}
+		for _, f := range versions {
+			if memberNorm(f.Value) != memberNorm(versions[at].Value) {
+				a.Items = append(a.Items, item(f))
+			}
+		}
+		a.Reply = fmt.Sprintf("No: %s %s was also %s.", owner, noun, joinAnd(itemValues(a.Items)))
+	case plan.Ever:
+		if at < 0 {
+			return dontKnow(fmt.Sprintf("I don't know: %s is not among the %ss I have stored.", plan.Value, noun))
+		}
+		a.Items = append(a.Items, item(versions[at]))
+		a.Reply = fmt.Sprintf("Yes: %s %s was %s%s.", owner, noun, versions[at].Value, during(versions[at]))
+	case plan.All:
+		seen := map[string]bool{}
+		for i := len(versions) - 1; i >= 0; i-- {
+			if n := memberNorm(versions[i].Value); !seen[n] {
+				seen[n] = true
+				a.Items = append(a.Items, item(versions[i]))
+			}
+		}
+		a.Reply = fmt.Sprintf("%s %ss, oldest first: %s.", owner, noun, joinAnd(itemValues(a.Items)))
+	case plan.Year > 0:
+		start := time.Date(plan.Year, 1, 1, 0, 0, 0, 0, time.UTC)
+		end := start.AddDate(1, 0, 0)
+		for _, f := range versions { // newest first: the last value that held in the year
+			if f.ValidFrom.Before(end) && (f.ValidTo == nil || f.ValidTo.After(start)) {
+				a.Items = append(a.Items, item(f))
+				a.Reply = fmt.Sprintf("In %d %s %s was %s%s.", plan.Year, strings.ToLower(owner[:1])+owner[1:], noun, f.Value, during(f))
 				break
 			}
 		}
+		if len(a.Items) == 0 {
+			return dontKnow(fmt.Sprintf("I don't know your %s in %d: the earliest I have is from %s.", noun, plan.Year,
+				versions[len(versions)-1].ValidFrom.Format("January 2006")))
+		}
+	case plan.Value != "":
+		switch {
+		case at < 0: // "before" names no value of the key: not this read's question
+			return out, false, nil
+		case at+1 < len(versions):
+			f := versions[at+1]
+			a.Items = append(a.Items, item(f))
+			a.Reply = fmt.Sprintf("Before %s, %s %s was %s%s.", versions[at].Value, strings.ToLower(owner[:1])+owner[1:], noun, f.Value, during(f))
+		default:
+			return dontKnow(fmt.Sprintf("I don't know: %s is the earliest %s I have stored.", versions[at].Value, noun))
+		}
+	default: // "used to": the latest value that no longer holds
+		i := slices.IndexFunc(versions, func(f factbase.Fact) bool { return !f.Current })
+		if i < 0 {
+			return dontKnow(fmt.Sprintf("I don't know: %s is the only %s I have stored.", versions[0].Value, noun))
+		}
+		a.Items = append(a.Items, item(versions[i]))
+		a.Reply = fmt.Sprintf("%s %s was %s%s.", owner, noun, versions[i].Value, during(versions[i]))
 	}
+	res, err := s.finish(ctx, user, out, "history", a)
+	return res, true, err
+}
+
+// during says when a version held: " (from April 2023 until June 2025)".
+func during(f factbase.Fact) string {
+	if f.ValidTo == nil {
+		return fmt.Sprintf(" (since %s)", f.ValidFrom.Format("January 2006"))
+	}
+	from, to := f.ValidFrom.Format("January 2006"), f.ValidTo.Format("January 2006")
+	if from == to {
+		return ""
+	}
+	return fmt.Sprintf(" (from %s until %s)", from, to)
+}
+
+// historyOf returns the versions, newest first, of the single-valued key of subject
+// the question asks about: by its words' intents, else the key of the episode fact
+// the hybrid query finds ("What was the NEXUS version before 2.3.1?").
+func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, q string) ([]factbase.Fact, error) {
 	var versions []factbase.Fact
-	for _, p := range prefixes {
+	for _, p := range askIntents(q) {
 		fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: subject, KeyPrefix: p, History: true, NewestFirst: true, Limit: core.MaxPageSize})
 		if err != nil {
-			return out, false, err
+			return nil, err
 		}
 		for _, f := range fs {
 			if recallKeyMatches(f.Key, []string{p}) && f.Cardinality == factbase.One {
@@ -236,56 +383,105 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 			break
 		}
 	}
+	if len(versions) == 0 && subject == factbase.SubjectUser {
+		qa, err := s.retrieve.Query(ctx, user, q, retrieve.QueryOptions{Prefer: retrieve.PreferFact, Now: people.Message(ctx).Time})
+		if err != nil || qa.Source != retrieve.SourceFact {
+			return nil, err
+		}
+		fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: qa.Fact.Key, History: true, NewestFirst: true, Limit: core.MaxPageSize})
+		if err != nil {
+			return nil, err
+		}
+		versions = fs
+	}
 	if len(versions) == 0 {
-		return out, false, nil
+		return nil, nil
 	}
-	key := versions[0].Key
-	versions = slices.DeleteFunc(versions, func(f factbase.Fact) bool { return f.Key != key })
-	var hit *factbase.Fact
+	// the key the question names ("my email", not the phone of the same prefix), else
+	// the one changed last
+	key, best := versions[0].Key, 0
+	have := recallStems(recallWords(q))
+	for _, f := range versions {
+		n := 0
+		for _, w := range recallWords(strings.NewReplacer(".", " ", "_", " ").Replace(f.Key)) {
+			if have[stemOf(w)] {
+				n++
+			}
+		}
+		if n > best {
+			key, best = f.Key, n
+		}
+	}
+	return slices.DeleteFunc(versions, func(f factbase.Fact) bool { return f.Key != key }), nil
+}
+
+// askListAdded answers when a value joined a favorites list: "When did I add SOL to
+// my favorite cryptos?".
+func (s *Service) askListAdded(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	c, err := s.TopicKey(ctx, user, plan.Topic)
+	if err != nil {
+		return out, false, err
+	}
+	fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: c.Key, History: true, Limit: core.MaxPageSize})
+	if err != nil {
+		return out, false, err
+	}
+	want := memberNorm(plan.Value)
+	for _, f := range fs { // oldest first
+		if memberNorm(f.Value) == want {
+			a := Answer{Key: c.Key, Items: []AskItem{{Value: f.ValidFrom.Format("January 2, 2006"), ID: f.ID, Key: c.Key, About: factbase.SubjectUser}}}
+			a.Reply = fmt.Sprintf("You added %s to your favorite %s on %s.", f.Value, plural(topicNoun(c.Key)), f.ValidFrom.Format("January 2, 2006"))
+			res, err := s.finish(ctx, user, out, "history", a)
+			return res, true, err
+		}
+	}
+	out.Source, out.Key = "history", c.Key
+	out.Reply = fmt.Sprintf("I don't know: %s was never among your favorite %s as far as I know.", plan.Value, plural(topicNoun(c.Key)))
+	return out, true, nil
+}
+
+// askListAsOf answers a favorites list as it was in a year: "What were my favorite
+// cryptos in 2024?", "Was XMR one of my favorite cryptos in 2024?".
+func (s *Service) askListAsOf(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	c, err := s.TopicKey(ctx, user, plan.Topic)
+	if err != nil {
+		return out, false, err
+	}
+	noun := topicNoun(c.Key)
+	end := time.Date(plan.Year+1, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond)
+	p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, core.MaxPageSize, &end)
+	if err != nil {
+		return out, false, err
+	}
+	a := Answer{Key: c.Key, Items: []AskItem{}, Total: p.Total}
 	switch {
-	case plan.Year > 0:
-		end := time.Date(plan.Year+1, 1, 1, 0, 0, 0, 0, time.UTC)
-		start := time.Date(plan.Year, 1, 1, 0, 0, 0, 0, time.UTC)
-		for i, f := range versions { // newest first: the last value that held in the year
-			if f.ValidFrom.Before(end) && (f.ValidTo == nil || f.ValidTo.After(start)) {
-				hit = &versions[i]
-				break
-			}
-		}
-	case plan.Value != "":
+	case p.Total == 0:
+		out.Source, out.Key = "history", c.Key
+		out.Reply = fmt.Sprintf("I don't know your favorite %s in %d.", plural(noun), plan.Year)
+		return out, true, nil
+	case plan.Ever:
 		want := memberNorm(plan.Value)
-		i := slices.IndexFunc(versions, func(f factbase.Fact) bool { return memberNorm(f.Value) == want })
-		switch {
-		case i < 0: // "before" names no value of the key: not this read's question
-		case i+1 < len(versions):
-			hit = &versions[i+1]
-		default:
-			out.Source = "history"
-			out.Key = key
-			out.Reply = fmt.Sprintf("I don't know: %s is the earliest %s I have stored.", versions[i].Value, planNoun(key))
-			return out, true, nil
-		}
-	default: // "used to": the latest value that no longer holds
-		for i, f := range versions {
-			if !f.Current {
-				hit = &versions[i]
-				break
+		for _, f := range p.Items {
+			if memberNorm(f.Value) == want {
+				a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser})
 			}
 		}
+		if len(a.Items) == 0 {
+			a.Reply = fmt.Sprintf("No: at the end of %d %s was not one of your favorite %s.", plan.Year, plan.Value, plural(noun))
+		} else {
+			a.Reply = fmt.Sprintf("Yes: at the end of %d %s was #%d of your favorite %s.", plan.Year, a.Items[0].Value, a.Items[0].Rank, plural(noun))
+		}
+	default:
+		var parts []string
+		for _, f := range p.Items {
+			a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser})
+			parts = append(parts, fmt.Sprintf("#%d %s", f.Rank, f.Value))
+		}
+		a.Reply = fmt.Sprintf("At the end of %d your favorite %s were %s.", plan.Year, plural(noun), strings.Join(parts, ", "))
+		if p.Total == 1 {
+			a.Reply = fmt.Sprintf("At the end of %d your favorite %s was %s.", plan.Year, noun, p.Items[0].Value)
+		}
 	}
-	if hit == nil {
-		return out, false, nil
-	}
-	owner := "Your"
-	if subject != factbase.SubjectUser {
-		owner = about + "'s"
-	}
-	a := Answer{Key: key, Items: []AskItem{{Value: hit.Value, ID: hit.ID, Key: key, About: aboutOf(subject, about)}}}
-	a.Reply = fmt.Sprintf("%s %s was %s", owner, planNoun(key), hit.Value)
-	if hit.ValidTo != nil && hit.ValidFrom.Format("January 2006") != hit.ValidTo.Format("January 2006") {
-		a.Reply += fmt.Sprintf(" (from %s until %s)", hit.ValidFrom.Format("January 2006"), hit.ValidTo.Format("January 2006"))
-	}
-	a.Reply += "."
 	res, err := s.finish(ctx, user, out, "history", a)
 	return res, true, err
 }
@@ -325,19 +521,31 @@ var groupRoles = map[string][]factbase.Role{
 var familyWords = []string{"cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa", "grandfather", "niece",
 	"nephew", "in-law", "stepson", "stepdaughter", "grandson", "granddaughter", "twin"}
 
+// groupRelations narrow a group to the relations that name it, where a role is wider
+// than the word ("my colleagues" are not my boss).
+var groupRelations = map[string][]string{
+	"colleagues": {"colleague", "coworker", "co-worker", "teammate"},
+	"dogs":       {"dog", "puppy"},
+	"cats":       {"cat", "kitten"},
+}
+
 // inGroup reports whether en belongs to group.
 func inGroup(en factbase.Entity, group string) bool {
-	if slices.Contains(groupRoles[group], en.Role) {
-		return true
+	rel := strings.ToLower(en.Relation)
+	if words, ok := groupRelations[group]; ok {
+		return slices.ContainsFunc(words, func(w string) bool { return rel == w || strings.HasSuffix(rel, " "+w) && !strings.Contains(rel, "'s") })
 	}
-	if group == "family" {
+	switch group {
+	case "anyone":
+		return true
+	case "family":
 		for _, w := range familyWords {
-			if strings.Contains(en.Relation, w) {
+			if strings.Contains(rel, w) {
 				return true
 			}
 		}
 	}
-	return false
+	return slices.Contains(groupRoles[group], en.Role)
 }
 
 // relationWords are the relations that answer a relation asked about.
@@ -348,6 +556,9 @@ var relationWords = map[string][]string{
 	"parent":  {"mother", "father", "mom", "dad", "mum", "parent"}, "mom": {"mother", "mom", "mum"},
 	"mother": {"mother", "mom", "mum"}, "mum": {"mother", "mom", "mum"}, "dad": {"father", "dad"}, "father": {"father", "dad"},
 	"sibling": {"brother", "sister", "sibling"}, "coworker": {"colleague", "coworker"}, "colleague": {"colleague", "coworker"},
+	"grandma": {"grandma", "grandmother", "granny", "nana"}, "grandmother": {"grandma", "grandmother", "granny", "nana"},
+	"grandpa": {"grandpa", "grandfather", "granddad", "grandad"}, "grandfather": {"grandpa", "grandfather", "granddad", "grandad"},
+	"manager": {"manager", "boss"}, "boss": {"boss", "manager"}, "neighbour": {"neighbor", "neighbour"}, "neighbor": {"neighbor", "neighbour"},
 }
 
 // relationMatches reports whether an entity's relation answers the relation asked.
@@ -365,8 +576,8 @@ func relationMatches(have, asked string) bool {
 }
 
 // askFacts answers from the facts about the user, the people the question names, a
-// group of them or a time window: recall's hits, filtered to whom and what the
-// question asks. ok is false when nothing stored answers.
+// group of them or a time window: recall's hits, kept to whom and what the question
+// asks. ok is false when nothing stored bears on it.
 func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, plan question.Plan, out AskResult) (AskResult, bool, error) {
 	now := people.Message(ctx).Time
 	ens, err := s.people.Entities(ctx, user, false)
@@ -376,13 +587,13 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	if plan.Kind == question.Who {
 		return s.askWho(ctx, user, plan, ens, out)
 	}
-	rec, err := s.Recall(ctx, user, q, RecallOptions{Limit: MaxRecallLimit, Now: now})
-	if err != nil {
-		return out, false, err
+	intents := askIntents(q)
+	if plan.Kind == question.Group && (plan.Value == "" && len(intents) == 0 || plan.Count) {
+		return s.askGroup(ctx, user, plan, ens, out)
 	}
-	intents := intentPrefixes(q)
 	// whom the question asks about
 	subjects := map[string]bool{}
+	words := recallWords(q)
 	switch {
 	case plan.Kind == question.Group:
 		for _, en := range ens {
@@ -393,52 +604,93 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		if plan.Group == "family" {
 			subjects[factbase.SubjectUser] = true
 		}
-	case len(rec.Entities) > 0:
-		for _, id := range rec.Entities {
-			subjects[factbase.EntitySubject(id)] = true
+		if len(subjects) == 0 {
+			out.Reply, out.Source = fmt.Sprintf("I don't know of any %s of yours.", groupNoun(plan.Group)), "facts"
+			return out, true, nil
 		}
-	case plan.Self:
-		subjects[factbase.SubjectUser] = true
+	case plan.Kind == question.WhoHas:
+		for _, en := range ens {
+			subjects[en.Subject()] = true
+		}
+	default:
+		named, missing := namedPeople(ens, words)
+		if missing != "" && len(named) == 0 {
+			out.Reply, out.Source = fmt.Sprintf("I don't know of your %s.", missing), "facts"
+			return out, true, nil
+		}
+		for _, en := range named {
+			subjects[en.Subject()] = true
+		}
+		if len(subjects) == 0 && plan.Self {
+			subjects[factbase.SubjectUser] = true
+		}
 	}
-	if plan.Kind == question.Group && plan.Value == "" {
-		return s.askGroup(ctx, user, plan, ens, out)
+	// Recall's own score floor is for a prompt block; here the filters below decide.
+	rec, err := s.Recall(ctx, user, q, RecallOptions{Limit: MaxRecallLimit, Now: now, MinScore: 0.001})
+	if err != nil {
+		return out, false, err
+	}
+	content := contentWords(words, ens)
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "why ") {
+		return out, false, nil // a reason is in the episodes' words, not in a fact
+	}
+	timeOnly := len(intents) > 0 && !slices.ContainsFunc(intents, func(p string) bool {
+		return p != factbase.KeyPlan && p != factbase.KeyTravel && p != factbase.KeySchedule
+	}) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "when ")
+	// The facts of the people asked about, read directly: recall ranks what it finds
+	// by the question's words and may not reach them all.
+	candidates := rec.Hits
+	seen := map[string]bool{}
+	for _, h := range candidates {
+		seen[h.Fact.ID] = true
+	}
+	byID := map[string]factbase.Entity{}
+	for _, en := range ens {
+		byID[en.ID] = en
+	}
+	for subject := range subjects {
+		fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: subject, Limit: 500})
+		if err != nil {
+			return out, false, err
+		}
+		for _, f := range fs {
+			if seen[f.ID] || f.Sensitivity == factbase.High && !sensitiveAsked(q) {
+				continue
+			}
+			seen[f.ID] = true
+			h := RecallHit{Key: f.Key, Value: f.Value, Text: retrieve.HitText(f), Fact: f}
+			h.About, h.Role, h.EntityID = recallAbout(f.Subject, entitiesBySubject(ens))
+			candidates = append(candidates, h)
+		}
 	}
 	var hits []RecallHit
-	for _, h := range rec.Hits {
-		if len(subjects) > 0 && !subjects[h.Fact.Subject] {
-			continue
+	for _, h := range candidates {
+		switch {
+		case len(subjects) > 0 && !subjects[h.Fact.Subject]:
+		case h.Key == factbase.KeyRelation, strings.HasPrefix(h.Key, factbase.FavoritesPrefix):
+			// who someone is answers Who; a list answers by rank, count or membership
+		case len(intents) > 0 && !recallKeyMatches(h.Key, intents) && (h.When == nil || rec.Window == nil):
+		case len(intents) == 0 && h.When == nil && !mentions(h, content):
+			// nothing the question asks for: a named person's other facts do not answer it
+		case timeOnly && !mentions(h, content):
+			// "When is my performance review?" is not answered by another plan
+		default:
+			hits = append(hits, h)
 		}
-		if len(intents) > 0 && !recallKeyMatches(h.Key, intents) && h.When == nil {
-			continue
-		}
-		if len(intents) == 0 && h.When == nil && !slices.ContainsFunc(h.Why, func(w string) bool { return strings.HasPrefix(w, "words") }) {
-			continue // nothing the question asks for: a named person's other facts do not answer it
-		}
-		if h.Key == factbase.KeyRelation && len(intents) > 0 && !slices.Contains(intents, factbase.KeyRelation) {
-			continue
-		}
-		if strings.HasPrefix(h.Key, factbase.FavoritesPrefix) {
-			continue // a list answers by rank, count or membership (askList, the router), not as loose facts
-		}
-		hits = append(hits, h)
 	}
 	matching := hits
 	if plan.Value != "" {
 		matching = slices.DeleteFunc(slices.Clone(hits), func(h RecallHit) bool { return !valueMentions(h.Value, plan.Value) })
 	}
-	yesNo := plan.Kind == question.YesNo || plan.Kind == question.Group
+	yesNo := plan.Kind == question.YesNo || plan.Kind == question.Group && strings.HasPrefix(strings.ToLower(q), "is ") ||
+		plan.Kind == question.Group && reYesNoStart(q)
 	switch {
 	case len(matching) > 0:
 	case yesNo && len(hits) > 0 && plan.Value != "":
-		a := hitsAnswer(hits, "No, not as far as I know: ")
-		res, err := s.finish(ctx, user, out, "facts", a)
+		res, err := s.finish(ctx, user, out, "facts", hitsAnswer(hits, "No, not as far as I know: "))
 		return res, true, err
-	case yesNo:
-		out.Reply = "Not that I know of: nothing I have stored says so."
-		if plan.Kind == question.YesNo && len(intents) > 0 && plan.Self {
-			out.Reply = "None that I know of: I have nothing stored about that."
-		}
-		out.Source = "facts"
+	case yesNo || plan.Kind == question.Group || plan.Kind == question.WhoHas:
+		out.Reply, out.Source = "I don't know: nothing I have stored says so.", "facts"
 		return out, true, nil
 	default:
 		return out, false, nil
@@ -450,12 +702,234 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			return h.Key != top.Key || h.Fact.Subject != top.Fact.Subject || h.Fact.Cardinality == factbase.One && h.Fact.ID != top.Fact.ID
 		})
 	}
-	prefix := ""
+	a := hitsAnswer(matching, "")
 	if yesNo {
-		prefix = "Yes: "
+		a = hitsAnswer(matching, "Yes: ")
+		if negative(matching) && !negativeAsked(q) {
+			a = hitsAnswer(matching, "No: ")
+		}
 	}
-	res, err := s.finish(ctx, user, out, "facts", hitsAnswer(matching, prefix))
+	lq := strings.ToLower(strings.TrimSpace(q))
+	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") || strings.HasPrefix(lq, "which of ") {
+		a = peopleItems(a, matching, ens)
+	}
+	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// sensitiveAsked reports whether a question asks for high-sensitivity facts (health).
+func sensitiveAsked(q string) bool {
+	for _, w := range recallWords(q) {
+		if recallSensitive[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// entitiesBySubject maps the subjects of ens to them.
+func entitiesBySubject(ens []factbase.Entity) map[string]factbase.Entity {
+	m := make(map[string]factbase.Entity, len(ens))
+	for _, en := range ens {
+		m[en.Subject()] = en
+	}
+	return m
+}
+
+// reYesNoStart reports whether a question starts as a yes/no question does.
+func reYesNoStart(q string) bool {
+	f := strings.Fields(strings.ToLower(q))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "do", "does", "did", "is", "are", "am", "was", "were", "has", "have", "can":
+		return true
+	}
+	return false
+}
+
+// negativeKeys hold what someone does not do or have.
+var negativeKeys = []string{factbase.KeyAvoid, factbase.KeyDislikes}
+
+// negative reports whether every hit says what someone avoids or dislikes, so that a
+// yes/no question ("Do I drink alcohol?") is answered no.
+func negative(hits []RecallHit) bool {
+	for _, h := range hits {
+		if !slices.Contains(negativeKeys, h.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// negativeAsked reports whether the question itself asks about avoiding ("Do I avoid
+// gluten?", "Does Ben hate olives?").
+func negativeAsked(q string) bool {
+	for _, w := range recallWords(q) {
+		switch w {
+		case "avoid", "avoids", "hate", "hates", "dislike", "dislikes", "allergic", "intolerant", "can't", "cannot", "not", "doesn't", "don't":
+			return true
+		}
+	}
+	return false
+}
+
+// peopleItems turns an answer's items into the people the facts are about ("Is anyone
+// in my family allergic to nuts?" → Lea), each citing the fact that answered.
+func peopleItems(a Answer, hits []RecallHit, ens []factbase.Entity) Answer {
+	bySubject := map[string]factbase.Entity{}
+	for _, en := range ens {
+		bySubject[en.Subject()] = en
+	}
+	for i, h := range hits {
+		if en, ok := bySubject[h.Fact.Subject]; ok && en.Name != "" {
+			a.Items[i].Value = en.Name
+		}
+	}
+	return a
+}
+
+// askIntents are the key prefixes a question asks about: its words' intents
+// (recallIntents), narrowed where a verb says more than a noun ("What food do I hate?":
+// dislikes, not diet) and widened for phrasings recall does not weigh ("what does Eli
+// do": the job; "when is ...": dated facts).
+func askIntents(q string) []string {
+	l := " " + strings.ToLower(strings.TrimRight(strings.TrimSpace(q), "?!.")) + " "
+	words := recallWords(q)
+	switch {
+	case reNotLike.MatchString(l):
+		return []string{factbase.KeyDislikes}
+	case strings.Contains(l, " do for a living ") || strings.Contains(l, " do for work ") || strings.HasPrefix(l, " what does ") && strings.HasSuffix(l, " do ") ||
+		l == " what do i do ":
+		return []string{factbase.KeyRole}
+	case strings.Contains(l, " move to ") || strings.Contains(l, " moved to ") || strings.Contains(l, " move ") && strings.HasPrefix(l, " when "):
+		return []string{"home."}
+	case strings.Contains(l, " become ") || strings.Contains(l, " became ") || strings.Contains(l, " promoted "):
+		return []string{factbase.KeyRole}
+	case strings.Contains(l, " worked at ") || strings.Contains(l, " work at ") || strings.Contains(l, " worked for ") ||
+		strings.Contains(l, " work for ") || strings.Contains(l, " join ") || strings.Contains(l, " joined "):
+		return []string{factbase.KeyEmployer}
+	case strings.HasPrefix(l, " where ") && (slices.Contains(words, "work") || slices.Contains(words, "works") || slices.Contains(words, "worked") || slices.Contains(words, "working")):
+		return []string{factbase.KeyEmployer}
+	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") || strings.HasPrefix(l, " where ") && (slices.Contains(words, "live") || slices.Contains(words, "lives")):
+		return []string{"home."}
+	case strings.HasPrefix(l, " how long ") && (slices.Contains(words, "answers") || slices.Contains(words, "replies")):
+		return []string{factbase.KeyLength}
+	}
+	strong := map[string]bool{"hate": true, "hates": true, "dislike": true, "dislikes": true, "allergic": true,
+		"afraid": true, "scared": true, "speak": true, "speaks": true, "birthday": true, "age": true}
+	if strings.Contains(l, " how old ") {
+		return []string{factbase.KeyAge}
+	}
+	for _, w := range words {
+		switch w {
+		case "activities", "activity", "hobbies", "hobby":
+			return []string{factbase.KeySchedule, "hobby", factbase.KeyLikes}
+		case "trips", "trip", "travel", "travels", "travelling", "traveling", "flights", "vacation", "vacations", "holiday", "holidays":
+			return []string{factbase.KeyTravel}
+		}
+	}
+	var out []string
+	for _, w := range words {
+		if strong[w] {
+			for _, p := range recallIntents[w] {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = slices.DeleteFunc(intentPrefixes(q), func(p string) bool {
+			return p == factbase.KeyRelation || p == factbase.KeyAge && !strings.Contains(l, " age ")
+		})
+	}
+	if strings.HasPrefix(l, " when ") && !slices.Contains(out, factbase.KeyBirthday) {
+		out = append(out, factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule)
+	}
+	return out
+}
+
+// reNotLike asks what someone does not like: "What doesn't Mia like?".
+var reNotLike = regexp.MustCompile(`\b(?:doesn't|don't|does not|do not|didn't)\b(?: [a-z]+){0,2} (?:like|enjoy|eat)\b`)
+
+// personWords are relations a question may name with "my" ("my sister").
+var personWords = []string{"husband", "wife", "partner", "spouse", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee",
+	"son", "daughter", "kid", "child", "brother", "sister", "mother", "father", "mom", "dad", "mum", "parents",
+	"grandma", "grandmother", "grandpa", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew", "friend",
+	"boss", "manager", "colleague", "coworker", "neighbor", "neighbour", "doctor", "dentist", "teacher", "roommate",
+	"dog", "cat", "stepson", "stepdaughter", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law"}
+
+// namedPeople returns the people a question names: by name, alias or "my <relation>"
+// (recallNamedBy), or by a relation that means the same ("my mother" for a "mom").
+// missing is a relation named with "my" that no one has, when there is one.
+func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity, missing string) {
+	for _, en := range ens {
+		if recallNamedBy(en, words) {
+			named = append(named, en)
+		}
+	}
+	for i := 0; i+1 < len(words); i++ {
+		if words[i] != "my" && words[i] != "our" || !slices.Contains(personWords, words[i+1]) {
+			continue
+		}
+		rel := words[i+1]
+		if i+2 < len(words) && notPerson[words[i+2]] {
+			continue // "my dentist appointment": a thing, not the dentist
+		}
+		found := false
+		for _, en := range ens {
+			if relationMatches(en.Relation, rel) || relationMatches(en.Relation, singularRel(rel)) {
+				found = true
+				if !slices.ContainsFunc(named, func(x factbase.Entity) bool { return x.ID == en.ID }) {
+					named = append(named, en)
+				}
+			}
+		}
+		if !found && missing == "" {
+			missing = rel
+		}
+	}
+	return named, missing
+}
+
+// notPerson follow a relation word in phrases that name a thing.
+var notPerson = map[string]bool{"appointment": true, "appointments": true, "visit": true, "checkup": true, "check-up": true,
+	"class": true, "classes": true, "lesson": true, "lessons": true, "practice": true, "office": true, "bill": true, "food": true}
+
+func singularRel(w string) string { return strings.TrimSuffix(w, "s") }
+
+// contentWords are a question's words that say what it asks: not stop words, not the
+// names and relations of the people it names.
+func contentWords(words []string, ens []factbase.Entity) []string {
+	skip := map[string]bool{}
+	for _, en := range ens {
+		for _, n := range append([]string{en.Name, en.Relation}, en.Aliases...) {
+			for _, w := range recallWords(n) {
+				skip[w] = true
+			}
+		}
+	}
+	var out []string
+	for _, w := range words {
+		if !recallStop[w] && !skip[w] && !slices.Contains(personWords, w) && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// mentions reports whether a hit's key, value or text holds every content word of
+// the question (by stem): "What school does Leo go to?" is not answered by Leo's age.
+func mentions(h RecallHit, content []string) bool {
+	have := recallStems(recallWords(strings.NewReplacer(".", " ", "_", " ").Replace(h.Key) + " " + h.Value + " " + h.Text))
+	for _, w := range content {
+		if !have[stemOf(w)] {
+			return false
+		}
+	}
+	return len(content) > 0
 }
 
 // hitsAnswer renders recall hits as an answer: their texts in the second person.
@@ -497,8 +971,17 @@ func valueMentions(value, asked string) bool {
 	}
 	have := recallStems(recallWords(v))
 	for _, w := range recallWords(a) {
-		if !recallStop[w] && have[stemOf(w)] {
+		if recallStop[w] {
+			continue
+		}
+		st := stemOf(w)
+		if have[st] {
 			return true
+		}
+		for h := range have { // "peanuts" mentions "nuts"
+			if len(st) >= 3 && strings.HasSuffix(h, st) {
+				return true
+			}
 		}
 	}
 	return false
@@ -515,13 +998,39 @@ func stemOf(w string) string {
 // relation is the one asked.
 func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan question.Plan, ens []factbase.Entity, out AskResult) (AskResult, bool, error) {
 	var found []factbase.Entity
+	if plan.Value != "" { // "Who is Greta?": who the person is to the user
+		named, _ := namedPeople(ens, recallWords(plan.Value))
+		if len(named) == 0 {
+			out.Reply, out.Source = fmt.Sprintf("I don't know who %s is.", plan.Value), "facts"
+			return out, true, nil
+		}
+		a, err := s.peopleAnswer(ctx, user, named)
+		if err != nil {
+			return out, false, err
+		}
+		var parts []string
+		for i, en := range named {
+			a.Items[i].Value = en.Relation
+			if en.Relation == "" {
+				a.Items[i].Value = en.Name
+			}
+			parts = append(parts, fmt.Sprintf("%s is your %s", en.Name, cmp.Or(en.Relation, "acquaintance")))
+		}
+		a.Reply = strings.Join(parts, "; ") + "."
+		res, err := s.finish(ctx, user, out, "facts", a)
+		return res, true, err
+	}
 	for _, en := range ens {
 		if relationMatches(en.Relation, plan.Relation) {
 			found = append(found, en)
 		}
 	}
 	if len(found) == 0 {
-		return out, false, nil
+		out.Reply, out.Source = fmt.Sprintf("I don't know who your %s is.", plan.Relation), "facts"
+		if plan.Many {
+			out.Reply = fmt.Sprintf("I don't know of any %s of yours.", plural(plan.Relation))
+		}
+		return out, true, nil
 	}
 	a, err := s.peopleAnswer(ctx, user, found)
 	if err != nil {
@@ -532,7 +1041,8 @@ func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan questio
 	return res, true, err
 }
 
-// askGroup answers "do we have any pets?", "who are my kids?" with the group's people.
+// askGroup answers "do we have any pets?", "who are my kids?", "how many dogs do we
+// have?" with the group's people.
 func (s *Service) askGroup(ctx context.Context, user factbase.UserID, plan question.Plan, ens []factbase.Entity, out AskResult) (AskResult, bool, error) {
 	var found []factbase.Entity
 	for _, en := range ens {
@@ -541,7 +1051,7 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, plan quest
 		}
 	}
 	if len(found) == 0 {
-		out.Reply = fmt.Sprintf("Not that I know of: I have no %s of yours stored.", groupNoun(plan.Group))
+		out.Reply = fmt.Sprintf("I don't know of any %s of yours.", groupNoun(plan.Group))
 		out.Source = "facts"
 		return out, true, nil
 	}
@@ -553,8 +1063,16 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, plan quest
 	for _, en := range found {
 		labels = append(labels, personal.Label(en))
 	}
-	a.Reply = fmt.Sprintf("Yes: %s.", joinAnd(labels))
-	if plan.Group != "pets" {
+	switch {
+	case plan.Count:
+		a.Total = len(found)
+		a.Reply = fmt.Sprintf("%d: %s.", len(found), joinAnd(labels))
+		if len(found) == 1 {
+			a.Reply = fmt.Sprintf("1: %s.", labels[0])
+		}
+	case plan.Group == "pets" || plan.Group == "dogs" || plan.Group == "cats":
+		a.Reply = fmt.Sprintf("Yes: %s.", joinAnd(labels))
+	default:
 		a.Reply = fmt.Sprintf("Your %s: %s.", groupNoun(plan.Group), joinAnd(labels))
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
@@ -567,6 +1085,8 @@ func groupNoun(g string) string {
 		return "kids"
 	case "family":
 		return "family members"
+	case "anyone":
+		return "people"
 	}
 	return g
 }
@@ -616,10 +1136,17 @@ func whoReply(found []factbase.Entity, rel string) string {
 func secondPerson(t string) string {
 	r := strings.NewReplacer("The user's", "Your", "the user's", "your", "User's", "Your", "The user", "You", "the user", "you")
 	t = r.Replace(t)
+	if rest, ok := strings.CutPrefix(t, "User "); ok {
+		t = "You " + rest
+	}
+	if rest, ok := strings.CutPrefix(t, "User: "); ok {
+		t = "You: " + rest
+	}
 	for _, v := range [][2]string{{"You is", "You are"}, {"you is", "you are"}, {"You has", "You have"}, {"you has", "you have"},
 		{"You was", "You were"}, {"you was", "you were"}, {"You lives", "You live"}, {"You works", "You work"},
 		{"You likes", "You like"}, {"You loves", "You love"}, {"You speaks", "You speak"}, {"You drives", "You drive"},
-		{"You hates", "You hate"}, {"You prefers", "You prefer"}, {"You wants", "You want"}} {
+		{"You hates", "You hate"}, {"You prefers", "You prefer"}, {"You wants", "You want"}, {"You does", "You do"},
+		{"You avoids", "You avoid"}, {"You dislikes", "You dislike"}, {"You plays", "You play"}, {"You goes", "You go"}} {
 		t = strings.ReplaceAll(t, v[0], v[1])
 	}
 	return t
@@ -632,10 +1159,14 @@ func (s *Service) askEpisodes(ctx context.Context, user factbase.UserID, q strin
 	if err != nil || qa.Source == "" {
 		return out, false, err
 	}
-	if qa.Source == retrieve.SourceFact && qa.Fact.Episode == "" {
+	if qa.Source == retrieve.SourceFact && (qa.Fact.Episode == "" || !covers(q, qa.Fact)) {
 		// A fact of the user's own, not of an episode: the reads above placed the
 		// question and found it does not answer it ("What is Anna's favorite color?").
-		return out, false, nil
+		// Or a fact that holds only some of what is asked ("What's the ORBIT uptime?"
+		// is not the ORBIT version): the passages may hold the rest.
+		if qa, err = s.retrieve.Query(ctx, user, q, retrieve.QueryOptions{Prefer: retrieve.PreferNarrative, Now: people.Message(ctx).Time}); err != nil || qa.Source != retrieve.SourceNarrative {
+			return out, false, err
+		}
 	}
 	a := Answer{Items: []AskItem{}}
 	switch qa.Source {
@@ -646,6 +1177,9 @@ func (s *Service) askEpisodes(ctx context.Context, user factbase.UserID, q strin
 		a.Reply = strings.ToUpper(a.Reply[:1]) + a.Reply[1:]
 	default:
 		p := qa.Passages[0]
+		if !passageCovers(q, p) {
+			return out, false, nil // the best passage leaves part of the question open: no answer rather than a guess
+		}
 		a.Reply = "From your notes: " + strings.TrimSpace(p.Text)
 		out.Source = "episodes"
 		out.Reply = a.Reply
@@ -723,4 +1257,39 @@ func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Que
 		a.Reply += fmt.Sprintf(" (%d more)", p.Total-len(p.Items))
 	}
 	return a, nil
+}
+
+// covers reports whether an episode fact holds every content word of a question
+// (by stem) in its key, value or text: "What is the NEXUS version?" is covered by
+// nexus.version, "What version is the billing service on?" is not.
+func covers(q string, f *retrieve.LookupResult) bool {
+	have := recallStems(recallWords(strings.NewReplacer(".", " ", "_", " ").Replace(f.Key) + " " + f.Value + " " + f.Text))
+	for _, w := range recallWords(q) {
+		if recallStop[w] || len(w) < 3 || questionWords[w] {
+			continue
+		}
+		if !have[stemOf(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// questionWords ask; they are not what is asked about.
+var questionWords = map[string]bool{"current": true, "currently": true, "now": true, "latest": true, "running": true,
+	"run": true, "runs": true, "deployed": true, "status": false, "tell": true, "know": true, "value": true}
+
+// passageCovers reports whether an episode holds every content word of a question
+// (by stem): "What's the error rate?" is not answered by a success rate.
+func passageCovers(q string, p retrieve.Passage) bool {
+	have := recallStems(recallWords(p.Content))
+	for _, w := range recallWords(q) {
+		if recallStop[w] || len(w) < 3 || questionWords[w] {
+			continue
+		}
+		if !have[stemOf(w)] {
+			return false
+		}
+	}
+	return true
 }
