@@ -34,9 +34,11 @@ type Store interface {
 	// (for maintenance over every user, such as re-embedding).
 	Users(ctx context.Context) ([]UserID, error)
 	// Purge makes data erased so far unrecoverable from the store's own files where
-	// the backend can (SQLite: a checkpoint that truncates the write-ahead log) and
-	// reports whether it did; a backend that leaves it to the database's own cleanup
-	// (PostgreSQL: VACUUM) returns false.
+	// the backend can, and reports whether it did: true only when no table or index
+	// file holds the erased rows any more (SQLite: deleted content is overwritten and
+	// a checkpoint truncates the write-ahead log; PostgreSQL: the tables are
+	// rewritten, when the store is configured to). A backend that leaves the bytes to
+	// be overwritten later (PostgreSQL's default: VACUUM) returns false.
 	Purge(ctx context.Context) (purged bool, err error)
 	// Ping reports whether the store can be reached (EUNAVAILABLE if not).
 	Ping(ctx context.Context) error

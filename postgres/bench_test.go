@@ -91,3 +91,42 @@ func BenchmarkPointRead(b *testing.B) { bench(b, postgres.Options{}).PointRead(b
 
 // BenchmarkListPage reads a page of 100 from the middle of a 10,000-member list.
 func BenchmarkListPage(b *testing.B) { bench(b, postgres.Options{}).ListPage(b) }
+
+// BenchmarkPurge times one purge run after one fact of a user's 200,000 (20 lists of
+// 10,000) is deleted: vacuum is PurgeVacuum's VACUUM (ANALYZE, INDEX_CLEANUP ON) of
+// every table, full PurgeFull's VACUUM (FULL, ANALYZE), which holds each table's
+// ACCESS EXCLUSIVE lock while it rewrites it. Filling takes minutes:
+//
+//	FACTBASE_TEST_POSTGRES=postgres://... go test -run '^$' -bench Purge -benchtime 5x ./postgres/
+func BenchmarkPurge(b *testing.B) {
+	s := openTest(b, postgres.Options{Schema: postgres.NewSchema(b), Purge: postgres.PurgeOff})
+	e, u := storetest.Engine(s)
+	for k := range 20 {
+		storetest.FillList(b, e, u, fmt.Sprintf("notes.list%02d", k), 10000)
+	}
+	ctx := context.Background()
+	if _, err := postgres.Vacuum(ctx, s, false); err != nil { // as autovacuum would have
+		b.Fatal(err)
+	}
+	var table, indexes string
+	if err := postgres.PoolOf(s).QueryRow(ctx, `SELECT pg_size_pretty(pg_table_size('facts')),
+		pg_size_pretty(pg_indexes_size('facts'))`).Scan(&table, &indexes); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("facts: %s, its indexes %s", table, indexes)
+	for _, full := range []bool{false, true} {
+		b.Run(map[bool]string{false: "vacuum", true: "full"}[full], func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				// The row an erasure leaves dead; the engine's own delete would purge.
+				if _, err := postgres.PoolOf(s).Exec(ctx, "DELETE FROM facts WHERE seq = (SELECT max(seq) FROM facts)"); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if purged, err := postgres.Vacuum(ctx, s, full); err != nil || purged != full {
+					b.Fatalf("Vacuum = %v, %v", purged, err)
+				}
+			}
+		})
+	}
+}

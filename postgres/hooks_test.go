@@ -61,3 +61,10 @@ func DropSchema(url, schema string) error {
 	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 	return err
 }
+
+// WaitPurge waits for s's purges under way or requested (the background vacuums of
+// PurgeVacuum) to end.
+func WaitPurge(s *Store) { s.purge.wait() }
+
+// Vacuum runs one purge of s now, as Purge's run does: a rewrite when full.
+func Vacuum(ctx context.Context, s *Store, full bool) (bool, error) { return s.vacuum(ctx, full) }

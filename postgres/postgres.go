@@ -57,6 +57,8 @@
 // start at once against a fresh database. Options.Schema places the tables in their
 // own schema (created if needed); tests use a schema per run. On a server whose
 // autovacuum is off the store keeps its tables' statistics itself (analyze.go).
+// After an erasure it vacuums its tables, or rewrites them so that the table files
+// no longer hold the erased rows (Options.Purge, purge.go).
 package postgres
 
 import (
@@ -116,6 +118,11 @@ type Options struct {
 	// failure, a deadlock, or a connection that failed before anything was sent.
 	// Default 4.
 	Retries int
+	// Purge is what Store.Purge does after an erasure (purge.go): PurgeVacuum
+	// vacuums the tables in the background, PurgeFull rewrites them before the
+	// erasure returns, PurgeOff leaves them to autovacuum. Default: the URL's
+	// factbase_purge parameter, else PurgeVacuum.
+	Purge PurgeMode
 	// Now returns the current time; default time.Now. Tests fix the clock with it.
 	Now func() time.Time
 }
@@ -125,11 +132,13 @@ type Store struct {
 	pool    *pgxpool.Pool
 	vecs    *vecindex.Index
 	analyze *analyzer
+	purge   *purger
 	schema  string
 	now     func() time.Time
 	retries int
 
-	gate storeerr.Gate // closed by Close
+	purgeMode PurgeMode
+	gate      storeerr.Gate // closed by Close
 }
 
 var _ factbase.Store = (*Store)(nil)
@@ -140,6 +149,10 @@ var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 // Options.Schema names one, and applies the embedded migrations. It returns
 // EUNAVAILABLE if the database cannot be reached and EINVALID for a malformed URL.
 func Open(ctx context.Context, url string, o Options) (*Store, error) {
+	mode, url, err := purgeMode(o.Purge, url)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// The parse error may quote the URL, password included: say less.
@@ -200,7 +213,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, mapErr("open", err)
 	}
-	s := &Store{pool: pool, vecs: vecindex.New(vecindex.Options{}), schema: o.Schema, now: o.Now, retries: o.Retries}
+	s := &Store{pool: pool, vecs: vecindex.New(vecindex.Options{}), schema: o.Schema, now: o.Now, retries: o.Retries, purgeMode: mode}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -211,6 +224,14 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 		return nil, mapErr("open", err)
 	}
 	s.analyze = newAnalyzer(!autovacuum, s.analyzeTables)
+	full := mode == PurgeFull
+	s.purge = newPurger(func(ctx context.Context) (bool, error) { return s.vacuum(ctx, full) },
+		func(took time.Duration) time.Duration {
+			if full {
+				return 0 // a caller waits for the run
+			}
+			return purgeDuty * took
+		})
 	return s, nil
 }
 
@@ -234,6 +255,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.analyze.close()
+	s.purge.close()
 	s.pool.Close()
 	return nil
 }
@@ -408,10 +430,6 @@ func (s *Store) CurrentFact(ctx context.Context, user factbase.UserID, subject, 
 	t := &tx{s: s, q: &conn{c: c}, user: user, now: s.now().UTC()}
 	return t.Current(ctx, subject, key)
 }
-
-// Purge reports false: PostgreSQL leaves deleted rows in the table files until
-// VACUUM (autovacuum, or an operator's) reclaims them.
-func (s *Store) Purge(ctx context.Context) (bool, error) { return false, nil }
 
 // View runs fn in a read-only snapshot for user. A user with no data sees empty
 // results, not an error.

@@ -55,6 +55,9 @@ func TestOpenRefusesBadInput(t *testing.T) {
 		{name: "schema with a quote", url: "postgres://127.0.0.1/x", o: postgres.Options{Schema: `a"b`}},
 		{name: "upper-case schema", url: "postgres://127.0.0.1/x", o: postgres.Options{Schema: "Fb"}},
 		{name: "unknown synchronous_commit", url: "postgres://127.0.0.1/x", o: postgres.Options{SynchronousCommit: "sometimes"}},
+		{name: "unknown purge mode", url: "postgres://127.0.0.1/x", o: postgres.Options{Purge: "sometimes"}},
+		{name: "unknown purge mode in the URL", url: "postgres://user:secret@127.0.0.1/x?factbase_purge=always"},
+		{name: "unparsable URL with a purge mode", url: "postgres://user:secret@[::1/db?factbase_purge=full"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,8 +66,8 @@ func (t *tx) EraseUserSome(ctx context.Context, limit int) (map[string]int64, bo
 }
 
 // EraseUser deletes every row the user owns. The users row stays, holding only the
-// UUID, as in the SQLite store. Deleted rows stay in the table files until VACUUM
-// reclaims them (autovacuum does, or an operator's VACUUM).
+// UUID, as in the SQLite store. Deleted rows stay in the table files until Purge
+// vacuums or rewrites the tables (purge.go).
 func (t *tx) EraseUser(ctx context.Context) (map[string]int64, error) {
 	return erasure.Erase(ctx, userTables{t})
 }

@@ -15,9 +15,11 @@ func (s *Server) registerUsers() {
 lists, references, embeddings and full-text entries, episodes, transcripts, people,
 conflicts, saved fact sheets, queued jobs and the API keys made for that user (so a user
 key that erases its own user stops working). Before commit the store checks that no row
-of the user is left; after it, the freed space is purged (SQLite: deleted content is
-overwritten and the write-ahead log truncated). Returns the rows removed per table. 404
-if the user has no data.`, http.StatusNotFound), s.eraseUser)
+of the user is left; after it, the store purges what it can, and purged says whether its
+data files are free of the user's rows (SQLite: deleted content is overwritten and the
+write-ahead log truncated; PostgreSQL: the tables are vacuumed, and purged is true only
+when the store is set to rewrite them, factbase_purge=full). Returns the rows removed per
+table. 404 if the user has no data.`, http.StatusNotFound), s.eraseUser)
 }
 
 func (s *Server) eraseUser(ctx context.Context, in *userInput) (*output[factbase.UserErasure], error) {

@@ -57,7 +57,7 @@ func (m *Main) runUsers(ctx context.Context, args []string) error {
 			return fmt.Sprintf("  %s\t%d", table, res.Removed[table])
 		})
 		if !res.Purged {
-			fmt.Fprintln(m.Stdout, "The freed space is purged at the next checkpoint (a reader held the log).")
+			fmt.Fprintln(m.Stdout, "Not purged: copies of the erased rows may remain in the database files for now (see docs/storage.md).")
 		}
 		return nil
 	})
