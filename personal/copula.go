@@ -65,6 +65,18 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.likeObject(st, k, key, hw)
 	case travelIng[hw]:
 		return p.travel(head, st)
+	case hw == "in" && p.inGrade(head, st) > head:
+		return p.inGrade(head, st)
+	case hw == "at":
+		return p.isAt(head+1, st)
+	case hw == "studying" || hw == "majoring" && p.w(head+1) == "in":
+		i := head + 1
+		if hw == "majoring" {
+			i++
+		}
+		return p.study(i, st, "is studying")
+	case hw == "doing" && (p.w(head+1) == "a" || p.w(head+1) == "an") && degreeWords[p.w(head+2)]:
+		return p.degreeStudy(head+2, st)
 	case hw == "in" && p.isPlace(head+1):
 		// "Sarah is in Paris next week"
 		if m, _, _ := p.markerIn(head+2, p.clauseEnd(head+2)); m != nil && !m.Past && m.Recur == when.Once {
@@ -120,5 +132,28 @@ func (p *parser) copulaArticle(i int, st state) int {
 		p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: "is a " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
 		return e
 	}
+	if e := p.classYear(i, st); e > i {
+		return e
+	}
+	if e := p.degreeStudy(i, st); e > i {
+		return e
+	}
 	return p.occupation(i, st)
+}
+
+// isAt reads "is at <school>" or, with "now" or "these days" after it, "is at
+// <employer>" (a change of job).
+func (p *parser) isAt(i int, st state) int {
+	if se := p.schoolAt(i, false); se > i {
+		return p.afterTail(p.emitSchool(st, i, se, "is at <school>"))
+	}
+	e := p.properEnd(i)
+	if e == i || p.w(i) == "the" {
+		return i - 1
+	}
+	if p.w(e) == "now" || p.at(e, "these", "days") > 0 || p.w(e) == "nowadays" {
+		st.corr = true
+		return p.employer(i, st, "is at <employer> now")
+	}
+	return i - 1
 }

@@ -14,6 +14,7 @@ type fx struct {
 	text             func(subject string) string
 	marker           *when.Marker
 	correction       bool
+	userOK           bool                 // a user's basic the router does not read ("got promoted to ...")
 	card             factbase.Cardinality // overrides the key's spec when set
 	typ              string
 }
@@ -58,7 +59,7 @@ func (p *parser) emitFx(s subj, f fx) {
 		p.emitted = map[string]bool{}
 	}
 	for _, ref := range s.refs {
-		if ref == User && !p.o.UserBasics && routerKeys[f.key] {
+		if ref == User && !p.o.UserBasics && !f.userOK && routerKeys[f.key] {
 			continue // the router writes the user's own basics
 		}
 		if ref >= len(p.ex.Mentions) {

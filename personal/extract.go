@@ -64,11 +64,15 @@ func swapPerson(toks []token) []token {
 		case "yourself":
 			out[i].w = "myself"
 		case "i", "me", "my", "mine", "myself", "we", "our", "us":
-			out[i].w = "\x00self"
+			out[i].w = selfWord
 		}
 	}
 	return out
 }
+
+// selfWord stands for the assistant's own "I", "my", "we" in an assistant's message:
+// it names nobody.
+const selfWord = "\x00self"
 
 // parser reads one message.
 type parser struct {
@@ -154,7 +158,8 @@ var leadIns = [][]string{
 	{"and", "also"}, {"also"}, {"and"}, {"but"}, {"so"}, {"oh"}, {"well"}, {"btw"}, {"fyi"}, {"ok"},
 	{"okay"}, {"hey"}, {"hi"}, {"hello"}, {"yeah"}, {"yes"}, {"anyway"}, {"anyways"}, {"plus"}, {"ah"},
 	{"um"}, {"hmm"}, {"update"}, {"reminder"}, {"correction"}, {"news"}, {"context"}, {"ps"},
-	{"actually"}, {"now"}, {"then"}, {"lastly"}, {"finally"}, {"firstly"}, {"secondly"}, {"sadly"},
+	{"big", "news"}, {"great", "news"}, {"good", "news"}, {"exciting", "news"}, {"sad", "news"},
+	{"bad", "news"}, {"happy", "news"}, {"actually"}, {"now"}, {"then"}, {"lastly"}, {"finally"}, {"firstly"}, {"secondly"}, {"sadly"},
 	{"luckily"}, {"fortunately"}, {"unfortunately"}, {"apparently"}, {"honestly"}, {"basically"},
 	{"as", "you", "know"}, {"you", "know"}, {"you", "should", "know", "that"}, {"important"},
 	{"fyi"}, {"side", "note"}, {"random", "fact"}, {"also", "worth", "knowing"}, {"worth", "knowing"},

@@ -172,7 +172,7 @@ var notNames = map[string]bool{
 	"today": true, "tomorrow": true, "yesterday": true, "tonight": true, "everyone": true, "everybody": true,
 	"someone": true, "somebody": true, "nobody": true, "anyone": true, "anybody": true, "there": true,
 	"here": true, "if": true, "maybe": true, "perhaps": true, "sure": true, "great": true, "good": true,
-	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "sorry": true, "remember": true,
+	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "ha": true, "hah": true, "sorry": true, "remember": true,
 	"note": true, "also,": true, "now": true, "then": true, "since": true, "because": true, "although": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true,
 	"sunday": true, "january": true, "february": true, "march": true, "april": true, "may": true, "june": true,

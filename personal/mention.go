@@ -40,7 +40,7 @@ func (p *parser) isName(i int) bool {
 		return false
 	}
 	t := p.t[i]
-	if t.kind != kWord || t.w == "" || t.w[0] >= '0' && t.w[0] <= '9' {
+	if t.kind != kWord || t.w == "" || t.w[0] >= '0' && t.w[0] <= '9' || t.w == selfWord {
 		return false
 	}
 	if p.known[t.w] && !nameStops[t.w] && !notNames[t.w] {
@@ -310,10 +310,30 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 		return p.possessive(i)
 	case "he", "she", "his", "her", "him":
 		g := pronouns[w]
+		if w == "his" || w == "her" {
+			// "his son Finn", "her husband": a relative of the one the pronoun names
+			if r, word, k, ok := p.relationAt(i + 1); ok && !p.t[i+1].cap {
+				idx := p.pronoun(g)
+				if idx < 0 {
+					return subj{skip: "pronoun: \"" + w + "\" refers to nobody named earlier in the message"}, k, true
+				}
+				return p.relationMention(i, k, r, word, idx, p.ownerLabel(idx))
+			}
+		}
 		if w == "her" && !p.t[i].cap && i > 0 {
 			return subj{}, i, false
 		}
 		idx := p.pronoun(g)
+		if idx >= 0 && p.saidBy != User && idx == p.saidBy && !p.dry {
+			// "Leo's teacher told us he's allergic": not the teller of unknown gender
+			// but the one the teller belongs to
+			m := p.ex.Mentions[idx]
+			if m.Owner >= 0 && m.Gender != genderName(g) {
+				if o := p.ex.Mentions[m.Owner]; o.Gender == "" || o.Gender == genderName(g) {
+					idx = m.Owner
+				}
+			}
+		}
 		if idx < 0 {
 			if !p.startsPredicate(i+1) && !(w == "his" || w == "her") {
 				return subj{}, i, false
@@ -335,7 +355,16 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 			return subj{skip: "group: \"" + w + "\" names several people; facts are kept per person"}, i + 1, true
 		}
 		return subj{}, i, false
+	case "user", "users":
+		// "User prefers ...", as assistants and memory systems write notes
+		if p.t[i].cap && (w == "user" || p.t[i].poss) && !p.startsName(i+1) {
+			return p.userSubject(i)
+		}
+		return subj{}, i, false
 	case "the":
+		if p.w(i+1) == "user" && !p.startsName(i+2) {
+			return p.userSubject(i + 1)
+		}
 		if pluralRelations[p.w(i+1)] {
 			return subj{skip: "group: \"" + p.span(i, i+2) + "\" names several people; facts are kept per person"}, i + 2, true
 		}
@@ -373,10 +402,136 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 	return subj{}, i, false
 }
 
+// userSubject reads "user" at i, the user in the third person: "User is
+// vegetarian", "The user's daughter Mila".
+func (p *parser) userSubject(i int) (subj, int, bool) {
+	if p.t[i].poss {
+		if s, j, ok := p.possessive(i); ok {
+			return s, j, ok
+		}
+		return subj{refs: []int{User}, poss: true}, i + 1, true
+	}
+	return subj{refs: []int{User}}, i + 1, true
+}
+
+// startsName reports whether a name starts at i ("User Anna" is not the user).
+func (p *parser) startsName(i int) bool {
+	_, j := p.name(i)
+	return j > i
+}
+
+// ownerLabel names mention idx as the owner of a relation: "Ana", "cousin".
+func (p *parser) ownerLabel(idx int) string {
+	if idx < 0 || idx >= len(p.ex.Mentions) {
+		return ""
+	}
+	m := p.ex.Mentions[idx]
+	if m.Name != "" {
+		return m.Name
+	}
+	return m.Relation
+}
+
+// pluralSingular is the relation of each person a plural relation names: "our
+// twins Lea and Tim" are children.
+var pluralSingular = map[string]string{"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
+	"twins": "child", "boys": "son", "girls": "daughter", "brothers": "brother", "sisters": "sister",
+	"friends": "friend", "colleagues": "colleague", "coworkers": "colleague", "co-workers": "colleague",
+	"cousins": "cousin", "dogs": "dog", "cats": "cat", "roommates": "roommate", "neighbors": "neighbor",
+	"neighbours": "neighbor", "grandkids": "grandchild", "grandchildren": "grandchild", "siblings": "sibling"}
+
+// pluralNames reads the names after a plural relation at j ("twins Lea and Tim",
+// "kids are Sofia, 9, and Mateo, 6"): one mention each, with the singular relation
+// and any age given after the name. It returns the mentions and the index after the
+// list; none when the list does not hold two names or more.
+func (p *parser) pluralNames(i, j int) ([]int, int) {
+	single := pluralSingular[p.w(j)]
+	if single == "" {
+		return nil, i
+	}
+	r := relations[single]
+	word := relWord(r, single)
+	type named struct {
+		name, age  string
+		start, end int
+	}
+	var list []named
+	k := j + 1
+	if p.w(k) == "are" || p.w(k) == ":" || p.w(k) == "," {
+		k++
+	}
+	for {
+		name, e := p.name(k)
+		if e == k {
+			break
+		}
+		n := named{name: name, start: k, end: e}
+		if p.w(e) == "," {
+			if a, ok := ageNumber(p.w(e + 1)); ok && (p.w(e+2) == "," || p.w(e+2) == "and" || e+2 >= len(p.t)) {
+				n.age = a
+				e += 2
+			}
+		} else if p.w(e) == "(" && p.w(e+2) == ")" {
+			if a, ok := ageNumber(p.w(e + 1)); ok {
+				n.age = a
+				e += 3
+			}
+		}
+		list = append(list, n)
+		k = e
+		if p.w(k) == "," {
+			k++
+		}
+		if p.w(k) == "and" || p.w(k) == "&" {
+			k++
+		} else if p.w(k-1) != "," {
+			break
+		}
+	}
+	if len(list) < 2 || p.w(k-1) == "," || p.w(k-1) == "and" {
+		return nil, i
+	}
+	if p.dry {
+		return make([]int, len(list)), k
+	}
+	refs := make([]int, 0, len(list))
+	for _, n := range list {
+		idx := p.mention(Mention{Name: n.name, Relation: word, Role: r.role, Gender: genderName(r.gender), Owner: User, Age: n.age, Span: p.span(n.start, n.end)})
+		p.setRelation(idx, r, word, User, "")
+		if n.age != "" {
+			p.emitAge(idx, n.age, "age")
+		}
+		refs = append(refs, idx)
+	}
+	return refs, k
+}
+
+// childRanks name a child by birth order: "our youngest, Ivy,".
+var childRanks = map[string]bool{"youngest": true, "oldest": true, "eldest": true, "middle": false}
+
 // possessive parses "my/our [modifiers] [age] <relation>['s <relation>] [name]" at i.
 func (p *parser) possessive(i int) (subj, int, bool) {
 	j := i + 1
+	if childRanks[p.w(j)] {
+		// "our youngest, Ivy, starts preschool": a child named by rank
+		k := j + 1
+		if p.w(k) == "," {
+			k++
+		}
+		if name, e := p.name(k); e > k && (p.w(e) == "," || p.startsPredicate(e)) {
+			r := relations["child"]
+			idx := p.mention(Mention{Name: name, Relation: "child", Role: r.role, Owner: User, Span: p.span(i, e)})
+			p.setRelation(idx, r, "child", User, "")
+			if p.w(e) == "," {
+				e++
+			}
+			return subj{refs: []int{idx}}, e, true
+		}
+	}
 	age, j := p.modifiersAt(j)
+	if refs, e := p.pluralNames(i, j); len(refs) > 0 {
+		return subj{refs: refs}, e, true
+	}
 	if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
 		if p.startsPredicate(j+1) || p.t[min(j, len(p.t)-1)].poss {
 			return subj{skip: "group: \"" + p.span(i, j+1) + "\" names several people; facts are kept per person"}, j + 1, true

@@ -9,7 +9,7 @@ import (
 // roleModifiers may precede an occupation.
 var roleModifiers = map[string]bool{"senior": true, "junior": true, "lead": true, "head": true, "chief": true,
 	"principal": true, "staff": true, "freelance": true, "registered": true, "trainee": true, "qualified": true,
-	"certified": true, "professional": true, "full-time": true, "part-time": true, "retired": false,
+	"certified": true, "professional": true, "full-time": true, "part-time": true, "retired": true,
 	"pediatric": true, "school": true, "primary": true, "high": true, "middle": true, "assistant": true,
 	"associate": true, "volunteer": true, "practicing": true, "licensed": true}
 
@@ -46,7 +46,13 @@ func (p *parser) employer(i int, st state, rule string) int {
 	if p.w(i) == "a" || p.w(i) == "an" {
 		return i // "works at a bank": not a name
 	}
-	e := p.valueEnd(i, true, "as", "in", "since", "for", "where", "on", "with", "near")
+	e := p.valueEnd(i, true, "as", "in", "since", "for", "where", "on", "with", "near", "now", "nowadays", "anymore")
+	if p.at(e-2, "these", "days") == e && e-2 > i {
+		e -= 2
+	}
+	if p.w(e) == "now" || p.at(e, "these", "days") > 0 {
+		st.corr = true
+	}
 	if e == i || objectPronouns[p.w(i)] {
 		return i
 	}
