@@ -65,6 +65,14 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.likeObject(st, k, key, hw)
 	case travelIng[hw]:
 		return p.travel(head, st)
+	case hw == "learning":
+		return p.learning(head+1, st)
+	case hw == "trying" && p.at(head+1, "to", "learn") > 0:
+		return p.learning(head+3, st)
+	case hw == "trying" && p.at(head+1, "to", "pick", "up") > 0:
+		return p.learning(head+4, st)
+	case (hw == "bilingual" || hw == "trilingual" || hw == "multilingual" || hw == "fluent") && p.w(head+1) == "in":
+		return p.languagesAt(head+2, st, factbase.KeySpeaks, "is fluent in")
 	case hw == "in" && p.inGrade(head, st) > head:
 		return p.inGrade(head, st)
 	case hw == "at":

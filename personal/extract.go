@@ -297,6 +297,10 @@ func (p *parser) clauses(i int, corr bool) {
 				i = e
 			}
 		}
+		if k := p.leadClause(i); k > i {
+			i = p.nextClause(k)
+			continue
+		}
 		s, j, ok := p.subject(i)
 		if ok && s.skip != "" {
 			p.skip(s.skip)
@@ -369,10 +373,47 @@ func (p *parser) nextClause(i int) int {
 	return i
 }
 
+// leadClause reads clauses whose subject is a thing said before "is": "rock
+// climbing is my hobby", "Dutch is my mother tongue". It returns the index after
+// what it read, or i.
+func (p *parser) leadClause(i int) int {
+	if k := p.hobbyStatement(i); k > i {
+		return k
+	}
+	// "Dutch is my mother tongue"
+	if lang, ok := languages[p.w(i)]; ok && p.w(i+1) == "is" && (p.w(i+2) == "my" || p.w(i+2) == "our") {
+		if _, e := p.phraseIn(i+3, nativeLanguage); e > i+3 {
+			p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeySpeaks, value: lang, rule: "is my mother tongue"})
+			return e
+		}
+	}
+	return i
+}
+
+// nativeLanguage matches the nouns of a first language.
+func nativeLanguage(w string) (string, bool) {
+	switch w {
+	case "native language", "mother tongue", "first language", "native tongue", "mother language":
+		return w, true
+	}
+	return "", false
+}
+
 // specialClause reads clauses that have no ordinary subject: "our anniversary is
 // June 3rd", "today is Sarah's birthday". It returns the index after what it read,
 // or i.
 func (p *parser) specialClause(i int) int {
+	if p.w(i) == "my" || p.w(i) == "our" {
+		if k := p.vehicleStatement(i); k > i {
+			return k
+		}
+		// "my native language is Tagalog"
+		if _, e := p.phraseIn(i+1, nativeLanguage); e > i+1 && p.w(e) == "is" {
+			if k := p.languagesAt(e+1, state{s: &subj{refs: []int{User}}}, factbase.KeySpeaks, "my native language is"); k > e+1 {
+				return k
+			}
+		}
+	}
 	// "my/our (wedding) anniversary is ..."
 	if p.w(i) == "my" || p.w(i) == "our" {
 		j := i + 1

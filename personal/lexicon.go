@@ -290,7 +290,10 @@ var medications = map[string]bool{
 	"chemo": true, "chemotherapy": true, "antibiotics": true, "birth control": true, "the pill": true,
 	"aspirin": true, "lithium": true, "prednisone": true, "steroids": true, "an epipen": true, "epipen": true,
 	"beta blockers": true, "ibuprofen": true, "methotrexate": true, "xanax": true, "zoloft": true,
-	"prozac": true, "lexapro": true, "vitamin d": false,
+	"prozac": true, "lexapro": true, "sertraline": true, "fluoxetine": true, "citalopram": true,
+	"escitalopram": true, "atorvastatin": true, "lisinopril": true, "amlodipine": true, "omeprazole": true,
+	"gabapentin": true, "melatonin": true, "vitamin b12": false, "eliquis": true, "ozempic": true,
+	"wegovy": true, "insulin injections": true, "hrt": true, "suboxone": true, "vitamin d": false,
 }
 
 // languages are languages for "answer in German".
@@ -304,7 +307,19 @@ var languages = map[string]string{
 	"romanian": "Romanian", "vietnamese": "Vietnamese", "thai": "Thai", "indonesian": "Indonesian",
 	"catalan": "Catalan", "swahili": "Swahili", "bengali": "Bengali", "urdu": "Urdu", "persian": "Persian",
 	"farsi": "Persian", "tagalog": "Tagalog", "malay": "Malay", "irish": "Irish", "welsh": "Welsh",
-	"spanglish": "Spanglish", "brazilian portuguese": "Brazilian Portuguese",
+	"spanglish": "Spanglish", "brazilian portuguese": "Brazilian Portuguese", "asl": "ASL",
+	"sign language": "sign language", "american sign language": "ASL", "bsl": "BSL", "latin": "Latin",
+	"icelandic": "Icelandic", "afrikaans": "Afrikaans", "tamil": "Tamil", "punjabi": "Punjabi",
+	"gujarati": "Gujarati", "marathi": "Marathi", "telugu": "Telugu", "slovak": "Slovak",
+	"slovenian": "Slovenian", "croatian": "Croatian", "serbian": "Serbian", "bulgarian": "Bulgarian",
+	"lithuanian": "Lithuanian", "latvian": "Latvian", "estonian": "Estonian", "albanian": "Albanian",
+	"amharic": "Amharic", "yoruba": "Yoruba", "zulu": "Zulu", "esperanto": "Esperanto",
+	"basque": "Basque", "galician": "Galician", "armenian": "Armenian", "georgian": "Georgian",
+	"nepali": "Nepali", "sinhala": "Sinhala", "khmer": "Khmer", "lao": "Lao", "burmese": "Burmese",
+	"mongolian": "Mongolian", "kazakh": "Kazakh", "uzbek": "Uzbek", "pashto": "Pashto", "kurdish": "Kurdish",
+	"maori": "Maori", "hawaiian": "Hawaiian", "swiss german": "Swiss German", "flemish": "Flemish",
+	"scottish gaelic": "Scottish Gaelic", "gaelic": "Gaelic", "yiddish": "Yiddish", "hausa": "Hausa",
+	"igbo": "Igbo", "somali": "Somali", "malayalam": "Malayalam", "kannada": "Kannada",
 }
 
 // months are month names, which are not names of people.

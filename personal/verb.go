@@ -33,18 +33,36 @@ func (p *parser) verbRule(head int, st state) int {
 			return e
 		}
 	case hw == "speaks" || hw == "speak":
-		e := p.valueEnd(head+1, true, "at", "with", "to")
-		n := 0
-		for _, v := range p.listValues(head+1, e) {
-			if lang, ok := languages[strings.ToLower(strings.TrimPrefix(v, "fluent "))]; ok {
-				l := lang
-				p.emitFx(s, fx{key: factbase.KeySpeaks, value: l, rule: "speaks", correction: st.corr, text: func(x string) string { return x + " speaks " + l }})
-				n++
-			}
-		}
-		if n > 0 {
+		if e := p.languagesAt(head+1, st, factbase.KeySpeaks, "speaks"); e > head+1 {
 			return e
 		}
+	case (hw == "started" || hw == "began" || hw == "start" || hw == "starts") && p.w(head+1) == "learning",
+		hw == "learns" || hw == "learn":
+		i := head + 1
+		if p.w(i) == "learning" {
+			i++
+		}
+		return p.learning(i, st)
+	case (hw == "drives" || hw == "drive" || hw == "rides" || hw == "ride") && p.vehicleVerb(head+1, st, true, hw) > head+1:
+		return p.vehicleVerb(head+1, st, true, hw)
+	case vehicleBuyVerbs[hw] && p.vehicleVerb(head+1, st, false, hw) > head+1:
+		return p.vehicleVerb(head+1, st, false, hw)
+	case hw == "sold" || hw == "sells" || hw == "sell":
+		// "sold the Focus and bought a Kia EV6": nothing to keep, but the next
+		// predicate continues after it
+		if _, e := p.vehicleAt(head+1, true); e > head+1 {
+			return e
+		}
+	case (hw == "commute" || hw == "commutes") && (p.w(head+1) == "on" || p.w(head+1) == "by"):
+		return p.commute(head+2, st)
+	case (hw == "taken" || hw == "took" || hw == "take" || hw == "takes" || hw == "picked") && p.w(head+1) == "up":
+		return p.hobbyObject(head+2, st, "took up")
+	case (hw == "sings" || hw == "sing") && p.w(head+1) == "in" && (p.w(head+2) == "a" || p.w(head+2) == "the") &&
+		(p.w(head+3) == "choir" || p.w(head+3) == "band" || p.w(head+3) == "chorus"):
+		p.emitFx(s, fx{key: factbase.KeyHobby, value: p.span(head+3, head+4), rule: "sings in a choir", correction: st.corr})
+		return head + 4
+	case (hw == "takes" || hw == "take") && p.doseOf(head+1) > head+1:
+		return p.medication(p.doseOf(head+1), st)
 	case hw == "works" || hw == "work" || hw == "worked" && st.aux:
 		switch p.w(head + 1) {
 		case "at", "for":
@@ -118,8 +136,14 @@ func (p *parser) verbRule(head int, st state) int {
 			return p.schedule(head, p.activityStart(head), st)
 		}
 	case scheduleVerbs[hw]:
+		if hw == "takes" || hw == "take" {
+			p.languageClasses(head+1, st)
+		}
 		if e := p.schedule(head, p.activityStart(head), st); e > head {
 			return e
+		}
+		if hw == "plays" || hw == "play" {
+			return p.hobbyObject(head+1, st, "plays")
 		}
 		if hw == "teaches" || hw == "teach" {
 			return p.teaches(head+1, st)
@@ -159,6 +183,9 @@ func (p *parser) hasRule(head int, st state) int {
 		v := c
 		p.emitFx(s, fx{key: factbase.KeyCondition, value: v, rule: "has <condition>", correction: st.corr, text: func(x string) string { return x + " has " + v }})
 		return p.afterTail(e)
+	}
+	if e := p.vehicleVerb(i, st, false, "has"); e > i {
+		return e
 	}
 	if s.isUser() || s.we {
 		if e := p.relationIntro(i, st); e > i {
@@ -212,10 +239,32 @@ func (p *parser) pastRule(head int, st state) int {
 		return p.bornRule(head+1, st)
 	case p.w(head) == "promoted" && st.cop:
 		return p.promoted(head+1, st)
+	case p.w(head) == "took" && p.w(head+1) == "up":
+		return p.hobbyObject(head+2, st, "took up")
 	case p.w(head) == "graduated" && p.w(head+1) == "from":
 		return p.startedAt(head+2, st, true, "graduated from")
 	}
 	return head
+}
+
+// vehicleBuyVerbs take a vehicle of a known make: "bought a Tesla Model Y".
+var vehicleBuyVerbs = map[string]bool{"bought": true, "buys": true, "got": true, "leased": true, "owns": true,
+	"own": true, "rent": false, "purchased": true}
+
+// doseOf reads "50mg of" at i and returns the index after it, or i.
+func (p *parser) doseOf(i int) int {
+	w := p.w(i)
+	if len(w) > 0 && w[0] >= '0' && w[0] <= '9' && (strings.HasSuffix(w, "mg") || strings.HasSuffix(w, "ml") ||
+		strings.HasSuffix(w, "mcg") || p.w(i+1) == "mg" || p.w(i+1) == "milligrams") {
+		j := i + 1
+		if p.w(j) == "mg" || p.w(j) == "milligrams" {
+			j++
+		}
+		if p.w(j) == "of" && p.medicationAt(j+1) {
+			return j + 1
+		}
+	}
+	return i
 }
 
 // jobVerbs take "a (new) job at X": "started a new job at Deloitte", "got a job at
