@@ -90,3 +90,18 @@ func isDateText(s string) bool {
 	}
 	return false
 }
+
+// turns reads "turns 9 on April 11", "is turning 10 on Sunday" (head at the verb):
+// the day is a birthday. It returns head when no age and day follow.
+func (p *parser) turns(head int, st state) int {
+	if _, ok := ageNumber(p.w(head + 1)); !ok {
+		return head
+	}
+	end := p.clauseEnd(head + 2)
+	m, _, me := p.markerIn(head+2, end)
+	if m == nil || m.Grain != when.Day || m.Recur != when.Once || m.Past {
+		return head
+	}
+	p.birthday(st, m, "turns N on")
+	return max(me, end)
+}

@@ -1,6 +1,8 @@
 package personal
 
 import (
+	"strings"
+
 	"github.com/factbase/factbase/when"
 
 	"github.com/factbase/factbase"
@@ -10,6 +12,16 @@ import (
 func (p *parser) copulaRule(head int, st state) int {
 	s := *st.s
 	hw := p.w(head)
+	switch hw {
+	case "in":
+		if e := p.inGrade(head, st); e > head {
+			return e
+		}
+	case "turning":
+		if e := p.turns(head, st); e > head {
+			return e
+		}
+	}
 	switch {
 	case hw == "born":
 		return p.bornRule(head+1, st)
@@ -73,8 +85,6 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.learning(head+4, st)
 	case (hw == "bilingual" || hw == "trilingual" || hw == "multilingual" || hw == "fluent") && p.w(head+1) == "in":
 		return p.languagesAt(head+2, st, factbase.KeySpeaks, "is fluent in")
-	case hw == "in" && p.inGrade(head, st) > head:
-		return p.inGrade(head, st)
 	case hw == "at":
 		return p.isAt(head+1, st)
 	case hw == "studying" || hw == "majoring" && p.w(head+1) == "in":
@@ -93,6 +103,12 @@ func (p *parser) copulaRule(head int, st state) int {
 		return head
 	case hw == "turning" || hw == "having" || hw == "getting" || hw == "starting" || hw == "doing" || hw == "taking" || hw == "playing" || hw == "hosting" || hw == "throwing" || hw == "celebrating" || hw == "attending" || hw == "running" || hw == "seeing" || hw == "meeting":
 		return p.plan(head, st)
+	}
+	if strings.HasSuffix(hw, "ing") && !staticGerunds[hw] {
+		// "is interning at NASA this summer": a plan when a time follows
+		if e := p.plan(head, st); e > head {
+			return e
+		}
 	}
 	if a, ok := ageNumber(hw); ok {
 		return p.ageRule(head, a, st)
@@ -118,6 +134,11 @@ func (p *parser) copulaRule(head int, st state) int {
 	}
 	return head
 }
+
+// staticGerunds state no plan even with a time: "is feeling better today".
+var staticGerunds = map[string]bool{"feeling": true, "being": true, "thinking": true, "wondering": true,
+	"hoping": true, "trying": true, "looking": true, "loving": true, "enjoying": true, "doing": true,
+	"missing": true, "struggling": true, "living": true, "sleeping": true, "recovering": true, "healing": true}
 
 // copulaArticle reads "a/an ..." after a copula: an age, an occupation, a diet, a
 // fan of something.

@@ -58,7 +58,12 @@ func (p *parser) emitFx(s subj, f fx) {
 	if p.emitted == nil {
 		p.emitted = map[string]bool{}
 	}
-	for _, ref := range s.refs {
+	refs := s.refs
+	if s.we && f.key == factbase.KeyPlan {
+		// "my fiancé and I are getting married on June 20": the user's plan
+		refs = []int{User}
+	}
+	for _, ref := range refs {
 		if ref == User && !p.o.UserBasics && !f.userOK && routerKeys[f.key] {
 			continue // the router writes the user's own basics
 		}

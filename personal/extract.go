@@ -32,10 +32,20 @@ func Extract(msg string, o Options) Extraction {
 			}
 		}
 	}
-	if !o.Now.IsZero() {
-		p.markers = when.Find(msg, o.Now)
-	}
 	toks := tokenize(msg)
+	if !o.Now.IsZero() {
+		p.markers = refineMarkers(msg, toks, when.Find(msg, o.Now), o.Now)
+		p.markerAtTok = make(map[int]int, len(p.markers))
+		mi := 0
+		for _, t := range toks {
+			for mi < len(p.markers) && p.markers[mi].Start < t.start {
+				mi++
+			}
+			if mi < len(p.markers) && p.markers[mi].Start < t.end {
+				p.markerAtTok[t.start] = mi
+			}
+		}
+	}
 	if o.Speaker == SpeakerAssistant {
 		toks = swapPerson(toks)
 	}
@@ -80,7 +90,9 @@ type parser struct {
 	o       Options
 	ex      *Extraction
 	markers []when.Marker
-	known   map[string]bool // first names of known entities, lower case
+	// markerAtTok maps the start offset of a token to the marker that starts in it.
+	markerAtTok map[int]int
+	known       map[string]bool // first names of known entities, lower case
 
 	// the sentence being read
 	t []token
@@ -90,6 +102,10 @@ type parser struct {
 	saidBy int
 	// dry parses without recording mentions or facts (to look ahead).
 	dry bool
+	// first is the index of the sentence's first word after its lead-ins.
+	first int
+	// lastHobby is the user's hobby said last in the message ("pottery").
+	lastHobby string
 	// emitted dedupes facts within the message.
 	emitted map[string]bool
 }
@@ -218,6 +234,7 @@ func (p *parser) sentence(t []token) {
 	if i >= len(t) {
 		return
 	}
+	p.first = i
 	first := p.w(i)
 	if (first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) == "you" {
 		if k := p.commPref(i); k > i {
@@ -301,6 +318,14 @@ func (p *parser) clauses(i int, corr bool) {
 			i = p.nextClause(k)
 			continue
 		}
+		if elidedI[p.w(i)] && p.t[i].cap && i == p.first && p.saidBy == User {
+			// "Got a haircut booked for Saturday morning.": a note with "I" left out
+			s := subj{refs: []int{User}, correction: corr, clauseStart: i}
+			if _, k := p.predicates(&s, i); k > i {
+				i = p.nextClause(k)
+				continue
+			}
+		}
 		s, j, ok := p.subject(i)
 		if ok && s.skip != "" {
 			p.skip(s.skip)
@@ -373,11 +398,18 @@ func (p *parser) nextClause(i int) int {
 	return i
 }
 
+// elidedI start a note whose subject "I" is left out: "Got a haircut booked",
+// "Booked two weeks in Bali".
+var elidedI = map[string]bool{"got": true, "booked": true, "have": false, "heading": false, "flying": false}
+
 // leadClause reads clauses whose subject is a thing said before "is": "rock
 // climbing is my hobby", "Dutch is my mother tongue". It returns the index after
 // what it read, or i.
 func (p *parser) leadClause(i int) int {
 	if k := p.hobbyStatement(i); k > i {
+		return k
+	}
+	if k := p.eventClause(i); k > i {
 		return k
 	}
 	// "Dutch is my mother tongue"
@@ -403,6 +435,9 @@ func nativeLanguage(w string) (string, bool) {
 // June 3rd", "today is Sarah's birthday". It returns the index after what it read,
 // or i.
 func (p *parser) specialClause(i int) int {
+	if k := p.thereIsClass(i); k > i {
+		return k
+	}
 	if p.w(i) == "my" || p.w(i) == "our" {
 		if k := p.vehicleStatement(i); k > i {
 			return k

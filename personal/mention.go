@@ -243,6 +243,10 @@ func (p *parser) peekSubject(i int) (subj, int, bool) {
 	return p.subject(i)
 }
 
+// possAttributes are the attributes "her ... is" may state: "her birthday is March 3".
+var possAttributes = map[string]bool{"birthday": true, "bday": true, "name": true, "email": true, "number": true,
+	"phone": true, "job": true, "age": true, "diet": true, "allergies": true}
+
 // bareKin are relation words that name the user's relative without "my": "Mom
 // loves it".
 var bareKin = map[string]bool{
@@ -320,7 +324,7 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 				return p.relationMention(i, k, r, word, idx, p.ownerLabel(idx))
 			}
 		}
-		if w == "her" && !p.t[i].cap && i > 0 {
+		if w == "her" && !p.t[i].cap && i > 0 && !possAttributes[p.w(i+1)] {
 			return subj{}, i, false
 		}
 		idx := p.pronoun(g)

@@ -23,6 +23,13 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	for k := j; k < attrEnd; k++ {
 		attr = append(attr, p.w(k))
 	}
+	if len(attr) > 1 && (attr[1] == "birthday" || attr[1] == "bday") {
+		if _, ok := dayOfMonth(attr[0]); ok || ordinals[attr[0]] {
+			attr = attr[1:] // "Dad's 70th birthday"
+		} else if n := strings.TrimRight(attr[0], "stndrh"); n != attr[0] && isNumber(n) {
+			attr = attr[1:]
+		}
+	}
 	a := strings.Join(attr, " ")
 	v := attrEnd + 1
 	neg, past := false, p.w(attrEnd) == "was"

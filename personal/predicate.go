@@ -280,6 +280,14 @@ func (p *parser) reportedSpeech(s *subj, head int) int {
 	i := head + 1
 	if p.w(i) == "me" || p.w(i) == "us" {
 		i++
+	} else if p.w(i) == "the" || p.w(i) == "everyone" || p.w(i) == "everybody" {
+		// "told the team she'll be in Peru": the hearers are not what is said
+		for n := 1; n <= 3; n++ {
+			if w := p.w(i + n); w == "that" || subjectPronouns[w] || w == "his" || w == "her" {
+				i += n
+				break
+			}
+		}
 	}
 	if p.w(i) == "that" || p.w(i) == ":" || p.w(i) == "," {
 		i++

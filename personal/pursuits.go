@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/when"
 )
 
 // Languages spoken and learned, vehicles and hobbies.
@@ -216,6 +217,9 @@ func (p *parser) hobbyObject(i int, st state, rule string) int {
 	n := 0
 	for _, v := range p.listValues(j, e) {
 		val := v
+		if st.s.isUser() {
+			p.lastHobby = val
+		}
 		p.emitFx(*st.s, fx{key: factbase.KeyHobby, value: val, rule: rule, correction: st.corr, text: func(x string) string {
 			return x + " has the hobby " + val
 		}})
@@ -225,6 +229,31 @@ func (p *parser) hobbyObject(i int, st state, rule string) int {
 		return i
 	}
 	return p.afterTail(e)
+}
+
+// thereIsClass reads "there's a class every Thursday night" after a hobby was said
+// ("I've taken up pottery, ..."): the hobby's schedule.
+func (p *parser) thereIsClass(i int) int {
+	if p.lastHobby == "" || p.at(i, "there", "is") < 0 {
+		return i
+	}
+	j := i + 2
+	if p.w(j) == "a" || p.w(j) == "an" {
+		j++
+	}
+	if !eventNouns[p.w(j)] {
+		return i
+	}
+	m, me := p.markerAt(j + 1)
+	if m == nil || m.Recur == when.Once {
+		return i
+	}
+	value := p.lastHobby + " " + p.span(j, me)
+	mm := *m
+	p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeySchedule, value: value, rule: "there is a class", marker: &mm, text: func(x string) string {
+		return x + " has " + value
+	}})
+	return me
 }
 
 // hobbyStatement reads "my hobbies are knitting and birdwatching" (i at "my"), and

@@ -116,8 +116,8 @@ func (p *parser) relationIntro(i int, st state) int {
 		return e
 	}
 	r, word, k, ok := p.relationAt(j)
-	if !ok {
-		return i
+	if !ok || eventNouns[p.w(k)] || p.w(k) == "visit" {
+		return i // "a dentist appointment"
 	}
 	n := k
 	if p.w(n) == "named" || p.w(n) == "called" || p.w(n) == "," {

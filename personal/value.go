@@ -11,17 +11,16 @@ func (p *parser) markerAt(k int) (*when.Marker, int) {
 	if k >= len(p.t) {
 		return nil, k
 	}
-	for idx := range p.markers {
-		m := &p.markers[idx]
-		if m.Start == p.t[k].start || m.Start > p.t[k].start && m.Start < p.t[k].end {
-			e := k
-			for e < len(p.t) && p.t[e].start < m.End {
-				e++
-			}
-			return m, e
-		}
+	idx, ok := p.markerAtTok[p.t[k].start]
+	if !ok {
+		return nil, k
 	}
-	return nil, k
+	m := &p.markers[idx]
+	e := k
+	for e < len(p.t) && p.t[e].start < m.End {
+		e++
+	}
+	return m, e
 }
 
 // markerIn returns the first marker whose start lies in tokens [i, j) and its token

@@ -4,12 +4,16 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/when"
 )
 
 // verbRule reads a predicate headed by a verb.
 func (p *parser) verbRule(head int, st state) int {
 	s := *st.s
 	hw := p.w(head)
+	if e := p.verbFirst(head, st); e > head {
+		return e
+	}
 	switch {
 	case likeVerbs[hw]:
 		if p.w(head+1) == "it" || p.w(head+1) == "that" || p.w(head+1) == "you" {
@@ -43,10 +47,6 @@ func (p *parser) verbRule(head int, st state) int {
 			i++
 		}
 		return p.learning(i, st)
-	case (hw == "drives" || hw == "drive" || hw == "rides" || hw == "ride") && p.vehicleVerb(head+1, st, true, hw) > head+1:
-		return p.vehicleVerb(head+1, st, true, hw)
-	case vehicleBuyVerbs[hw] && p.vehicleVerb(head+1, st, false, hw) > head+1:
-		return p.vehicleVerb(head+1, st, false, hw)
 	case hw == "sold" || hw == "sells" || hw == "sell":
 		// "sold the Focus and bought a Kia EV6": nothing to keep, but the next
 		// predicate continues after it
@@ -96,8 +96,11 @@ func (p *parser) verbRule(head int, st state) int {
 			return head + 2
 		}
 	case hw == "turns":
+		if e := p.turns(head, st); e > head {
+			return e
+		}
 		return p.plan(head, st)
-	case hw == "has" || hw == "have" || hw == "had" && st.aux:
+	case hw == "has" || hw == "have" || hw == "had" && st.aux || hw == "got" && (p.w(head+1) == "a" || p.w(head+1) == "an") && p.jobAt(head+1) == head+1:
 		return p.hasRule(head, st)
 	case (hw == "takes" || hw == "take") && p.medicationAt(head+1):
 		return p.medication(head+1, st)
@@ -162,9 +165,104 @@ func (p *parser) verbRule(head int, st state) int {
 			return e
 		}
 	case hw == "got" && p.w(head+1) == "married":
-		return head
+		return p.married(head+2, st)
 	}
 	return head
+}
+
+// verbFirst reads the verb rules that, when they read nothing, leave the verb to the
+// others: "drives a Volvo" (else a trip), "starts kindergarten in September".
+func (p *parser) verbFirst(head int, st state) int {
+	switch hw := p.w(head); {
+	case hw == "drives" || hw == "drive" || hw == "rides" || hw == "ride" || vehicleBuyVerbs[hw]:
+		if e := p.vehicleVerb(head+1, st, !vehicleBuyVerbs[hw], hw); e > head+1 {
+			return e
+		}
+	case hw == "starts" || hw == "start" || hw == "begins":
+		return p.plan(head, st)
+	case hw == "booked" || hw == "booking":
+		return p.booked(head, st)
+	}
+	if hw := p.w(head); hw == "got" || hw == "have" || hw == "has" || hw == "bought" || hw == "booked" {
+		if e := p.tickets(head+1, st); e > head+1 {
+			return e
+		}
+	}
+	return head
+}
+
+// married reads "Lucas and I got married on June 9, 2018" (i after "married"): the
+// other one is the user's spouse, the day the anniversary.
+func (p *parser) married(i int, st state) int {
+	s := *st.s
+	if !s.we || len(s.refs) != 2 {
+		return i
+	}
+	other := s.refs[0]
+	if other == User {
+		other = s.refs[1]
+	}
+	if other < 0 || p.dry {
+		return i
+	}
+	if p.ex.Mentions[other].Relation == "" {
+		p.setRelation(other, relations["spouse"], "spouse", User, "")
+	}
+	m, e := p.markerAt(i)
+	if m == nil || m.Grain != when.Day || m.Recur != when.Once {
+		return i
+	}
+	mm := *m
+	mm.Recur = when.Yearly
+	if !p.o.Now.IsZero() {
+		mm.Anchor = when.NextYearly(m.Anchor.Month(), m.Anchor.Day(), p.o.Now)
+	}
+	text := strings.TrimPrefix(strings.TrimPrefix(m.Text, "on "), "On ")
+	p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeyAnniversary, value: text, rule: "got married on", marker: &mm, text: func(x string) string {
+		return x + "'s wedding anniversary is " + text
+	}})
+	return e
+}
+
+// booked reads "booked two weeks in Bali starting August 3" (head at the verb): a
+// trip when it names a place, else a plan.
+func (p *parser) booked(head int, st state) int {
+	end := p.clauseEnd(head + 1)
+	m, ms, me := p.markerIn(head+1, end)
+	if m == nil || m.Past || m.Recur != when.Once || ms == head+1 {
+		return head
+	}
+	key := factbase.KeyPlan
+	for k := head + 1; k < ms; k++ {
+		if (p.w(k) == "in" || p.w(k) == "to") && p.isPlace(k+1) || travelNouns[p.w(k)] || p.w(k) == "hotel" {
+			key = factbase.KeyTravel
+		}
+	}
+	value := p.span(head+1, max(end, me))
+	mm := *m
+	p.emitFx(*st.s, fx{key: key, value: value, rule: "booked", marker: &mm, correction: st.corr, text: func(x string) string {
+		return x + ": " + value + anchorNote(mm)
+	}})
+	return max(end, me)
+}
+
+// tickets reads "got tickets to see Beyoncé on May 30" (i after the verb).
+func (p *parser) tickets(i int, st state) int {
+	if p.w(i) != "tickets" && p.w(i) != "ticket" || p.w(i+1) != "to" && p.w(i+1) != "for" {
+		return i
+	}
+	v := i + 2
+	end := p.clauseEnd(v)
+	m, _, me := p.markerIn(v, end)
+	if m == nil || m.Past || m.Recur != when.Once {
+		return i
+	}
+	value := p.span(v, max(end, me))
+	mm := *m
+	p.emitFx(*st.s, fx{key: factbase.KeyPlan, value: value, rule: "got tickets to", marker: &mm, correction: st.corr, text: func(x string) string {
+		return x + ": " + value + anchorNote(mm)
+	}})
+	return max(end, me)
 }
 
 // hasRule reads predicates headed by "has/have": an allergy, a condition, a relation
