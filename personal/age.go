@@ -42,9 +42,14 @@ func (p *parser) ageRule(head int, a string, st state) int {
 
 func (p *parser) ageFacts(st state, a string) {
 	for _, r := range st.s.refs {
-		if r != User {
-			p.emitAge(r, a, "is N years old")
+		if r == User {
+			if !st.s.we {
+				age := a
+				p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeyAge, value: a, rule: "I am N", correction: st.corr, text: func(s string) string { return s + " is " + age + " years old" }})
+			}
+			continue
 		}
+		p.emitAge(r, a, "is N years old")
 	}
 }
 

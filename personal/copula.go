@@ -95,6 +95,9 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.study(i, st, "is studying")
 	case hw == "doing" && (p.w(head+1) == "a" || p.w(head+1) == "an") && degreeWords[p.w(head+2)]:
 		return p.degreeStudy(head+2, st)
+	case hw == "doing" && p.dietAt(head+1):
+		st.corr = true
+		return p.verbFirst(head, st)
 	case hw == "in" && p.isPlace(head+1):
 		// "Sarah is in Paris next week"
 		if m, _, _ := p.markerIn(head+2, p.clauseEnd(head+2)); m != nil && !m.Past && m.Recur == when.Once {
@@ -103,6 +106,11 @@ func (p *parser) copulaRule(head int, st state) int {
 		return head
 	case hw == "turning" || hw == "having" || hw == "getting" || hw == "starting" || hw == "doing" || hw == "taking" || hw == "playing" || hw == "hosting" || hw == "throwing" || hw == "celebrating" || hw == "attending" || hw == "running" || hw == "seeing" || hw == "meeting":
 		return p.plan(head, st)
+	}
+	if nationalities[hw] && p.t[head].cap && (head+1 >= len(p.t) || p.w(head+1) == "," || p.w(head+1) == "and" || p.w(head+1) == "but") {
+		v := p.span(head, head+1)
+		p.emitFx(s, fx{key: factbase.KeyOrigin, value: v, rule: "is <nationality>", correction: st.corr, text: func(x string) string { return x + " is " + v }})
+		return head + 1
 	}
 	if strings.HasSuffix(hw, "ing") && !staticGerunds[hw] {
 		// "is interning at NASA this summer": a plan when a time follows
@@ -135,6 +143,98 @@ func (p *parser) copulaRule(head int, st state) int {
 	return head
 }
 
+// socialRelations may be said of a named person without "my": "Nadia is a friend
+// from college".
+var socialRelations = map[string]bool{"friend": true, "colleague": true, "coworker": true, "co-worker": true,
+	"neighbor": true, "neighbour": true, "classmate": true, "roommate": true, "flatmate": true,
+	"good friend": true, "close friend": true, "old friend": true, "childhood friend": true}
+
+// socialRelation reads "a friend [from college|of mine]" after "Nadia is" (i after
+// the article); it returns i when none is there.
+func (p *parser) socialRelation(i int, st state) int {
+	s := *st.s
+	if len(s.refs) != 1 || s.refs[0] == User || p.dry || p.ex.Mentions[s.refs[0]].Relation != "" {
+		return i
+	}
+	r, word, k, ok := p.relationAt(i)
+	if !ok || !socialRelations[p.span(i, k)] && !socialRelations[word] {
+		return i
+	}
+	switch {
+	case p.at(k, "of", "mine") > 0:
+		k += 2
+	case p.w(k) == "from" && k+1 < len(p.t) && p.t[k+1].kind == kWord:
+		e := p.valueEnd(k+1, true)
+		if e-k > 4 {
+			return i
+		}
+		k = e
+	case k < len(p.t) && p.w(k) != "," && p.w(k) != "and" && p.w(k) != "but":
+		return i // "a friend of Sarah's": not the user's
+	}
+	p.setRelation(s.refs[0], r, word, User, "")
+	return k
+}
+
+// dietAt reports whether a diet is named at i.
+func (p *parser) dietAt(i int) bool {
+	_, e := p.phraseIn(i, dietPhrase)
+	return e > i
+}
+
+// breeds are breeds of dogs and cats: "Biscuit is a golden retriever".
+var breeds = map[string]bool{
+	"golden retriever": true, "labrador": true, "labrador retriever": true, "lab": true, "poodle": true,
+	"beagle": true, "husky": true, "siberian husky": true, "corgi": true, "pug": true, "dachshund": true,
+	"chihuahua": true, "border collie": true, "collie": true, "german shepherd": true, "terrier": true,
+	"jack russell": true, "jack russell terrier": true, "yorkie": true, "yorkshire terrier": true,
+	"bulldog": true, "french bulldog": true, "frenchie": true, "boxer": true, "shih tzu": true,
+	"greyhound": true, "whippet": true, "spaniel": true, "cocker spaniel": true, "springer spaniel": true,
+	"rottweiler": true, "doberman": true, "maltese": true, "pomeranian": true, "schnauzer": true,
+	"great dane": true, "bernese": true, "bernese mountain dog": true, "samoyed": true, "akita": true,
+	"shiba inu": true, "shiba": true, "cavapoo": true, "cockapoo": true, "labradoodle": true,
+	"goldendoodle": true, "cavalier": true, "vizsla": true, "weimaraner": true, "dalmatian": true,
+	"maine coon": true, "siamese": true, "persian": true, "ragdoll": true, "bengal": true, "sphynx": true,
+	"british shorthair": true, "russian blue": true, "scottish fold": true, "norwegian forest cat": true,
+	"mutt": true, "rescue mutt": true, "mixed breed": true,
+}
+
+// breed reads a breed after "is a" when the subject is a pet: "a golden retriever",
+// "a lab mix". It returns i when none is there.
+func (p *parser) breed(i int, st state) int {
+	s := *st.s
+	if len(s.refs) != 1 || s.refs[0] == User || p.dry || p.ex.Mentions[s.refs[0]].Role != factbase.RolePet {
+		return i
+	}
+	_, e := p.phraseIn(i, func(w string) (string, bool) { return w, breeds[w] })
+	if e == i {
+		return i
+	}
+	if p.w(e) == "mix" || p.w(e) == "cross" {
+		e++
+	}
+	v := p.span(i, e)
+	p.emitFx(s, fx{key: factbase.KeyBreed, value: v, rule: "is a <breed>", correction: st.corr, text: func(x string) string {
+		return x + " is a " + v
+	}})
+	return e
+}
+
+// nationalities are said as adjectives: "I'm Brazilian" (home.origin).
+var nationalities = map[string]bool{
+	"brazilian": true, "mexican": true, "canadian": true, "american": true, "british": true, "irish": true,
+	"scottish": true, "welsh": true, "english": false, "french": true, "german": true, "italian": true,
+	"spanish": true, "portuguese": true, "dutch": true, "belgian": true, "swiss": true, "austrian": true,
+	"polish": true, "czech": true, "hungarian": true, "romanian": true, "greek": true, "turkish": true,
+	"swedish": true, "norwegian": true, "danish": true, "finnish": true, "icelandic": true, "russian": true,
+	"ukrainian": true, "chinese": true, "japanese": true, "korean": true, "vietnamese": true, "thai": true,
+	"filipino": true, "indonesian": true, "indian": true, "pakistani": true, "bangladeshi": true,
+	"nigerian": true, "kenyan": true, "ghanaian": true, "ethiopian": true, "egyptian": true,
+	"moroccan": true, "south african": false, "australian": true, "argentinian": true, "argentine": true,
+	"chilean": true, "colombian": true, "peruvian": true, "venezuelan": true, "cuban": true, "israeli": true,
+	"lebanese": true, "iranian": true, "iraqi": true, "syrian": true, "palestinian": true, "jamaican": true,
+}
+
 // staticGerunds state no plan even with a time: "is feeling better today".
 var staticGerunds = map[string]bool{"feeling": true, "being": true, "thinking": true, "wondering": true,
 	"hoping": true, "trying": true, "looking": true, "loving": true, "enjoying": true, "doing": true,
@@ -143,6 +243,9 @@ var staticGerunds = map[string]bool{"feeling": true, "being": true, "thinking": 
 // copulaArticle reads "a/an ..." after a copula: an age, an occupation, a diet, a
 // fan of something.
 func (p *parser) copulaArticle(i int, st state) int {
+	if e := p.breed(i, st); e > i {
+		return e
+	}
 	if a, e := p.ageAdjective(i); e > i {
 		p.ageFacts(st, a)
 		return e
@@ -162,6 +265,9 @@ func (p *parser) copulaArticle(i int, st state) int {
 		return e
 	}
 	if e := p.classYear(i, st); e > i {
+		return e
+	}
+	if e := p.socialRelation(i, st); e > i {
 		return e
 	}
 	if e := p.degreeStudy(i, st); e > i {

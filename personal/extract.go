@@ -52,7 +52,38 @@ func Extract(msg string, o Options) Extraction {
 	for _, s := range sentences(msg, toks) {
 		p.sentence(s)
 	}
+	p.dropTellerRelations()
 	return *p.ex
+}
+
+// dropTellerRelations drops the relation facts of people who only tell something
+// about someone else and are known to the user only through that someone or as a
+// service ("Leo's teacher told us he's allergic to kiwi", "My doctor says I have
+// high blood pressure"): the teller is who said it, not a fact of its own.
+func (p *parser) dropTellerRelations() {
+	teller := map[int]bool{}
+	about := map[int]bool{}
+	for _, f := range p.ex.Facts {
+		if f.SaidBy != User {
+			teller[f.SaidBy] = true
+		}
+		if f.Key != factbase.KeyRelation {
+			about[f.About] = true
+		}
+	}
+	if len(teller) == 0 {
+		return
+	}
+	out := p.ex.Facts[:0]
+	for _, f := range p.ex.Facts {
+		if f.Key == factbase.KeyRelation && teller[f.About] && !about[f.About] && f.SaidBy == User {
+			if m := p.ex.Mentions[f.About]; m.Owner != User || m.Role == factbase.RoleService {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	p.ex.Facts = out
 }
 
 // swapPerson rewrites an assistant's message so that it reads as the user's: "you"
@@ -411,6 +442,24 @@ func (p *parser) leadClause(i int) int {
 	}
 	if k := p.eventClause(i); k > i {
 		return k
+	}
+	// "Just heard from my brother Luis - he got engaged": the one heard from
+	if k := p.at(i, "just", "heard", "from"); k > 0 || p.at(i, "heard", "from") > 0 {
+		if k < 0 {
+			k = i + 2
+		}
+		if s, e, ok := p.subject(k); ok && s.skip == "" {
+			return e
+		}
+	}
+	// "Meet Bruno, our 6-year-old boxer."
+	if p.w(i) == "meet" && p.t[i].cap && p.w(i+1) != "me" {
+		if name, e := p.name(i + 1); e > i+1 && p.w(e) == "," {
+			idx := p.mention(Mention{Name: name, Owner: User, Span: p.span(i+1, e)})
+			if k := p.afterMention(subj{refs: []int{idx}}, e); k > e {
+				return k
+			}
+		}
 	}
 	// "Dutch is my mother tongue"
 	if lang, ok := languages[p.w(i)]; ok && p.w(i+1) == "is" && (p.w(i+2) == "my" || p.w(i+2) == "our") {

@@ -79,6 +79,10 @@ var relations = map[string]relInfo{
 	"guinea pig": {factbase.RolePet, anyGender, false, ""}, "goldfish": {factbase.RolePet, anyGender, false, ""},
 	"bird": {factbase.RolePet, anyGender, false, ""}, "lizard": {factbase.RolePet, anyGender, false, ""},
 	"snake": {factbase.RolePet, anyGender, false, ""}, "ferret": {factbase.RolePet, anyGender, false, ""},
+	"beagle": {factbase.RolePet, anyGender, false, ""}, "boxer": {factbase.RolePet, anyGender, false, ""},
+	"tortoise": {factbase.RolePet, anyGender, false, ""}, "gecko": {factbase.RolePet, anyGender, false, ""},
+	"budgie": {factbase.RolePet, anyGender, false, ""}, "pup": {factbase.RolePet, anyGender, false, "puppy"},
+	"kitty": {factbase.RolePet, anyGender, false, "cat"}, "cockatiel": {factbase.RolePet, anyGender, false, ""},
 	"accountant": {factbase.RoleService, anyGender, false, ""}, "doctor": {factbase.RoleService, anyGender, false, ""},
 	"gp": {factbase.RoleService, anyGender, false, "doctor"}, "dentist": {factbase.RoleService, anyGender, false, ""},
 	"lawyer": {factbase.RoleService, anyGender, false, ""}, "attorney": {factbase.RoleService, anyGender, false, "lawyer"},
@@ -172,7 +176,7 @@ var notNames = map[string]bool{
 	"today": true, "tomorrow": true, "yesterday": true, "tonight": true, "everyone": true, "everybody": true,
 	"someone": true, "somebody": true, "nobody": true, "anyone": true, "anybody": true, "there": true,
 	"here": true, "if": true, "maybe": true, "perhaps": true, "sure": true, "great": true, "good": true,
-	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "ha": true, "hah": true, "sorry": true, "remember": true,
+	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "ha": true, "hah": true, "meet": true, "sorry": true, "remember": true,
 	"note": true, "also,": true, "now": true, "then": true, "since": true, "because": true, "although": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true,
 	"sunday": true, "january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
@@ -252,6 +256,8 @@ var dietWords = map[string]string{
 	"lactose-free": "lactose-free", "flexitarian": "flexitarian", "carnivore": "carnivore",
 	"sugar-free": "sugar-free", "nut-free": "nut-free", "low-carb": "low-carb", "raw vegan": "raw vegan",
 	"teetotal": "teetotal", "teetotaler": "teetotal", "sober": "sober",
+	"intermittent fasting": "intermittent fasting", "whole30": "Whole30", "low-fodmap": "low-FODMAP",
+	"mediterranean": "Mediterranean", "carnivore diet": "carnivore", "dairy free": "dairy-free",
 }
 
 // conditionWords are health conditions said as adjectives: "Leo is diabetic".
@@ -278,7 +284,8 @@ var conditionNouns = map[string]bool{
 	"ms": true, "parkinson's": true, "dementia": true, "alzheimer's": true, "osteoporosis": true,
 	"a peanut allergy": false, "gout": true, "tinnitus": true, "vertigo": true, "bipolar disorder": true,
 	"ptsd": true, "ocd": true, "a thyroid condition": true, "hypothyroidism": true, "anemia": true,
-	"lactose intolerance": true, "gluten intolerance": true, "a nut allergy": false, "scoliosis": true,
+	"lactose intolerance": true, "gluten intolerance": true, "a nut allergy": false, "scoliosis": true, "fibromyalgia": true, "endometriosis": true, "pcos": true,
+	"chronic fatigue": true, "long covid": true, "glaucoma": true, "cataracts": true, "sciatica": true,
 }
 
 // medications are medicines said with "takes" or "is on": "Sarah takes insulin".

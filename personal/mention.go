@@ -201,7 +201,9 @@ func (p *parser) setRelation(idx int, r relInfo, word string, owner int, ownerLa
 	role := r.role
 	if owner != User {
 		rel = ownerLabel + "'s " + word
-		role = factbase.RoleOther
+		if role != factbase.RolePet {
+			role = factbase.RoleOther
+		}
 	}
 	if m.Relation == "" || m.Relation == rel {
 		m.Relation, m.Role, m.Owner = rel, role, owner
@@ -536,7 +538,9 @@ func (p *parser) possessive(i int) (subj, int, bool) {
 	if refs, e := p.pluralNames(i, j); len(refs) > 0 {
 		return subj{refs: refs}, e, true
 	}
-	if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
+	if _, _, k, ok := p.relationAt(j); ok && k > j+1 {
+		// "my team lead Chloe": a relation of two words, not a group
+	} else if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
 		if p.startsPredicate(j+1) || p.t[min(j, len(p.t)-1)].poss {
 			return subj{skip: "group: \"" + p.span(i, j+1) + "\" names several people; facts are kept per person"}, j + 1, true
 		}
@@ -743,20 +747,18 @@ type myRelation struct {
 	end   int // the index after the relation
 	owner int
 	via   string
+	age   string // "our 6-year-old boxer"
 }
 
 // relationAfterMy reads the relation after "my" at i; ok is false if there is none.
 func (p *parser) relationAfterMy(i int) (rel myRelation, ok bool) {
-	j := i + 1
-	for relationModifiers[p.w(j)] {
-		j++
-	}
+	age, j := p.modifiersAt(i + 1)
 	r, word, e, ok := p.relationAt(j)
 	if !ok {
 		return myRelation{}, false
 	}
 	if !p.t[e-1].poss {
-		return myRelation{r: r, word: word, end: e, owner: User}, true
+		return myRelation{r: r, word: word, end: e, owner: User, age: age}, true
 	}
 	r2, word2, e2, ok := p.relationAt(e)
 	if !ok {
@@ -783,5 +785,8 @@ func (p *parser) apposition(idx, k int) int {
 		}
 	}
 	p.setRelation(idx, rel.r, rel.word, rel.owner, rel.via)
+	if rel.age != "" {
+		p.emitAge(idx, rel.age, "age")
+	}
 	return rel.end
 }

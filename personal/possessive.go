@@ -97,9 +97,9 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	case "number", "phone", "phone number", "cell", "cell number", "mobile", "mobile number", "cell phone", "telephone":
 		e := v
 		digits := 0
-		for e < len(p.t) && (p.t[e].kind == kWord && normalize.IsDigits(p.w(e)) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
+		for e < len(p.t) && (p.t[e].kind == kWord && normalize.IsDigits(strings.ReplaceAll(p.w(e), "-", "")) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
 			if p.t[e].kind == kWord {
-				digits += len(p.w(e))
+				digits += len(strings.ReplaceAll(p.w(e), "-", ""))
 			}
 			e++
 		}

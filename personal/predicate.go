@@ -10,7 +10,7 @@ var adverbs = map[string]bool{
 	"all": true, "too": true, "highly": true, "incredibly": true, "truly": true, "genuinely": true,
 	"mostly": true, "completely": true, "fully": true, "kinda": true, "basically": true, "literally": true,
 	"honestly": true, "certainly": true, "obviously": true, "clearly": true, "newly": true, "once": false,
-	"normally": true, "typically": true, "generally": true, "mainly": true, "only": true, "even": true,
+	"normally": true, "originally": true, "typically": true, "generally": true, "mainly": true, "only": true, "even": true,
 	"absolutely,": true, "badly": true, "dangerously": true, "seriously,": true, "deeply": true,
 }
 
@@ -73,7 +73,7 @@ func (p *parser) predicate(s *subj, j int) int {
 		return p.possPredicate(s, j)
 	}
 	k := j
-	var neg, past, hypo, cop, aux bool
+	var neg, past, hypo, cop, aux, modal bool
 	corr := s.correction
 	verb := ""
 loop:
@@ -110,7 +110,7 @@ loop:
 		case "will", "shall":
 			verb = "will"
 		case "can", "cannot", "must":
-			aux = true
+			aux, modal = true, true
 			if w == "cannot" {
 				neg = true
 			}
@@ -165,7 +165,7 @@ loop:
 		return j
 	}
 	hw := p.w(head)
-	st := state{s: s, neg: neg, past: past, hypo: hypo, cop: cop, aux: aux, corr: corr, future: verb == "will", start: j}
+	st := state{s: s, neg: neg, past: past, hypo: hypo, cop: cop, aux: aux, modal: modal, corr: corr, future: verb == "will", start: j}
 	if s.isUser() && !s.we {
 		if uncertain[hw] {
 			p.skip("uncertain: \"I " + hw + "\" hedges the statement")
@@ -231,6 +231,7 @@ func (s *subj) isName() bool { return len(s.refs) == 1 && s.refs[0] != User }
 type state struct {
 	s                                       *subj
 	neg, past, hypo, cop, aux, corr, future bool
+	modal                                   bool // "can", "must": "can't have dairy" avoids it
 	start                                   int
 }
 

@@ -161,6 +161,7 @@ func (p *parser) schedule(head, i int, st state) int {
 			text = "on " + text
 		}
 		value := what + " " + text
+		p.mentionsIn(k, vEnd)
 		mm := *m
 		p.emitFx(*st.s, fx{key: factbase.KeySchedule, value: value, rule: "schedule", marker: &mm, correction: st.corr, text: func(x string) string {
 			return x + " has " + value
@@ -182,6 +183,21 @@ func (p *parser) schedule(head, i int, st state) int {
 			continue
 		}
 		return k
+	}
+}
+
+// mentionsIn records the people named with "my" inside a value ("see my therapist
+// Joanne every Thursday"): their relations are facts too.
+func (p *parser) mentionsIn(i, e int) {
+	if p.dry {
+		return
+	}
+	for k := i; k < e; k++ {
+		if p.w(k) == "my" || p.w(k) == "our" {
+			if _, j, ok := p.possessive(k); ok && j > k {
+				k = j - 1
+			}
+		}
 	}
 }
 

@@ -48,6 +48,8 @@ var valueStop = map[string]bool{
 	"although": true, "though": true, "if": true, "unless": true, "until": true, "but": true, "except": true,
 	"whereas": true, "(": true, ";": true, ")": true, "-": true, ":": false, "whom": true, "that": false,
 	"anymore": true, "nowadays": true, "these": false, "lately": true, "too": true, "btw": true,
+	"sadly": true, "unfortunately": true, "apparently": true, "honestly": true, "obviously": true,
+	"luckily": true, "fortunately": true, "thankfully": true, "lol": true, "haha": true,
 }
 
 // valueEnd returns the end of a value starting at i: before a stop word, a clause
@@ -139,6 +141,9 @@ func (p *parser) clauseAt(k, j int) bool {
 	}
 	if (p.w(k) == "it" || p.w(k) == "that" || p.w(k) == "this" || p.w(k) == "there") && clauseVerbs[p.w(k+1)] {
 		return true // "..., it's my favorite language"
+	}
+	if p.w(k) == "it" && k+1 < j && p.t[k+1].kind == kWord && strings.HasSuffix(p.w(k+1), "s") && !possessives[p.w(k+1)] {
+		return true // "..., it wrecks my stomach"
 	}
 	if !possessives[p.w(k)] {
 		return false

@@ -63,6 +63,10 @@ func (p *parser) verbRule(head int, st state) int {
 		return head + 4
 	case (hw == "takes" || hw == "take") && p.doseOf(head+1) > head+1:
 		return p.medication(p.doseOf(head+1), st)
+	case (hw == "uses" || hw == "use") && p.medicationAt(head+1):
+		return p.medication(head+1, st)
+	case hw == "got" && p.w(head+1) == "engaged" && p.w(head+2) == "to":
+		return p.engagedTo(head+3, st)
 	case hw == "works" || hw == "work" || hw == "worked" && st.aux:
 		switch p.w(head + 1) {
 		case "at", "for":
@@ -173,22 +177,86 @@ func (p *parser) verbRule(head int, st state) int {
 // verbFirst reads the verb rules that, when they read nothing, leave the verb to the
 // others: "drives a Volvo" (else a trip), "starts kindergarten in September".
 func (p *parser) verbFirst(head int, st state) int {
-	switch hw := p.w(head); {
-	case hw == "drives" || hw == "drive" || hw == "rides" || hw == "ride" || vehicleBuyVerbs[hw]:
+	hw := p.w(head)
+	if hw == "drives" || hw == "drive" || hw == "rides" || hw == "ride" || vehicleBuyVerbs[hw] {
 		if e := p.vehicleVerb(head+1, st, !vehicleBuyVerbs[hw], hw); e > head+1 {
 			return e
 		}
+	}
+	switch {
 	case hw == "starts" || hw == "start" || hw == "begins":
 		return p.plan(head, st)
 	case hw == "booked" || hw == "booking":
 		return p.booked(head, st)
+	case hw == "gets" || hw == "get":
+		if e := p.condition(head+1, st, "gets <condition>"); e > head+1 {
+			return e
+		}
+	case (hw == "struggles" || hw == "struggle" || hw == "lives" || hw == "live" || hw == "deals" || hw == "deal") && p.w(head+1) == "with":
+		if e := p.condition(head+2, st, hw+" with <condition>"); e > head+2 {
+			return e
+		}
+	case (hw == "broke" || hw == "broken") && possessives[p.w(head+1)] && bodyParts[p.w(head+2)]:
+		v := "broken " + p.span(head+2, head+3)
+		p.emitFx(*st.s, fx{key: factbase.KeyCondition, value: v, rule: "broke my <body part>", correction: st.corr, text: func(x string) string { return x + " has a " + v }})
+		return head + 3
+	case hw == "became" || hw == "become" || hw == "went" || hw == "gone" || hw == "do" || hw == "does" || hw == "doing":
+		i := head + 1
+		for p.w(i) == "fully" || p.w(i) == "full" || p.w(i) == "completely" || p.w(i) == "strictly" || p.w(i) == "a" {
+			i++
+		}
+		if d, e := p.phraseIn(i, dietPhrase); e > i {
+			v := d
+			st.corr = st.corr || hw == "became" || hw == "become" || hw == "went" || hw == "gone"
+			p.emitFx(*st.s, fx{key: factbase.KeyDiet, value: v, rule: hw + " <diet>", correction: st.corr, text: func(x string) string { return x + " is " + v }})
+			return p.conditionBecause(p.afterTail(e), st)
+		}
+	case petVerbs[hw] && (p.w(head+1) == "a" || p.w(head+1) == "an"):
+		_, _, k, ok := p.relationAt(head + 2)
+		if _, age := p.modifiersAt(head + 2); !ok && age > head+2 {
+			_, _, k, ok = p.relationAt(age)
+		}
+		if ok && relations[p.w(k-1)].role == factbase.RolePet {
+			owner := User
+			if !st.s.isUser() && !st.s.we {
+				if len(st.s.refs) != 1 {
+					return head
+				}
+				owner = st.s.refs[0]
+			}
+			return p.relationIntroOf(head+1, st, owner)
+		}
 	}
-	if hw := p.w(head); hw == "got" || hw == "have" || hw == "has" || hw == "bought" || hw == "booked" {
+	if hw == "got" || hw == "have" || hw == "has" || hw == "bought" || hw == "booked" {
 		if e := p.tickets(head+1, st); e > head+1 {
 			return e
 		}
 	}
 	return head
+}
+
+// engagedTo reads "Luis got engaged to Marisol" (i at the name): Marisol is Luis's
+// fiancée. The user's own engagement is read by "I'm engaged to".
+func (p *parser) engagedTo(i int, st state) int {
+	s := *st.s
+	name, e := p.name(i)
+	if e == i || len(s.refs) != 1 || p.dry {
+		return i
+	}
+	owner := s.refs[0]
+	if owner == User {
+		return p.partnerName(i, "engaged")
+	}
+	word := "fiance"
+	switch p.ex.Mentions[owner].Gender {
+	case "male":
+		word = "fiancée"
+	case "female":
+		word = "fiancé"
+	}
+	idx := p.mention(Mention{Name: name, Owner: owner, Span: p.span(i, e)})
+	p.setRelation(idx, relations[word], word, owner, p.ownerLabel(owner))
+	return e
 }
 
 // married reads "Lucas and I got married on June 9, 2018" (i after "married"): the
@@ -265,6 +333,63 @@ func (p *parser) tickets(i int, st state) int {
 	return max(end, me)
 }
 
+// condition reads a health condition at i ("asthma", "Parkinson's", "a broken
+// wrist") and what may follow it ("for years"); it returns i when none is there.
+func (p *parser) condition(i int, st state, rule string) int {
+	j := i
+	if p.w(j) == "a" || p.w(j) == "an" {
+		j++
+	}
+	v, e := "", i
+	if _, ce := p.phraseIn(i, conditionNounPhrase); ce > i {
+		v, e = p.span(i, ce), ce
+	} else if p.w(j) == "broken" && bodyParts[p.w(j+1)] {
+		v, e = p.span(j, j+2), j+2
+	}
+	if e == i {
+		return i
+	}
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "a "), "an ")
+	p.emitFx(*st.s, fx{key: factbase.KeyCondition, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " has " + v }})
+	return p.afterTail(e)
+}
+
+// hasCapital reports whether a word in [i, e) is capitalised (a place's name).
+func (p *parser) hasCapital(i, e int) bool {
+	for k := i; k < e; k++ {
+		if p.t[k].cap {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyParts are what one breaks: "I broke my wrist".
+var bodyParts = map[string]bool{"wrist": true, "arm": true, "leg": true, "ankle": true, "foot": true, "hand": true,
+	"finger": true, "toe": true, "collarbone": true, "rib": true, "ribs": true, "nose": true, "hip": true,
+	"elbow": true, "knee": true, "shoulder": true, "jaw": true, "back": false, "thumb": true, "pelvis": true}
+
+// conditionBecause reads "because of celiac", "for my diabetes" after a diet or a
+// medication at e: the condition it is for.
+func (p *parser) conditionBecause(e int, st state) int {
+	i := e
+	switch {
+	case p.at(i, "because", "of") > 0:
+		i += 2
+	case p.w(i) == "for":
+		i++
+	default:
+		return e
+	}
+	if possessives[p.w(i)] {
+		i++
+	}
+	if c := p.condition(i, st, "because of <condition>"); c > i {
+		return c
+	}
+	return e
+}
+
 // hasRule reads predicates headed by "has/have": an allergy, a condition, a relation
 // introduced ("I have a son named Leo"), a schedule, a plan.
 func (p *parser) hasRule(head int, st state) int {
@@ -277,16 +402,23 @@ func (p *parser) hasRule(head int, st state) int {
 	if e := p.hasAllergy(i, st); e > i {
 		return e
 	}
-	if c, e := p.phraseIn(i, conditionNounPhrase); e > i {
-		v := c
-		p.emitFx(s, fx{key: factbase.KeyCondition, value: v, rule: "has <condition>", correction: st.corr, text: func(x string) string { return x + " has " + v }})
-		return p.afterTail(e)
+	if e := p.condition(i, st, "has <condition>"); e > i {
+		return e
+	}
+	if p.at(i, "to", "avoid") > 0 {
+		e := p.valueEnd(i+2, true)
+		p.emitList(st, i+2, e, factbase.KeyAvoid, "has to avoid", "avoids")
+		return e
 	}
 	if e := p.vehicleVerb(i, st, false, "has"); e > i {
 		return e
 	}
 	if s.isUser() || s.we {
 		if e := p.relationIntro(i, st); e > i {
+			return e
+		}
+	} else if len(s.refs) == 1 {
+		if e := p.relationIntroOf(i, st, s.refs[0]); e > i {
 			return e
 		}
 	}
@@ -301,7 +433,8 @@ func (p *parser) negativeRule(head int, st state) int {
 	}
 	hw := p.w(head)
 	switch {
-	case eatVerbs[hw] && (st.aux || st.cop == false):
+	case eatVerbs[hw] && (st.aux || st.cop == false) && (hw != "have" && hw != "has" || st.modal):
+		// "can't have dairy" avoids it; "don't have a car" says nothing we keep
 		i := head + 1
 		if p.w(i) == "any" || p.w(i) == "anything" && p.w(i+1) == "with" {
 			if p.w(i) == "anything" {
@@ -323,8 +456,14 @@ func (p *parser) negativeRule(head int, st state) int {
 		return p.likeObject(st, head+1, factbase.KeyDislikes, "does not like")
 	case (hw == "stand" || hw == "bear") && st.aux:
 		return p.likeObject(st, head+1, factbase.KeyDislikes, "cannot stand")
-	case hw == "a" && p.w(head+1) == "fan" && p.w(head+2) == "of" && st.cop:
-		return p.likeObject(st, head+3, factbase.KeyDislikes, "not a fan of")
+	case hw == "a" && st.cop:
+		k := head + 1
+		for adjectiveBeforeFan[p.w(k)] {
+			k++
+		}
+		if p.w(k) == "fan" && p.w(k+1) == "of" {
+			return p.likeObject(st, k+2, factbase.KeyDislikes, "not a fan of")
+		}
 	}
 	return head
 }
@@ -337,6 +476,19 @@ func (p *parser) pastRule(head int, st state) int {
 		return p.bornRule(head+1, st)
 	case p.w(head) == "promoted" && st.cop:
 		return p.promoted(head+1, st)
+	case p.w(head) == "went" || p.w(head) == "grew" && p.at(head+1, "up", "in") > 0:
+		if p.w(head) == "grew" {
+			i := head + 3
+			e := p.valueEnd(i, true, "with", "for", "before", "until")
+			if e == i || !p.hasCapital(i, e) {
+				return head
+			}
+			v := p.span(i, e)
+			p.emitFx(*st.s, fx{key: factbase.KeyOrigin, value: v, rule: "grew up in", correction: st.corr, text: func(x string) string { return x + " grew up in " + v }})
+			return e
+		}
+		st.past = false
+		return p.verbRule(head, st)
 	case p.w(head) == "took" && p.w(head+1) == "up":
 		return p.hobbyObject(head+2, st, "took up")
 	case p.w(head) == "graduated" && p.w(head+1) == "from":
@@ -344,6 +496,10 @@ func (p *parser) pastRule(head int, st state) int {
 	}
 	return head
 }
+
+// petVerbs bring a pet home: "we just adopted a kitten".
+var petVerbs = map[string]bool{"adopted": true, "adopt": true, "rescued": true, "keep": true, "keeps": true,
+	"got": true, "bought": true, "have": true, "has": true}
 
 // vehicleBuyVerbs take a vehicle of a known make: "bought a Tesla Model Y".
 var vehicleBuyVerbs = map[string]bool{"bought": true, "buys": true, "got": true, "leased": true, "owns": true,

@@ -64,6 +64,10 @@ func (p *parser) employer(i int, st state, rule string) int {
 	if p.w(e) == "as" {
 		return p.workAs(e+1, st)
 	}
+	if p.w(e) == "in" && p.isPlace(e+1) {
+		// "an engineer at Toyota in Nagoya": where the subject lives and works
+		return p.homeCity(st, e+1, "works at ... in")
+	}
 	return p.afterTail(e)
 }
 
