@@ -95,6 +95,18 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.study(i, st, "is studying")
 	case hw == "doing" && (p.w(head+1) == "a" || p.w(head+1) == "an") && degreeWords[p.w(head+2)]:
 		return p.degreeStudy(head+2, st)
+	case (hw == "cutting" || hw == "cut") && (p.w(head+1) == "back" || p.w(head+1) == "down") && p.w(head+2) == "on",
+		(hw == "cutting" || hw == "cut") && p.w(head+1) == "out":
+		i := head + 2
+		if p.w(i) == "on" {
+			i++
+		}
+		e := p.valueEnd(i, true)
+		if e == i || objectPronouns[p.w(i)] {
+			return head
+		}
+		p.emitList(st, i, e, factbase.KeyAvoid, "cutting back on", "avoids")
+		return e
 	case hw == "doing" && p.dietAt(head+1):
 		st.corr = true
 		return p.verbFirst(head, st)
@@ -137,8 +149,12 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.afterTail(e)
 	}
 	if _, e := p.name(head); st.s.isName() && e > head && len(s.refs) == 1 {
-		// "my wife is Sarah"
-		return p.nameStatement(head, st)
+		// "my wife is Sarah", "my doctor is Dr. Patel at the Elm Street clinic"
+		k := p.nameStatement(head, st)
+		if k > head && p.w(k) == "at" && p.properEnd(k+1) > k+1 {
+			return p.employer(k+1, st, "is <name> at")
+		}
+		return k
 	}
 	return head
 }
@@ -276,7 +292,8 @@ func (p *parser) copulaArticle(i int, st state) int {
 	return p.occupation(i, st)
 }
 
-// isAt reads "is at <school>" or, with "now" or "these days" after it, "is at
+// isAt reads "is at <school>" or, with "now" or "these days" after it or in a
+// sentence about work ("doesn't work at IBM anymore, he's at Red Hat"), "is at
 // <employer>" (a change of job).
 func (p *parser) isAt(i int, st state) int {
 	if se := p.schoolAt(i, false); se > i {
@@ -286,7 +303,7 @@ func (p *parser) isAt(i int, st state) int {
 	if e == i || p.w(i) == "the" {
 		return i - 1
 	}
-	if p.w(e) == "now" || p.at(e, "these", "days") > 0 || p.w(e) == "nowadays" {
+	if p.w(e) == "now" || p.at(e, "these", "days") > 0 || p.w(e) == "nowadays" || p.workTalk {
 		st.corr = true
 		return p.employer(i, st, "is at <employer> now")
 	}

@@ -56,10 +56,10 @@ func Extract(msg string, o Options) Extraction {
 	return *p.ex
 }
 
-// dropTellerRelations drops the relation facts of people who only tell something
-// about someone else and are known to the user only through that someone or as a
-// service ("Leo's teacher told us he's allergic to kiwi", "My doctor says I have
-// high blood pressure"): the teller is who said it, not a fact of its own.
+// dropTellerRelations drops the relation facts of unnamed people who only tell
+// something about someone else ("Leo's teacher told us he's allergic to kiwi", "My
+// doctor says I have high blood pressure", "Mom says ..."): the teller is who said
+// it, not a fact of its own. The entity keeps its relation.
 func (p *parser) dropTellerRelations() {
 	teller := map[int]bool{}
 	about := map[int]bool{}
@@ -77,7 +77,7 @@ func (p *parser) dropTellerRelations() {
 	out := p.ex.Facts[:0]
 	for _, f := range p.ex.Facts {
 		if f.Key == factbase.KeyRelation && teller[f.About] && !about[f.About] && f.SaidBy == User {
-			if m := p.ex.Mentions[f.About]; m.Owner != User || m.Role == factbase.RoleService {
+			if m := p.ex.Mentions[f.About]; m.Name == "" {
 				continue
 			}
 		}
@@ -133,6 +133,8 @@ type parser struct {
 	saidBy int
 	// dry parses without recording mentions or facts (to look ahead).
 	dry bool
+	// workTalk reports a sentence about jobs ("quit", "work", "job").
+	workTalk bool
 	// first is the index of the sentence's first word after its lead-ins.
 	first int
 	// lastHobby is the user's hobby said last in the message ("pottery").
@@ -261,6 +263,13 @@ func (p *parser) sentence(t []token) {
 	}
 	p.t = t
 	p.saidBy = User
+	p.workTalk = false
+	for _, tk := range t {
+		if workWords[tk.w] {
+			p.workTalk = true
+			break
+		}
+	}
 	i, corr := p.skipLeadIns(0)
 	if i >= len(t) {
 		return
@@ -428,6 +437,11 @@ func (p *parser) nextClause(i int) int {
 	}
 	return i
 }
+
+// workWords make a sentence one about jobs.
+var workWords = map[string]bool{"work": true, "works": true, "worked": true, "working": true, "job": true,
+	"quit": true, "joined": true, "employer": true, "company": true, "laid": true, "hired": true,
+	"resigned": true, "fired": true, "promoted": true}
 
 // elidedI start a note whose subject "I" is left out: "Got a haircut booked",
 // "Booked two weeks in Bali".

@@ -142,6 +142,12 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			p.emitFx(*s, fx{key: factbase.KeyDiet, value: val, rule: "diet is", correction: st.corr, text: func(x string) string { return x + " is " + val }})
 			return e
 		}
+	case "blood pressure", "cholesterol", "blood sugar":
+		if p.w(v) == "high" || p.w(v) == "low" {
+			c := p.span(v, v+1) + " " + a
+			p.emitFx(*s, fx{key: factbase.KeyCondition, value: c, rule: "<x> is high", correction: st.corr, text: func(x string) string { return x + " has " + c }})
+			return p.afterTail(v + 1)
+		}
 	case "home", "hometown", "home town", "city":
 		return p.homeCity(st, v, "city is")
 	}

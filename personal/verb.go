@@ -68,6 +68,9 @@ func (p *parser) verbRule(head int, st state) int {
 	case hw == "got" && p.w(head+1) == "engaged" && p.w(head+2) == "to":
 		return p.engagedTo(head+3, st)
 	case hw == "works" || hw == "work" || hw == "worked" && st.aux:
+		if w := p.w(head + 1); (w == "nights" || w == "days" || w == "weekends" || w == "evenings" || w == "mornings" || w == "shifts") && p.w(head+2) == "at" {
+			return p.employer(head+3, st, "works nights at")
+		}
 		switch p.w(head + 1) {
 		case "at", "for":
 			return p.employer(head+2, st, "works at")
@@ -166,7 +169,7 @@ func (p *parser) verbRule(head int, st state) int {
 		if d, e := p.phraseIn(head+1, dietPhrase); e > head+1 {
 			v := d
 			p.emitFx(s, fx{key: factbase.KeyDiet, value: v, rule: "eats " + v, correction: st.corr, text: func(x string) string { return x + " is " + v }})
-			return e
+			return p.conditionBecause(e, st)
 		}
 	case hw == "got" && p.w(head+1) == "married":
 		return p.married(head+2, st)

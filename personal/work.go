@@ -57,7 +57,7 @@ func (p *parser) employer(i int, st state, rule string) int {
 		return i
 	}
 	v := p.span(i, e)
-	if p.w(i) == "the" && !p.t[min(i+1, len(p.t)-1)].cap {
+	if p.w(i) == "the" && !p.t[min(i+1, len(p.t)-1)].cap && !(workplaces[p.w(i+1)] && e == i+2) {
 		return i
 	}
 	p.emitFx(*st.s, fx{key: factbase.KeyEmployer, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " works at " + v }})
@@ -70,6 +70,10 @@ func (p *parser) employer(i int, st state, rule string) int {
 	}
 	return p.afterTail(e)
 }
+
+// workplaces may be named as "the hospital" when one works there.
+var workplaces = map[string]bool{"hospital": true, "clinic": true, "library": true, "airport": true,
+	"university": true, "museum": true, "zoo": true, "bank": true, "pharmacy": true, "post office": false}
 
 // workAs reads "[a] nurse [at X]" after "works as".
 func (p *parser) workAs(i int, st state) int {
