@@ -292,8 +292,8 @@ func (p *parser) copulaArticle(i int, st state) int {
 	return p.occupation(i, st)
 }
 
-// isAt reads "is at <school>" or, with "now" or "these days" after it or in a
-// sentence about work ("doesn't work at IBM anymore, he's at Red Hat"), "is at
+// isAt reads "is at <school>" or, with "these days" after it or in a sentence
+// about work ("doesn't work at IBM anymore, he's at Red Hat"), "is at
 // <employer>" (a change of job).
 func (p *parser) isAt(i int, st state) int {
 	if se := p.schoolAt(i, false); se > i {
@@ -303,7 +303,7 @@ func (p *parser) isAt(i int, st state) int {
 	if e == i || p.w(i) == "the" {
 		return i - 1
 	}
-	if p.w(e) == "now" || p.at(e, "these", "days") > 0 || p.w(e) == "nowadays" || p.workTalk {
+	if p.at(e, "these", "days") > 0 || p.w(e) == "nowadays" || p.workTalk {
 		st.corr = true
 		return p.employer(i, st, "is at <employer> now")
 	}

@@ -83,17 +83,22 @@ func refineMarkers(msg string, toks []token, ms []when.Marker, now time.Time) []
 		m := ms[at[k]]
 		start, e := k, endTok(m, k)
 		last := lastWord(m.Text)
-		// "the first Sunday of every month"
-		if n, ok := weekOrdinals[w(k-1)]; ok && w(k-2) == "the" && m.Recur == when.Once {
+		// "the first Sunday of every month" ("the last Friday": when reads "last
+		// Friday" as a past day)
+		ord, th := k-1, k-2
+		if w(k) == "last" && w(k-1) == "the" {
+			ord, th = k, k-1
+		}
+		if n, ok := weekOrdinals[w(ord)]; ok && w(th) == "the" && m.Recur == when.Once {
 			if wd, ok := weekdayNumbers[last]; ok && w(e) == "of" {
 				f := e + 1
 				if w(f) == "every" || w(f) == "each" || w(f) == "the" {
 					f++
 				}
 				if w(f) == "month" {
-					start = k - 2
-					if w(k-3) == "on" {
-						start = k - 3
+					start = th
+					if w(th-1) == "on" {
+						start = th - 1
 					}
 					m.Recur, m.Grain, m.Past = when.Monthly, when.Day, false
 					m.Anchor = nthWeekday(today, wd, n)

@@ -653,11 +653,15 @@ var ageWords = map[string]int{
 
 // ageNumber reads an age in digits or words.
 func ageNumber(s string) (string, bool) {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n >= 0 && n <= 120 {
-			return strconv.Itoa(n), true
-		}
+	if s == "" {
 		return "", false
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		n, err := strconv.Atoi(s)
+		if err != nil || n > 120 {
+			return "", false
+		}
+		return strconv.Itoa(n), true
 	}
 	if n, ok := ageWords[s]; ok {
 		return strconv.Itoa(n), true

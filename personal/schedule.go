@@ -238,7 +238,7 @@ var scheduleVerbs = map[string]bool{"has": true, "have": true, "takes": true, "t
 	"practices": true, "practice": true, "trains": true, "train": true, "visits": true, "visit": true,
 	"sees": true, "see": true, "works": true, "volunteers": true, "swims": true, "runs": true, "meets": true,
 	"coaches": true, "teaches": true, "babysits": true, "gets": true, "walks": true, "cleans": true,
-	"run": true, "rehearse": true, "rehearses": true, "meet": true, "volunteer": true, "swim": true}
+	"drive": true, "drives": true, "walk": true, "run": true, "rehearse": true, "rehearses": true, "meet": true, "volunteer": true, "swim": true}
 
 // stripVerbs name no activity of their own: "plays soccer" is soccer.
 var stripVerbs = map[string]bool{"has": true, "have": true, "takes": true, "take": true, "attends": true,
@@ -247,8 +247,9 @@ var stripVerbs = map[string]bool{"has": true, "have": true, "takes": true, "take
 
 // activityStart returns where the activity of a schedule verb at head starts.
 func (p *parser) activityStart(head int) int {
-	if !stripVerbs[p.w(head)] {
-		return head
+	if !stripVerbs[p.w(head)] || possessives[p.w(head+1)] || p.at(head+1, "the", "kids") > 0 || p.at(head+1, "the", "dog") > 0 ||
+		p.w(head+1) == "him" || p.w(head+1) == "her" || p.w(head+1) == "them" {
+		return head // "take my dog to the park every day": the verb is the activity
 	}
 	i := head + 1
 	if (p.w(head) == "goes" || p.w(head) == "go") && p.w(i) == "to" {
