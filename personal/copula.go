@@ -93,7 +93,7 @@ func (p *parser) copulaRule(head int, st state) int {
 			i++
 		}
 		return p.study(i, st, "is studying")
-	case hw == "doing" && (p.w(head+1) == "a" || p.w(head+1) == "an") && degreeWords[p.w(head+2)]:
+	case hw == "doing" && (p.w(head+1) == "a" || p.w(head+1) == "an" || possessives[p.w(head+1)]) && degreeWords[p.w(head+2)]:
 		return p.degreeStudy(head+2, st)
 	case (hw == "cutting" || hw == "cut") && (p.w(head+1) == "back" || p.w(head+1) == "down") && p.w(head+2) == "on",
 		(hw == "cutting" || hw == "cut") && p.w(head+1) == "out":

@@ -148,6 +148,12 @@ func (p *parser) gradeAt(i int) (string, int) {
 	return "", i
 }
 
+// gradeEnd returns the index after a grade at i, or i.
+func (p *parser) gradeEnd(i int) int {
+	_, e := p.gradeAt(i)
+	return e
+}
+
 // emitGrade records a grade of st's subject.
 func (p *parser) emitGrade(st state, v, rule string) {
 	p.emitFx(*st.s, fx{key: factbase.KeyGrade, value: v, rule: rule, correction: st.corr, text: func(x string) string {
@@ -179,7 +185,7 @@ func (p *parser) classYear(i int, st state) int {
 	}
 	switch {
 	case p.w(i+1) == "at":
-		se := p.schoolAt(i+2, false)
+		se := p.schoolAt(i+2, true)
 		if se == i+2 {
 			return i
 		}
@@ -192,11 +198,21 @@ func (p *parser) classYear(i int, st state) int {
 	return i
 }
 
+// notFields start no field of study: "studying hard", "studying for her exams".
+var notFields = map[string]bool{"hard": true, "late": true, "a": true, "for": true, "at": true, "in": true,
+	"with": true, "to": true, "on": true, "abroad": true, "together": true, "again": true, "all": true,
+	"every": true, "tonight": true, "today": true, "tomorrow": true, "now": true, "more": true, "less": true,
+	"lots": true, "online": true, "up": true, "from": true, "remotely": true}
+
 // fieldEnd returns the end of a field of study at i ("law", "computer science"): at
 // most four words, ending before "at", "in", a clause or a marker.
 func (p *parser) fieldEnd(i int) int {
-	if p.w(i) == "a" || p.w(i) == "an" || p.w(i) == "the" || objectPronouns[p.w(i)] || possessives[p.w(i)] {
+	if p.w(i) == "a" || p.w(i) == "an" || p.w(i) == "the" || objectPronouns[p.w(i)] || possessives[p.w(i)] ||
+		notFields[p.w(i)] || strings.HasSuffix(p.w(i), "ly") || i < len(p.t) && p.t[i].kind != kWord {
 		return i
+	}
+	if m, _ := p.markerAt(i); m != nil {
+		return i // "I study every evening"
 	}
 	e := p.valueEnd(i, true, "at", "in", "from", "since", "for", "with", "because", "online", "part-time", "full-time", "abroad", "now")
 	if e-i > 4 {

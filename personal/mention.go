@@ -611,7 +611,7 @@ func (p *parser) relationName(k int) (string, int) {
 		}
 	}
 	// a lower-case name: "my son leo is 8"
-	if k < len(p.t) && p.t[k].kind == kWord && !nameStops[p.w(k)] && !notNames[p.w(k)] && !p.isVerbish(k) &&
+	if k < len(p.t) && p.t[k].kind == kWord && !nameStops[p.w(k)] && !notNames[p.w(k)] && !p.isVerbish(k) && !eventNouns[p.w(k)] &&
 		relations[p.w(k)].role == "" && !pluralRelations[p.w(k)] && p.startsPredicate(k+1) && len(p.w(k)) > 1 {
 		if _, err := strconv.Atoi(p.w(k)); err != nil {
 			return p.span(k, k+1), k + 1

@@ -142,6 +142,8 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			p.emitFx(*s, fx{key: factbase.KeyDiet, value: val, rule: "diet is", correction: st.corr, text: func(x string) string { return x + " is " + val }})
 			return e
 		}
+	case "car", "truck", "van", "motorbike", "motorcycle", "bike", "e-bike", "new car", "family car":
+		return p.vehicleVerb(v, st, true, "car is")
 	case "blood pressure", "cholesterol", "blood sugar":
 		if p.w(v) == "high" || p.w(v) == "low" {
 			c := p.span(v, v+1) + " " + a

@@ -46,7 +46,7 @@ var predicateHeads = map[string]bool{
 	"wish": true, "studies": true, "study": true, "teaches": true, "stays": true, "runs": true, "owns": true,
 	"went": true, "flew": true, "visited": true, "loved": true, "liked": true, "hated": true, "enjoyed": true,
 	"keeps": true, "swims": true, "dances": true, "sings": true, "reads": true, "shall": true, "may": false,
-	"commute": true, "commutes": true, "sold": true, "uses": true, "use": true, "rehearse": true, "rehearses": true, "sing": true, "bought": true,
+	"commute": true, "commutes": true, "sold": true, "retired": true, "uses": true, "use": true, "rehearse": true, "rehearses": true, "sing": true, "bought": true,
 	"learn": true, "learns": true, "began": true, "joined": true, "graduated": true, "taken": false,
 	"doesn't": true, "isn't": true, "suffered": true, "grew": true, "was born": true, "born": true,
 }

@@ -108,6 +108,12 @@ var vehicleNouns = map[string]bool{"car": true, "truck": true, "van": true, "min
 	"motorbike": true, "motorcycle": true, "bike": true, "e-bike": true, "ebike": true, "scooter": true,
 	"pickup": true, "camper": true, "jeep": false}
 
+// vehicleTails may follow a vehicle's name: "a Honda Civic hybrid".
+var vehicleTails = map[string]bool{"hybrid": true, "electric": true, "convertible": true, "wagon": true,
+	"estate": true, "sedan": true, "coupe": true, "hatchback": true, "that": true, "which": true, "and": true,
+	"but": true, "to": true, "for": true, "with": true, "in": true, "on": true, "at": true, "every": true,
+	"now": true, "too": true, "since": true, "because": true, "so": true, "from": true}
+
 // vehicleAdjectives may stand between the article and the make: colours, age.
 var vehicleAdjectives = map[string]bool{
 	"old": true, "new": true, "brand-new": true, "used": true, "second-hand": true, "little": true, "big": true,
@@ -130,6 +136,8 @@ func (p *parser) vehicleAt(i int, anyName bool) (string, int) {
 		if _, _, k, ok := p.relationAt(j); ok && p.t[k-1].poss {
 			j = k // "my dad's old F-150"
 		}
+	case anyName:
+		return "", i // "drives Uber on weekends": a name without an article is no car
 	}
 	for vehicleAdjectives[p.w(j)] {
 		j++
@@ -141,6 +149,9 @@ func (p *parser) vehicleAt(i int, anyName bool) (string, int) {
 	}
 	if !vehicleMakes[p.w(start)] && !anyName {
 		return "", i
+	}
+	if e < len(p.t) && p.t[e].kind == kWord && !p.t[e].cap && !vehicleNouns[p.w(e)] && !vehicleTails[p.w(e)] {
+		return "", i // "a Toyota meeting": the name qualifies something else
 	}
 	// a name and a common noun: "Toyota Sienna minivan" is the Toyota Sienna
 	return p.span(start, e), e
@@ -203,7 +214,10 @@ func (p *parser) vehicleStatement(i int) int {
 // "the guitar" (kept without the article), "bass". It returns i when there is none.
 func (p *parser) hobbyObject(i int, st state, rule string) int {
 	j := i
-	if p.w(j) == "the" || p.w(j) == "a" || p.w(j) == "an" {
+	if p.w(j) == "a" || p.w(j) == "an" {
+		return i // "plays a doctor on TV": a part, not a pastime
+	}
+	if p.w(j) == "the" {
 		j++
 	}
 	if objectPronouns[p.w(j)] || possessives[p.w(j)] || p.t[min(j, len(p.t)-1)].kind != kWord || p.isName(j) || j >= len(p.t) {

@@ -51,6 +51,9 @@ func (p *parser) travel(head int, st state) int {
 		return head // a recurring trip is a schedule
 	}
 	key := factbase.KeyTravel
+	if hw := p.w(head); (hw == "going" || hw == "go" || hw == "goes") && p.w(head+1) == "to" && !p.isPlace(head+2) && p.w(head+2) != "see" && p.w(head+2) != "visit" {
+		key = factbase.KeyPlan // "going to the dentist on Friday"
+	}
 	tail := p.markerTail(me)
 	value := what + " " + p.span(ms, tail)
 	if ms < head {
@@ -282,7 +285,7 @@ var travelNouns = map[string]bool{"flight": true, "trip": true, "vacation": true
 func (p *parser) eventClause(i int) int {
 	j := i
 	if p.w(j) == "my" || p.w(j) == "our" {
-		if _, _, _, ok := p.relationAt(j + 1); ok {
+		if _, _, k, ok := p.relationAt(j + 1); ok && !eventNouns[p.w(k)] {
 			return i
 		}
 		j++

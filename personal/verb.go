@@ -122,6 +122,18 @@ func (p *parser) verbRule(head int, st state) int {
 		return p.employer(head+2, st, "flies for")
 	case hw == "studies" || hw == "study":
 		return p.study(head+1, st, "studies")
+	case hw == "retired" && !st.aux:
+		// "Dad just retired", "I retired from teaching last year"
+		p.emitFx(s, fx{key: factbase.KeyRole, value: "retired", rule: "retired", correction: true, userOK: true, text: func(x string) string { return x + " is retired" }})
+		if p.w(head+1) == "from" {
+			return p.clauseEnd(head + 1)
+		}
+		return head + 1
+	case hw == "started" && p.gradeEnd(head+1) > head+1:
+		// "Max started kindergarten this week"
+		g, e := p.gradeAt(head + 1)
+		p.emitGrade(st, g, "started <grade>")
+		return p.afterTail(p.skipMarker(e))
 	case (hw == "started" || hw == "starts" || hw == "start") && p.w(head+1) == "at":
 		return p.startedAt(head+2, st, false, "started at")
 	case hw == "graduated" && p.w(head+1) == "from":

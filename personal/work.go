@@ -31,6 +31,10 @@ func (p *parser) occupation(i int, st state) int {
 	if p.w(e) == "at" || p.w(e) == "for" || p.w(e) == "with" {
 		return p.employer(e+1, st, "is a <occupation> at")
 	}
+	if p.w(e) == "in" && p.isPlace(e+1) && !months[p.w(e+1)] {
+		// "a teacher in Boston"
+		return p.homeCity(st, e+1, "is a <occupation> in")
+	}
 	return e
 }
 
