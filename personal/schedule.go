@@ -285,7 +285,7 @@ var travelNouns = map[string]bool{"flight": true, "trip": true, "vacation": true
 func (p *parser) eventClause(i int) int {
 	j := i
 	if p.w(j) == "my" || p.w(j) == "our" {
-		if _, _, k, ok := p.relationAt(j + 1); ok && !eventNouns[p.w(k)] {
+		if _, _, k, ok := p.relationAt(j + 1); ok && (!eventNouns[p.w(k)] || p.t[k-1].poss) {
 			return i
 		}
 		j++
