@@ -443,7 +443,7 @@ func (p *parser) ownerLabel(idx int) string {
 var pluralSingular = map[string]string{"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
 	"twins": "child", "boys": "son", "girls": "daughter", "brothers": "brother", "sisters": "sister",
 	"friends": "friend", "colleagues": "colleague", "coworkers": "colleague", "co-workers": "colleague",
-	"cousins": "cousin", "dogs": "dog", "cats": "cat", "roommates": "roommate", "neighbors": "neighbor",
+	"cousins": "cousin", "parents": "parent", "grandparents": "grandparent", "dogs": "dog", "cats": "cat", "roommates": "roommate", "neighbors": "neighbor",
 	"neighbours": "neighbor", "grandkids": "grandchild", "grandchildren": "grandchild", "siblings": "sibling"}
 
 // pluralNames reads the names after a plural relation at j ("twins Lea and Tim",
@@ -494,7 +494,7 @@ func (p *parser) pluralNames(i, j int) ([]int, int) {
 			break
 		}
 	}
-	if len(list) < 2 || p.w(k-1) == "," || p.w(k-1) == "and" {
+	if len(list) < 2 || p.w(k-1) == "and" || p.w(k-1) == "," && !p.startsPredicate(k) {
 		return nil, i
 	}
 	if p.dry {

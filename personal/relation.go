@@ -109,8 +109,19 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 			if ne == e {
 				break
 			}
-			idx := p.mention(Mention{Name: name, Relation: relWord(r, single), Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(e, ne)})
-			p.setRelation(idx, r, relWord(r, single), User, "")
+			word := relWord(r, single)
+			m := Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(e, ne)}
+			label := ""
+			if owner != User {
+				// "my coworker Raj has two kids, Anil and Maya": Raj's children
+				label = p.ownerLabel(owner)
+				m.Relation, m.Owner = label+"'s "+word, owner
+				if r.role != factbase.RolePet {
+					m.Role = factbase.RoleOther
+				}
+			}
+			idx := p.mention(m)
+			p.setRelation(idx, r, word, owner, label)
 			n++
 			e = ne
 			if p.w(e) == "," {
