@@ -33,6 +33,13 @@ func (p *parser) copulaRule(head int, st state) int {
 		return p.allergy(st, i)
 	case hw == "a" || hw == "an":
 		return p.copulaArticle(head+1, st)
+	case hw == "the" && (p.w(head+1) == "new" || p.w(head+1) == "current" || occupations[p.w(head+1)]):
+		// "Alice is the new CTO at Acme"
+		i := head + 1
+		if p.w(i) == "new" || p.w(i) == "current" {
+			i++
+		}
+		return p.occupation(i, st)
 	case hw == "on" && (p.w(head+1) == "vacation" || p.w(head+1) == "holiday" || p.w(head+1) == "leave" || p.w(head+1) == "a" && (p.w(head+2) == "trip" || p.w(head+2) == "business")):
 		return p.plan(head, st)
 	case hw == "on":

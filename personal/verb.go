@@ -68,14 +68,15 @@ func (p *parser) verbRule(head int, st state) int {
 	case hw == "got" && p.w(head+1) == "engaged" && p.w(head+2) == "to":
 		return p.engagedTo(head+3, st)
 	case hw == "works" || hw == "work" || hw == "worked" && st.aux:
-		if w := p.w(head + 1); (w == "nights" || w == "days" || w == "weekends" || w == "evenings" || w == "mornings" || w == "shifts") && p.w(head+2) == "at" {
-			return p.employer(head+3, st, "works nights at")
+		k := head + 1
+		for workManners[p.w(k)] {
+			k++ // "works nights at", "works remotely for"
 		}
-		switch p.w(head + 1) {
+		switch p.w(k) {
 		case "at", "for":
-			return p.employer(head+2, st, "works at")
+			return p.employer(k+1, st, "works at")
 		case "as":
-			return p.workAs(head+2, st)
+			return p.workAs(k+1, st)
 		}
 		if e := p.schedule(head, head, st); e > head {
 			return e
@@ -535,6 +536,11 @@ func (p *parser) doseOf(i int) int {
 	}
 	return i
 }
+
+// workManners may stand between "works" and "at": "works remotely for Spotify".
+var workManners = map[string]bool{"nights": true, "days": true, "weekends": true, "evenings": true,
+	"mornings": true, "shifts": true, "remotely": true, "part-time": true, "full-time": true, "freelance": true,
+	"mostly": true, "currently": true, "now": true}
 
 // jobVerbs take "a (new) job at X": "started a new job at Deloitte", "got a job at
 // Canva".

@@ -93,5 +93,8 @@ func (p *parser) workAs(i int, st state) int {
 	if p.w(e) == "at" || p.w(e) == "for" {
 		return p.employer(e+1, st, "works as ... at")
 	}
+	if p.w(e) == "in" && p.isPlace(e+1) && !months[p.w(e+1)] {
+		return p.homeCity(st, e+1, "works as ... in")
+	}
 	return e
 }
