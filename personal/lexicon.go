@@ -43,7 +43,7 @@ var relations = map[string]relInfo{
 	"mama": {factbase.RoleParent, female, true, "mom"}, "ma": {factbase.RoleParent, female, true, "mom"},
 	"dad": {factbase.RoleParent, male, true, ""}, "father": {factbase.RoleParent, male, true, "dad"},
 	"daddy": {factbase.RoleParent, male, true, "dad"}, "papa": {factbase.RoleParent, male, true, "dad"},
-	"pop":     {factbase.RoleParent, male, true, "dad"},
+	"pop":    {factbase.RoleParent, male, true, "dad"},
 	"parent": {factbase.RoleParent, anyGender, false, ""}, "grandparent": {factbase.RoleOther, anyGender, false, ""},
 	"stepmom": {factbase.RoleParent, female, true, ""}, "stepmother": {factbase.RoleParent, female, true, "stepmom"},
 	"stepdad": {factbase.RoleParent, male, true, ""}, "stepfather": {factbase.RoleParent, male, true, "stepdad"},
