@@ -27,8 +27,20 @@ const (
 	KeyAge         = "age"
 	KeyBirthday    = "birthday" // a person's birthday; the router writes the user's as KeyUserBirthday
 	KeyAnniversary = "anniversary"
-	KeyOrigin      = "home.origin" // where a person is from
-	KeySpeaks      = "languages"   // the languages a person speaks (a set)
+	KeyOrigin      = "home.origin"        // where a person is from
+	KeySpeaks      = "languages"          // the languages a person speaks (a set)
+	KeyLearning    = "languages.learning" // the languages a person is learning (a set)
+	KeyBreed       = "breed"              // a pet's breed ("golden retriever")
+)
+
+// The keys of what a person does: school, vehicles and hobbies. A school, grade and
+// field of study are single-valued; vehicles and hobbies are sets.
+const (
+	KeySchool  = "education.school" // "Oak Hill Elementary", "MIT"
+	KeyGrade   = "education.grade"  // "first grade", "year 3", "senior"
+	KeyField   = "education.field"  // what a person studies: "law"
+	KeyVehicle = "vehicle"          // make and model, no colour: "Toyota Corolla"
+	KeyHobby   = "hobby"
 )
 
 // The keys of health and diet. Allergies, foods avoided, conditions and medications
@@ -46,6 +58,7 @@ const (
 	KeyLikes    = "likes"
 	KeyDislikes = "dislikes"
 	KeyFears    = "fears"
+	KeyPrefers  = "prefers" // a comparison as said: "tea over coffee"
 )
 
 // The keys of what happens when, each a set of facts with a time anchor: recurring

@@ -42,9 +42,14 @@ func (p *parser) ageRule(head int, a string, st state) int {
 
 func (p *parser) ageFacts(st state, a string) {
 	for _, r := range st.s.refs {
-		if r != User {
-			p.emitAge(r, a, "is N years old")
+		if r == User {
+			if !st.s.we {
+				age := a
+				p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeyAge, value: a, rule: "I am N", correction: st.corr, text: func(s string) string { return s + " is " + age + " years old" }})
+			}
+			continue
 		}
+		p.emitAge(r, a, "is N years old")
 	}
 }
 
@@ -89,4 +94,19 @@ func isDateText(s string) bool {
 		}
 	}
 	return false
+}
+
+// turns reads "turns 9 on April 11", "is turning 10 on Sunday" (head at the verb):
+// the day is a birthday. It returns head when no age and day follow.
+func (p *parser) turns(head int, st state) int {
+	if _, ok := ageNumber(p.w(head + 1)); !ok {
+		return head
+	}
+	end := p.clauseEnd(head + 2)
+	m, _, me := p.markerIn(head+2, end)
+	if m == nil || m.Grain != when.Day || m.Recur != when.Once || m.Past {
+		return head
+	}
+	p.birthday(st, m, "turns N on")
+	return max(me, end)
 }

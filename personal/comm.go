@@ -304,7 +304,8 @@ func (p *parser) emitFormat(f [2]string, neg bool) {
 // the verb).
 func (p *parser) commUser(head int, st state) int {
 	hw := p.w(head)
-	if !(hw == "prefer" || hw == "like" || hw == "want" || hw == "need" || hw == "love" || hw == "appreciate") {
+	if !(hw == "prefer" || hw == "like" || hw == "want" || hw == "need" || hw == "love" || hw == "appreciate" ||
+		hw == "prefers" || hw == "likes" || hw == "wants" || hw == "needs" || hw == "loves" || hw == "appreciates") {
 		return head
 	}
 	k := head + 1

@@ -30,16 +30,34 @@
 //	medical.medication  medical high  "takes insulin", "is on blood thinners"
 //	birthday            birthday      "Sarah's birthday is March 3rd", "was born on", "today is my dad's birthday"
 //	anniversary         anniversary   "our wedding anniversary is September 21"
-//	work.employer/role  work          "works at Google as a product manager", "is a nurse at St. Mary's"
-//	home.city/origin    home          "lives in Porto", "just moved to Berlin", "is from Osaka"
+//	work.employer/role  work          "works at Google as a product manager", "is a nurse at St. Mary's",
+//	                                  "got promoted to lead designer at Figma", "joined Spotify as VP of X"
+//	education.school    education     "goes to Oak Hill Elementary", "started at MIT", "got into Stanford"
+//	education.grade     education     "is in first grade", "a senior at Westview High"
+//	education.field     education     "is studying law at UCL", "a PhD student in linguistics"
+//	home.city/origin    home          "lives in Porto", "just moved to Berlin", "is from Osaka", "grew up in"
+//	languages (set)     personal      "speaks Portuguese and a bit of French", "my native language is Tagalog"
+//	languages.learning  personal      "I'm learning Korean", "takes Italian classes"
+//	vehicle (set)       vehicle       "I drive a Toyota Corolla", "my car is a Subaru Outback"
+//	hobby (set)         hobby         "my hobbies are knitting and birdwatching", "took up pottery", "plays chess"
+//	breed               pet           "Biscuit is a golden retriever" (a pet's relation is its species)
 //	likes/dislikes/fears preference   "Leo loves dinosaurs", "I hate cilantro", "can't stand", "is scared of"
-//	schedule (set)      schedule      "Leo has piano on Tuesdays", "plays soccer every Saturday"
-//	plan, travel (sets) plan, travel  "I fly to Lisbon next Friday", "has a dentist appointment tomorrow"
+//	prefers (set)       preference    "I like rice more than pasta" -> "rice over pasta"
+//	schedule (set)      schedule      "Leo has piano on Tuesdays", "swim class on Mondays and Fridays" (one each)
+//	plan, travel (sets) plan, travel  "I fly to Lisbon next Friday", "has a dentist appointment tomorrow",
+//	                                  "my flight to Berlin is on March 20", "Booked two weeks in Bali ..."
 //	contact.email/phone contact       "my wife's email is ..." (others only)
 //	comm.* (one each)   preference    "please keep answers short", "answer in German", "no emojis"
 //
+// Several people may share a subject ("our twins Lea and Tim", "my sister Eva and her
+// husband Paul"); "his son Finn" and "her husband" are relatives of the one the
+// pronoun names ("Jonas's son"); reported speech ("Jonas told me ...") is said by
+// the teller.
+//
 // Temporal markers are kept as said (Fact.Temporal) and resolved against the message
-// time by package when (Fact.Anchor, Fact.Recur). Questions, small talk, negations
+// time by package when (Fact.Anchor, Fact.Recur), completed by refineMarkers where
+// everyday plans say more ("Wednesday evenings", "from March 16 to March 19", "the
+// first Sunday of every month", "on the 23rd", "this summer", "over Easter"). Questions, small talk, negations
 // ("isn't allergic"), hypotheticals ("if", "might", "would love", "maybe"), hedges
 // ("I think") and past states ("used to live in Rome", "worked at IBM") give no
 // facts; the ones that name someone are reported as skips. The user's own email,

@@ -14,6 +14,7 @@ type fx struct {
 	text             func(subject string) string
 	marker           *when.Marker
 	correction       bool
+	userOK           bool                 // a user's basic the router does not read ("got promoted to ...")
 	card             factbase.Cardinality // overrides the key's spec when set
 	typ              string
 }
@@ -57,8 +58,13 @@ func (p *parser) emitFx(s subj, f fx) {
 	if p.emitted == nil {
 		p.emitted = map[string]bool{}
 	}
-	for _, ref := range s.refs {
-		if ref == User && !p.o.UserBasics && routerKeys[f.key] {
+	refs := s.refs
+	if s.we && f.key == factbase.KeyPlan {
+		// "my fiancé and I are getting married on June 20": the user's plan
+		refs = []int{User}
+	}
+	for _, ref := range refs {
+		if ref == User && !p.o.UserBasics && !f.userOK && routerKeys[f.key] {
 			continue // the router writes the user's own basics
 		}
 		if ref >= len(p.ex.Mentions) {

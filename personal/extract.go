@@ -32,17 +32,58 @@ func Extract(msg string, o Options) Extraction {
 			}
 		}
 	}
-	if !o.Now.IsZero() {
-		p.markers = when.Find(msg, o.Now)
-	}
 	toks := tokenize(msg)
+	if !o.Now.IsZero() {
+		p.markers = refineMarkers(msg, toks, when.Find(msg, o.Now), o.Now)
+		p.markerAtTok = make(map[int]int, len(p.markers))
+		mi := 0
+		for _, t := range toks {
+			for mi < len(p.markers) && p.markers[mi].Start < t.start {
+				mi++
+			}
+			if mi < len(p.markers) && p.markers[mi].Start < t.end {
+				p.markerAtTok[t.start] = mi
+			}
+		}
+	}
 	if o.Speaker == SpeakerAssistant {
 		toks = swapPerson(toks)
 	}
 	for _, s := range sentences(msg, toks) {
 		p.sentence(s)
 	}
+	p.dropTellerRelations()
 	return *p.ex
+}
+
+// dropTellerRelations drops the relation facts of unnamed people who only tell
+// something about someone else ("Leo's teacher told us he's allergic to kiwi", "My
+// doctor says I have high blood pressure", "Mom says ..."): the teller is who said
+// it, not a fact of its own. The entity keeps its relation.
+func (p *parser) dropTellerRelations() {
+	teller := map[int]bool{}
+	about := map[int]bool{}
+	for _, f := range p.ex.Facts {
+		if f.SaidBy != User {
+			teller[f.SaidBy] = true
+		}
+		if f.Key != factbase.KeyRelation {
+			about[f.About] = true
+		}
+	}
+	if len(teller) == 0 {
+		return
+	}
+	out := p.ex.Facts[:0]
+	for _, f := range p.ex.Facts {
+		if f.Key == factbase.KeyRelation && teller[f.About] && !about[f.About] && f.SaidBy == User {
+			if m := p.ex.Mentions[f.About]; m.Name == "" {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	p.ex.Facts = out
 }
 
 // swapPerson rewrites an assistant's message so that it reads as the user's: "you"
@@ -64,11 +105,15 @@ func swapPerson(toks []token) []token {
 		case "yourself":
 			out[i].w = "myself"
 		case "i", "me", "my", "mine", "myself", "we", "our", "us":
-			out[i].w = "\x00self"
+			out[i].w = selfWord
 		}
 	}
 	return out
 }
+
+// selfWord stands for the assistant's own "I", "my", "we" in an assistant's message:
+// it names nobody.
+const selfWord = "\x00self"
 
 // parser reads one message.
 type parser struct {
@@ -76,7 +121,9 @@ type parser struct {
 	o       Options
 	ex      *Extraction
 	markers []when.Marker
-	known   map[string]bool // first names of known entities, lower case
+	// markerAtTok maps the start offset of a token to the marker that starts in it.
+	markerAtTok map[int]int
+	known       map[string]bool // first names of known entities, lower case
 
 	// the sentence being read
 	t []token
@@ -86,6 +133,12 @@ type parser struct {
 	saidBy int
 	// dry parses without recording mentions or facts (to look ahead).
 	dry bool
+	// workTalk reports a sentence about jobs ("quit", "work", "job").
+	workTalk bool
+	// first is the index of the sentence's first word after its lead-ins.
+	first int
+	// lastHobby is the user's hobby said last in the message ("pottery").
+	lastHobby string
 	// emitted dedupes facts within the message.
 	emitted map[string]bool
 }
@@ -154,7 +207,8 @@ var leadIns = [][]string{
 	{"and", "also"}, {"also"}, {"and"}, {"but"}, {"so"}, {"oh"}, {"well"}, {"btw"}, {"fyi"}, {"ok"},
 	{"okay"}, {"hey"}, {"hi"}, {"hello"}, {"yeah"}, {"yes"}, {"anyway"}, {"anyways"}, {"plus"}, {"ah"},
 	{"um"}, {"hmm"}, {"update"}, {"reminder"}, {"correction"}, {"news"}, {"context"}, {"ps"},
-	{"actually"}, {"now"}, {"then"}, {"lastly"}, {"finally"}, {"firstly"}, {"secondly"}, {"sadly"},
+	{"big", "news"}, {"great", "news"}, {"good", "news"}, {"exciting", "news"}, {"sad", "news"},
+	{"bad", "news"}, {"happy", "news"}, {"actually"}, {"now"}, {"then"}, {"lastly"}, {"finally"}, {"firstly"}, {"secondly"}, {"sadly"},
 	{"luckily"}, {"fortunately"}, {"unfortunately"}, {"apparently"}, {"honestly"}, {"basically"},
 	{"as", "you", "know"}, {"you", "know"}, {"you", "should", "know", "that"}, {"important"},
 	{"fyi"}, {"side", "note"}, {"random", "fact"}, {"also", "worth", "knowing"}, {"worth", "knowing"},
@@ -209,10 +263,18 @@ func (p *parser) sentence(t []token) {
 	}
 	p.t = t
 	p.saidBy = User
+	p.workTalk = false
+	for _, tk := range t {
+		if workWords[tk.w] {
+			p.workTalk = true
+			break
+		}
+	}
 	i, corr := p.skipLeadIns(0)
 	if i >= len(t) {
 		return
 	}
+	p.first = i
 	first := p.w(i)
 	if (first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) == "you" {
 		if k := p.commPref(i); k > i {
@@ -292,6 +354,18 @@ func (p *parser) clauses(i int, corr bool) {
 				i = e
 			}
 		}
+		if k := p.leadClause(i); k > i {
+			i = p.nextClause(k)
+			continue
+		}
+		if elidedI[p.w(i)] && p.t[i].cap && i == p.first && p.saidBy == User {
+			// "Got a haircut booked for Saturday morning.": a note with "I" left out
+			s := subj{refs: []int{User}, correction: corr, clauseStart: i}
+			if _, k := p.predicates(&s, i); k > i {
+				i = p.nextClause(k)
+				continue
+			}
+		}
 		s, j, ok := p.subject(i)
 		if ok && s.skip != "" {
 			p.skip(s.skip)
@@ -364,10 +438,80 @@ func (p *parser) nextClause(i int) int {
 	return i
 }
 
+// workWords make a sentence one about jobs.
+var workWords = map[string]bool{"work": true, "works": true, "worked": true, "working": true, "job": true,
+	"quit": true, "joined": true, "employer": true, "company": true, "laid": true, "hired": true,
+	"resigned": true, "fired": true, "promoted": true}
+
+// elidedI start a note whose subject "I" is left out: "Got a haircut booked",
+// "Booked two weeks in Bali".
+var elidedI = map[string]bool{"got": true, "booked": true, "have": false, "heading": false, "flying": false}
+
+// leadClause reads clauses whose subject is a thing said before "is": "rock
+// climbing is my hobby", "Dutch is my mother tongue". It returns the index after
+// what it read, or i.
+func (p *parser) leadClause(i int) int {
+	if k := p.hobbyStatement(i); k > i {
+		return k
+	}
+	if k := p.eventClause(i); k > i {
+		return k
+	}
+	// "Just heard from my brother Luis - he got engaged": the one heard from
+	if k := p.at(i, "just", "heard", "from"); k > 0 || p.at(i, "heard", "from") > 0 {
+		if k < 0 {
+			k = i + 2
+		}
+		if s, e, ok := p.subject(k); ok && s.skip == "" {
+			return e
+		}
+	}
+	// "Meet Bruno, our 6-year-old boxer."
+	if p.w(i) == "meet" && p.t[i].cap && p.w(i+1) != "me" {
+		if name, e := p.name(i + 1); e > i+1 && p.w(e) == "," {
+			idx := p.mention(Mention{Name: name, Owner: User, Span: p.span(i+1, e)})
+			if k := p.afterMention(subj{refs: []int{idx}}, e); k > e {
+				return k
+			}
+		}
+	}
+	// "Dutch is my mother tongue"
+	if lang, ok := languages[p.w(i)]; ok && p.w(i+1) == "is" && (p.w(i+2) == "my" || p.w(i+2) == "our") {
+		if _, e := p.phraseIn(i+3, nativeLanguage); e > i+3 {
+			p.emitFx(subj{refs: []int{User}}, fx{key: factbase.KeySpeaks, value: lang, rule: "is my mother tongue"})
+			return e
+		}
+	}
+	return i
+}
+
+// nativeLanguage matches the nouns of a first language.
+func nativeLanguage(w string) (string, bool) {
+	switch w {
+	case "native language", "mother tongue", "first language", "native tongue", "mother language":
+		return w, true
+	}
+	return "", false
+}
+
 // specialClause reads clauses that have no ordinary subject: "our anniversary is
 // June 3rd", "today is Sarah's birthday". It returns the index after what it read,
 // or i.
 func (p *parser) specialClause(i int) int {
+	if k := p.thereIsClass(i); k > i {
+		return k
+	}
+	if p.w(i) == "my" || p.w(i) == "our" {
+		if k := p.vehicleStatement(i); k > i {
+			return k
+		}
+		// "my native language is Tagalog"
+		if _, e := p.phraseIn(i+1, nativeLanguage); e > i+1 && p.w(e) == "is" {
+			if k := p.languagesAt(e+1, state{s: &subj{refs: []int{User}}}, factbase.KeySpeaks, "my native language is"); k > e+1 {
+				return k
+			}
+		}
+	}
 	// "my/our (wedding) anniversary is ..."
 	if p.w(i) == "my" || p.w(i) == "our" {
 		j := i + 1

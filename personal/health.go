@@ -64,11 +64,19 @@ func conditionPhrase(w string) (string, bool) {
 }
 
 func conditionNounPhrase(w string) (string, bool) {
+	if possConditions[w] {
+		return w + "'s", true
+	}
 	if conditionNouns[w] {
 		return strings.TrimPrefix(strings.TrimPrefix(w, "a "), "an "), true
 	}
 	return "", false
 }
+
+// possConditions are conditions named after someone, read without their "'s":
+// "Parkinson's".
+var possConditions = map[string]bool{"parkinson": true, "alzheimer": true, "crohn": true, "hashimoto": true,
+	"parkinson's disease": false}
 
 var eatVerbs = map[string]bool{"eat": true, "eats": true, "drink": true, "drinks": true, "touch": true,
 	"have": true, "tolerate": true, "digest": true, "handle": true, "consume": true}
@@ -95,7 +103,7 @@ func (p *parser) medication(i int, st state) int {
 	if _, e := p.phraseIn(i, medicationPhrase); e > i {
 		v := p.span(i, e)
 		p.emitFx(*st.s, fx{key: factbase.KeyMedication, value: v, rule: "takes <medication>", correction: st.corr, text: func(x string) string { return x + " takes " + v }})
-		return p.afterTail(e)
+		return p.conditionBecause(p.afterTail(e), st)
 	}
 	return i
 }

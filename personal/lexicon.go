@@ -43,7 +43,8 @@ var relations = map[string]relInfo{
 	"mama": {factbase.RoleParent, female, true, "mom"}, "ma": {factbase.RoleParent, female, true, "mom"},
 	"dad": {factbase.RoleParent, male, true, ""}, "father": {factbase.RoleParent, male, true, "dad"},
 	"daddy": {factbase.RoleParent, male, true, "dad"}, "papa": {factbase.RoleParent, male, true, "dad"},
-	"pop":     {factbase.RoleParent, male, true, "dad"},
+	"pop":    {factbase.RoleParent, male, true, "dad"},
+	"parent": {factbase.RoleParent, anyGender, false, ""}, "grandparent": {factbase.RoleOther, anyGender, false, ""},
 	"stepmom": {factbase.RoleParent, female, true, ""}, "stepmother": {factbase.RoleParent, female, true, "stepmom"},
 	"stepdad": {factbase.RoleParent, male, true, ""}, "stepfather": {factbase.RoleParent, male, true, "stepdad"},
 	"brother": {factbase.RoleSibling, male, false, ""}, "sister": {factbase.RoleSibling, female, false, ""},
@@ -79,6 +80,10 @@ var relations = map[string]relInfo{
 	"guinea pig": {factbase.RolePet, anyGender, false, ""}, "goldfish": {factbase.RolePet, anyGender, false, ""},
 	"bird": {factbase.RolePet, anyGender, false, ""}, "lizard": {factbase.RolePet, anyGender, false, ""},
 	"snake": {factbase.RolePet, anyGender, false, ""}, "ferret": {factbase.RolePet, anyGender, false, ""},
+	"beagle": {factbase.RolePet, anyGender, false, ""}, "boxer": {factbase.RolePet, anyGender, false, ""},
+	"tortoise": {factbase.RolePet, anyGender, false, ""}, "gecko": {factbase.RolePet, anyGender, false, ""},
+	"budgie": {factbase.RolePet, anyGender, false, ""}, "pup": {factbase.RolePet, anyGender, false, "puppy"},
+	"kitty": {factbase.RolePet, anyGender, false, "cat"}, "cockatiel": {factbase.RolePet, anyGender, false, ""},
 	"accountant": {factbase.RoleService, anyGender, false, ""}, "doctor": {factbase.RoleService, anyGender, false, ""},
 	"gp": {factbase.RoleService, anyGender, false, "doctor"}, "dentist": {factbase.RoleService, anyGender, false, ""},
 	"lawyer": {factbase.RoleService, anyGender, false, ""}, "attorney": {factbase.RoleService, anyGender, false, "lawyer"},
@@ -172,7 +177,7 @@ var notNames = map[string]bool{
 	"today": true, "tomorrow": true, "yesterday": true, "tonight": true, "everyone": true, "everybody": true,
 	"someone": true, "somebody": true, "nobody": true, "anyone": true, "anybody": true, "there": true,
 	"here": true, "if": true, "maybe": true, "perhaps": true, "sure": true, "great": true, "good": true,
-	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "sorry": true, "remember": true,
+	"nice": true, "cool": true, "wow": true, "lol": true, "haha": true, "ha": true, "hah": true, "meet": true, "sorry": true, "remember": true,
 	"note": true, "also,": true, "now": true, "then": true, "since": true, "because": true, "although": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true,
 	"sunday": true, "january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
@@ -252,6 +257,8 @@ var dietWords = map[string]string{
 	"lactose-free": "lactose-free", "flexitarian": "flexitarian", "carnivore": "carnivore",
 	"sugar-free": "sugar-free", "nut-free": "nut-free", "low-carb": "low-carb", "raw vegan": "raw vegan",
 	"teetotal": "teetotal", "teetotaler": "teetotal", "sober": "sober",
+	"intermittent fasting": "intermittent fasting", "whole30": "Whole30", "low-fodmap": "low-FODMAP",
+	"mediterranean": "Mediterranean", "carnivore diet": "carnivore", "dairy free": "dairy-free",
 }
 
 // conditionWords are health conditions said as adjectives: "Leo is diabetic".
@@ -278,7 +285,8 @@ var conditionNouns = map[string]bool{
 	"ms": true, "parkinson's": true, "dementia": true, "alzheimer's": true, "osteoporosis": true,
 	"a peanut allergy": false, "gout": true, "tinnitus": true, "vertigo": true, "bipolar disorder": true,
 	"ptsd": true, "ocd": true, "a thyroid condition": true, "hypothyroidism": true, "anemia": true,
-	"lactose intolerance": true, "gluten intolerance": true, "a nut allergy": false, "scoliosis": true,
+	"lactose intolerance": true, "gluten intolerance": true, "a nut allergy": false, "scoliosis": true, "fibromyalgia": true, "endometriosis": true, "pcos": true,
+	"chronic fatigue": true, "long covid": true, "glaucoma": true, "cataracts": true, "sciatica": true,
 }
 
 // medications are medicines said with "takes" or "is on": "Sarah takes insulin".
@@ -290,7 +298,10 @@ var medications = map[string]bool{
 	"chemo": true, "chemotherapy": true, "antibiotics": true, "birth control": true, "the pill": true,
 	"aspirin": true, "lithium": true, "prednisone": true, "steroids": true, "an epipen": true, "epipen": true,
 	"beta blockers": true, "ibuprofen": true, "methotrexate": true, "xanax": true, "zoloft": true,
-	"prozac": true, "lexapro": true, "vitamin d": false,
+	"prozac": true, "lexapro": true, "sertraline": true, "fluoxetine": true, "citalopram": true,
+	"escitalopram": true, "atorvastatin": true, "lisinopril": true, "amlodipine": true, "omeprazole": true,
+	"gabapentin": true, "melatonin": true, "vitamin b12": false, "eliquis": true, "ozempic": true,
+	"wegovy": true, "insulin injections": true, "hrt": true, "suboxone": true, "vitamin d": false,
 }
 
 // languages are languages for "answer in German".
@@ -304,7 +315,19 @@ var languages = map[string]string{
 	"romanian": "Romanian", "vietnamese": "Vietnamese", "thai": "Thai", "indonesian": "Indonesian",
 	"catalan": "Catalan", "swahili": "Swahili", "bengali": "Bengali", "urdu": "Urdu", "persian": "Persian",
 	"farsi": "Persian", "tagalog": "Tagalog", "malay": "Malay", "irish": "Irish", "welsh": "Welsh",
-	"spanglish": "Spanglish", "brazilian portuguese": "Brazilian Portuguese",
+	"spanglish": "Spanglish", "brazilian portuguese": "Brazilian Portuguese", "asl": "ASL",
+	"sign language": "sign language", "american sign language": "ASL", "bsl": "BSL", "latin": "Latin",
+	"icelandic": "Icelandic", "afrikaans": "Afrikaans", "tamil": "Tamil", "punjabi": "Punjabi",
+	"gujarati": "Gujarati", "marathi": "Marathi", "telugu": "Telugu", "slovak": "Slovak",
+	"slovenian": "Slovenian", "croatian": "Croatian", "serbian": "Serbian", "bulgarian": "Bulgarian",
+	"lithuanian": "Lithuanian", "latvian": "Latvian", "estonian": "Estonian", "albanian": "Albanian",
+	"amharic": "Amharic", "yoruba": "Yoruba", "zulu": "Zulu", "esperanto": "Esperanto",
+	"basque": "Basque", "galician": "Galician", "armenian": "Armenian", "georgian": "Georgian",
+	"nepali": "Nepali", "sinhala": "Sinhala", "khmer": "Khmer", "lao": "Lao", "burmese": "Burmese",
+	"mongolian": "Mongolian", "kazakh": "Kazakh", "uzbek": "Uzbek", "pashto": "Pashto", "kurdish": "Kurdish",
+	"maori": "Maori", "hawaiian": "Hawaiian", "swiss german": "Swiss German", "flemish": "Flemish",
+	"scottish gaelic": "Scottish Gaelic", "gaelic": "Gaelic", "yiddish": "Yiddish", "hausa": "Hausa",
+	"igbo": "Igbo", "somali": "Somali", "malayalam": "Malayalam", "kannada": "Kannada",
 }
 
 // months are month names, which are not names of people.

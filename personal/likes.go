@@ -30,6 +30,20 @@ func (p *parser) likeObject(st state, i int, key, verb string) int {
 	if e == i {
 		return i
 	}
+	for k := i; k < e; k++ {
+		if answerNouns[p.w(k)] && p.w(k) != "it" && p.w(k) != "things" && p.w(k) != "them" || p.w(k) == "as" && p.formatObjectAt(k+1) {
+			return i // "prefers short answers", "comparisons as tables": how to answer, not a taste
+		}
+	}
+	if key == factbase.KeyLikes {
+		if x, y, ok := p.comparison(i, e, verb); ok {
+			v := x + " over " + y
+			p.emitFx(*st.s, fx{key: factbase.KeyPrefers, value: v, rule: verb + " X more than Y", correction: st.corr, text: func(s string) string {
+				return s + " prefers " + v
+			}})
+			return p.skipMarker(e)
+		}
+	}
 	items := p.listValues(i, e)
 	wordFor := map[string]string{factbase.KeyLikes: "likes", factbase.KeyDislikes: "dislikes", factbase.KeyFears: "is afraid of"}[key]
 	for _, v := range items {
@@ -42,6 +56,40 @@ func (p *parser) likeObject(st state, i int, key, verb string) int {
 		}})
 	}
 	return p.skipMarker(e)
+}
+
+// comparison reads "rice more than pasta", "tea over coffee", "tea to coffee" (after
+// prefer) in [i, e): what is preferred to what.
+func (p *parser) comparison(i, e int, verb string) (x, y string, ok bool) {
+	for k := i + 1; k < e; k++ {
+		n := 0
+		switch w := p.w(k); {
+		case (w == "more" || w == "better" || w == "rather") && p.w(k+1) == "than":
+			n = 2
+		case w == "over" || w == "instead" && p.w(k+1) == "of":
+			n = 1
+			if w == "instead" {
+				n = 2
+			}
+		case w == "to" && (verb == "prefer" || verb == "prefers"):
+			n = 1
+		}
+		if n == 0 {
+			continue
+		}
+		if k+n >= e || e-(k+n) > 4 {
+			return "", "", false
+		}
+		return p.span(i, k), p.span(k+n, e), true
+	}
+	return "", "", false
+}
+
+// formatObjectAt reports whether an answer format ("tables", "bullet points") is
+// named at i.
+func (p *parser) formatObjectAt(i int) bool {
+	_, e := p.formatAt(i)
+	return e > i
 }
 
 // likeCopula returns where the object starts after "into", "obsessed with", "a big

@@ -40,7 +40,7 @@ func (p *parser) isName(i int) bool {
 		return false
 	}
 	t := p.t[i]
-	if t.kind != kWord || t.w == "" || t.w[0] >= '0' && t.w[0] <= '9' {
+	if t.kind != kWord || t.w == "" || t.w[0] >= '0' && t.w[0] <= '9' || t.w == selfWord {
 		return false
 	}
 	if p.known[t.w] && !nameStops[t.w] && !notNames[t.w] {
@@ -201,7 +201,9 @@ func (p *parser) setRelation(idx int, r relInfo, word string, owner int, ownerLa
 	role := r.role
 	if owner != User {
 		rel = ownerLabel + "'s " + word
-		role = factbase.RoleOther
+		if role != factbase.RolePet {
+			role = factbase.RoleOther
+		}
 	}
 	if m.Relation == "" || m.Relation == rel {
 		m.Relation, m.Role, m.Owner = rel, role, owner
@@ -242,6 +244,10 @@ func (p *parser) peekSubject(i int) (subj, int, bool) {
 	defer func() { p.dry = false }()
 	return p.subject(i)
 }
+
+// possAttributes are the attributes "her ... is" may state: "her birthday is March 3".
+var possAttributes = map[string]bool{"birthday": true, "bday": true, "name": true, "email": true, "number": true,
+	"phone": true, "job": true, "age": true, "diet": true, "allergies": true}
 
 // bareKin are relation words that name the user's relative without "my": "Mom
 // loves it".
@@ -310,10 +316,30 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 		return p.possessive(i)
 	case "he", "she", "his", "her", "him":
 		g := pronouns[w]
-		if w == "her" && !p.t[i].cap && i > 0 {
+		if w == "his" || w == "her" {
+			// "his son Finn", "her husband": a relative of the one the pronoun names
+			if r, word, k, ok := p.relationAt(i + 1); ok && !p.t[i+1].cap {
+				idx := p.pronoun(g)
+				if idx < 0 {
+					return subj{skip: "pronoun: \"" + w + "\" refers to nobody named earlier in the message"}, k, true
+				}
+				return p.relationMention(i, k, r, word, idx, p.ownerLabel(idx))
+			}
+		}
+		if w == "her" && !p.t[i].cap && i > 0 && !possAttributes[p.w(i+1)] {
 			return subj{}, i, false
 		}
 		idx := p.pronoun(g)
+		if idx >= 0 && p.saidBy != User && idx == p.saidBy && !p.dry {
+			// "Leo's teacher told us he's allergic": not the teller of unknown gender
+			// but the one the teller belongs to
+			m := p.ex.Mentions[idx]
+			if m.Owner >= 0 && m.Gender != genderName(g) {
+				if o := p.ex.Mentions[m.Owner]; o.Gender == "" || o.Gender == genderName(g) {
+					idx = m.Owner
+				}
+			}
+		}
 		if idx < 0 {
 			if !p.startsPredicate(i+1) && !(w == "his" || w == "her") {
 				return subj{}, i, false
@@ -335,7 +361,16 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 			return subj{skip: "group: \"" + w + "\" names several people; facts are kept per person"}, i + 1, true
 		}
 		return subj{}, i, false
+	case "user", "users":
+		// "User prefers ...", as assistants and memory systems write notes
+		if p.t[i].cap && (w == "user" || p.t[i].poss) && !p.startsName(i+1) {
+			return p.userSubject(i)
+		}
+		return subj{}, i, false
 	case "the":
+		if p.w(i+1) == "user" && !p.startsName(i+2) {
+			return p.userSubject(i + 1)
+		}
 		if pluralRelations[p.w(i+1)] {
 			return subj{skip: "group: \"" + p.span(i, i+2) + "\" names several people; facts are kept per person"}, i + 2, true
 		}
@@ -376,8 +411,29 @@ func (p *parser) subjectPart(i int) (subj, int, bool) {
 // possessive parses "my/our [modifiers] [age] <relation>['s <relation>] [name]" at i.
 func (p *parser) possessive(i int) (subj, int, bool) {
 	j := i + 1
+	if childRanks[p.w(j)] {
+		// "our youngest, Ivy, starts preschool": a child named by rank
+		k := j + 1
+		if p.w(k) == "," {
+			k++
+		}
+		if name, e := p.name(k); e > k && (p.w(e) == "," || p.startsPredicate(e)) {
+			r := relations["child"]
+			idx := p.mention(Mention{Name: name, Relation: "child", Role: r.role, Owner: User, Span: p.span(i, e)})
+			p.setRelation(idx, r, "child", User, "")
+			if p.w(e) == "," {
+				e++
+			}
+			return subj{refs: []int{idx}}, e, true
+		}
+	}
 	age, j := p.modifiersAt(j)
-	if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
+	if refs, e := p.pluralNames(i, j); len(refs) > 0 {
+		return subj{refs: refs}, e, true
+	}
+	if _, _, k, ok := p.relationAt(j); ok && k > j+1 {
+		// "my team lead Chloe": a relation of two words, not a group
+	} else if pluralRelations[p.w(j)] || p.w(j) == "two" || p.w(j) == "three" {
 		if p.startsPredicate(j+1) || p.t[min(j, len(p.t)-1)].poss {
 			return subj{skip: "group: \"" + p.span(i, j+1) + "\" names several people; facts are kept per person"}, j + 1, true
 		}
@@ -448,7 +504,7 @@ func (p *parser) relationName(k int) (string, int) {
 		}
 	}
 	// a lower-case name: "my son leo is 8"
-	if k < len(p.t) && p.t[k].kind == kWord && !nameStops[p.w(k)] && !notNames[p.w(k)] && !p.isVerbish(k) &&
+	if k < len(p.t) && p.t[k].kind == kWord && !nameStops[p.w(k)] && !notNames[p.w(k)] && !p.isVerbish(k) && !eventNouns[p.w(k)] &&
 		relations[p.w(k)].role == "" && !pluralRelations[p.w(k)] && p.startsPredicate(k+1) && len(p.w(k)) > 1 {
 		if _, err := strconv.Atoi(p.w(k)); err != nil {
 			return p.span(k, k+1), k + 1
@@ -490,11 +546,15 @@ var ageWords = map[string]int{
 
 // ageNumber reads an age in digits or words.
 func ageNumber(s string) (string, bool) {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n >= 0 && n <= 120 {
-			return strconv.Itoa(n), true
-		}
+	if s == "" {
 		return "", false
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		n, err := strconv.Atoi(s)
+		if err != nil || n > 120 {
+			return "", false
+		}
+		return strconv.Itoa(n), true
 	}
 	if n, ok := ageWords[s]; ok {
 		return strconv.Itoa(n), true
@@ -584,20 +644,18 @@ type myRelation struct {
 	end   int // the index after the relation
 	owner int
 	via   string
+	age   string // "our 6-year-old boxer"
 }
 
 // relationAfterMy reads the relation after "my" at i; ok is false if there is none.
 func (p *parser) relationAfterMy(i int) (rel myRelation, ok bool) {
-	j := i + 1
-	for relationModifiers[p.w(j)] {
-		j++
-	}
+	age, j := p.modifiersAt(i + 1)
 	r, word, e, ok := p.relationAt(j)
 	if !ok {
 		return myRelation{}, false
 	}
 	if !p.t[e-1].poss {
-		return myRelation{r: r, word: word, end: e, owner: User}, true
+		return myRelation{r: r, word: word, end: e, owner: User, age: age}, true
 	}
 	r2, word2, e2, ok := p.relationAt(e)
 	if !ok {
@@ -624,5 +682,8 @@ func (p *parser) apposition(idx, k int) int {
 		}
 	}
 	p.setRelation(idx, rel.r, rel.word, rel.owner, rel.via)
+	if rel.age != "" {
+		p.emitAge(idx, rel.age, "age")
+	}
 	return rel.end
 }

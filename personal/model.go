@@ -144,6 +144,14 @@ var specs = map[string]keySpec{
 	factbase.KeyEmoji:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
 	factbase.KeyUnits:       {"preference", factbase.One, factbase.String, factbase.Core, factbase.Short, factbase.Low, 0.9},
 	factbase.KeySpeaks:      {"personal", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyLearning:    {"personal", factbase.Many, factbase.String, factbase.Core, factbase.Medium, factbase.Low, 0.85},
+	factbase.KeyBreed:       {"pet", factbase.One, factbase.String, factbase.Core, factbase.Durable, factbase.Low, 0.9},
+	factbase.KeySchool:      {"education", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyGrade:       {"education", factbase.One, factbase.String, factbase.Core, factbase.Medium, factbase.Low, 0.85},
+	factbase.KeyField:       {"education", factbase.One, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyVehicle:     {"vehicle", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyHobby:       {"hobby", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
+	factbase.KeyPrefers:     {"preference", factbase.Many, factbase.String, factbase.Core, factbase.Long, factbase.Low, 0.85},
 }
 
 // Cardinalities returns the cardinality of every key the extractor writes, to

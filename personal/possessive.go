@@ -23,6 +23,13 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	for k := j; k < attrEnd; k++ {
 		attr = append(attr, p.w(k))
 	}
+	if len(attr) > 1 && (attr[1] == "birthday" || attr[1] == "bday") {
+		if _, ok := dayOfMonth(attr[0]); ok || ordinals[attr[0]] {
+			attr = attr[1:] // "Dad's 70th birthday"
+		} else if n := strings.TrimRight(attr[0], "stndrh"); n != attr[0] && isNumber(n) {
+			attr = attr[1:]
+		}
+	}
 	a := strings.Join(attr, " ")
 	v := attrEnd + 1
 	neg, past := false, p.w(attrEnd) == "was"
@@ -90,9 +97,9 @@ func (p *parser) possPredicate(s *subj, j int) int {
 	case "number", "phone", "phone number", "cell", "cell number", "mobile", "mobile number", "cell phone", "telephone":
 		e := v
 		digits := 0
-		for e < len(p.t) && (p.t[e].kind == kWord && normalize.IsDigits(p.w(e)) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
+		for e < len(p.t) && (p.t[e].kind == kWord && normalize.IsDigits(strings.ReplaceAll(p.w(e), "-", "")) || p.w(e) == "+" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == ")" || p.w(e) == ".") {
 			if p.t[e].kind == kWord {
-				digits += len(p.w(e))
+				digits += len(strings.ReplaceAll(p.w(e), "-", ""))
 			}
 			e++
 		}
@@ -134,6 +141,14 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			val := d
 			p.emitFx(*s, fx{key: factbase.KeyDiet, value: val, rule: "diet is", correction: st.corr, text: func(x string) string { return x + " is " + val }})
 			return e
+		}
+	case "car", "truck", "van", "motorbike", "motorcycle", "bike", "e-bike", "new car", "family car":
+		return p.vehicleVerb(v, st, true, "car is")
+	case "blood pressure", "cholesterol", "blood sugar":
+		if p.w(v) == "high" || p.w(v) == "low" {
+			c := p.span(v, v+1) + " " + a
+			p.emitFx(*s, fx{key: factbase.KeyCondition, value: c, rule: "<x> is high", correction: st.corr, text: func(x string) string { return x + " has " + c }})
+			return p.afterTail(v + 1)
 		}
 	case "home", "hometown", "home town", "city":
 		return p.homeCity(st, v, "city is")

@@ -10,7 +10,7 @@ var adverbs = map[string]bool{
 	"all": true, "too": true, "highly": true, "incredibly": true, "truly": true, "genuinely": true,
 	"mostly": true, "completely": true, "fully": true, "kinda": true, "basically": true, "literally": true,
 	"honestly": true, "certainly": true, "obviously": true, "clearly": true, "newly": true, "once": false,
-	"normally": true, "typically": true, "generally": true, "mainly": true, "only": true, "even": true,
+	"normally": true, "originally": true, "typically": true, "generally": true, "mainly": true, "only": true, "even": true,
 	"absolutely,": true, "badly": true, "dangerously": true, "seriously,": true, "deeply": true,
 }
 
@@ -46,6 +46,8 @@ var predicateHeads = map[string]bool{
 	"wish": true, "studies": true, "study": true, "teaches": true, "stays": true, "runs": true, "owns": true,
 	"went": true, "flew": true, "visited": true, "loved": true, "liked": true, "hated": true, "enjoyed": true,
 	"keeps": true, "swims": true, "dances": true, "sings": true, "reads": true, "shall": true, "may": false,
+	"commute": true, "commutes": true, "sold": true, "retired": true, "uses": true, "use": true, "rehearse": true, "rehearses": true, "sing": true, "bought": true,
+	"learn": true, "learns": true, "began": true, "joined": true, "graduated": true, "taken": false,
 	"doesn't": true, "isn't": true, "suffered": true, "grew": true, "was born": true, "born": true,
 }
 
@@ -71,7 +73,7 @@ func (p *parser) predicate(s *subj, j int) int {
 		return p.possPredicate(s, j)
 	}
 	k := j
-	var neg, past, hypo, cop, aux bool
+	var neg, past, hypo, cop, aux, modal bool
 	corr := s.correction
 	verb := ""
 loop:
@@ -108,7 +110,7 @@ loop:
 		case "will", "shall":
 			verb = "will"
 		case "can", "cannot", "must":
-			aux = true
+			aux, modal = true, true
 			if w == "cannot" {
 				neg = true
 			}
@@ -163,7 +165,7 @@ loop:
 		return j
 	}
 	hw := p.w(head)
-	st := state{s: s, neg: neg, past: past, hypo: hypo, cop: cop, aux: aux, corr: corr, future: verb == "will", start: j}
+	st := state{s: s, neg: neg, past: past, hypo: hypo, cop: cop, aux: aux, modal: modal, corr: corr, future: verb == "will", start: j}
 	if s.isUser() && !s.we {
 		if uncertain[hw] {
 			p.skip("uncertain: \"I " + hw + "\" hedges the statement")
@@ -229,6 +231,7 @@ func (s *subj) isName() bool { return len(s.refs) == 1 && s.refs[0] != User }
 type state struct {
 	s                                       *subj
 	neg, past, hypo, cop, aux, corr, future bool
+	modal                                   bool // "can", "must": "can't have dairy" avoids it
 	start                                   int
 }
 
@@ -278,6 +281,14 @@ func (p *parser) reportedSpeech(s *subj, head int) int {
 	i := head + 1
 	if p.w(i) == "me" || p.w(i) == "us" {
 		i++
+	} else if p.w(i) == "the" || p.w(i) == "everyone" || p.w(i) == "everybody" {
+		// "told the team she'll be in Peru": the hearers are not what is said
+		for n := 1; n <= 3; n++ {
+			if w := p.w(i + n); w == "that" || subjectPronouns[w] || w == "his" || w == "her" {
+				i += n
+				break
+			}
+		}
 	}
 	if p.w(i) == "that" || p.w(i) == ":" || p.w(i) == "," {
 		i++

@@ -1,6 +1,10 @@
 package personal
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/factbase/factbase"
+)
 
 // relationStatement reads "Sarah is my wife" (head at "my").
 func (p *parser) relationStatement(head int, st state) int {
@@ -67,6 +71,12 @@ func (p *parser) partnerName(i int, verb string) int {
 // relationIntro reads "a son named Leo", "a dog called Rex", "two kids, Leo and Mia"
 // after "I have" / "we have".
 func (p *parser) relationIntro(i int, st state) int {
+	return p.relationIntroOf(i, st, User)
+}
+
+// relationIntroOf reads "a daughter named Freya", "a beagle called Toby" after
+// "<owner> has" (owner User: the user's own, as relationIntro).
+func (p *parser) relationIntroOf(i int, st state, owner int) int {
 	j := i
 	count := 1
 	switch p.w(j) {
@@ -99,8 +109,19 @@ func (p *parser) relationIntro(i int, st state) int {
 			if ne == e {
 				break
 			}
-			idx := p.mention(Mention{Name: name, Relation: relWord(r, single), Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(e, ne)})
-			p.setRelation(idx, r, relWord(r, single), User, "")
+			word := relWord(r, single)
+			m := Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(e, ne)}
+			label := ""
+			if owner != User {
+				// "my coworker Raj has two kids, Anil and Maya": Raj's children
+				label = p.ownerLabel(owner)
+				m.Relation, m.Owner = label+"'s "+word, owner
+				if r.role != factbase.RolePet {
+					m.Role = factbase.RoleOther
+				}
+			}
+			idx := p.mention(m)
+			p.setRelation(idx, r, word, owner, label)
 			n++
 			e = ne
 			if p.w(e) == "," {
@@ -116,8 +137,8 @@ func (p *parser) relationIntro(i int, st state) int {
 		return e
 	}
 	r, word, k, ok := p.relationAt(j)
-	if !ok {
-		return i
+	if !ok || eventNouns[p.w(k)] || p.w(k) == "visit" {
+		return i // "a dentist appointment"
 	}
 	n := k
 	if p.w(n) == "named" || p.w(n) == "called" || p.w(n) == "," {
@@ -127,8 +148,20 @@ func (p *parser) relationIntro(i int, st state) int {
 	if e == n {
 		name, e = "", k
 	}
-	idx := p.mention(Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Age: age, Span: p.span(i, e)})
-	p.setRelation(idx, r, word, User, "")
+	if owner != User && name == "" {
+		return i // "Sarah has a dog": too little to tell one from another
+	}
+	m := Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Unique: r.unique, Owner: User, Age: age, Span: p.span(i, e)}
+	label := ""
+	if owner != User {
+		label = p.ownerLabel(owner)
+		m.Relation, m.Owner, m.Unique = label+"'s "+word, owner, false
+		if r.role != factbase.RolePet {
+			m.Role = factbase.RoleOther
+		}
+	}
+	idx := p.mention(m)
+	p.setRelation(idx, r, word, owner, label)
 	if age != "" {
 		p.emitAge(idx, age, "age")
 	}
@@ -141,6 +174,12 @@ func (p *parser) relationIntro(i int, st state) int {
 		inner := subj{refs: []int{idx}, clauseStart: w}
 		if end := p.predicate(&inner, w); end > w {
 			return end
+		}
+	}
+	// "a dog named Pepper and a cat called Miso"
+	if p.w(e) == "and" && (p.w(e+1) == "a" || p.w(e+1) == "an") {
+		if e2 := p.relationIntroOf(e+1, st, owner); e2 > e+1 {
+			return e2
 		}
 	}
 	return e

@@ -43,9 +43,6 @@ func (p *parser) travel(head int, st state) int {
 		return head
 	}
 	what := p.span(head, vEnd)
-	if p.w(head) == "in" {
-		what = "be " + what
-	}
 	if strings.HasPrefix(p.w(head), "mov") || strings.HasPrefix(p.w(head), "reloc") {
 		// "moving to Berlin next month": a plan
 		return p.planFact(st, what, m, end, me)
@@ -54,7 +51,15 @@ func (p *parser) travel(head int, st state) int {
 		return head // a recurring trip is a schedule
 	}
 	key := factbase.KeyTravel
-	value := what + " " + m.Text
+	if hw := p.w(head); (hw == "going" || hw == "go" || hw == "goes") && p.w(head+1) == "to" && !p.isPlace(head+2) && p.w(head+2) != "see" && p.w(head+2) != "visit" {
+		key = factbase.KeyPlan // "going to the dentist on Friday"
+	}
+	tail := p.markerTail(me)
+	value := what + " " + p.span(ms, tail)
+	if ms < head {
+		value = what + " " + m.Text
+	}
+	me = tail
 	mm := *m
 	p.emitFx(*st.s, fx{key: key, value: value, rule: "travel", marker: &mm, correction: st.corr, text: func(x string) string {
 		return x + ": " + value + anchorNote(mm)
@@ -129,31 +134,50 @@ func (p *parser) schedule(head, i int, st state) int {
 		return p.planFact(st, p.span(i, ms), m, end, me)
 	}
 	k := i
+	what := ""
+	before := ms < i // "On Sundays I take the kids swimming"
+	if before {
+		k = head
+	}
 	for {
 		vEnd := p.valueEnd(k, true)
 		if ms > k && ms < vEnd {
 			vEnd = ms
 		}
-		if vEnd <= k {
+		switch {
+		case vEnd > k && ms != k:
+			what = p.span(k, vEnd)
+		case what == "" || ms != k:
 			return max(k, head)
+		default:
+			// "on Mondays and Fridays": the activity said before, on the next day
+			vEnd = k
 		}
-		what := p.span(k, vEnd)
 		if m.Recur == when.Once || m.Past {
 			return max(k, head)
 		}
-		value := what + " " + m.Text
+		me = p.markerTail(me)
+		text := p.span(ms, me)
+		if before {
+			text = lowerFirst(text)
+		} else if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; day && ms == k {
+			text = "on " + text
+		}
+		value := what + " " + text
+		p.mentionsIn(k, vEnd)
 		mm := *m
 		p.emitFx(*st.s, fx{key: factbase.KeySchedule, value: value, rule: "schedule", marker: &mm, correction: st.corr, text: func(x string) string {
 			return x + " has " + value
 		}})
 		k = max(me, vEnd)
+		before = false
 		// "and soccer on Saturdays"
 		if p.w(k) == "," || p.w(k) == "and" {
 			n := k + 1
 			if p.w(n) == "and" {
 				n++
 			}
-			m2, ms2, me2 := p.markerIn(n, p.clauseEnd(n))
+			m2, ms2, me2 := p.markerIn(n, min(n+6, len(p.t)))
 			if m2 == nil || p.startsPredicate(n) || p.startsClause(n) {
 				return k
 			}
@@ -165,12 +189,59 @@ func (p *parser) schedule(head, i int, st state) int {
 	}
 }
 
+// mentionsIn records the people named with "my" inside a value ("see my therapist
+// Joanne every Thursday"): their relations are facts too.
+func (p *parser) mentionsIn(i, e int) {
+	if p.dry {
+		return
+	}
+	for k := i; k < e; k++ {
+		if p.w(k) == "my" || p.w(k) == "our" {
+			if _, j, ok := p.possessive(k); ok && j > k {
+				k = j - 1
+			}
+		}
+	}
+}
+
+// markerTail steps over what may follow a marker as part of the time: "before
+// work", "after school", "for a week".
+func (p *parser) markerTail(me int) int {
+	switch p.w(me) {
+	case "before", "after":
+		if p.w(me+1) == "work" || p.w(me+1) == "school" || p.w(me+1) == "breakfast" || p.w(me+1) == "lunch" || p.w(me+1) == "dinner" || p.w(me+1) == "class" {
+			return me + 2
+		}
+	case "for":
+		if p.w(me+1) == "a" && (p.w(me+2) == "week" || p.w(me+2) == "month" || p.w(me+2) == "day" || p.w(me+2) == "fortnight" || p.w(me+2) == "few") {
+			if p.w(me+2) == "few" {
+				return me + 4
+			}
+			return me + 3
+		}
+		if isNumber(p.w(me+1)) && (strings.HasPrefix(p.w(me+2), "day") || strings.HasPrefix(p.w(me+2), "week") || strings.HasPrefix(p.w(me+2), "night") || strings.HasPrefix(p.w(me+2), "month")) {
+			return me + 3
+		}
+	}
+	return me
+}
+
+// lowerFirst lower-cases the first letter of a marker said at the start of a
+// sentence ("On Sundays").
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
 // scheduleVerbs introduce an activity: "has piano", "takes swimming lessons".
 var scheduleVerbs = map[string]bool{"has": true, "have": true, "takes": true, "take": true, "attends": true,
 	"attend": true, "goes": true, "go": true, "plays": true, "play": true, "does": true, "do": true,
 	"practices": true, "practice": true, "trains": true, "train": true, "visits": true, "visit": true,
 	"sees": true, "see": true, "works": true, "volunteers": true, "swims": true, "runs": true, "meets": true,
-	"coaches": true, "teaches": true, "babysits": true, "gets": true, "walks": true, "cleans": true}
+	"coaches": true, "teaches": true, "babysits": true, "gets": true, "walks": true, "cleans": true,
+	"drive": true, "drives": true, "walk": true, "run": true, "rehearse": true, "rehearses": true, "meet": true, "volunteer": true, "swim": true}
 
 // stripVerbs name no activity of their own: "plays soccer" is soccer.
 var stripVerbs = map[string]bool{"has": true, "have": true, "takes": true, "take": true, "attends": true,
@@ -179,12 +250,124 @@ var stripVerbs = map[string]bool{"has": true, "have": true, "takes": true, "take
 
 // activityStart returns where the activity of a schedule verb at head starts.
 func (p *parser) activityStart(head int) int {
-	if !stripVerbs[p.w(head)] {
-		return head
+	if !stripVerbs[p.w(head)] || possessives[p.w(head+1)] || p.at(head+1, "the", "kids") > 0 || p.at(head+1, "the", "dog") > 0 ||
+		p.w(head+1) == "him" || p.w(head+1) == "her" || p.w(head+1) == "them" {
+		return head // "take my dog to the park every day": the verb is the activity
 	}
 	i := head + 1
 	if (p.w(head) == "goes" || p.w(head) == "go") && p.w(i) == "to" {
 		i++
 	}
 	return i
+}
+
+// eventNouns name things that happen at a time: "my flight is on March 20".
+var eventNouns = map[string]bool{
+	"appointment": true, "appt": true, "meeting": true, "flight": true, "trip": true, "surgery": true,
+	"operation": true, "test": true, "exam": true, "interview": true, "conference": true, "dinner": true,
+	"lunch": true, "breakfast": true, "brunch": true, "party": true, "wedding": true, "move": true,
+	"haircut": true, "checkup": true, "check-up": true, "concert": true, "recital": true, "presentation": true,
+	"vacation": true, "holiday": true, "night": true, "class": true, "lesson": true, "session": true,
+	"reservation": true, "visit": true, "rehearsal": true, "practice": true, "club": true, "ceremony": true,
+	"graduation": true, "funeral": true, "shower": true, "date": true, "game": true, "match": true,
+	"cruise": true, "procedure": true, "scan": true, "mri": true, "physio": true, "therapy": true,
+	"deadline": true, "launch": true, "race": true, "marathon": true, "tournament": true, "show": true,
+	"premiere": true, "reunion": true, "barbecue": true, "bbq": true, "hearing": true, "consultation": true,
+}
+
+// travelNouns make an event a trip.
+var travelNouns = map[string]bool{"flight": true, "trip": true, "vacation": true, "holiday": true, "cruise": true}
+
+// eventClause reads a clause whose subject is an event: "my flight to Berlin is on
+// March 20", "poker night with the guys is every other Friday", "my book club meets
+// on the first Sunday of every month", "Doctor's appointment Monday at 9:15". The
+// event is the user's. It returns the index after what it read, or i.
+func (p *parser) eventClause(i int) int {
+	j := i
+	if p.w(j) == "my" || p.w(j) == "our" {
+		if _, _, k, ok := p.relationAt(j + 1); ok && (!eventNouns[p.w(k)] || p.t[k-1].poss) {
+			return i
+		}
+		j++
+	}
+	np := j
+	event, travel := false, false
+	cut := -1 // "with the guys" is not part of the event's name
+	for ; j < len(p.t) && j < np+7; j++ {
+		t := p.t[j]
+		if t.kind != kWord {
+			return i
+		}
+		if m, _ := p.markerAt(j); m != nil || p.w(j) == "is" || p.w(j) == "are" || p.w(j) == "meets" || p.w(j) == "meet" {
+			break
+		}
+		if subjectPronouns[t.w] || p.isVerbish(j) && t.w != "test" || t.w == "anniversary" || t.w == "birthday" || t.w == "bday" {
+			return i
+		}
+		if t.poss && (p.isName(j) && !eventNouns[t.w] && t.w != "doctor" && t.w != "dentist" && t.w != "vet") {
+			return i // "Sarah's flight": the possessive rules read it
+		}
+		if eventNouns[t.w] {
+			event = true
+			travel = travel || travelNouns[t.w]
+		}
+		if t.w == "with" && cut < 0 && event {
+			cut = j
+		}
+	}
+	if !event || j == np || j >= len(p.t) {
+		return i
+	}
+	npEnd := j
+	if cut > 0 {
+		npEnd = cut
+	}
+	v := j
+	verb := p.w(j) == "is" || p.w(j) == "are" || p.w(j) == "meets" || p.w(j) == "meet"
+	if verb {
+		v++
+	}
+	keep := v // "scheduled for April 8" stays in the value
+	if p.w(v) == "scheduled" || p.w(v) == "booked" || p.w(v) == "planned" || p.w(v) == "set" {
+		v++
+		if p.w(v) == "for" {
+			v++
+		}
+	}
+	m, me := p.markerAt(v)
+	if m == nil && (p.w(v) == "on" || p.w(v) == "for") {
+		m, me = p.markerAt(v + 1)
+	}
+	if m == nil || m.Past {
+		return i
+	}
+	me = p.markerTail(me)
+	end := me
+	if !verb {
+		// a fragment: the whole clause is the event ("Dinner with Omar on Friday at
+		// 8 at Zuma")
+		end = p.clauseEnd(me)
+		npEnd = np
+		keep = np
+	}
+	what := p.span(np, npEnd)
+	if what != "" {
+		what += " "
+	}
+	value := what + p.span(keep, end)
+	if p.w(keep) == "meets" || p.w(keep) == "meet" {
+		value = what + p.span(keep+1, end)
+	}
+	key := factbase.KeyPlan
+	switch {
+	case m.Recur != when.Once:
+		key = factbase.KeySchedule
+	case travel:
+		key = factbase.KeyTravel
+	}
+	mm := *m
+	p.emitFx(subj{refs: []int{User}}, fx{key: key, value: value, rule: "event is <time>", marker: &mm, text: func(x string) string {
+		return x + ": " + value + anchorNote(mm)
+	}})
+	return end
 }

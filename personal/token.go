@@ -108,7 +108,7 @@ func scanWord(msg string, i int) int {
 			}
 		case '.':
 			prev, _ := utf8.DecodeLastRuneInString(msg[:j])
-			if isWordRune(next) && (email || unicode.IsDigit(prev) && unicode.IsDigit(next)) {
+			if isWordRune(next) && (email || unicode.IsDigit(prev) && unicode.IsDigit(next) || emailAhead(msg[j:])) {
 				j += size
 				continue
 			}
@@ -121,6 +121,20 @@ func scanWord(msg string, i int) int {
 		break
 	}
 	return j
+}
+
+// emailAhead reports whether the word going on at the start of s holds an "@"
+// ("jamal.k@fastmail.com" read at ".k@").
+func emailAhead(s string) bool {
+	for i := 0; i < len(s) && i < 64; i++ {
+		switch c := s[i]; {
+		case c == '@':
+			return true
+		case c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';' || c == '!' || c == '?':
+			return false
+		}
+	}
+	return false
 }
 
 // contractionSuffixes split a word the contractions table does not list into the

@@ -11,17 +11,16 @@ func (p *parser) markerAt(k int) (*when.Marker, int) {
 	if k >= len(p.t) {
 		return nil, k
 	}
-	for idx := range p.markers {
-		m := &p.markers[idx]
-		if m.Start == p.t[k].start || m.Start > p.t[k].start && m.Start < p.t[k].end {
-			e := k
-			for e < len(p.t) && p.t[e].start < m.End {
-				e++
-			}
-			return m, e
-		}
+	idx, ok := p.markerAtTok[p.t[k].start]
+	if !ok {
+		return nil, k
 	}
-	return nil, k
+	m := &p.markers[idx]
+	e := k
+	for e < len(p.t) && p.t[e].start < m.End {
+		e++
+	}
+	return m, e
 }
 
 // markerIn returns the first marker whose start lies in tokens [i, j) and its token
@@ -49,6 +48,8 @@ var valueStop = map[string]bool{
 	"although": true, "though": true, "if": true, "unless": true, "until": true, "but": true, "except": true,
 	"whereas": true, "(": true, ";": true, ")": true, "-": true, ":": false, "whom": true, "that": false,
 	"anymore": true, "nowadays": true, "these": false, "lately": true, "too": true, "btw": true,
+	"sadly": true, "unfortunately": true, "apparently": true, "honestly": true, "obviously": true,
+	"luckily": true, "fortunately": true, "thankfully": true, "lol": true, "haha": true,
 }
 
 // valueEnd returns the end of a value starting at i: before a stop word, a clause
@@ -140,6 +141,9 @@ func (p *parser) clauseAt(k, j int) bool {
 	}
 	if (p.w(k) == "it" || p.w(k) == "that" || p.w(k) == "this" || p.w(k) == "there") && clauseVerbs[p.w(k+1)] {
 		return true // "..., it's my favorite language"
+	}
+	if p.w(k) == "it" && k+1 < j && p.t[k+1].kind == kWord && strings.HasSuffix(p.w(k+1), "s") && !possessives[p.w(k+1)] {
+		return true // "..., it wrecks my stomach"
 	}
 	if !possessives[p.w(k)] {
 		return false

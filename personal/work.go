@@ -9,7 +9,7 @@ import (
 // roleModifiers may precede an occupation.
 var roleModifiers = map[string]bool{"senior": true, "junior": true, "lead": true, "head": true, "chief": true,
 	"principal": true, "staff": true, "freelance": true, "registered": true, "trainee": true, "qualified": true,
-	"certified": true, "professional": true, "full-time": true, "part-time": true, "retired": false,
+	"certified": true, "professional": true, "full-time": true, "part-time": true, "retired": true,
 	"pediatric": true, "school": true, "primary": true, "high": true, "middle": true, "assistant": true,
 	"associate": true, "volunteer": true, "practicing": true, "licensed": true}
 
@@ -31,6 +31,10 @@ func (p *parser) occupation(i int, st state) int {
 	if p.w(e) == "at" || p.w(e) == "for" || p.w(e) == "with" {
 		return p.employer(e+1, st, "is a <occupation> at")
 	}
+	if p.w(e) == "in" && p.isPlace(e+1) && !months[p.w(e+1)] {
+		// "a teacher in Boston"
+		return p.homeCity(st, e+1, "is a <occupation> in")
+	}
 	return e
 }
 
@@ -46,20 +50,34 @@ func (p *parser) employer(i int, st state, rule string) int {
 	if p.w(i) == "a" || p.w(i) == "an" {
 		return i // "works at a bank": not a name
 	}
-	e := p.valueEnd(i, true, "as", "in", "since", "for", "where", "on", "with", "near")
+	e := p.valueEnd(i, true, "as", "in", "since", "for", "where", "on", "with", "near", "now", "nowadays", "anymore")
+	if p.at(e-2, "these", "days") == e && e-2 > i {
+		e -= 2
+	}
+	if p.w(e) == "now" || p.at(e, "these", "days") > 0 {
+		st.corr = true
+	}
 	if e == i || objectPronouns[p.w(i)] {
 		return i
 	}
 	v := p.span(i, e)
-	if p.w(i) == "the" && !p.t[min(i+1, len(p.t)-1)].cap {
+	if p.w(i) == "the" && !p.t[min(i+1, len(p.t)-1)].cap && !(workplaces[p.w(i+1)] && e == i+2) {
 		return i
 	}
 	p.emitFx(*st.s, fx{key: factbase.KeyEmployer, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " works at " + v }})
 	if p.w(e) == "as" {
 		return p.workAs(e+1, st)
 	}
+	if p.w(e) == "in" && p.isPlace(e+1) {
+		// "an engineer at Toyota in Nagoya": where the subject lives and works
+		return p.homeCity(st, e+1, "works at ... in")
+	}
 	return p.afterTail(e)
 }
+
+// workplaces may be named as "the hospital" when one works there.
+var workplaces = map[string]bool{"hospital": true, "clinic": true, "library": true, "airport": true,
+	"university": true, "museum": true, "zoo": true, "bank": true, "pharmacy": true, "post office": false}
 
 // workAs reads "[a] nurse [at X]" after "works as".
 func (p *parser) workAs(i int, st state) int {
@@ -74,6 +92,9 @@ func (p *parser) workAs(i int, st state) int {
 	p.emitFx(*st.s, fx{key: factbase.KeyRole, value: v, rule: "works as", correction: st.corr, text: func(x string) string { return x + " works as " + article(v) + " " + v }})
 	if p.w(e) == "at" || p.w(e) == "for" {
 		return p.employer(e+1, st, "works as ... at")
+	}
+	if p.w(e) == "in" && p.isPlace(e+1) && !months[p.w(e+1)] {
+		return p.homeCity(st, e+1, "works as ... in")
 	}
 	return e
 }
