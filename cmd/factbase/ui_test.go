@@ -208,8 +208,8 @@ func TestUISignIn(t *testing.T) {
 }
 
 // TestUIPeopleConflictsMemory: a queued change is confirmed from the Conflicts tab and
-// the API then shows the new value; a person is renamed from the People tab; a search
-// on the Memory tab shows which source answered.
+// the API then shows the new value; a person is renamed from the People tab; a question
+// on the Memory tab is answered by ask, citing the fact, beside the search's hits.
 func TestUIPeopleConflictsMemory(t *testing.T) {
 	ctx := browser(t)
 	env := testEnv(t)
@@ -264,6 +264,9 @@ func TestUIPeopleConflictsMemory(t *testing.T) {
 	until(t, ctx, "the episode", `document.querySelector('#episodes').innerText.includes('lentil curry')`)
 	do(t, ctx, "search", chromedp.SendKeys("#search-q", "What does Martin eat?"), chromedp.Click("#search-form button"))
 	until(t, ctx, "the answer and hits", `document.querySelector('#answer') !== null && document.querySelectorAll('#search-results details.hit').length > 0 && document.querySelector('#search-results').innerText.includes('vegetarian')`)
+	do(t, ctx, "ask", chromedp.Evaluate[chromedp.Void](`document.querySelector('#search-q').value = ''`),
+		chromedp.SendKeys("#search-q", "Where does Martin work?"), chromedp.Click("#search-form button"))
+	until(t, ctx, "ask's answer, citing the fact", `document.querySelector('#answer') !== null && document.querySelector('#answer').innerText.includes('Globex') && document.querySelector('#answer .cite') !== null && document.querySelector('#answer').innerText.includes('Answered from the facts')`)
 	shot(t, ctx, "memory")
 }
 

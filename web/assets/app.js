@@ -372,12 +372,17 @@ $("search-form").addEventListener("submit", async (ev) => {
   const q = $("search-q").value.trim();
   let ans, res;
   try {
-    [ans, res] = await Promise.all([api("POST", u() + "/query", { question: q, prefer: "auto" }), api("POST", u() + "/search", { query: q, limit: 10 })]);
+    [ans, res] = await Promise.all([api("POST", u() + "/questions", { text: q }), api("POST", u() + "/search", { query: q, limit: 10 })]);
   } catch (e) { fail("memory-error", e); return; }
   const box = $("search-results");
   box.textContent = "";
-  if (ans && ans.source) box.append(el("p", { class: "note", id: "answer" }, "Answered from the " + ans.source + (ans.value ? ": " + ans.value : (ans.passages && ans.passages[0] ? ": " + ans.passages[0].text : ""))));
-  else box.append(el("p", { class: "note", id: "answer" }, "No answer from facts or episodes."));
+  // The answer is ask's, the one answer path; the hits below are the search's.
+  const answer = el("div", { class: "note", id: "answer" }, el("p", {}, (ans && ans.reply) || "No answer."));
+  if (ans && ans.source) answer.append(el("p", { class: "hint" }, "Answered from the " + ans.source + "."));
+  for (const it of (ans && ans.items) || []) {
+    if (it.id) answer.append(el("p", { class: "hint cite" }, (it.about && it.about !== "user" ? it.about + " · " : "") + (it.key || "") + ": " + it.value + " (fact " + it.id + ")"));
+  }
+  box.append(answer);
   for (const h of (res && res.hits) || []) {
     const x = h.explain || {};
     box.append(el("details", { class: "hit" }, el("summary", {}, el("span", { class: "badge" }, h.kind), " ", h.text, " ", el("span", { class: "hint" }, "score " + Number(h.score || 0).toFixed(4))),
