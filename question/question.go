@@ -37,6 +37,8 @@ type Plan struct {
 	// Value is the thing asked about: the member of "Is Dune one of ...", the
 	// "nuts" of "allergic to nuts", the "Oslo" of "before Oslo".
 	Value string `json:"value,omitempty"`
+	// Rank is the N of "in my top N" (ListMember).
+	Rank int `json:"rank,omitempty"`
 	// Relation is the relation the question names ("husband", "kids"), for Who.
 	Relation string `json:"relation,omitempty"`
 	// Group is the group asked about: "family", "children", "pets", "colleagues",
@@ -78,8 +80,10 @@ var (
 	reLast2   = regexp.MustCompile(`^(?:which|what) of my favorites? (.+?) do i (?:like|love|enjoy) (?:the )?least$`)
 	reLast3   = regexp.MustCompile(`^(?:what is|what's|whats|which is) (?:last|at the bottom) (?:on|of) my favorites? (.+?)(?: list)?$`)
 	reListAt  = regexp.MustCompile(`^(?:what|which) (?:was|were) my favorites? (.+?) in ((?:19|20)\d\d)$`)
-	reWho     = regexp.MustCompile(`^who (?:is|are|'s) my (.+)$`)
-	reWhoName = regexp.MustCompile(`^who (?:is|'s|was) ([a-z][a-z'-]+(?: [a-z][a-z'-]+)?)$`)
+	reWho     = regexp.MustCompile(`^who(?: is| are|'s|'re) my (.+)$`)
+	reWhoName = regexp.MustCompile(`^who(?: is|'s| was) ([a-z][a-z'-]+(?: [a-z][a-z'-]+)?)$`)
+	reTopN    = regexp.MustCompile(`^(?:is|are) (.+?) (?:in|among|one of) my top (\d+) (?:favorites? )?(.+?)(?: list)?$`)
+	reHaveAny = regexp.MustCompile(`^(?:do|does|have) (?:i|we|my family|our family) (?:have|own|got|have got) (?:any |a |an )?([a-z-]+)$`)
 	reName    = regexp.MustCompile(`^(?:what is|what's|whats|what are) (?:my|our) ([a-z' -]+?)(?:'s|s') names?$`)
 	reCalled  = regexp.MustCompile(`^(?:what is|what's|whats|what are|how is|how are) (?:my|our) ([a-z -]+?) (?:called|named)$`)
 	reNameOf  = regexp.MustCompile(`^(?:what is|what's|whats) the name of (?:my|our) ([a-z -]+)$`)
@@ -101,6 +105,11 @@ var (
 	reAllOf   = regexp.MustCompile(`^(?:which|what) (cities|places|towns|countries|companies|employers|jobs|emails|addresses) (?:have|did) (?:i|we) (?:lived in|live in|worked at|worked for|work at|work for|had|have)(?: so far| before)?$`)
 	reYesNo   = regexp.MustCompile(`^(?:do|does|did|is|are|am|was|were|has|have|can|could|should) `)
 )
+
+// relationNouns are relations a yes/no question may ask about: "Do I have a brother?".
+var relationNouns = map[string]bool{"brother": true, "sister": true, "son": true, "daughter": true, "kid": true,
+	"child": true, "wife": true, "husband": true, "partner": true, "boyfriend": true, "girlfriend": true, "dog": true,
+	"cat": true, "pet": true, "grandchild": true, "niece": true, "nephew": true, "cousin": true, "roommate": true}
 
 // groupWords maps a word naming people or pets to the group it names.
 var groupWords = map[string]string{
@@ -148,6 +157,10 @@ func of(s string) (p Plan, ok bool) {
 		}
 		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 	}
+	if m := reTopN.FindStringSubmatch(s); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		return Plan{Kind: ListMember, Value: m[1], Topic: m[3], Rank: n, Self: true}, true
+	}
 	for _, re := range []*regexp.Regexp{reMember2, reMember3} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
@@ -189,6 +202,14 @@ func of(s string) (p Plan, ok bool) {
 	}
 	if m := rePets.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: Group, Group: groupWords[plural(m[1])], Many: true}, true
+	}
+	if m := reHaveAny.FindStringSubmatch(s); m != nil {
+		if g, ok := groupWords[m[1]]; ok {
+			return Plan{Kind: Group, Group: g, Many: true}, true
+		}
+		if relationNouns[singular(m[1])] {
+			return Plan{Kind: Group, Group: "anyone", Relation: singular(m[1]), Many: true}, true
+		}
 	}
 	for _, re := range []*regexp.Regexp{reName, reCalled, reNameOf} {
 		if m := re.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 {

@@ -67,3 +67,21 @@ func FuzzOf(f *testing.F) {
 		}
 	})
 }
+
+func TestOfVariants(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want Plan
+	}{
+		{"Who's my dentist?", Plan{Kind: Who, Relation: "dentist"}},
+		{"Is Alien in my top 3 movies?", Plan{Kind: ListMember, Value: "Alien", Topic: "movies", Rank: 3, Self: true}},
+		{"Do I have any siblings?", Plan{Kind: Group, Group: "siblings", Many: true}},
+		{"Do I have a brother?", Plan{Kind: Group, Group: "anyone", Relation: "brother", Many: true}},
+		{"Who is Greta?", Plan{Kind: Who, Value: "Greta"}},
+		{"Who is Lena's manager?", Plan{Kind: Facts}},
+	} {
+		if got, ok := Of(tc.q); !ok || got != tc.want {
+			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
+		}
+	}
+}

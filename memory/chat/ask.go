@@ -190,6 +190,8 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		}
 		a.Total = total
 		switch {
+		case len(a.Items) > 0 && plan.Rank > 0 && a.Items[0].Rank > plan.Rank:
+			a.Reply = fmt.Sprintf("No: %s is #%d of your favorite %s, not in your top %d.", a.Items[0].Value, a.Items[0].Rank, plural(noun), plan.Rank)
 		case len(a.Items) > 0:
 			a.Reply = fmt.Sprintf("Yes: %s is #%d of your %d favorite %s.", a.Items[0].Value, a.Items[0].Rank, total, plural(noun))
 		case total == 0:
@@ -589,7 +591,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	intents := askIntents(q)
 	if plan.Kind == question.Group && (plan.Value == "" && len(intents) == 0 || plan.Count) {
-		return s.askGroup(ctx, user, plan, ens, out)
+		return s.askGroup(ctx, user, q, plan, ens, out)
 	}
 	// whom the question asks about
 	subjects := map[string]bool{}
@@ -627,10 +629,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	// Recall's own score floor is for a prompt block; here the filters below decide.
 	rec, err := s.Recall(ctx, user, q, RecallOptions{Limit: MaxRecallLimit, Now: now, MinScore: 0.001})
+	content := contentWords(words, ens)
 	if err != nil {
 		return out, false, err
 	}
-	content := contentWords(words, ens)
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "why ") {
 		return out, false, nil // a reason is in the episodes' words, not in a fact
 	}
@@ -654,11 +656,14 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			return out, false, err
 		}
 		for _, f := range fs {
-			if seen[f.ID] || f.Sensitivity == factbase.High && !sensitiveAsked(q) {
+			if seen[f.ID] {
 				continue
 			}
-			seen[f.ID] = true
 			h := RecallHit{Key: f.Key, Value: f.Value, Text: retrieve.HitText(f), Fact: f}
+			if f.Sensitivity == factbase.High && !sensitiveAsked(q) && !mentions(h, content) {
+				continue // the privacy mode: a health fact only when asked about it
+			}
+			seen[f.ID] = true
 			h.About, h.Role, h.EntityID = recallAbout(f.Subject, entitiesBySubject(ens))
 			candidates = append(candidates, h)
 		}
@@ -669,7 +674,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		case len(subjects) > 0 && !subjects[h.Fact.Subject]:
 		case h.Key == factbase.KeyRelation, strings.HasPrefix(h.Key, factbase.FavoritesPrefix):
 			// who someone is answers Who; a list answers by rank, count or membership
-		case len(intents) > 0 && !recallKeyMatches(h.Key, intents) && (h.When == nil || rec.Window == nil):
+		case len(intents) > 0 && !recallKeyMatches(h.Key, intents):
 		case len(intents) == 0 && h.When == nil && !mentions(h, content):
 			// nothing the question asks for: a named person's other facts do not answer it
 		case timeOnly && !mentions(h, content):
@@ -695,7 +700,14 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	default:
 		return out, false, nil
 	}
-	if !plan.Many && !yesNo {
+	if rec.Window != nil {
+		// a time asks for everything in it, soonest first
+		matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return h.When == nil })
+		if len(matching) == 0 {
+			out.Reply, out.Source = "I don't know of anything then.", "facts"
+			return out, true, nil
+		}
+	} else if !plan.Many && !yesNo {
 		// one answer: the best hit and the others of its key and subject (a set)
 		top := matching[0]
 		matching = slices.DeleteFunc(matching, func(h RecallHit) bool {
@@ -735,6 +747,9 @@ func entitiesBySubject(ens []factbase.Entity) map[string]factbase.Entity {
 	}
 	return m
 }
+
+// yesNoQuestion reports whether a question starts as a yes/no question does.
+func yesNoQuestion(q string) bool { return reYesNoStart(q) }
 
 // reYesNoStart reports whether a question starts as a yes/no question does.
 func reYesNoStart(q string) bool {
@@ -824,6 +839,14 @@ func askIntents(q string) []string {
 	}
 	for _, w := range words {
 		switch w {
+		case "school", "study", "studies", "studying", "major", "degree", "university", "college", "grade":
+			return []string{"education."}
+		case "car", "cars", "drive", "drives", "vehicle", "bike", "motorcycle":
+			return []string{"vehicle"}
+		case "breed":
+			return []string{"breed"}
+		case "learning", "learn":
+			return []string{"languages.learning"}
 		case "activities", "activity", "hobbies", "hobby":
 			return []string{factbase.KeySchedule, "hobby", factbase.KeyLikes}
 		case "trips", "trip", "travel", "travels", "travelling", "traveling", "flights", "vacation", "vacations", "holiday", "holidays":
@@ -913,12 +936,18 @@ func contentWords(words []string, ens []factbase.Entity) []string {
 	}
 	var out []string
 	for _, w := range words {
-		if !recallStop[w] && !skip[w] && !slices.Contains(personWords, w) && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
+		if !recallStop[w] && !skip[w] && !slices.Contains(personWords, w) && !slices.Contains(personWords, singularRel(w)) &&
+			!groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
 			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// groupNouns name a group of people, not what is asked about them.
+var groupNouns = map[string]bool{"kids": true, "children": true, "family": true, "relatives": true, "friends": true,
+	"colleagues": true, "coworkers": true, "parents": true, "siblings": true, "pets": true, "team": true, "anyone": true,
+	"anybody": true, "someone": true, "everyone": true, "people": true}
 
 // mentions reports whether a hit's key, value or text holds every content word of
 // the question (by stem): "What school does Leo go to?" is not answered by Leo's age.
@@ -1043,15 +1072,19 @@ func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan questio
 
 // askGroup answers "do we have any pets?", "who are my kids?", "how many dogs do we
 // have?" with the group's people.
-func (s *Service) askGroup(ctx context.Context, user factbase.UserID, plan question.Plan, ens []factbase.Entity, out AskResult) (AskResult, bool, error) {
+func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, plan question.Plan, ens []factbase.Entity, out AskResult) (AskResult, bool, error) {
 	var found []factbase.Entity
 	for _, en := range ens {
-		if inGroup(en, plan.Group) {
+		if inGroup(en, plan.Group) && (plan.Relation == "" || plan.Count || relationMatches(en.Relation, plan.Relation)) {
 			found = append(found, en)
 		}
 	}
+	noun := groupNoun(plan.Group)
+	if plan.Relation != "" && !plan.Count {
+		noun = plural(plan.Relation)
+	}
 	if len(found) == 0 {
-		out.Reply = fmt.Sprintf("I don't know of any %s of yours.", groupNoun(plan.Group))
+		out.Reply = fmt.Sprintf("I don't know of any %s of yours.", noun)
 		out.Source = "facts"
 		return out, true, nil
 	}
@@ -1070,7 +1103,7 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, plan quest
 		if len(found) == 1 {
 			a.Reply = fmt.Sprintf("1: %s.", labels[0])
 		}
-	case plan.Group == "pets" || plan.Group == "dogs" || plan.Group == "cats":
+	case plan.Group == "pets" || plan.Group == "dogs" || plan.Group == "cats" || yesNoQuestion(q):
 		a.Reply = fmt.Sprintf("Yes: %s.", joinAnd(labels))
 	default:
 		a.Reply = fmt.Sprintf("Your %s: %s.", groupNoun(plan.Group), joinAnd(labels))
