@@ -152,23 +152,36 @@ type ConflictFilter struct {
 	Status  ConflictStatus
 	Subject string
 	Key     string
+	Limit   int // 0: no limit
+	Offset  int
+}
+
+// EntityFilter selects entities. The zero value selects every entity, merged ones
+// included.
+type EntityFilter struct {
+	// Live leaves out the entities merged into another.
+	Live   bool
+	Limit  int // 0: no limit
+	Offset int
 }
 
 // PeopleReadTx is what the people features read in one transaction: entities,
 // conflicts, facts by time anchor and the sessions a preference was stated in.
 // Methods return EUNAVAILABLE when the store cannot be reached.
 type PeopleReadTx interface {
-	// Entities returns every entity of the user, merged ones included, oldest first.
-	Entities(ctx context.Context) ([]Entity, error)
+	// Entities returns the user's entities f selects, oldest first (by created time,
+	// then id).
+	Entities(ctx context.Context, f EntityFilter) ([]Entity, error)
 	// Entity returns one entity by id. ENOTFOUND if the user has none.
 	Entity(ctx context.Context, id string) (Entity, error)
-	// Conflicts returns the conflicts matching f, oldest first.
+	// Conflicts returns the conflicts matching f, oldest first (by created time, then
+	// id).
 	Conflicts(ctx context.Context, f ConflictFilter) ([]Conflict, error)
 	// Conflict returns one conflict by id. ENOTFOUND if the user has none.
 	Conflict(ctx context.Context, id string) (Conflict, error)
 	// AnchoredFacts returns the current facts whose time anchor is in [from, to),
-	// by anchor.
-	AnchoredFacts(ctx context.Context, from, to time.Time) ([]Fact, error)
+	// by anchor, at most limit of them (0: no limit).
+	AnchoredFacts(ctx context.Context, from, to time.Time, limit int) ([]Fact, error)
 	// PreferenceSessions returns the distinct sessions in which the value with
 	// normalised form norm was stated for key, sorted.
 	PreferenceSessions(ctx context.Context, key, norm string) ([]string, error)

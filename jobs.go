@@ -97,6 +97,25 @@ func (f JobFilter) WithDefaults() (JobFilter, error) {
 	return f, nil
 }
 
+// JobsPage returns the jobs f selects from js, newest first, and next: when older
+// jobs remain, the Before of the next page (the last job's id); "" when none do. A
+// full page costs one more read of one job, past it.
+func JobsPage(ctx context.Context, js JobStore, f JobFilter) (jobs []Job, next string, err error) {
+	if f, err = f.WithDefaults(); err != nil {
+		return nil, "", err
+	}
+	if jobs, err = js.Jobs(ctx, f); err != nil || len(jobs) < f.Limit {
+		return jobs, "", err
+	}
+	last := jobs[len(jobs)-1].ID
+	f.Before, f.Limit = last, 1
+	after, err := js.Jobs(ctx, f)
+	if err != nil || len(after) == 0 {
+		return jobs, "", err
+	}
+	return jobs, last, nil
+}
+
 // Validate reports whether j can be enqueued (JobStore.EnqueueJob): an id of at most
 // 64 bytes, a valid user, a kind and at least one attempt. Returns EINVALID otherwise.
 func (j Job) Validate() error {

@@ -173,11 +173,12 @@ type SearchReadTx interface {
 	// CountEpisodes returns how many episodes match f (Limit and Offset ignored).
 	CountEpisodes(ctx context.Context, f EpisodeFilter) (int, error)
 	// EpisodeFacts returns the facts whose source is episode id, oldest first:
-	// current ones only, or every version with history.
-	EpisodeFacts(ctx context.Context, id string, history bool) ([]Fact, error)
+	// current ones only, or every version with history; offset of them skipped and
+	// at most limit returned (0: no limit).
+	EpisodeFacts(ctx context.Context, id string, history bool, offset, limit int) ([]Fact, error)
 	// FilterFacts returns up to limit facts matching f (and key, when not ""), newest
-	// valid-from time first: the direct look-up.
-	FilterFacts(ctx context.Context, key string, f SearchFilter, limit int) ([]Fact, error)
+	// valid-from time first, the first offset of them skipped: the direct look-up.
+	FilterFacts(ctx context.Context, key string, f SearchFilter, offset, limit int) ([]Fact, error)
 	// TextCandidates returns the items of q.Kind matching any of q.Terms by full text,
 	// best first by BM25, filtered by q.Filter. No terms: no candidates.
 	TextCandidates(ctx context.Context, q TextQuery) ([]Candidate, error)

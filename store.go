@@ -52,8 +52,11 @@ type Store interface {
 
 // FactFilter selects facts in ReadTx.Facts. Zero fields do not filter.
 type FactFilter struct {
-	ID            string
-	Subject       string
+	ID      string
+	Subject string
+	// Subjects, when not empty, selects the facts of any of these subjects (Subject
+	// is then ignored).
+	Subjects      []string
 	Key           string
 	KeyPrefix     string
 	Category      Category

@@ -88,10 +88,17 @@ type TranscriptQuery struct {
 // (e.g. one host for connects_to_host), with how many facts and subjects name it and
 // the sessions they belong to.
 type TranscriptObject struct {
-	Object   string   `json:"object"`   // the first spelling stored
-	Facts    int      `json:"facts"`    // current facts with this object
-	Sessions []string `json:"sessions"` // sorted; empty if no subject is linked to a session
+	Object string `json:"object"` // the first spelling stored
+	Facts  int    `json:"facts"`  // current facts with this object
+	// Sessions are the first MaxObjectSessions of the sessions, sorted; empty if no
+	// subject is linked to a session.
+	Sessions []string `json:"sessions"`
+	// SessionsTotal counts every session, those beyond Sessions included.
+	SessionsTotal int `json:"sessions_total"`
 }
+
+// MaxObjectSessions is the most sessions a TranscriptObject lists.
+const MaxObjectSessions = 100
 
 // TranscriptReadTx reads what transcript ingestion stored. Every method sees only the
 // transaction's user's rows.
@@ -100,12 +107,14 @@ type TranscriptReadTx interface {
 	// none.
 	TranscriptCheckpoint(ctx context.Context, file string) (cp TranscriptCheckpoint, ok bool, err error)
 	// TranscriptSessions returns the sessions with id id (every file's row), or, for
-	// id "", every session; ordered by first timestamp, then id and file.
-	TranscriptSessions(ctx context.Context, id string) ([]TranscriptSession, error)
+	// id "", every session; ordered by first timestamp, then id and file; offset of
+	// them skipped and at most limit returned (0: no limit).
+	TranscriptSessions(ctx context.Context, id string, offset, limit int) ([]TranscriptSession, error)
 	// TranscriptFacts returns the current transcript facts q selects, oldest first.
 	TranscriptFacts(ctx context.Context, q TranscriptQuery) ([]Fact, error)
 	// TranscriptObjects groups the facts q selects (Limit and Offset apply to the
-	// groups) by normalised object, most facts first, then by object.
+	// groups) by normalised object, most facts first, then by object. Each group
+	// lists at most MaxObjectSessions sessions, the least first, and counts them all.
 	TranscriptObjects(ctx context.Context, q TranscriptQuery) ([]TranscriptObject, error)
 }
 

@@ -97,7 +97,7 @@ func serveLoad(ctx context.Context, path string, sc Scale, emb factbase.Embedder
 			case p < 8:
 				_, err = e.Retrieve.Search(ctx, user, qs[r.IntN(len(qs))], retrieve.SearchOptions{})
 			default:
-				_, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: Types[r.IntN(len(Types))], Limit: 10})
+				_, _, err = e.Retrieve.Lookup(ctx, user, retrieve.LookupOptions{Type: Types[r.IntN(len(Types))], Limit: 10})
 			}
 			if err != nil {
 				return lat, err

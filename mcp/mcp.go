@@ -12,12 +12,16 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"runtime/debug"
 	"sort"
+	"strconv"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
@@ -238,6 +242,26 @@ func tool(name, title, short string, e effect, description string) *mcpsdk.Tool 
 		a.DestructiveHint = ptr(true)
 	}
 	return &mcpsdk.Tool{Name: name, Title: title, Description: description, Annotations: a}
+}
+
+// bounded states in t's input schema the bounds of the paging arguments of In: limit
+// from 0 to most (0 or absent: def), offset at least 0. The SDK then refuses a call
+// outside them before the tool runs (the engine checks them too), and clients see
+// them. If the schema cannot be made, t is left to the SDK's own schema.
+func bounded[In any](t *mcpsdk.Tool, def, most int) *mcpsdk.Tool {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		return t
+	}
+	if p := s.Properties["limit"]; p != nil {
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(most))
+		p.Default = json.RawMessage(strconv.Itoa(def))
+	}
+	if p := s.Properties["offset"]; p != nil {
+		p.Minimum = ptr(0.0)
+	}
+	t.InputSchema = s
+	return t
 }
 
 // ptr returns a pointer to v (for the SDK's optional annotation fields).

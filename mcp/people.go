@@ -6,18 +6,19 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/core"
 )
 
 func (s *Server) registerPeople() {
-	addTool(s, tool("recall", "Recall what bears on a question", "Recall", reads,
-		`What the user's memory holds that bears on a question or a topic ("what does my wife eat?", "what is happening next week?", "Martin"): hybrid search, the facts of the people the query names (by name, alias or relation), the facts whose keys the question asks about, and facts anchored in the time window it names (birthdays recur yearly). Returns the facts grouped by person and a prompt block to put in context. High-sensitivity facts (health, medical) are left out unless the query asks about them or include_sensitive is set.`),
-		s.recall)
-	addTool(s, tool("list_people", "List the people the user mentioned", "List people", reads,
-		`The people (and pets) the user has mentioned: name, role, relation in the user's words ("wife", "son's friend"), aliases; with with_facts, each one's current facts.`),
-		s.listPeople)
-	addTool(s, tool("list_conflicts", "List changes waiting for confirmation", "List conflicts", reads,
-		`Changes to single-valued facts that wait for the user's confirmation instead of replacing the current value (a changed home city or employer, a value from a less trusted speaker): the current value, the proposed one and why it waits. Pass an id to resolve_conflict.`),
-		s.listConflicts)
+	addTool(s, bounded[RecallInput](tool("recall", "Recall what bears on a question", "Recall", reads,
+		`What the user's memory holds that bears on a question or a topic ("what does my wife eat?", "what is happening next week?", "Martin"): hybrid search, the facts of the people the query names (by name, alias or relation), the facts whose keys the question asks about, and facts anchored in the time window it names (birthdays recur yearly). Returns the facts grouped by person and a prompt block to put in context. High-sensitivity facts (health, medical) are left out unless the query asks about them or include_sensitive is set. At most limit facts (default 10, at most 100), the best ones.`),
+		chat.DefaultRecallLimit, chat.MaxRecallLimit), s.recall)
+	addTool(s, bounded[ListPeopleInput](tool("list_people", "List the people the user mentioned", "List people", reads,
+		`The people (and pets) the user has mentioned, oldest first: name, role, relation in the user's words ("wife", "son's friend"), aliases; with with_facts, each one's first 100 current facts. Paged: at most limit people (default 100, at most 1000) from offset on; more says whether more follow.`),
+		core.DefaultPageSize, core.MaxPageSize), s.listPeople)
+	addTool(s, bounded[ListConflictsInput](tool("list_conflicts", "List changes waiting for confirmation", "List conflicts", reads,
+		`Changes to single-valued facts that wait for the user's confirmation instead of replacing the current value (a changed home city or employer, a value from a less trusted speaker): the current value, the proposed one and why it waits. Pass an id to resolve_conflict. Paged: at most limit conflicts (default 100, at most 1000) from offset on; more says whether more follow.`),
+		core.DefaultPageSize, core.MaxPageSize), s.listConflicts)
 	addTool(s, tool("resolve_conflict", "Confirm or reject a change", "Resolve conflict", writes,
 		`Resolve a pending conflict as the user decided: confirm writes the proposed value (the current one stays in history); reject keeps the current value. Either way the decision is recorded.`),
 		s.resolveConflict)
@@ -91,8 +92,10 @@ func (s *Server) recall(ctx context.Context, user factbase.UserID, in RecallInpu
 // ListPeopleInput is the input of the list_people tool.
 type ListPeopleInput struct {
 	Caller
-	WithFacts     bool `json:"with_facts,omitempty" jsonschema:"Also return each person's current facts."`
+	WithFacts     bool `json:"with_facts,omitempty" jsonschema:"Also return each person's current facts (the first 100)."`
 	IncludeMerged bool `json:"include_merged,omitempty" jsonschema:"Also list people merged into another (merged_into names which)."`
+	Limit         int  `json:"limit,omitempty" jsonschema:"The most people to return, 1 to 1000 (default 100)."`
+	Offset        int  `json:"offset,omitempty" jsonschema:"How many people to skip, for paging."`
 }
 
 // Person is someone the user mentioned.
@@ -104,32 +107,34 @@ type Person struct {
 	Relation   string   `json:"relation,omitempty" jsonschema:"The relation in the user's words, e.g. wife, son's friend."`
 	Aliases    []string `json:"aliases" jsonschema:"Other names they go by."`
 	MergedInto string   `json:"merged_into,omitempty" jsonschema:"The id of the person this one was merged into."`
-	Facts      []Fact   `json:"facts,omitempty" jsonschema:"Their current facts, with with_facts."`
+	Facts      []Fact   `json:"facts,omitempty" jsonschema:"Their first 100 current facts, with with_facts."`
+	MoreFacts  bool     `json:"more_facts,omitempty" jsonschema:"True when they have more current facts than listed (list_facts with subject entity:<id> pages through them)."`
 }
 
 // ListPeopleOutput lists the people the user mentioned.
 type ListPeopleOutput struct {
 	People []Person `json:"people" jsonschema:"Oldest first."`
+	More   bool     `json:"more" jsonschema:"True when more people follow: call again with offset + the people returned."`
 }
 
 func (s *Server) listPeople(ctx context.Context, user factbase.UserID, in ListPeopleInput) (ListPeopleOutput, error) {
-	ens, err := s.e.People.Entities(ctx, user, in.IncludeMerged)
+	page, err := s.e.People.Entities(ctx, user, in.IncludeMerged, in.Offset, in.Limit)
 	if err != nil {
 		return ListPeopleOutput{}, err
 	}
-	out := ListPeopleOutput{People: make([]Person, 0, len(ens))}
-	for _, en := range ens {
+	out := ListPeopleOutput{People: make([]Person, 0, len(page.Entities)), More: page.More}
+	for _, en := range page.Entities {
 		p := Person{ID: en.ID, Name: en.Name, Label: en.Label(), Role: string(en.Role), Relation: en.Relation,
 			Aliases: en.Aliases, MergedInto: en.MergedInto}
 		if p.Aliases == nil {
 			p.Aliases = []string{}
 		}
 		if in.WithFacts {
-			v, err := s.e.People.Entity(ctx, user, en.ID, false)
+			v, err := s.e.People.Entity(ctx, user, en.ID, false, 0, core.DefaultPageSize)
 			if err != nil {
 				return ListPeopleOutput{}, err
 			}
-			p.Facts = factsOut(v.Facts)
+			p.Facts, p.MoreFacts = factsOut(v.Facts), v.More
 		}
 		out.People = append(out.People, p)
 	}
@@ -140,6 +145,8 @@ func (s *Server) listPeople(ctx context.Context, user factbase.UserID, in ListPe
 type ListConflictsInput struct {
 	Caller
 	Status string `json:"status,omitempty" jsonschema:"pending (the default), confirmed, rejected, or all."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"The most conflicts to return, 1 to 1000 (default 100)."`
+	Offset int    `json:"offset,omitempty" jsonschema:"How many conflicts to skip, for paging."`
 }
 
 // Conflict is a change that waits for (or got) the user's decision.
@@ -161,19 +168,16 @@ type Conflict struct {
 // ListConflictsOutput lists conflicts.
 type ListConflictsOutput struct {
 	Conflicts []Conflict `json:"conflicts" jsonschema:"Oldest first."`
+	More      bool       `json:"more" jsonschema:"True when more conflicts follow: call again with offset + the conflicts returned."`
 }
 
-// labels maps entity subjects to how people are referred to.
-func (s *Server) labels(ctx context.Context, user factbase.UserID) (map[string]string, error) {
-	ens, err := s.e.People.Entities(ctx, user, true)
-	if err != nil {
-		return nil, err
+// labels maps the entity subjects of cs to how people are referred to.
+func (s *Server) labels(ctx context.Context, user factbase.UserID, cs ...factbase.Conflict) (map[string]string, error) {
+	subjects := make([]string, len(cs))
+	for i, c := range cs {
+		subjects[i] = c.Subject
 	}
-	m := make(map[string]string, len(ens))
-	for _, en := range ens {
-		m[en.Subject()] = en.Label()
-	}
-	return m, nil
+	return s.e.People.Labels(ctx, user, subjects)
 }
 
 func conflictOut(c factbase.Conflict, labels map[string]string) Conflict {
@@ -198,16 +202,16 @@ func (s *Server) listConflicts(ctx context.Context, user factbase.UserID, in Lis
 	case "all":
 		status = ""
 	}
-	cs, err := s.e.People.Conflicts(ctx, user, status)
+	page, err := s.e.People.Conflicts(ctx, user, status, in.Offset, in.Limit)
 	if err != nil {
 		return ListConflictsOutput{}, err
 	}
-	labels, err := s.labels(ctx, user)
+	labels, err := s.labels(ctx, user, page.Conflicts...)
 	if err != nil {
 		return ListConflictsOutput{}, err
 	}
-	out := ListConflictsOutput{Conflicts: make([]Conflict, 0, len(cs))}
-	for _, c := range cs {
+	out := ListConflictsOutput{Conflicts: make([]Conflict, 0, len(page.Conflicts)), More: page.More}
+	for _, c := range page.Conflicts {
 		out.Conflicts = append(out.Conflicts, conflictOut(c, labels))
 	}
 	return out, nil
@@ -250,7 +254,7 @@ func (s *Server) resolveConflict(ctx context.Context, user factbase.UserID, in R
 	default:
 		return ResolveConflictOutput{}, factbase.Errorf(factbase.EINVALID, "decision %q is not confirm or reject", in.Decision)
 	}
-	labels, err := s.labels(ctx, user)
+	labels, err := s.labels(ctx, user, c)
 	if err != nil {
 		return ResolveConflictOutput{}, err
 	}

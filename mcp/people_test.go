@@ -86,7 +86,10 @@ func TestPeople(t *testing.T) {
 			{"resolve_conflict", map[string]any{"id": city.ID}, `validating "arguments"`},
 			{"list_conflicts", map[string]any{"status": "open"}, `status "open"`},
 			{"recall", map[string]any{"query": " "}, "query is empty"},
-			{"recall", map[string]any{"query": "x", "limit": 500}, "limit 500 is outside"},
+			{"recall", map[string]any{"query": "x", "limit": 500}, "/properties/limit: maximum: 500/1 is greater than 100"},
+			{"list_people", map[string]any{"limit": 1001}, "/properties/limit: maximum"},
+			{"list_conflicts", map[string]any{"limit": 1001}, "/properties/limit: maximum"},
+			{"list_conflicts", map[string]any{"offset": -1}, "/properties/offset: minimum"},
 		}
 		for _, tc := range errs {
 			if got := callError(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {

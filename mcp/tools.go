@@ -33,18 +33,18 @@ func (s *Server) registerTools() {
 	addTool(s, tool("ask", "Ask about the user's facts", "Ask", reads,
 		`Answer a question about the user from what is stored, deterministically and without a model: their lists ("What is my second favorite editor?", "Is Dune one of my favorite books?", "How many favorite podcasts do I have?"), their facts and the people they mention ("Who is my husband?", "When is Kai's birthday?", "Is anyone in my family allergic to nuts?"), earlier values ("Where did I live before Oslo?"), times ("What do I have on Friday?") and episodes. Each item names the fact it came from. It never guesses: when nothing stored answers, the reply says "I don't know" and items is empty.`),
 		s.ask)
-	addTool(s, tool("search", "Search facts and episodes", "Search", reads,
-		`Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out.`),
-		s.search)
+	addTool(s, bounded[SearchInput](tool("search", "Search facts and episodes", "Search", reads,
+		`Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out. At most limit hits (default 10, at most 100), the best ones.`),
+		retrieve.DefaultSearchLimit, retrieve.MaxSearchLimit), s.search)
 	addTool(s, tool("set_fact", "Set a fact", "Set fact", writes,
 		`Write one fact directly through the write path, by its key's cardinality: a single-valued key keeps the newest value current and the earlier ones in history; a favorites.* key is a ranked list (append, or place at rank); a value already present is reported as a duplicate and not stored again.`),
 		s.setFact)
-	addTool(s, tool("list_facts", "List facts", "List facts", reads,
-		`List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time.`),
-		s.listFacts)
-	addTool(s, tool("fact_history", "Show a fact's history", "Fact history", reads,
-		`Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key.`),
-		s.factHistory)
+	addTool(s, bounded[ListFactsInput](tool("list_facts", "List facts", "List facts", reads,
+		`List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time. Paged: at most limit facts (default 100, at most 1000) from offset on; more says whether more follow.`),
+		core.DefaultPageSize, core.MaxPageSize), s.listFacts)
+	addTool(s, bounded[FactHistoryInput](tool("fact_history", "Show a fact's history", "Fact history", reads,
+		`Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key. Paged: at most limit versions (default 100, at most 1000) from offset on; more says whether older ones remain.`),
+		core.DefaultPageSize, core.MaxPageSize), s.factHistory)
 	addTool(s, tool("forget", "Forget a fact", "Forget", erases,
 		`Forget a fact by id, or every fact of a key. mode "retract" (the default) ends its validity and keeps it in history; mode "delete" erases it, history, references and index entries included, and cannot be undone. A reason is required: it is returned and written to the server's audit log (the store keeps no reason).`),
 		s.forget)
@@ -376,33 +376,33 @@ func (s *Server) listFacts(ctx context.Context, user factbase.UserID, in ListFac
 	if !asOf.IsZero() {
 		at = &asOf
 	}
-	var facts []factbase.Fact
-	if in.Key != "" && !in.History && in.KeyPrefix == "" && in.Category == "" && in.Type == "" && in.MinConfidence == 0 {
-		// One key's current facts: the engine's point read, a ranked list in rank order.
-		all, err := s.e.Get(ctx, user, in.Subject, in.Key, at)
-		if err != nil {
-			return ListFactsOutput{}, err
-		}
-		if in.Offset < len(all) {
-			facts = all[in.Offset:min(len(all), in.Offset+limit+1)]
-		}
-	} else {
-		if in.Key != "" {
-			if err := factbase.ValidateKey(in.Key); err != nil {
-				return ListFactsOutput{}, err
-			}
-		}
-		facts, err = s.e.Facts(ctx, user, factbase.FactFilter{Subject: in.Subject, Key: in.Key, KeyPrefix: in.KeyPrefix,
-			Category: factbase.Category(in.Category), Type: in.Type, MinConfidence: in.MinConfidence,
-			History: in.History, AsOf: at, Limit: limit + 1, Offset: in.Offset})
-		if err != nil {
+	if in.Key != "" {
+		if err := factbase.ValidateKey(in.Key); err != nil {
 			return ListFactsOutput{}, err
 		}
 	}
-	out := ListFactsOutput{More: len(facts) > limit}
-	if out.More {
-		facts = facts[:limit]
+	var out ListFactsOutput
+	if in.Key != "" && !in.History && in.KeyPrefix == "" && in.Category == "" && in.Type == "" && in.MinConfidence == 0 &&
+		s.e.Cardinality(in.Key) == factbase.Ranked {
+		// A ranked list's current members: a page of it in rank order.
+		p, err := s.e.List(ctx, user, in.Subject, in.Key, in.Offset, limit, at)
+		if err != nil {
+			return ListFactsOutput{}, err
+		}
+		out.Facts, out.Count, out.More = factsOut(p.Items), len(p.Items), in.Offset+len(p.Items) < p.Total
+		return out, nil
 	}
+	subject := in.Subject
+	if subject == "" && in.Key != "" {
+		subject = factbase.SubjectUser // a key alone is the user's, as for the point read
+	}
+	facts, err := s.e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: in.Key, KeyPrefix: in.KeyPrefix,
+		Category: factbase.Category(in.Category), Type: in.Type, MinConfidence: in.MinConfidence,
+		History: in.History, AsOf: at, Limit: limit + 1, Offset: in.Offset})
+	if err != nil {
+		return ListFactsOutput{}, err
+	}
+	facts, out.More = core.TrimPage(facts, limit)
 	out.Facts, out.Count = factsOut(facts), len(facts)
 	return out, nil
 }

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -202,7 +203,10 @@ func TestToolErrors(t *testing.T) {
 			{"empty key", "set_fact", map[string]any{"key": "", "value": "v"}, "key is empty"},
 			{"bad category", "set_fact", map[string]any{"key": "k", "value": "v", "category": "misc"}, `category "misc"`},
 			{"rank on a single key", "set_fact", map[string]any{"key": "k", "value": "v", "rank": 2}, "not a ranked list"},
-			{"bad limit", "list_facts", map[string]any{"limit": 5000}, "limit 5000 is outside"},
+			{"bad limit", "list_facts", map[string]any{"limit": 5000}, "/properties/limit: maximum: 5000/1 is greater than 1000"},
+			{"negative offset", "list_facts", map[string]any{"offset": -1}, "/properties/offset: minimum"},
+			{"history limit", "fact_history", map[string]any{"key": "k", "limit": 1001}, "/properties/limit: maximum"},
+			{"search limit", "search", map[string]any{"query": "x", "limit": 101}, "/properties/limit: maximum"},
 			{"bad as_of", "list_facts", map[string]any{"as_of": "now"}, "not an RFC 3339 time"},
 			{"history without key", "fact_history", map[string]any{}, "key is empty"},
 			{"invalid id", "fact_history", map[string]any{"id": "nope"}, `fact "nope" not found`},
@@ -228,6 +232,77 @@ func TestToolErrors(t *testing.T) {
 		got := callError(t, cs, "ask", map[string]any{"question": "What is my email?"})
 		if !strings.Contains(got, "store unavailable") {
 			t.Errorf("with the store closed, ask error = %q, want store unavailable", got)
+		}
+	})
+}
+
+// TestToolPages: the list tools page with limit and offset and say when more follow,
+// past the first 1000 members of a ranked list too; each states its bounds in its
+// input schema.
+func TestToolPages(t *testing.T) {
+	eachTransport(t, func(t *testing.T, f *fixture, cs *mcpsdk.ClientSession) {
+		ctx := context.Background()
+		const n = 1005
+		ops := make([]factbase.Op, n)
+		for i := range ops {
+			ops[i] = factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "favorites.movie", Value: fmt.Sprintf("Movie %d", i)}}
+		}
+		if _, err := f.engine.Apply(ctx, alice, ops); err != nil {
+			t.Fatal(err)
+		}
+		var lf mcp.ListFactsOutput
+		call(t, cs, "list_facts", map[string]any{"key": "favorites.movie", "limit": 1000}, &lf)
+		if lf.Count != 1000 || !lf.More || lf.Facts[999].Rank != 1000 {
+			t.Errorf("list_facts, limit 1000: %d facts, more %v; want 1000 and more", lf.Count, lf.More)
+		}
+		call(t, cs, "list_facts", map[string]any{"key": "favorites.movie", "offset": 1000}, &lf)
+		if lf.Count != 5 || lf.More || lf.Facts[0].Rank != 1001 || lf.Facts[0].Value != "Movie 1000" {
+			t.Errorf("list_facts, offset 1000: %+v; want ranks 1001..1005 and no more", lf)
+		}
+
+		var rem mcp.RememberOutput
+		for _, msg := range []string{"My wife Anna lives in Paris", "My son Leo is 8", "My friend Martin lives in Oslo"} {
+			call(t, cs, "remember", map[string]any{"text": msg}, &rem)
+		}
+		var people mcp.ListPeopleOutput
+		call(t, cs, "list_people", map[string]any{"limit": 2}, &people)
+		if len(people.People) != 2 || !people.More || people.People[0].Name != "Anna" {
+			t.Errorf("list_people, limit 2: %+v; want Anna and Leo, more", people)
+		}
+		call(t, cs, "list_people", map[string]any{"limit": 2, "offset": 2}, &people)
+		if len(people.People) != 1 || people.More || people.People[0].Name != "Martin" {
+			t.Errorf("list_people, offset 2: %+v; want Martin alone", people)
+		}
+		for _, msg := range []string{"Anna lives in Berlin", "Martin lives in Rome"} {
+			call(t, cs, "remember", map[string]any{"text": msg}, &rem)
+		}
+		var cl mcp.ListConflictsOutput
+		call(t, cs, "list_conflicts", map[string]any{"limit": 1}, &cl)
+		if len(cl.Conflicts) != 1 || !cl.More || cl.Conflicts[0].About != "Anna" {
+			t.Errorf("list_conflicts, limit 1: %+v; want Anna's, more", cl)
+		}
+		call(t, cs, "list_conflicts", map[string]any{"limit": 1, "offset": 1}, &cl)
+		if len(cl.Conflicts) != 1 || cl.More || cl.Conflicts[0].About != "Martin" {
+			t.Errorf("list_conflicts, offset 1: %+v; want Martin's, no more", cl)
+		}
+
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds := map[string]float64{"list_facts": 1000, "fact_history": 1000, "list_people": 1000, "list_conflicts": 1000,
+			"search": 100, "recall": 100}
+		for _, tool := range res.Tools {
+			want, ok := bounds[tool.Name]
+			if !ok {
+				continue
+			}
+			schema, _ := tool.InputSchema.(map[string]any)
+			props, _ := schema["properties"].(map[string]any)
+			limit, _ := props["limit"].(map[string]any)
+			if got, _ := limit["maximum"].(float64); got != want || limit["default"] == nil {
+				t.Errorf("%s: limit schema %v, want maximum %v and a default", tool.Name, limit, want)
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,25 @@ func checkCited(t *testing.T, e *memory.Engine, u factbase.UserID, q string, it 
 	// A person answering "who" cites the fact that made them the answer.
 	if f := fs[0]; f.Value != it.Value && f.Key != factbase.KeyRelation && !strings.HasPrefix(it.About, it.Value) {
 		t.Errorf("Ask(%q): item %q cites %s = %q", q, it.Value, f.Key, f.Value)
+	}
+}
+
+// TestAskGroupBounded: a group question names at most 100 people, and says how many
+// more there are, however many the user has.
+func TestAskGroupBounded(t *testing.T) {
+	e := memory.New(openStore(t, "", time.Now), memory.Options{NoSheetRegen: true})
+	u := storetest.NewUser()
+	ctx := t.Context()
+	for i := range 103 {
+		if _, err := e.People.CreateEntity(ctx, u, factbase.Entity{Name: fmt.Sprintf("Friend%d", i), Role: factbase.RoleFriend, Relation: "friend"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := e.Chat.Ask(ctx, u, "Who are my friends?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 100 || !strings.HasSuffix(res.Reply, "(and 3 more)") {
+		t.Errorf("Ask(who are my friends?) = %d items, reply %q; want 100 and (and 3 more)", len(res.Items), res.Reply[max(0, len(res.Reply)-80):])
 	}
 }

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -36,11 +37,11 @@ func peopleSay(t *testing.T, e *memory.Engine, u factbase.UserID, msg string) ch
 // peopleEntity returns the live entity with name and relation.
 func peopleEntity(t *testing.T, e *memory.Engine, u factbase.UserID, name, relation string) factbase.Entity {
 	t.Helper()
-	es, err := e.People.Entities(t.Context(), u, false)
+	es, err := e.People.Entities(t.Context(), u, false, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, en := range es {
+	for _, en := range es.Entities {
 		if en.Name == name && en.Relation == relation {
 			return en
 		}
@@ -129,7 +130,7 @@ func TestPeopleConflicts(t *testing.T) {
 	if got := peopleCurrent(t, e, u, sarah.Subject(), "work.employer"); len(got) != 1 || got[0] != "Google" {
 		t.Fatalf("employer after the proposal = %v, want Google", got)
 	}
-	pending, err := e.People.Conflicts(ctx, u, factbase.ConflictPending)
+	pending, err := conflicts(e, u, factbase.ConflictPending)
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending = %+v, %v", pending, err)
 	}
@@ -139,7 +140,7 @@ func TestPeopleConflicts(t *testing.T) {
 	}
 	// the same proposal again does not queue a second conflict
 	peopleSay(t, e, u, "Sarah works at Apple.")
-	if again, _ := e.People.Conflicts(ctx, u, factbase.ConflictPending); len(again) != 1 {
+	if again, _ := conflicts(e, u, factbase.ConflictPending); len(again) != 1 {
 		t.Errorf("pending after repeating = %d, want 1", len(again))
 	}
 	cr, err := e.People.ConfirmConflict(ctx, u, c.ID)
@@ -159,7 +160,7 @@ func TestPeopleConflicts(t *testing.T) {
 	}
 
 	peopleSay(t, e, u, "Sarah works at Microsoft.")
-	pending, _ = e.People.Conflicts(ctx, u, factbase.ConflictPending)
+	pending, _ = conflicts(e, u, factbase.ConflictPending)
 	if len(pending) != 1 {
 		t.Fatalf("pending = %+v", pending)
 	}
@@ -170,7 +171,7 @@ func TestPeopleConflicts(t *testing.T) {
 	if got := peopleCurrent(t, e, u, sarah.Subject(), "work.employer"); len(got) != 1 || got[0] != "Apple" {
 		t.Errorf("employer after the rejection = %v, want Apple", got)
 	}
-	if all, _ := e.People.Conflicts(ctx, u, ""); len(all) != 3-1 && len(all) != 2 {
+	if all, _ := conflicts(e, u, ""); len(all) != 3-1 && len(all) != 2 {
 		t.Errorf("all conflicts = %d, want 2 (confirmed, rejected)", len(all))
 	}
 
@@ -291,7 +292,7 @@ func TestEntityOperations(t *testing.T) {
 	if got := peopleCurrent(t, e, u, jonathan.Subject(), ""); len(got) != 0 {
 		t.Errorf("the merged entity still has current facts: %v", got)
 	}
-	view, err := e.People.Entity(ctx, u, jon.ID, true)
+	view, err := e.People.Entity(ctx, u, jon.ID, true, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +303,8 @@ func TestEntityOperations(t *testing.T) {
 	if !oldDiet || len(view.Merged) != 1 {
 		t.Errorf("history of the merge lost: %+v", view)
 	}
-	if live, _ := e.People.Entities(ctx, u, false); len(live) != 1 {
-		t.Errorf("live entities after merge = %d, want 1", len(live))
+	if live, _ := e.People.Entities(ctx, u, false, 0, 0); len(live.Entities) != 1 {
+		t.Errorf("live entities after merge = %d, want 1", len(live.Entities))
 	}
 	// "Jonathan" now resolves to Jon through the alias
 	peopleSay(t, e, u, "Jonathan hates olives.")
@@ -349,10 +350,10 @@ func TestEntityOperations(t *testing.T) {
 			t.Errorf("fact survived the delete: %+v", f)
 		}
 	}
-	if _, err := e.People.Entity(ctx, u, jonathan.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+	if _, err := e.People.Entity(ctx, u, jonathan.ID, false, 0, 0); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("the merged entity survived the delete: %v", err)
 	}
-	if _, err := e.People.Entity(ctx, u, split.Entity.ID, false); err != nil {
+	if _, err := e.People.Entity(ctx, u, split.Entity.ID, false, 0, 0); err != nil {
 		t.Errorf("the split entity was deleted too: %v", err)
 	}
 }
@@ -389,7 +390,7 @@ func TestEntityValidation(t *testing.T) {
 	if _, err := e.People.ConfirmConflict(ctx, u, "nope"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("confirm unknown: %v", err)
 	}
-	if _, err := e.People.Entities(ctx, "bad", false); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, err := e.People.Entities(ctx, "bad", false, 0, 0); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("bad user: %v", err)
 	}
 }
@@ -505,4 +506,10 @@ func TestRecallByRelation(t *testing.T) {
 			t.Errorf("Tom's allergy ranks with Sarah's: %+v", rec.Hits)
 		}
 	}
+}
+
+// conflicts returns the first page of u's conflicts with status.
+func conflicts(e *memory.Engine, u factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
+	p, err := e.People.Conflicts(context.Background(), u, status, 0, 0)
+	return p.Conflicts, err
 }

@@ -352,14 +352,14 @@ func TestRememberModelChecks(t *testing.T) {
 			if got := strings.Join(env.llmFacts(t, alice), " "); got != tc.llm {
 				t.Errorf("the model's facts = %q, want %q", got, tc.llm)
 			}
-			ents, err := env.e.People.Entities(t.Context(), alice, true)
-			if err != nil || len(ents) != tc.entities {
+			ents, err := env.e.People.Entities(t.Context(), alice, true, 0, 0)
+			if err != nil || len(ents.Entities) != tc.entities {
 				t.Errorf("entities = %+v (%v), want %d", ents, err, tc.entities)
 			}
 			for _, f := range env.allFacts(t, alice) {
 				if id, ok := factbase.EntityID(f.Subject); ok {
 					found := false
-					for _, en := range ents {
+					for _, en := range ents.Entities {
 						found = found || en.ID == id
 					}
 					if !found {
@@ -400,7 +400,7 @@ func TestRememberConflictQueued(t *testing.T) {
 			t.Fatalf("job %s: %s", j.State, j.Error)
 		}
 	}
-	cs, err := env.e.People.Conflicts(ctx, alice, factbase.ConflictPending)
+	cs, err := conflicts(env.e, alice, factbase.ConflictPending)
 	if err != nil || len(cs) != 1 || cs[0].Proposed.Value != "Globex" || cs[0].CurrentValue != "Acme" || cs[0].Proposed.Extractor != jobs.ExtractorLLM {
 		t.Fatalf("pending conflicts = %+v, %v; want one, Acme -> Globex, from the model", cs, err)
 	}

@@ -443,7 +443,7 @@ func TestLookup(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rs, err := e.Retrieve.Lookup(ctx, u, tc.o)
+			rs, _, err := e.Retrieve.Lookup(ctx, u, tc.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -460,7 +460,7 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
-	if _, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
+	if _, _, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{}); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Lookup with no type or key: %v, want invalid", err)
 	}
 }

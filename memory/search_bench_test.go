@@ -152,7 +152,7 @@ func BenchmarkLookup(b *testing.B) {
 	e, u := fill100k(b)
 	ctx := b.Context()
 	timeLoop(b, func(i int) error {
-		rs, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: bench.Types[i%len(bench.Types)], Limit: 10})
+		rs, _, err := e.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: bench.Types[i%len(bench.Types)], Limit: 10})
 		if err != nil || len(rs) != 10 {
 			return fmt.Errorf("Lookup = %d results, %v", len(rs), err)
 		}

@@ -89,7 +89,7 @@ func appendFile(t *testing.T, path string, b []byte) {
 // confidence", sorted.
 func allFacts(t *testing.T, e *memory.Engine, u factbase.UserID) []string {
 	t.Helper()
-	facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit})
+	facts, _, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Limit: ingest.MaxTranscriptLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestIngestReference(t *testing.T) {
 		t.Errorf("summary = %+v, want 2 lines, 2 messages, 8 facts all stored", sum)
 	}
 	const action = "action_a1000000-0000-4000-8000-000000000002"
-	facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Subject: action})
+	facts, _, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Subject: action})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,13 +224,13 @@ func TestIngestTwiceAndGrow(t *testing.T) {
 		t.Errorf("facts after two parts differ from the whole file at once:\n%s", d)
 	}
 	// The last action's task is in the first part: the link survived the resume.
-	facts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{
+	facts, _, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{
 		Subject: "action_b2000000-0000-4000-8000-000000000027", Predicate: transcript.PredPartOfTask})
 	if len(facts) != 1 || facts[0].Value != "task_b2000000-0000-4000-8000-000000000001" {
 		t.Errorf("part_of_task of the appended action = %v, want the task of line 1", facts)
 	}
 	// Sessions count every line once.
-	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "")
+	ss, _, err := e.Ingest.TranscriptSessions(t.Context(), u, "", 0, 0)
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -247,7 +247,7 @@ func TestIngestEveryRule(t *testing.T) {
 	ingestFixture(t, e, u, "rules.jsonl", ingest.IngestOptions{})
 	for _, r := range transcript.DefaultRules().List() {
 		t.Run(r.Name, func(t *testing.T) {
-			facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
+			facts, _, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: r.Predicate})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,7 +299,7 @@ func TestIngestContentForms(t *testing.T) {
 	if d := diffFacts(allFacts(t, e, u), want); d != "" {
 		t.Errorf("facts:\n%s", d)
 	}
-	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "33333333-3333-4333-8333-333333333333")
+	ss, _, err := e.Ingest.TranscriptSessions(t.Context(), u, "33333333-3333-4333-8333-333333333333", 0, 0)
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v; want one", ss, err)
 	}
@@ -338,7 +338,7 @@ func TestIngestMalformed(t *testing.T) {
 		t.Errorf("summary = %+v, want incomplete, offset %d, 8 lines", sum, cut)
 	}
 	hosts := func() []string {
-		objs, err := e.Ingest.TranscriptObjects(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+		objs, _, err := e.Ingest.TranscriptObjects(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,7 +404,7 @@ func TestIngestRewritten(t *testing.T) {
 	if sum.Stored != 2 || sum.Duplicate != first.Stored-2 {
 		t.Errorf("stored %d, duplicates %d; want 2 and %d", sum.Stored, sum.Duplicate, first.Stored-2)
 	}
-	ss, err := e.Ingest.TranscriptSessions(t.Context(), u, "")
+	ss, _, err := e.Ingest.TranscriptSessions(t.Context(), u, "", 0, 0)
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("sessions = %v, %v", ss, err)
 	}
@@ -444,7 +444,7 @@ func TestIngestRulesFile(t *testing.T) {
 		t.Errorf("invalid facts = %d, want 1 (the object \"...\")", sum.Invalid)
 	}
 	count := func(pred, extractor string) int {
-		facts, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: pred})
+		facts, _, err := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: pred})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -470,7 +470,7 @@ func TestIngestRulesFile(t *testing.T) {
 			t.Errorf("%s: %d %s facts by %s, want %d", tc.name, got, tc.predicate, tc.extractor, tc.want)
 		}
 	}
-	hosts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+	hosts, _, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 	if len(hosts) != 1 || hosts[0].Confidence != 0.95 || hosts[0].Value != "web01.example.com" {
 		t.Errorf("hosts = %+v, want web01.example.com at the replaced rule's 0.95", hosts)
 	}
@@ -509,7 +509,7 @@ func TestIngestCrashMidway(t *testing.T) {
 	if len(half) == 0 || len(half) >= len(want) || sum.Stored != len(half) {
 		t.Errorf("after the crash %d facts (summary %d), want some of %d", len(half), sum.Stored, len(want))
 	}
-	ss, _ := e.Ingest.TranscriptSessions(t.Context(), u, "")
+	ss, _, _ := e.Ingest.TranscriptSessions(t.Context(), u, "", 0, 0)
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != cp.Line {
 		t.Errorf("sessions after the crash = %+v, want one counting the %d committed lines", ss, cp.Line)
 	}
@@ -522,7 +522,7 @@ func TestIngestCrashMidway(t *testing.T) {
 	if d := diffFacts(allFacts(t, e, u), want); d != "" {
 		t.Errorf("facts after crash and rerun differ from a clean ingest:\n%s", d)
 	}
-	ss, _ = e.Ingest.TranscriptSessions(t.Context(), u, "")
+	ss, _, _ = e.Ingest.TranscriptSessions(t.Context(), u, "", 0, 0)
 	if len(ss) != 1 || ss[0].Users+ss[0].Assistants != again.Line {
 		t.Errorf("sessions after the rerun = %+v, want one counting all %d lines", ss, again.Line)
 	}
@@ -565,7 +565,7 @@ func TestTranscriptQueries(t *testing.T) {
 		ingestFixture(t, e, u, name, ingest.IngestOptions{})
 	}
 	ctx := t.Context()
-	objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
+	objs, _, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", MinConfidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +582,7 @@ func TestTranscriptQueries(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("hosts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	bySession, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "11111111-1111-4111-8111-111111111111"})
+	bySession, _, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "11111111-1111-4111-8111-111111111111"})
 	if err != nil || len(bySession) != 8 {
 		t.Errorf("facts of the reference session: %d, %v; want 8", len(bySession), err)
 	}
@@ -600,10 +600,10 @@ func TestTranscriptQueries(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := e.Ingest.TranscriptFacts(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
+			if _, _, err := e.Ingest.TranscriptFacts(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("TranscriptFacts: %v, want invalid", err)
 			}
-			if _, err := e.Ingest.TranscriptObjects(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
+			if _, _, err := e.Ingest.TranscriptObjects(ctx, tc.user, tc.q); factbase.ErrorCode(err) != factbase.EINVALID {
 				t.Errorf("TranscriptObjects: %v, want invalid", err)
 			}
 		})
@@ -635,7 +635,7 @@ func TestIngestValidation(t *testing.T) {
 	u := storetest.NewUser()
 	future := bytes.ReplaceAll(readFixture(t, "reference.jsonl"), []byte("2025-06-02"), []byte("2999-01-01"))
 	ingestFile(t, e, u, writeTemp(t, "future.jsonl", future), ingest.IngestOptions{})
-	facts, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{})
+	facts, _, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{})
 	for _, f := range facts {
 		if f.ValidFrom.After(f.RecordedAt) {
 			t.Errorf("%s valid from %v, after it was recorded (%v)", f.Key, f.ValidFrom, f.RecordedAt)

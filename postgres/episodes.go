@@ -150,11 +150,12 @@ func (t *tx) CountEpisodes(ctx context.Context, f factbase.EpisodeFilter) (int, 
 	return n, mapErr("count episodes", err)
 }
 
-// EpisodeFacts returns the facts whose source is the episode.
-func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool) ([]factbase.Fact, error) {
+// EpisodeFacts returns a page of the facts whose source is the episode.
+func (t *tx) EpisodeFacts(ctx context.Context, id string, history bool, offset, limit int) ([]factbase.Fact, error) {
 	q := qEpisodeFacts
 	if history {
 		q = qEpisodeFactsAll
 	}
-	return t.queryFacts(ctx, q, string(t.user), id)
+	w := where{args: []any{string(t.user), id}}
+	return t.queryFacts(ctx, q+w.page(limit, offset), w.args...)
 }

@@ -16,7 +16,6 @@ const (
 		ON CONFLICT (u, id) DO UPDATE SET name = excluded.name, role = excluded.role, relation = excluded.relation,
 			aliases = excluded.aliases, attributes = excluded.attributes, updated_at = excluded.updated_at,
 			merged_into = excluded.merged_into`
-	qEntities              = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 ORDER BY created_at, id"
 	qEntity                = "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE u = $1 AND id = $2"
 	qEntityDelete          = "DELETE FROM entities WHERE u = $1 AND id = $2"
 	qEntityDeleteConflicts = "DELETE FROM conflicts WHERE u = $1 AND subject = $2"
@@ -32,9 +31,15 @@ const (
 	qPrefNote     = `INSERT INTO preference_sessions (u, key, norm, session) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`
 )
 
-// Entities returns every entity of the user, oldest first.
-func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
-	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, qEntities, string(t.user))
+// Entities returns the entities f selects, oldest first.
+func (t *tx) Entities(ctx context.Context, f factbase.EntityFilter) ([]factbase.Entity, error) {
+	var w where
+	w.add("u = " + w.arg(string(t.user)))
+	if f.Live {
+		w.add("merged_into = ''")
+	}
+	q := "SELECT " + rowcodec.EntityColumns + " FROM entities WHERE " + w.String() + " ORDER BY created_at, id" + w.page(f.Limit, f.Offset)
+	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, q, w.args...)
 	return all, mapErr("entities", err)
 }
 
@@ -63,7 +68,7 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 	w.eq("status", string(f.Status))
 	w.eq("subject", f.Subject)
 	w.eq("key", f.Key)
-	q := "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE " + w.String() + " ORDER BY created_at, id"
+	q := "SELECT " + rowcodec.ConflictColumns + " FROM conflicts WHERE " + w.String() + " ORDER BY created_at, id" + w.page(f.Limit, f.Offset)
 	all, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, q, w.args...)
 	return all, mapErr("conflicts", err)
 }
@@ -78,9 +83,11 @@ func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
 	return put(ctx, t, "put conflict", qConflictPut, rowcodec.ConflictArgs, c)
 }
 
-// AnchoredFacts returns the current facts anchored in [from, to), by anchor.
-func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time) ([]factbase.Fact, error) {
-	return t.queryFacts(ctx, qAnchored, string(t.user), from.UnixNano(), to.UnixNano())
+// AnchoredFacts returns the current facts anchored in [from, to), by anchor, at most
+// limit of them.
+func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time, limit int) ([]factbase.Fact, error) {
+	w := where{args: []any{string(t.user), from.UnixNano(), to.UnixNano()}}
+	return t.queryFacts(ctx, qAnchored+w.page(limit, 0), w.args...)
 }
 
 // PreferenceSessions returns the sessions a preference value was stated in, sorted.

@@ -66,7 +66,7 @@ func TestPeople(t *testing.T) {
 		t.Fatalf("writing people: %v", err)
 	}
 	view(u, func(pt factbase.ReadTx) error {
-		es, err := pt.Entities(ctx)
+		es, err := pt.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}
@@ -91,11 +91,11 @@ func TestPeople(t *testing.T) {
 		if err != nil || len(pending) != 1 || pending[0].ID != "c2" {
 			t.Errorf("Conflicts(pending, entity:e2) = %+v, %v; want c2", pending, err)
 		}
-		facts, err := pt.AnchoredFacts(ctx, anchor.Add(-time.Hour), anchor.Add(time.Hour))
+		facts, err := pt.AnchoredFacts(ctx, anchor.Add(-time.Hour), anchor.Add(time.Hour), 0)
 		if err != nil || len(facts) != 1 || facts[0].ID != birthday.ID {
 			t.Errorf("AnchoredFacts = %v, %v; want the birthday", facts, err)
 		}
-		if facts, _ := pt.AnchoredFacts(ctx, anchor.Add(time.Hour), anchor.Add(2*time.Hour)); len(facts) != 0 {
+		if facts, _ := pt.AnchoredFacts(ctx, anchor.Add(time.Hour), anchor.Add(2*time.Hour), 0); len(facts) != 0 {
 			t.Errorf("AnchoredFacts after the anchor = %v, want none", facts)
 		}
 		sessions, err := pt.PreferenceSessions(ctx, "communication.channel", "email")
@@ -105,7 +105,7 @@ func TestPeople(t *testing.T) {
 		return nil
 	})
 	view(other, func(pt factbase.ReadTx) error {
-		if es, _ := pt.Entities(ctx); len(es) != 0 {
+		if es, _ := pt.Entities(ctx, factbase.EntityFilter{}); len(es) != 0 {
 			t.Errorf("another user sees %d entities", len(es))
 		}
 		if _, err := pt.Conflict(ctx, "c1"); factbase.ErrorCode(err) != factbase.ENOTFOUND {

@@ -77,8 +77,9 @@ func (t *tx) factWhere(w *where, f factbase.SearchFilter) {
 // checkKind returns EINVALID for a kind of item other than fact or episode.
 func checkKind(kind string) error { return factbase.ValidateKind(kind) }
 
-// FilterFacts returns facts matching the filter, newest valid-from time first.
-func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, limit int) ([]factbase.Fact, error) {
+// FilterFacts returns a page of the facts matching the filter, newest valid-from
+// time first.
+func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, offset, limit int) ([]factbase.Fact, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -88,7 +89,7 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 		w.add("f.key = " + w.arg(key))
 	}
 	q := "SELECT " + factColumnsF + " FROM facts f WHERE " + w.String() +
-		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + w.arg(limit)
+		" ORDER BY f.valid_from DESC, f.seq DESC" + w.page(limit, offset)
 	return t.queryFacts(ctx, q, w.args...)
 }
 

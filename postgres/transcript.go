@@ -77,17 +77,14 @@ func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.Transc
 	return mapErr("transcript link", err)
 }
 
-// TranscriptSessions returns the session rows of id, or all of them for id "".
-func (t *tx) TranscriptSessions(ctx context.Context, id string) ([]factbase.TranscriptSession, error) {
-	var (
-		sessions []factbase.TranscriptSession
-		err      error
-	)
-	if id == "" {
-		sessions, err = queryAll(ctx, t, rowcodec.TranscriptSession, qTranscriptSessionsAll, string(t.user))
-	} else {
-		sessions, err = queryAll(ctx, t, rowcodec.TranscriptSession, qTranscriptSessionsByID, string(t.user), id)
+// TranscriptSessions returns a page of the session rows of id, or of all of them
+// for id "".
+func (t *tx) TranscriptSessions(ctx context.Context, id string, offset, limit int) ([]factbase.TranscriptSession, error) {
+	q, w := qTranscriptSessionsAll, where{args: []any{string(t.user)}}
+	if id != "" {
+		q, w.args = qTranscriptSessionsByID, append(w.args, id)
 	}
+	sessions, err := queryAll(ctx, t, rowcodec.TranscriptSession, q+w.page(limit, offset), w.args...)
 	return sessions, mapErr("transcript sessions", err)
 }
 
@@ -167,7 +164,7 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 		where, args = t.transcriptWhere(q, "f.", nil)
 		args = append(args, groups.Norms())
 		query = "SELECT DISTINCT f.norm, s.session FROM facts f JOIN transcript_subjects s ON s.u = f.u AND s.subject = f.subject" +
-			" WHERE " + where + " AND f.norm = ANY($" + strconv.Itoa(len(args)) + "::text[])"
+			" WHERE " + where + " AND f.norm = ANY($" + strconv.Itoa(len(args)) + "::text[]) ORDER BY f.norm, s.session"
 		if rows, err = t.q.Query(ctx, query, args...); err == nil {
 			err = groups.AddSessions(rows)
 		}

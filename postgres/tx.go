@@ -231,7 +231,12 @@ func (t *tx) Facts(ctx context.Context, f factbase.FactFilter) ([]factbase.Fact,
 	w.add("u = " + w.arg(string(t.user)))
 	w.eq("id", f.ID)
 	w.eq("key", f.Key)
-	w.facts("", factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence})
+	subject := f.Subject
+	if len(f.Subjects) > 0 {
+		subject = ""
+		w.add("subject = ANY(" + w.arg(f.Subjects) + "::text[])")
+	}
+	w.facts("", factConds{subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence})
 	switch {
 	case f.AsOf != nil:
 		at := w.arg(f.AsOf.UnixNano())

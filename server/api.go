@@ -19,7 +19,14 @@ Every /v1 request needs an API key: "Authorization: Bearer fb_...". Create one w
 Users are UUIDs. Errors are application/problem+json (RFC 9457) with a detail that
 names what was wrong: 400 malformed JSON, 401 a missing or unknown key, 403 a key for
 another user, 404 no such data or route, 409 a conflict with stored state, 413 a body
-over the limit (1 MiB by default), 422 an invalid value, 503 the store is unavailable.`
+over the limit (1 MiB by default), 422 an invalid value, 503 the store is unavailable.
+
+Every list in a response is bounded by the request: a list operation takes a limit with
+a default and a maximum (422 naming the parameter above it) and an offset or a cursor,
+and says whether more follow ("more", "total" or "next"); a ranking (search, recall)
+returns at most its limit of best hits. Each operation's description states its bounds.
+Writes that act on everything an episode, an entity or a user owns (deleting them,
+merging, erasing a user) cost in proportion to that.`
 
 // config returns the huma configuration: OpenAPI 3.1 at /openapi.json, problem+json
 // errors with field-naming details, and no schema links or hosted docs page.

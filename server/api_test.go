@@ -70,3 +70,53 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIBounds checks that every operation returning a list documents its
+// bound: a limit parameter with a default and a maximum, stated in its description
+// too.
+func TestOpenAPIBounds(t *testing.T) {
+	e := newTestEnv(t, nil)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Description string `json:"description"`
+			Parameters  []struct {
+				Name   string `json:"name"`
+				In     string `json:"in"`
+				Schema struct {
+					Maximum *float64 `json:"maximum"`
+					Default any      `json:"default"`
+				} `json:"schema"`
+			} `json:"parameters"`
+		} `json:"paths"`
+	}
+	e.do("GET", "/openapi.json", "", "").json(t, &doc)
+	const u = "/v1/users/{user}"
+	lists := map[string]float64{
+		u + "/facts": 1000, u + "/history/{key}": 1000, u + "/lists/{key}": 1000, u + "/entities": 1000,
+		u + "/entities/{id}": 1000, u + "/conflicts": 1000, u + "/episodes": 1000, u + "/episodes/{id}": 1000,
+		u + "/lookup": 1000, u + "/transcripts/facts": 10000, u + "/transcripts/objects": 10000,
+		u + "/transcripts/sessions": 1000, u + "/jobs": 1000,
+	}
+	for path, max := range lists {
+		op, ok := doc.Paths[path]["get"]
+		if !ok {
+			t.Errorf("the document lacks GET %s", path)
+			continue
+		}
+		var found bool
+		for _, p := range op.Parameters {
+			if p.Name == "limit" && p.In == "query" {
+				found = true
+				if p.Schema.Maximum == nil || *p.Schema.Maximum != max || p.Schema.Default == nil {
+					t.Errorf("GET %s: limit schema %+v, want maximum %v and a default", path, p.Schema, max)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("GET %s has no limit parameter", path)
+		}
+		if !strings.Contains(op.Description, "at most") {
+			t.Errorf("GET %s: the description does not state the bound: %q", path, op.Description)
+		}
+	}
+}

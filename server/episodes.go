@@ -57,11 +57,16 @@ type episodeInput struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID      string `path:"id" maxLength:"100" doc:"The episode's id."`
 	History bool   `query:"history" doc:"Also list the episode's superseded facts."`
+	Offset  int    `query:"offset" minimum:"0" doc:"Skip this many of the episode's facts."`
+	Limit   int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many of the episode's facts."`
 }
 
 type episodeWithFacts struct {
 	Episode factbase.Episode `json:"episode"`
-	Facts   []factbase.Fact  `json:"facts" doc:"The facts whose source is the episode."`
+	Facts   []factbase.Fact  `json:"facts" doc:"A page of the facts whose source is the episode, oldest first."`
+	Offset  int              `json:"offset" doc:"The facts' offset."`
+	Limit   int              `json:"limit" doc:"The facts' limit."`
+	More    bool             `json:"more" doc:"More facts follow this page: ask again with offset+limit."`
 }
 
 type deleteEpisodeInput struct {
@@ -115,6 +120,12 @@ type lookupInput struct {
 	Since  time.Time `query:"since" doc:"Only facts true from this time on (RFC 3339)."`
 	Until  time.Time `query:"until" doc:"Only facts true from before this time (RFC 3339)."`
 	Limit  int       `query:"limit" minimum:"1" maximum:"1000" default:"10" doc:"At most this many."`
+	Offset int       `query:"offset" minimum:"0" doc:"Skip this many of the newest."`
+}
+
+type backfillInput struct {
+	User  string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	Limit int    `query:"limit" minimum:"1" maximum:"10000" default:"1000" doc:"Extract at most about this many episodes (whole batches of 64); call again while \"remaining\" is not 0."`
 }
 
 // registerEpisodes adds the episode, search, query and look-up operations.
@@ -126,28 +137,36 @@ content into facts linked to it (versions, percentages, latencies, counts, statu
 phases, dates), each with its confidence, in the same transaction; the answer lists
 them.`), s.addEpisode)
 	huma.Register(s.api, s.op("listEpisodes", http.MethodGet, "/v1/users/{user}/episodes", tag, "List episodes",
-		`Lists the user's episodes, oldest first, filtered by tags and time.`), s.listEpisodes)
+		`Lists the user's episodes, oldest first, filtered by tags and time. Paged: at most
+limit episodes (default 100, at most 1000) from offset on, with the total that match.`), s.listEpisodes)
 	huma.Register(s.api, s.op("getEpisode", http.MethodGet, "/v1/users/{user}/episodes/{id}", tag, "Get an episode",
-		`Returns an episode and the facts linked to it.`, http.StatusNotFound), s.getEpisode)
+		`Returns an episode and a page of the facts linked to it: at most limit facts
+(default 100, at most 1000) from offset on; "more" says whether more follow.`, http.StatusNotFound), s.getEpisode)
 	huma.Register(s.api, s.op("deleteEpisode", http.MethodDelete, "/v1/users/{user}/episodes/{id}", tag, "Delete an episode",
 		`Erases an episode with its search index entries and, unless keep_facts, every
-version of the facts linked to it.`, http.StatusNotFound), s.deleteEpisode)
+version of the facts linked to it (the work grows with those facts).`, http.StatusNotFound), s.deleteEpisode)
 	huma.Register(s.api, s.op("addEpisodeFacts", http.MethodPost, "/v1/users/{user}/episodes/{id}/facts", tag, "Add facts to an episode",
 		`Links facts to an episode by hand; each goes through the one write path.`, http.StatusNotFound), s.addEpisodeFacts)
 	huma.Register(s.api, s.op("backfillEpisodes", http.MethodPost, "/v1/users/{user}/episodes/backfill", tag, "Extract facts from stored episodes",
-		`Runs pattern extraction over the episodes stored without it, in batches; an
-interrupted backfill resumes where it stopped.`), s.backfillEpisodes)
+		`Runs pattern extraction over the episodes stored without it, oldest first, in
+batches of 64, one transaction each; an interrupted backfill resumes where it stopped.
+One call extracts at most about limit episodes (default 1000, at most 10000) and
+reports how many still wait in "remaining": call again until it is 0.`), s.backfillEpisodes)
 	huma.Register(s.api, s.op("search", http.MethodPost, "/v1/users/{user}/search", tag, "Search facts and episodes",
 		`Hybrid search: full-text (BM25) and vector candidates fused by reciprocal rank,
 damped by recency at query time, boosted for facts about a subject the query names.
-Every hit explains its score.`), s.search)
+Every hit explains its score. At most limit hits (default 10, at most 100), the best
+ones: a ranking, not a list to page through. Each index contributes at most
+max(50, 4 × limit) candidates per kind.`), s.search)
 	huma.Register(s.api, s.op("query", http.MethodPost, "/v1/users/{user}/query", tag, "Answer a question (hybrid query)",
 		`Decides whether the question seeks a fact ("What is the NEXUS version?"), tries the
 facts first when it does and falls back to a narrative search over episodes, and says
-which source answered: the value of a fact, or passages of episodes.`), s.query)
+which source answered: the value of a fact, or passages of episodes (at most
+passages of them, default 3, at most 20).`), s.query)
 	huma.Register(s.api, s.op("lookup", http.MethodGet, "/v1/users/{user}/lookup", tag, "Look up facts directly",
 		`The direct fact look-up: current facts of a type or key, newest first, with value,
-source episode, confidence and time. Needs type, key or prefix.`), s.lookup)
+source episode, confidence and time. Needs type, key or prefix. Paged: at most limit
+facts (default 10, at most 1000) from offset on; "more" says whether more follow.`), s.lookup)
 }
 
 func (s *Server) addEpisode(ctx context.Context, in *addEpisodeInput) (*output[ingest.EpisodeResult], error) {
@@ -184,8 +203,8 @@ func (s *Server) getEpisode(ctx context.Context, in *episodeInput) (*output[epis
 		if err != nil {
 			return episodeWithFacts{}, err
 		}
-		facts, err := s.opts.Engine.Ingest.EpisodeFacts(ctx, u, in.ID, in.History)
-		return episodeWithFacts{Episode: ep, Facts: facts}, err
+		facts, more, err := s.opts.Engine.Ingest.EpisodeFacts(ctx, u, in.ID, in.History, in.Offset, in.Limit)
+		return episodeWithFacts{Episode: ep, Facts: facts, Offset: in.Offset, Limit: in.Limit, More: more}, err
 	})
 }
 
@@ -202,9 +221,9 @@ func (s *Server) addEpisodeFacts(ctx context.Context, in *addEpisodeFactsInput) 
 	})
 }
 
-func (s *Server) backfillEpisodes(ctx context.Context, in *userInput) (*output[ingest.BackfillResult], error) {
+func (s *Server) backfillEpisodes(ctx context.Context, in *backfillInput) (*output[ingest.BackfillResult], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (ingest.BackfillResult, error) {
-		return s.opts.Engine.Ingest.BackfillEpisodes(ctx, u, nil)
+		return s.opts.Engine.Ingest.BackfillEpisodes(ctx, u, in.Limit, nil)
 	})
 }
 
@@ -233,14 +252,17 @@ func (s *Server) query(ctx context.Context, in *queryInput) (*output[retrieve.Qu
 // lookupOutputBody is the body of a look-up; the name keeps the schema's name in the
 // OpenAPI document.
 type lookupOutputBody struct {
-	Facts []retrieve.LookupResult `json:"facts"`
+	Facts  []retrieve.LookupResult `json:"facts"`
+	Offset int                     `json:"offset"`
+	Limit  int                     `json:"limit"`
+	More   bool                    `json:"more" doc:"More facts follow this page: ask again with offset+limit."`
 }
 
 func (s *Server) lookup(ctx context.Context, in *lookupInput) (*output[lookupOutputBody], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (lookupOutputBody, error) {
-		rs, err := s.opts.Engine.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
-			Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit})
-		return lookupOutputBody{Facts: rs}, err
+		rs, more, err := s.opts.Engine.Retrieve.Lookup(ctx, u, retrieve.LookupOptions{Type: in.Type, Key: in.Key, KeyPrefix: in.Prefix,
+			Tags: splitTags(in.Tags), From: in.Since, To: in.Until, Limit: in.Limit, Offset: in.Offset})
+		return lookupOutputBody{Facts: rs, Offset: in.Offset, Limit: in.Limit, More: more}, err
 	})
 }
 

@@ -56,6 +56,7 @@ type factsPage struct {
 	Facts  []factbase.Fact `json:"facts" doc:"The matching facts, in recorded order."`
 	Limit  int             `json:"limit"`
 	Offset int             `json:"offset"`
+	More   bool            `json:"more" doc:"More facts follow this page: ask again with offset+limit."`
 }
 
 type factInput struct {
@@ -68,7 +69,7 @@ type historyInput struct {
 	Key     string `path:"key" maxLength:"200" doc:"The key." example:"contact.email"`
 	Subject string `query:"subject" doc:"Whose key. Default user."`
 	Offset  int    `query:"offset" minimum:"0" doc:"Skip this many of the newest versions."`
-	Limit   int    `query:"limit" minimum:"0" maximum:"1000" doc:"At most this many versions (default 100, at most 1000)."`
+	Limit   int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many versions."`
 }
 
 // history is a page of a key's versions.
@@ -93,7 +94,8 @@ again.`, http.StatusConflict), s.setFact)
 		"List facts",
 		`Lists the user's current facts, filtered by key, key prefix, subject, category, type
 and minimum confidence; with history=true superseded and removed versions too, and with
-as_of the facts as they were at a past time.`), s.listFacts)
+as_of the facts as they were at a past time. Paged: at most limit facts (default 100,
+at most 1000) from offset on; "more" says whether more follow.`), s.listFacts)
 	huma.Register(s.api, s.op("getFact", http.MethodGet, "/v1/users/{user}/facts/{id}", "Facts",
 		"Get a fact by id", `Returns one fact, current or not. 404 if the user has no fact with that id.`,
 		http.StatusNotFound), s.getFact)
@@ -108,7 +110,8 @@ To end a fact's validity but keep its history, retract it instead.`, http.Status
 	huma.Register(s.api, s.op("history", http.MethodGet, "/v1/users/{user}/history/{key}", "Facts",
 		"History of a key",
 		`Every version of the key, newest first, with the times it was valid. 404 if the key
-was never written.`, http.StatusNotFound), s.history)
+was never written. Paged: at most limit versions (default 100, at most 1000) from offset
+on; "more" says whether older ones remain.`, http.StatusNotFound), s.history)
 }
 
 func (s *Server) setFact(ctx context.Context, in *setFactInput) (*output[factbase.Result], error) {
@@ -145,11 +148,12 @@ func (s *Server) listFacts(ctx context.Context, in *listFactsInput) (*output[fac
 		f.Limit = core.DefaultPageSize
 	}
 	return forUser(ctx, in.User, func(u factbase.UserID) (factsPage, error) {
+		limit := f.Limit
+		f.Limit++ // one past the page: are there more?
 		facts, err := s.opts.Engine.Facts(ctx, u, f)
-		if facts == nil {
-			facts = []factbase.Fact{}
-		}
-		return factsPage{Facts: facts, Limit: f.Limit, Offset: f.Offset}, err
+		p := factsPage{Limit: limit, Offset: f.Offset}
+		p.Facts, p.More = core.TrimPage(facts, limit)
+		return p, err
 	})
 }
 

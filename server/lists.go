@@ -50,7 +50,9 @@ func (s *Server) registerLists() {
 	huma.Register(s.api, s.op("showList", http.MethodGet, "/v1/users/{user}/lists/{key}", "Lists",
 		"Show a ranked list",
 		`A page of the ranked list in rank order, with the list's total length. An unknown
-list is empty, not an error.`), s.showList)
+list is empty, not an error. Paged: at most limit members (default 100, at most 1000)
+from offset on. With as_of the list's change events up to that time are replayed and
+only the page's members are read.`), s.showList)
 	huma.Register(s.api, s.op("addToList", http.MethodPost, "/v1/users/{user}/lists/{key}", "Lists",
 		"Append to a ranked list",
 		`Appends "value", or each of "values" in order. A value already in the list (by

@@ -43,14 +43,18 @@ func (s *Server) registerMessages() {
 facts and favorites are written through the one write path; questions, statements about
 others and negations write nothing. The response is the same as "factbase say --json":
 the route, the ops, what the write did (stored, updated, duplicates with their rank,
-rank mutations) and a one-sentence reply.`), s.say)
+rank mutations) and a one-sentence reply; all of it bounded by the message (at most
+16 KiB).`), s.say)
 	huma.Register(s.api, s.op("ask", http.MethodPost, "/v1/users/{user}/questions", "Messages",
 		"Answer a question from stored facts",
 		`The one answer path: answers a question about the user, the people they mention,
 their lists, earlier values, a time window or their episodes, deterministically from
 what is stored (docs/messages.md lists the kinds). It never guesses: when nothing
 stored answers, the reply says "I don't know" and items is empty. Each item names the
-fact it came from (id, key, about). The response is the same as "factbase ask --json".`), s.ask)
+fact it came from (id, key, about). Every answer is bounded: a list's members at most
+1000 with the list's total (a current list 100, or as many as asked), a group at most
+100 people, other answers the facts of the people the question names (500 each) and
+recall's 100 hits. The response is the same as "factbase ask --json".`), s.ask)
 }
 
 func (s *Server) say(ctx context.Context, in *messageInput) (*output[chat.SayResult], error) {

@@ -12,8 +12,10 @@ import (
 )
 
 type entitiesInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	All  bool   `query:"all" doc:"Include entities merged into others."`
+	User   string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	All    bool   `query:"all" doc:"Include entities merged into others."`
+	Offset int    `query:"offset" minimum:"0" doc:"Skip this many entities."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many entities."`
 }
 
 type entityBody struct {
@@ -36,6 +38,13 @@ type entityInput struct {
 	User    string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	ID      string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
 	History bool   `query:"history" doc:"Every version of the facts, those of merged entities included."`
+	Offset  int    `query:"offset" minimum:"0" doc:"Skip this many of the entity's facts."`
+	Limit   int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many of the entity's facts."`
+}
+
+type deleteEntityInput struct {
+	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID   string `path:"id" maxLength:"200" doc:"The entity's id, or a name or alias only one entity has."`
 }
 
 // entityNameInput gives an entity another name. Its bodies' type names are the
@@ -74,6 +83,8 @@ type splitEntityInput struct {
 type conflictsInput struct {
 	User   string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
 	Status string `query:"status" enum:"pending,confirmed,rejected,all" default:"pending" doc:"Which conflicts."`
+	Offset int    `query:"offset" minimum:"0" doc:"Skip this many conflicts."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many conflicts."`
 }
 
 type conflictInput struct {
@@ -96,11 +107,16 @@ func (s *Server) registerPeople() {
 	const tag = "People"
 	huma.Register(s.api, s.op("listEntities", http.MethodGet, "/v1/users/{user}/entities", tag, "List entities",
 		`Lists the people (and pets) the user talks about, oldest first: id, name, role,
-relation, aliases. Messages create them ("my son Leo is 8").`), s.listEntities)
+relation, aliases (at most 32 each). Messages create them ("my son Leo is 8"). Paged: at
+most limit entities (default 100, at most 1000) from offset on; "more" says whether more
+follow.`), s.listEntities)
 	huma.Register(s.api, s.op("createEntity", http.MethodPost, "/v1/users/{user}/entities", tag, "Create an entity",
 		`Creates an entity from a name and/or relation; the relation is recorded as a fact.`), s.createEntity)
 	huma.Register(s.api, s.op("getEntity", http.MethodGet, "/v1/users/{user}/entities/{id}", tag, "Get an entity with its facts",
-		`Returns the entity and its current facts, or every version with history.`, http.StatusNotFound, http.StatusConflict), s.getEntity)
+		`Returns the entity and a page of its current facts, oldest first, or of every
+version with history (those of entities merged into it included): at most limit facts
+(default 100, at most 1000) from offset on; "more" says whether more follow. An id is
+looked up directly; a name or alias reads the user's entities to find it.`, http.StatusNotFound, http.StatusConflict), s.getEntity)
 	huma.Register(s.api, s.op("renameEntity", http.MethodPost, "/v1/users/{user}/entities/{id}/rename", tag, "Rename an entity",
 		`Gives the entity a new display name; the old one becomes an alias.`, http.StatusNotFound, http.StatusConflict), s.renameEntity)
 	huma.Register(s.api, s.op("addEntityAlias", http.MethodPost, "/v1/users/{user}/entities/{id}/aliases", tag, "Add an alias",
@@ -113,10 +129,12 @@ merged, with the history of its facts.`, http.StatusNotFound, http.StatusConflic
 		`Moves the chosen current facts to a new entity; the old entity keeps them in history.`, http.StatusNotFound, http.StatusConflict), s.splitEntity)
 	huma.Register(s.api, s.op("deleteEntity", http.MethodDelete, "/v1/users/{user}/entities/{id}", tag, "Delete an entity",
 		`Erases the entity, every version of its facts and its conflicts (entities merged
-into it too).`, http.StatusNotFound, http.StatusConflict), s.deleteEntity)
+into it too); the work grows with those facts.`, http.StatusNotFound, http.StatusConflict), s.deleteEntity)
 	huma.Register(s.api, s.op("listConflicts", http.MethodGet, "/v1/users/{user}/conflicts", tag, "List conflicts",
-		`Lists changes to single-valued facts that wait for the user: the current fact, the
-proposed value with its source and time, and why it waits.`), s.listConflicts)
+		`Lists changes to single-valued facts that wait for the user, oldest first: the
+current fact, the proposed value with its source and time, and why it waits. Paged: at
+most limit conflicts (default 100, at most 1000) from offset on; "more" says whether
+more follow.`), s.listConflicts)
 	huma.Register(s.api, s.op("confirmConflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/confirm", tag, "Confirm a conflict",
 		`Applies the proposed value through the write path; the old value stays in history.`,
 		http.StatusNotFound, http.StatusConflict), s.confirmConflict)
@@ -126,19 +144,24 @@ proposed value with its source and time, and why it waits.`), s.listConflicts)
 		`Merges hybrid search, the facts of the people the query names (boosted), the facts
 its words ask about and the facts in the time window it names ("next week", "upcoming
 birthdays"; birthdays recur yearly). High-sensitivity facts are left out unless asked for.
-Hits are grouped by entity (facts_by_entity) and rendered as a prompt block.`), s.recall)
+Hits are grouped by entity (facts_by_entity) and rendered as a prompt block. At most
+limit facts (default 10, at most 100), the best ones; each source contributes a bounded
+number of candidates (search 20, an entity's or a key prefix's facts 500, a key 1000).`), s.recall)
 }
 
 // entitiesOutputBody is the body of the entity list; the name keeps the schema's
 // name in the OpenAPI document.
 type entitiesOutputBody struct {
 	Entities []factbase.Entity `json:"entities"`
+	Offset   int               `json:"offset"`
+	Limit    int               `json:"limit"`
+	More     bool              `json:"more" doc:"More entities follow this page: ask again with offset+limit."`
 }
 
 func (s *Server) listEntities(ctx context.Context, in *entitiesInput) (*output[entitiesOutputBody], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (entitiesOutputBody, error) {
-		es, err := s.opts.Engine.People.Entities(ctx, u, in.All)
-		return entitiesOutputBody{Entities: es}, err
+		p, err := s.opts.Engine.People.Entities(ctx, u, in.All, in.Offset, in.Limit)
+		return entitiesOutputBody{Entities: p.Entities, Offset: p.Offset, Limit: p.Limit, More: p.More}, err
 	})
 }
 
@@ -164,7 +187,7 @@ func forEntity[T any](ctx context.Context, s *Server, user, ref string, call fun
 
 func (s *Server) getEntity(ctx context.Context, in *entityInput) (*output[people.EntityView], error) {
 	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (people.EntityView, error) {
-		return s.opts.Engine.People.Entity(ctx, u, id, in.History)
+		return s.opts.Engine.People.Entity(ctx, u, id, in.History, in.Offset, in.Limit)
 	})
 }
 
@@ -196,7 +219,7 @@ func (s *Server) splitEntity(ctx context.Context, in *splitEntityInput) (*output
 	})
 }
 
-func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*output[people.EntityResult], error) {
+func (s *Server) deleteEntity(ctx context.Context, in *deleteEntityInput) (*output[people.EntityResult], error) {
 	return forEntity(ctx, s, in.User, in.ID, func(u factbase.UserID, id string) (people.EntityResult, error) {
 		return s.opts.Engine.People.DeleteEntity(ctx, u, id)
 	})
@@ -206,6 +229,9 @@ func (s *Server) deleteEntity(ctx context.Context, in *entityInput) (*output[peo
 // name in the OpenAPI document.
 type conflictsOutputBody struct {
 	Conflicts []factbase.Conflict `json:"conflicts"`
+	Offset    int                 `json:"offset"`
+	Limit     int                 `json:"limit"`
+	More      bool                `json:"more" doc:"More conflicts follow this page: ask again with offset+limit."`
 }
 
 func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*output[conflictsOutputBody], error) {
@@ -214,8 +240,8 @@ func (s *Server) listConflicts(ctx context.Context, in *conflictsInput) (*output
 		st = ""
 	}
 	return forUser(ctx, in.User, func(u factbase.UserID) (conflictsOutputBody, error) {
-		cs, err := s.opts.Engine.People.Conflicts(ctx, u, st)
-		return conflictsOutputBody{Conflicts: cs}, err
+		p, err := s.opts.Engine.People.Conflicts(ctx, u, st, in.Offset, in.Limit)
+		return conflictsOutputBody{Conflicts: p.Conflicts, Offset: p.Offset, Limit: p.Limit, More: p.More}, err
 	})
 }
 

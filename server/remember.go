@@ -21,6 +21,7 @@ type listJobsInput struct {
 
 type jobList struct {
 	Jobs []factbase.Job `json:"jobs" doc:"Newest first."`
+	Next string         `json:"next,omitempty" doc:"When older jobs remain: the before value of the next page (the last job's id)."`
 }
 
 func (s *Server) registerRemember() {
@@ -40,10 +41,13 @@ and its completion commit together, so it is applied exactly once. Poll GET
 cost, and, once done, what it did: the rules' ops, each model proposal's decision with
 its reason, and what the write stored. A key for one user sees only that user's jobs.`, http.StatusNotFound), s.getJob)
 	huma.Register(s.api, s.op("list-jobs", http.MethodGet, "/v1/users/{user}/jobs", "Jobs", "List a user's background jobs",
-		`The user's jobs, newest first, optionally in one state (dead jobs carry their reason).`), s.listJobs)
+		`The user's jobs, newest first, optionally in one state (dead jobs carry their reason).
+Paged by a cursor: at most limit jobs (default 100, at most 1000); "next", when older
+jobs remain, is the before value of the next page.`), s.listJobs)
 	huma.Register(s.api, s.op("job-usage", http.MethodGet, "/v1/users/{user}/jobs/usage", "Jobs", "A user's background jobs and model usage",
 		`The user's jobs by state, and the prompt and completion tokens and cost (at the
-configured prices) of every model call they made, failed attempts included.`), s.jobUsage)
+configured prices) of every model call they made, failed attempts included. A fixed-size
+answer, summed in the database.`), s.jobUsage)
 	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", "Jobs", "Retry a dead job",
 		`Queues a dead job again with its attempts reset. 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
 }
@@ -80,8 +84,12 @@ func (s *Server) getJob(ctx context.Context, in *jobInput) (*output[factbase.Job
 
 func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*output[jobList], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (jobList, error) {
-		jobs, err := s.opts.Engine.Store().Jobs(ctx, factbase.JobFilter{User: u, State: factbase.JobState(in.State), Limit: in.Limit, Before: in.Before})
-		return jobList{Jobs: jobs}, err
+		jobs, next, err := factbase.JobsPage(ctx, s.opts.Engine.Store(),
+			factbase.JobFilter{User: u, State: factbase.JobState(in.State), Limit: in.Limit, Before: in.Before})
+		if jobs == nil {
+			jobs = []factbase.Job{}
+		}
+		return jobList{Jobs: jobs, Next: next}, err
 	})
 }
 

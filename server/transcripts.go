@@ -60,8 +60,10 @@ type transcriptFact struct {
 }
 
 type transcriptSessionsInput struct {
-	User string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
-	ID   string `query:"id" maxLength:"200" doc:"Only this session (one row per file that holds it)."`
+	User   string `path:"user" doc:"The user's id, a UUID." example:"0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"`
+	ID     string `query:"id" maxLength:"200" doc:"Only this session (one row per file that holds it)."`
+	Offset int    `query:"offset" minimum:"0" doc:"Skip this many sessions."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"1000" default:"100" doc:"At most this many sessions."`
 }
 
 func (s *Server) registerTranscripts() {
@@ -88,16 +90,23 @@ summary and skipped. The server's request body limit applies ("factbase serve
 	huma.Register(s.api, s.op("transcriptFacts", http.MethodGet, "/v1/users/{user}/transcripts/facts", "Transcripts",
 		"Query facts from transcripts",
 		`Lists the current facts ingested from transcripts, oldest first, filtered by
-predicate, subject, session, object substring and minimum confidence.`), s.transcriptFacts)
+predicate, subject, session, object substring and minimum confidence. Paged: at most
+limit facts (default 1000, at most 10000) from offset on; "more" says whether more
+follow.`), s.transcriptFacts)
 	huma.Register(s.api, s.op("transcriptObjects", http.MethodGet, "/v1/users/{user}/transcripts/objects", "Transcripts",
 		"Group transcript facts by object",
 		`Groups the facts the same filters select by object, most facts first, with the
 sessions they came from: for example every host the user's agents connected to
-(predicate=connects_to_host).`), s.transcriptObjects)
+(predicate=connects_to_host). Paged: at most limit objects (default 1000, at most 10000)
+from offset on; "more" says whether more follow. Each object lists at most 100 of its
+sessions, the least first, and counts them all in sessions_total. The grouping counts
+every fact the filters select, so a narrow filter is the cheap one.`), s.transcriptObjects)
 	huma.Register(s.api, s.op("transcriptSessions", http.MethodGet, "/v1/users/{user}/transcripts/sessions", "Transcripts",
 		"List transcript sessions",
-		`Lists the agent sessions found in ingested transcripts: file, project directory,
-branch, first and last message time, and message counts.`), s.transcriptSessions)
+		`Lists the agent sessions found in ingested transcripts, by first message time: file,
+project directory, branch, first and last message time, and message counts. Paged: at
+most limit sessions (default 100, at most 1000) from offset on; "more" says whether more
+follow.`), s.transcriptSessions)
 }
 
 func (s *Server) uploadTranscript(ctx context.Context, in *uploadTranscriptInput) (*output[ingest.IngestSummary], error) {
@@ -130,20 +139,23 @@ func (s *Server) uploadTranscript(ctx context.Context, in *uploadTranscriptInput
 // schema's name in the OpenAPI document (likewise the two below).
 type transcriptFactsOutputBody struct {
 	Facts []transcriptFact `json:"facts"`
+	More  bool             `json:"more" doc:"More facts follow this page: ask again with offset+limit."`
 }
 
 type transcriptObjectsOutputBody struct {
 	Objects []factbase.TranscriptObject `json:"objects"`
+	More    bool                        `json:"more" doc:"More objects follow this page: ask again with offset+limit."`
 }
 
 type transcriptSessionsOutputBody struct {
 	Sessions []factbase.TranscriptSession `json:"sessions"`
+	More     bool                         `json:"more" doc:"More sessions follow this page: ask again with offset+limit."`
 }
 
 func (s *Server) transcriptFacts(ctx context.Context, in *transcriptQueryInput) (*output[transcriptFactsOutputBody], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptFactsOutputBody, error) {
-		facts, err := s.opts.Engine.Ingest.TranscriptFacts(ctx, u, in.query())
-		out := transcriptFactsOutputBody{Facts: make([]transcriptFact, len(facts))}
+		facts, more, err := s.opts.Engine.Ingest.TranscriptFacts(ctx, u, in.query())
+		out := transcriptFactsOutputBody{Facts: make([]transcriptFact, len(facts)), More: more}
 		for i, f := range facts {
 			out.Facts[i] = transcriptFact{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
 				Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
@@ -154,14 +166,17 @@ func (s *Server) transcriptFacts(ctx context.Context, in *transcriptQueryInput) 
 
 func (s *Server) transcriptObjects(ctx context.Context, in *transcriptQueryInput) (*output[transcriptObjectsOutputBody], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptObjectsOutputBody, error) {
-		objs, err := s.opts.Engine.Ingest.TranscriptObjects(ctx, u, in.query())
-		return transcriptObjectsOutputBody{Objects: objs}, err
+		objs, more, err := s.opts.Engine.Ingest.TranscriptObjects(ctx, u, in.query())
+		if objs == nil {
+			objs = []factbase.TranscriptObject{}
+		}
+		return transcriptObjectsOutputBody{Objects: objs, More: more}, err
 	})
 }
 
 func (s *Server) transcriptSessions(ctx context.Context, in *transcriptSessionsInput) (*output[transcriptSessionsOutputBody], error) {
 	return forUser(ctx, in.User, func(u factbase.UserID) (transcriptSessionsOutputBody, error) {
-		ss, err := s.opts.Engine.Ingest.TranscriptSessions(ctx, u, in.ID)
-		return transcriptSessionsOutputBody{Sessions: ss}, err
+		ss, more, err := s.opts.Engine.Ingest.TranscriptSessions(ctx, u, in.ID, in.Offset, in.Limit)
+		return transcriptSessionsOutputBody{Sessions: ss, More: more}, err
 	})
 }

@@ -416,7 +416,26 @@ func logged(cands candSet, drops []drop, tops [4][]item, taken [4]int, size int)
 	slices.SortFunc(log, func(a, b Dedup) int {
 		return cmp.Or(strings.Compare(a.Kept, b.Kept), strings.Compare(a.Dropped, b.Dropped))
 	})
-	return log
+	return capPerKept(log)
+}
+
+// MaxDedupPerKept is the most Dedup records a sheet keeps for one kept fact.
+const MaxDedupPerKept = 10
+
+// capPerKept keeps the first MaxDedupPerKept records of each kept fact of log, which
+// is sorted by kept id: a text repeated by thousands of facts logs ten of them, so
+// that the log stays within MaxDedupPerKept records per fact that bears on the sheet.
+func capPerKept(log []Dedup) []Dedup {
+	out, n := log[:0], 0
+	for i, d := range log {
+		if i == 0 || d.Kept != log[i-1].Kept {
+			n = 0
+		}
+		if n++; n <= MaxDedupPerKept {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // displayText is the text shown for c: its Text, or "key: value" when Text is blank

@@ -495,6 +495,24 @@ func TestAssembleDedupLogged(t *testing.T) {
 	compareSheets(t, s, refAssemble(cands, now, DefaultConfig()))
 }
 
+// TestAssembleDedupCapped: a text that 5,000 facts repeat, kept on the sheet, logs
+// MaxDedupPerKept of its drops, those of the least ids, not 4,999.
+func TestAssembleDedupCapped(t *testing.T) {
+	var cands []Candidate
+	for i := range 5000 {
+		cands = append(cands, Candidate{FactID: fmt.Sprintf("f%04d", i), Category: factbase.Technical, Current: true,
+			Text: "used tool Bash", References: []time.Time{now.Add(-time.Duration(i) * time.Minute)}})
+	}
+	s := mustAssemble(t, cands, DefaultConfig())
+	if len(s.Entries) != 1 || s.Entries[0].FactID != "f0000" {
+		t.Fatalf("entries = %+v, want f0000 alone", s.Entries)
+	}
+	if len(s.Dedup) != MaxDedupPerKept || s.Dedup[0].Dropped != "f0001" || s.Dedup[MaxDedupPerKept-1].Dropped != fmt.Sprintf("f%04d", MaxDedupPerKept) {
+		t.Errorf("Dedup = %d records (first %+v), want %d, f0001 first", len(s.Dedup), s.Dedup[0], MaxDedupPerKept)
+	}
+	compareSheets(t, s, refAssemble(cands, now, DefaultConfig()))
+}
+
 // dropLog is every drop as a Dedup record, sorted by kept id, then dropped id.
 func dropLog(cands candSet, drops []drop) []Dedup {
 	var log []Dedup

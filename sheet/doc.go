@@ -61,8 +61,11 @@
 // category, duplicates included (only those could have been taken). The others, which
 // could never have made the sheet, are dropped without a record: a user with 100,000
 // facts and a few thousand repeated texts would otherwise save a log of thousands of
-// records with every sheet. The log is sorted by kept id, then dropped id. Candidates
-// whose normalised text is empty are never deduplicated.
+// records with every sheet. The log is sorted by kept id, then dropped id, and keeps at
+// most MaxDedupPerKept records per kept fact (those of the least dropped ids), so that a
+// text thousands of facts repeat logs ten of them: the log has at most MaxDedupPerKept
+// records per fact that bears on the sheet. Candidates whose normalised text is empty
+// are never deduplicated.
 //
 // # Assembly
 //

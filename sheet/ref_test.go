@@ -182,6 +182,15 @@ func refAssemble(cands []Candidate, now time.Time, cfg Config) Sheet {
 		}
 		return a.Dropped < b.Dropped
 	})
+	// At most MaxDedupPerKept records per kept fact, the first by dropped id.
+	var capped []Dedup
+	per := map[string]int{}
+	for _, d := range sh.Dedup {
+		if per[d.Kept]++; per[d.Kept] <= MaxDedupPerKept {
+			capped = append(capped, d)
+		}
+	}
+	sh.Dedup = capped
 	return sh
 }
 

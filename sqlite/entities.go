@@ -36,9 +36,19 @@ var (
 		qConflictPut, qAnchored, qPrefSessions, qPrefNote}
 )
 
-// Entities returns every entity of the user, oldest first.
-func (t *tx) Entities(ctx context.Context) ([]factbase.Entity, error) {
-	es, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, qEntities, t.u)
+// Entities returns the entities f selects, oldest first.
+func (t *tx) Entities(ctx context.Context, f factbase.EntityFilter) ([]factbase.Entity, error) {
+	q, args := qEntities, []any{t.u}
+	if f.Live || f.Limit > 0 || f.Offset > 0 {
+		where := " WHERE u = ?"
+		if f.Live {
+			where += " AND merged_into = ''"
+		}
+		var page string
+		page, args = literalLimit(f.Limit, f.Offset, args)
+		q = "SELECT " + rowcodec.EntityColumns + " FROM entities" + where + " ORDER BY created_at, id" + page
+	}
+	es, err := queryAll(ctx, t, rowcodec.Owner(t.user).Entity, q, args...)
 	return es, mapErr("entities", err)
 }
 
@@ -66,8 +76,9 @@ func (t *tx) Conflicts(ctx context.Context, f factbase.ConflictFilter) ([]factba
 	where, args = eq(where, args, "status", string(f.Status))
 	where, args = eq(where, args, "subject", f.Subject)
 	where, args = eq(where, args, "key", f.Key)
+	page, args := literalLimit(f.Limit, f.Offset, args)
 	cs, err := queryAll(ctx, t, rowcodec.Owner(t.user).Conflict, "SELECT "+rowcodec.ConflictColumns+" FROM conflicts WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY created_at, id", args...)
+		strings.Join(where, " AND ")+" ORDER BY created_at, id"+page, args...)
 	return cs, mapErr("conflicts", err)
 }
 
@@ -81,9 +92,11 @@ func (t *tx) PutConflict(ctx context.Context, c factbase.Conflict) error {
 	return put(ctx, t, "put conflict", qConflictPut, rowcodec.ConflictArgs, c)
 }
 
-// AnchoredFacts returns the current facts anchored in [from, to), by anchor.
-func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time) ([]factbase.Fact, error) {
-	return t.queryFacts(ctx, qAnchored, t.u, from.UnixNano(), to.UnixNano())
+// AnchoredFacts returns the current facts anchored in [from, to), by anchor, at most
+// limit of them.
+func (t *tx) AnchoredFacts(ctx context.Context, from, to time.Time, limit int) ([]factbase.Fact, error) {
+	page, args := literalLimit(limit, 0, []any{t.u, from.UnixNano(), to.UnixNano()})
+	return t.queryFacts(ctx, qAnchored+page, args...)
 }
 
 // PreferenceSessions returns the sessions a preference value was stated in.

@@ -109,8 +109,9 @@ func (t *tx) episodeSearchWhere(f factbase.SearchFilter) (string, []any) {
 
 func checkKind(kind string) error { return factbase.ValidateKind(kind) }
 
-// FilterFacts returns facts matching the filter, newest valid-from time first.
-func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, limit int) ([]factbase.Fact, error) {
+// FilterFacts returns a page of the facts matching the filter, newest valid-from time
+// first.
+func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilter, offset, limit int) ([]factbase.Fact, error) {
 	if limit <= 0 || t.u == 0 {
 		return nil, nil
 	}
@@ -118,8 +119,9 @@ func (t *tx) FilterFacts(ctx context.Context, key string, f factbase.SearchFilte
 	if key != "" {
 		where, args = append(where, "f.key = ?"), append(args, key)
 	}
+	page, args := literalLimit(limit, offset, args)
 	q := "SELECT " + factRecord("f.") + " FROM facts f WHERE " + strings.Join(where, " AND ") +
-		" ORDER BY f.valid_from DESC, f.seq DESC LIMIT " + strconv.Itoa(limit) // a literal: see stmtCache
+		" ORDER BY f.valid_from DESC, f.seq DESC" + page
 	return t.queryFacts(ctx, q, args...)
 }
 

@@ -77,13 +77,15 @@ func (t *tx) LinkTranscriptSubjects(ctx context.Context, links []factbase.Transc
 	return nil
 }
 
-// TranscriptSessions returns the session rows of id, or all of them for id "".
-func (t *tx) TranscriptSessions(ctx context.Context, id string) ([]factbase.TranscriptSession, error) {
+// TranscriptSessions returns a page of the session rows of id, or of all of them for
+// id "".
+func (t *tx) TranscriptSessions(ctx context.Context, id string, offset, limit int) ([]factbase.TranscriptSession, error) {
 	q, args := qTranscriptSessionsAll, []any{t.u}
 	if id != "" {
 		q, args = qTranscriptSessionsByID, append(args, id)
 	}
-	sessions, err := queryAll(ctx, t, rowcodec.TranscriptSession, q, args...)
+	page, args := literalLimit(limit, offset, args)
+	sessions, err := queryAll(ctx, t, rowcodec.TranscriptSession, q+page, args...)
 	return sessions, mapErr("transcript sessions", err)
 }
 
@@ -153,7 +155,8 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 		args = append(args, n)
 	}
 	query = "SELECT DISTINCT f.norm, s.session FROM facts f JOIN transcript_subjects s ON s.u = f.u AND s.subject = f.subject" +
-		" WHERE " + where + " AND f.norm IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(groups.Norms())), ", ") + ")"
+		" WHERE " + where + " AND f.norm IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(groups.Norms())), ", ") + ")" +
+		" ORDER BY f.norm, s.session"
 	rows, err = t.query(ctx, query, args...)
 	if err == nil {
 		err = groups.AddSessions(rows)

@@ -167,7 +167,15 @@ func (t *tx) factsQuery(f factbase.FactFilter) (string, []any) {
 	)
 	where, args = eq(where, args, "id", f.ID)
 	where, args = eq(where, args, "key", f.Key)
-	where, args = factConds{f.Subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence}.add(where, args, "")
+	subject := f.Subject
+	if len(f.Subjects) > 0 {
+		subject = ""
+		where = append(where, "subject IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(f.Subjects)), ", ")+")")
+		for _, s := range f.Subjects {
+			args = append(args, s)
+		}
+	}
+	where, args = factConds{subject, f.KeyPrefix, f.Type, f.Category, f.MinConfidence}.add(where, args, "")
 	switch {
 	case f.AsOf != nil:
 		at := f.AsOf.UnixNano()

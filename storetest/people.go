@@ -48,7 +48,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		return pt.PutEntity(ctx, leo)
 	})
 	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		es, err := pt.Entities(ctx)
+		es, err := pt.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		return nil
 	})
 	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		if es, err := pt.Entities(ctx); err != nil || len(es) != 0 {
+		if es, err := pt.Entities(ctx, factbase.EntityFilter{}); err != nil || len(es) != 0 {
 			t.Errorf("another user sees entities: %+v, %v", es, err)
 		}
 		if _, err := pt.Entity(ctx, "e-leo"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
@@ -181,7 +181,7 @@ func testPeople(t *testing.T, s factbase.Store) {
 		t.Fatal(err)
 	}
 	view(u, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		fs, err := pt.AnchoredFacts(ctx, *day(9), *day(16))
+		fs, err := pt.AnchoredFacts(ctx, *day(9), *day(16), 0)
 		if err != nil {
 			return err
 		}
@@ -192,10 +192,13 @@ func testPeople(t *testing.T, s factbase.Store) {
 		if !equal(got, []string{"a", "b"}) {
 			t.Errorf("AnchoredFacts = %v, want [a b] (by anchor, current only, end exclusive)", got)
 		}
+		if fs, err := pt.AnchoredFacts(ctx, *day(9), *day(16), 1); err != nil || len(fs) != 1 || fs[0].Value != "a" {
+			t.Errorf("AnchoredFacts(limit 1) = %+v, %v; want a alone", fs, err)
+		}
 		return nil
 	})
 	view(other, func(pt factbase.ReadTx, _ factbase.ReadTx) error {
-		if fs, _ := pt.AnchoredFacts(ctx, *day(1), *day(31)); len(fs) != 0 {
+		if fs, _ := pt.AnchoredFacts(ctx, *day(1), *day(31), 1); len(fs) != 0 {
 			t.Errorf("another user sees anchored facts: %d", len(fs))
 		}
 		return nil

@@ -138,7 +138,7 @@ func testEpisodesRoundTrip(t *testing.T, s factbase.Store, e *memory.Engine) {
 	if err != nil || added.Stored != 1 {
 		t.Fatalf("AddEpisodeFacts: %+v, %v", added, err)
 	}
-	facts, err := e.Ingest.EpisodeFacts(ctx, u, r.Episode.ID, false)
+	facts, _, err := e.Ingest.EpisodeFacts(ctx, u, r.Episode.ID, false, 0, 0)
 	if err != nil || len(facts) != len(r.Facts)+1 {
 		t.Fatalf("EpisodeFacts: %d facts, %v; want %d", len(facts), err, len(r.Facts)+1)
 	}
@@ -199,7 +199,7 @@ func testEpisodeFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 		t.Errorf("Total = %d, want 3", p.Total)
 	}
 	_, _ = a, c
-	if _, err := e.Ingest.BackfillEpisodes(ctx, u, nil); err != nil {
+	if _, err := e.Ingest.BackfillEpisodes(ctx, u, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(factbase.EpisodeFilter{Unextracted: true}); len(got) != 0 {
@@ -288,7 +288,7 @@ func testSearchFilters(t *testing.T, s factbase.Store, e *memory.Engine) {
 		}
 		var looked []string
 		view(t, s, u, func(st factbase.ReadTx) error {
-			facts, err := st.FilterFacts(ctx, "", tc.f, 10)
+			facts, err := st.FilterFacts(ctx, "", tc.f, 0, 10)
 			for _, f := range facts {
 				looked = append(looked, f.ID)
 			}

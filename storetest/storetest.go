@@ -65,6 +65,7 @@ func Run(t *testing.T, open Open, opts ...Option) {
 		{"Search", testSearch},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 		{"People", testPeople},
+		{"PagedReads", testPagedReads},
 		{"EraseUser", testEraseUser},
 		{"EraseLargeUser", testEraseLargeUser},
 		{"Export", testExport},

@@ -100,7 +100,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 	})
 
 	t.Run("Sessions", func(t *testing.T) {
-		all, err := e.Ingest.TranscriptSessions(ctx, u, "")
+		all, _, err := e.Ingest.TranscriptSessions(ctx, u, "", 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := e.Ingest.TranscriptSessions(ctx, u, "s-one")
+		rows, _, err := e.Ingest.TranscriptSessions(ctx, u, "s-one", 0, 0)
 		if err != nil || len(rows) != 2 {
 			t.Fatalf("sessions of s-one: %d rows, %v; want 2", len(rows), err)
 		}
@@ -143,10 +143,10 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err != nil || n != 1 {
 			t.Errorf("DeleteTranscriptSessions = %d, %v; want 1", n, err)
 		}
-		if rows, _ := e.Ingest.TranscriptSessions(ctx, u, "s-one"); len(rows) != 1 {
+		if rows, _, _ := e.Ingest.TranscriptSessions(ctx, u, "s-one", 0, 0); len(rows) != 1 {
 			t.Errorf("after the delete: %d rows of s-one, want 1", len(rows))
 		}
-		if rows, _ := e.Ingest.TranscriptSessions(ctx, other, ""); len(rows) != 0 {
+		if rows, _, _ := e.Ingest.TranscriptSessions(ctx, other, "", 0, 0); len(rows) != 0 {
 			t.Errorf("another user sees %d sessions", len(rows))
 		}
 	})
@@ -182,7 +182,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				facts, err := e.Ingest.TranscriptFacts(ctx, u, tc.q)
+				facts, _, err := e.Ingest.TranscriptFacts(ctx, u, tc.q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -202,13 +202,13 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 				}
 			})
 		}
-		if facts, err := e.Ingest.TranscriptFacts(ctx, other, factbase.TranscriptQuery{}); err != nil || len(facts) != 0 {
+		if facts, _, err := e.Ingest.TranscriptFacts(ctx, other, factbase.TranscriptQuery{}); err != nil || len(facts) != 0 {
 			t.Errorf("another user's query: %d facts, %v; want none", len(facts), err)
 		}
 	})
 
 	t.Run("Objects", func(t *testing.T) {
-		objs, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
+		objs, _, err := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,11 +220,11 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("hosts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		objs, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", Limit: 1, Offset: 1})
+		objs, _, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "connects_to_host", Limit: 1, Offset: 1})
 		if err != nil || len(objs) != 1 || objs[0].Object != "192.168.20.4" {
 			t.Errorf("second page of hosts = %+v, %v; want 192.168.20.4", objs, err)
 		}
-		objs, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "no_such_predicate"})
+		objs, _, err = e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Predicate: "no_such_predicate"})
 		if err != nil || objs == nil || len(objs) != 0 {
 			t.Errorf("objects of an unknown predicate = %#v, %v; want an empty list", objs, err)
 		}
@@ -242,11 +242,11 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 				t.Fatal(err)
 			}
 		}
-		facts, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-three", Predicate: "used_tool"})
+		facts, _, err := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-three", Predicate: "used_tool"})
 		if err != nil || len(facts) != 1 {
 			t.Errorf("facts of s-three: %d, %v; want the one used_tool of action_a9", len(facts), err)
 		}
-		objs, _ := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Subject: "action_a9", Predicate: "connects_to_host"})
+		objs, _, _ := e.Ingest.TranscriptObjects(ctx, u, factbase.TranscriptQuery{Subject: "action_a9", Predicate: "connects_to_host"})
 		if len(objs) != 1 || strings.Join(objs[0].Sessions, ",") != "s-three,s-two" || objs[0].Facts != 1 {
 			t.Errorf("objects of action_a9 = %+v, want one fact in sessions s-three and s-two", objs)
 		}
@@ -260,7 +260,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if err := s.Update(ctx, u, func(tx factbase.Tx) error { return tx.LinkTranscriptSubjects(ctx, many) }); err != nil {
 			t.Fatal(err)
 		}
-		facts, err = e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-bulk", Predicate: "used_tool"})
+		facts, _, err = e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-bulk", Predicate: "used_tool"})
 		if err != nil || len(facts) != 1 || facts[0].Subject != "action_a9" {
 			t.Errorf("facts of s-bulk: %+v, %v; want the one used_tool of action_a9", facts, err)
 		}
@@ -270,7 +270,7 @@ func testTranscripts(t *testing.T, s factbase.Store) {
 		if factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("empty subject: %v, want invalid", err)
 		}
-		if facts, _ := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-four"}); len(facts) != 0 {
+		if facts, _, _ := e.Ingest.TranscriptFacts(ctx, u, factbase.TranscriptQuery{Session: "s-four"}); len(facts) != 0 {
 			t.Errorf("a refused batch of links stored %d facts' links, want none", len(facts))
 		}
 	})

@@ -88,14 +88,14 @@ func userView(t *testing.T, e *memory.Engine, u factbase.UserID, marker string) 
 	for _, ep := range eps.Episodes {
 		fmt.Fprintf(&b, "episode %s %s\n", ep.ID, ep.Content)
 	}
-	ents, err := e.People.Entities(ctx, u, true)
+	ents, err := e.People.Entities(ctx, u, true, 0, core.MaxPageSize)
 	if err != nil {
 		t.Fatalf("Entities: %v", err)
 	}
-	for _, en := range ents {
+	for _, en := range ents.Entities {
 		fmt.Fprintf(&b, "entity %s %s\n", en.ID, en.Name)
 	}
-	sessions, err := e.Ingest.TranscriptSessions(ctx, u, "")
+	sessions, _, err := e.Ingest.TranscriptSessions(ctx, u, "", 0, 0)
 	if err != nil {
 		t.Fatalf("TranscriptSessions: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 )
 
 const conflictsUsage = `Usage:
@@ -56,12 +57,15 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 		return err
 	}
 	var (
-		c      common
-		status string
+		c             common
+		status        string
+		offset, limit int
 	)
 	fs := m.flags("conflicts "+sub, &c, true)
 	if sub == "list" {
 		fs.StringVar(&status, "status", "pending", "pending, confirmed, rejected or all")
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
+		fs.IntVar(&offset, "offset", 0, "skip this many")
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -78,28 +82,39 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	names := map[string]string{factbase.SubjectUser: "user"}
-	es, err := e.People.Entities(ctx, user, true)
-	if err != nil {
-		return err
-	}
-	for _, en := range es {
-		names[en.Subject()] = en.Label()
+	// labels names the people the conflicts cs are about.
+	labels := func(cs ...factbase.Conflict) (map[string]string, error) {
+		subjects := mapEach(cs, func(c factbase.Conflict) string { return c.Subject })
+		names, err := e.People.Labels(ctx, user, subjects)
+		if names != nil {
+			names[factbase.SubjectUser] = "user"
+		}
+		return names, err
 	}
 	switch sub {
 	case "list":
-		cs, err := e.People.Conflicts(ctx, user, st)
+		p, err := e.People.Conflicts(ctx, user, st, offset, limit)
 		if err != nil {
 			return err
 		}
-		out := mapEach(cs, func(x factbase.Conflict) conflictJSON { return conflictOut(x, names) })
-		return m.print(&c, map[string]any{"conflicts": out}, func() error {
-			return printTable(m, "No conflicts.", "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS", out, func(o conflictJSON) string {
+		names, err := labels(p.Conflicts...)
+		if err != nil {
+			return err
+		}
+		out := mapEach(p.Conflicts, func(x factbase.Conflict) conflictJSON { return conflictOut(x, names) })
+		return m.print(&c, map[string]any{"conflicts": out, "more": p.More}, func() error {
+			err := printTable(m, "No conflicts.", "ID\tABOUT\tKEY\tCURRENT\tPROPOSED\tSAID BY\tSTATUS", out, func(o conflictJSON) string {
 				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", o.ID, o.About, o.Key, o.CurrentValue, o.ProposedValue, o.SaidBy, o.Status)
 			})
+			m.printNext(p.More, offset+len(out))
+			return err
 		})
 	case "confirm":
 		r, err := e.People.ConfirmConflict(ctx, user, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		names, err := labels(r.Conflict)
 		if err != nil {
 			return err
 		}
@@ -110,6 +125,10 @@ func (m *Main) runConflicts(ctx context.Context, args []string) error {
 			names[r.Conflict.Subject], r.Conflict.Key, r.Conflict.Proposed.Value, r.Conflict.CurrentValue))
 	default:
 		r, err := e.People.RejectConflict(ctx, user, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		names, err := labels(r)
 		if err != nil {
 			return err
 		}

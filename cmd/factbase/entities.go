@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/personal"
 )
@@ -59,13 +60,18 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 		all, history            bool
 		role, relation, aliases string
 		name                    string
+		offset, limit           int
 	)
 	fs := m.flags("entities "+sub, &c, true)
 	switch sub {
 	case "list":
 		fs.BoolVar(&all, "all", false, "include entities merged into others")
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
+		fs.IntVar(&offset, "offset", 0, "skip this many")
 	case "get":
 		fs.BoolVar(&history, "history", false, "every version of the facts, merged entities' included")
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many facts (up to %d)", core.MaxPageSize))
+		fs.IntVar(&offset, "offset", 0, "skip this many facts")
 	case "create", "split":
 		fs.StringVar(&role, "role", "other", "partner, child, parent, sibling, friend, colleague, pet, service_provider or other")
 		fs.StringVar(&relation, "relation", "", "the relation in words (son, wife, accountant)")
@@ -89,45 +95,50 @@ func (m *Main) runEntities(ctx context.Context, args []string) error {
 	a := fs.Args()
 	switch sub {
 	case "list":
-		es, err := e.People.Entities(ctx, user, all)
+		p, err := e.People.Entities(ctx, user, all, offset, limit)
 		if err != nil {
 			return err
 		}
-		return m.print(&c, map[string]any{"entities": mapEach(es, entityOut)}, func() error {
-			return printTable(m, "No entities.", "ID\tNAME\tROLE\tRELATION\tALIASES", es, func(en factbase.Entity) string {
+		return m.print(&c, map[string]any{"entities": mapEach(p.Entities, entityOut), "more": p.More}, func() error {
+			err := printTable(m, "No entities.", "ID\tNAME\tROLE\tRELATION\tALIASES", p.Entities, func(en factbase.Entity) string {
 				n := en.Name
 				if en.MergedInto != "" {
 					n += " (merged into " + en.MergedInto + ")"
 				}
 				return fmt.Sprintf("%s\t%s\t%s\t%s\t%s", en.ID, n, en.Role, en.Relation, strings.Join(en.Aliases, ", "))
 			})
+			m.printNext(p.More, offset+len(p.Entities))
+			return err
 		})
 	case "get":
 		en, err := find(a[0])
 		if err != nil {
 			return err
 		}
-		v, err := e.People.Entity(ctx, user, en.ID, history)
+		v, err := e.People.Entity(ctx, user, en.ID, history, offset, limit)
 		if err != nil {
 			return err
 		}
 		return m.print(&c, struct {
 			entityJSON
 			Facts  []factJSON `json:"facts"`
+			More   bool       `json:"more"`
 			Merged []string   `json:"merged,omitempty"`
-		}{entityOut(v.Entity), toJSONs(v.Facts), v.Merged}, func() error {
+		}{entityOut(v.Entity), toJSONs(v.Facts), v.More, v.Merged}, func() error {
 			fmt.Fprintf(m.Stdout, "%s  %s (%s", v.ID, personal.Label(v.Entity), v.Role)
 			if len(v.Aliases) > 0 {
 				fmt.Fprintf(m.Stdout, "; also %s", strings.Join(v.Aliases, ", "))
 			}
 			fmt.Fprintln(m.Stdout, ")")
-			return writeTable(m.Stdout, "", v.Facts, func(f factbase.Fact) string {
+			err := writeTable(m.Stdout, "", v.Facts, func(f factbase.Fact) string {
 				cur := ""
 				if !f.Current {
 					cur = "(past)"
 				}
 				return fmt.Sprintf("  %s\t%s\t%s\t%s", f.Key, f.Value, cur, f.ID)
 			})
+			m.printNext(v.More, offset+len(v.Facts))
+			return err
 		})
 	case "create":
 		r, err := e.People.CreateEntity(ctx, user, factbase.Entity{Name: a[0], Role: factbase.Role(role), Relation: relation, Aliases: splitList(aliases)})

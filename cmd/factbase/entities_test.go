@@ -42,6 +42,14 @@ func TestEntitiesCommands(t *testing.T) {
 	if !strings.Contains(out, "Anna Lee") || !strings.Contains(out, "AL") || !strings.Contains(out, "Ann ") {
 		t.Errorf("list printed %q", out)
 	}
+	out = mustRun(t, env, "entities", "list", "--user", testUser, "--limit", "1")
+	if !strings.Contains(out, "Anna Lee") || strings.Contains(out, "colleague") || !strings.Contains(out, "more follow (use --offset 1)") {
+		t.Errorf("list --limit 1 printed %q", out)
+	}
+	out = mustRun(t, env, "entities", "list", "--user", testUser, "--limit", "1", "--offset", "1")
+	if strings.Contains(out, "Anna Lee") || !strings.Contains(out, "colleague") || strings.Contains(out, "more follow") {
+		t.Errorf("list --offset 1 printed %q", out)
+	}
 	out = mustRun(t, env, "entities", "delete", "--user", testUser, "AL")
 	if !strings.Contains(out, "Deleted") {
 		t.Errorf("delete printed %q", out)
@@ -57,6 +65,7 @@ func TestEntitiesCommands(t *testing.T) {
 		{"unknown entity", []string{"entities", "get", "--user", testUser, "Zed"}, 1, `entity "Zed" not found`},
 		{"bad role", []string{"entities", "create", "--user", testUser, "--role", "boss", "X"}, 1, "is not one of partner"},
 		{"args", []string{"entities", "rename", "--user", testUser, "X"}, 2, "wrong number of arguments"},
+		{"limit over the maximum", []string{"entities", "list", "--user", testUser, "--limit", "1001"}, 1, "limit 1001 is outside 1..1000"},
 		{"split needs facts", []string{"entities", "split", "--user", testUser, "Ann"}, 2, "wrong number of arguments"},
 	})
 }

@@ -61,6 +61,8 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		fs.IntVar(&offset, "offset", 0, "skip this many")
 	case "get":
 		fs.BoolVar(&history, "history", false, "also show the episode's superseded facts")
+		fs.IntVar(&limit, "limit", core.DefaultPageSize, fmt.Sprintf("at most this many facts (up to %d)", core.MaxPageSize))
+		fs.IntVar(&offset, "offset", 0, "skip this many facts")
 	case "delete":
 		fs.BoolVar(&keepFacts, "keep-facts", false, "keep the facts extracted from the episode")
 	case "add-fact":
@@ -126,11 +128,11 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		facts, err := e.Ingest.EpisodeFacts(ctx, user, rest[0], history)
+		facts, more, err := e.Ingest.EpisodeFacts(ctx, user, rest[0], history, offset, limit)
 		if err != nil {
 			return err
 		}
-		return m.print(&c, map[string]any{"episode": ep, "facts": toJSONs(facts)}, func() error {
+		return m.print(&c, map[string]any{"episode": ep, "facts": toJSONs(facts), "more": more}, func() error {
 			fmt.Fprintf(m.Stdout, "Episode %s\nCreated:    %s\nImportance: %.2f\n", ep.ID, localTime(ep.CreatedAt), ep.Importance)
 			if len(ep.Tags) > 0 {
 				fmt.Fprintf(m.Stdout, "Tags:       %s\n", strings.Join(ep.Tags, ", "))
@@ -139,7 +141,9 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 				fmt.Fprintf(m.Stdout, "Meta:       %s=%s\n", k, v)
 			}
 			fmt.Fprintf(m.Stdout, "\n%s\n\n", ep.Content)
-			return m.printFacts(facts)
+			err := m.printFacts(facts)
+			m.printNext(more, offset+len(facts))
+			return err
 		})
 	case "delete":
 		d, err := e.Ingest.DeleteEpisode(ctx, user, rest[0], keepFacts)
@@ -155,7 +159,7 @@ func (m *Main) runEpisodes(ctx context.Context, args []string) error {
 		}
 		return m.printResult(&c, res)
 	default: // backfill
-		r, err := e.Ingest.BackfillEpisodes(ctx, user, func(done, total int) {
+		r, err := e.Ingest.BackfillEpisodes(ctx, user, 0, func(done, total int) {
 			fmt.Fprintf(m.Stderr, "backfill: %d/%d episodes\n", done, total)
 		})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/core"
 )
 
 const factsUsage = `Usage:
@@ -87,7 +88,8 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		fs.Float64Var(&minConf, "min-confidence", 0, "only facts with at least this confidence")
 		fs.BoolVar(&history, "history", false, "include superseded, retracted and removed versions")
 		fs.StringVar(&asOfText, "as-of", "", "read as of a past time (RFC 3339)")
-		fs.IntVar(&limit, "limit", 1000, "at most this many facts")
+		fs.IntVar(&limit, "limit", core.MaxPageSize, fmt.Sprintf("at most this many facts (up to %d)", core.MaxPageSize))
+		fs.IntVar(&offset, "offset", 0, "skip this many facts")
 	case "history":
 		fs.IntVar(&limit, "limit", 100, "at most this many versions, newest first (at most 1000)")
 		fs.IntVar(&offset, "offset", 0, "skip this many of the newest versions")
@@ -155,12 +157,20 @@ func (m *Main) runFacts(ctx context.Context, args []string) error {
 		}
 		return nil
 	case "list":
+		if limit, err = core.PageLimit(offset, limit); err != nil {
+			return err
+		}
 		facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: subject, KeyPrefix: prefix,
-			Category: factbase.Category(category), MinConfidence: minConf, History: history, AsOf: asOf, Limit: limit})
+			Category: factbase.Category(category), MinConfidence: minConf, History: history, AsOf: asOf, Limit: limit + 1, Offset: offset})
 		if err != nil {
 			return err
 		}
-		return m.print(&c, map[string]any{"facts": toJSONs(facts)}, func() error { return m.printFacts(facts) })
+		facts, more := core.TrimPage(facts, limit)
+		return m.print(&c, map[string]any{"facts": toJSONs(facts), "more": more}, func() error {
+			err := m.printFacts(facts)
+			m.printNext(more, offset+len(facts))
+			return err
+		})
 	case "history":
 		p, err := e.History(ctx, user, subject, rest[0], offset, limit)
 		if err != nil {

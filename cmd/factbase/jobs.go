@@ -68,13 +68,14 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	jobs, err := js.Jobs(ctx, factbase.JobFilter{User: user, State: factbase.JobState(state), Kind: kind, Limit: limit, Before: before})
+	jobs, next, err := factbase.JobsPage(ctx, js, factbase.JobFilter{User: user, State: factbase.JobState(state), Kind: kind, Limit: limit, Before: before})
 	if err != nil {
 		return err
 	}
 	out := struct {
 		Jobs []factbase.Job `json:"jobs"`
-	}{jobs}
+		Next string         `json:"next,omitempty"`
+	}{jobs, next}
 	return m.print(&c, out, func() error {
 		if len(jobs) == 0 {
 			fmt.Fprintln(m.Stdout, "no jobs")
@@ -87,6 +88,9 @@ func (m *Main) jobsList(ctx context.Context, args []string) error {
 				line += "  [" + oneLine(j.Error, 80, "…") + "]"
 			}
 			fmt.Fprintln(m.Stdout, line)
+		}
+		if next != "" {
+			fmt.Fprintf(m.Stdout, "… older jobs follow (use --before %s)\n", next)
 		}
 		return nil
 	})

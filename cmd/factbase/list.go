@@ -133,6 +133,13 @@ func (m *Main) printMore(indent string, shown, total int) {
 	}
 }
 
+// printNext says, when more items follow a page, the offset that shows them.
+func (m *Main) printNext(more bool, next int) {
+	if more {
+		fmt.Fprintf(m.Stdout, "… more follow (use --offset %d)\n", next)
+	}
+}
+
 // describe renders a write result as sentences.
 func describe(res factbase.Result) []string {
 	var out []string

@@ -34,7 +34,8 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 	fs.StringVar(&o.Subject, "subject", "", "only facts about this subject")
 	scope.flags(fs, "only facts whose source episode has every one of these comma-separated tags",
 		"only facts true from this time on (RFC 3339 or YYYY-MM-DD)", "only facts true from before this time")
-	fs.IntVar(&o.Limit, "limit", 10, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
+	fs.IntVar(&o.Limit, "limit", retrieve.DefaultLookupLimit, fmt.Sprintf("at most this many (up to %d)", core.MaxPageSize))
+	fs.IntVar(&o.Offset, "offset", 0, "skip this many of the newest")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,13 +53,15 @@ func (m *Main) runLookup(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	rs, err := e.Retrieve.Lookup(ctx, user, o)
+	rs, more, err := e.Retrieve.Lookup(ctx, user, o)
 	if err != nil {
 		return err
 	}
-	return m.print(&c, map[string]any{"facts": rs}, func() error {
-		return printTable(m, "No facts.", "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE", rs, func(r retrieve.LookupResult) string {
+	return m.print(&c, map[string]any{"facts": rs, "more": more}, func() error {
+		err := printTable(m, "No facts.", "KEY\tVALUE\tCONFIDENCE\tTIME\tEPISODE", rs, func(r retrieve.LookupResult) string {
 			return fmt.Sprintf("%s\t%s\t%.2f\t%s\t%s", r.Key, oneLine(r.Value, 60, "..."), r.Confidence, localTime(r.Timestamp), r.Episode)
 		})
+		m.printNext(more, o.Offset+len(rs))
+		return err
 	})
 }

@@ -247,10 +247,10 @@ func (mg *migration) read(ctx context.Context, u factbase.UserID) (*sourceUser, 
 		if src.episodes, err = tx.Episodes(ctx, factbase.EpisodeFilter{}); err != nil {
 			return err
 		}
-		if src.sessions, err = tx.TranscriptSessions(ctx, ""); err != nil {
+		if src.sessions, err = tx.TranscriptSessions(ctx, "", 0, 0); err != nil {
 			return err
 		}
-		if src.entities, err = tx.Entities(ctx); err != nil {
+		if src.entities, err = tx.Entities(ctx, factbase.EntityFilter{}); err != nil {
 			return err
 		}
 		if src.confl, err = tx.Conflicts(ctx, factbase.ConflictFilter{}); err != nil {

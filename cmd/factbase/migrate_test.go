@@ -82,7 +82,7 @@ func snapshot(t *testing.T, s factbase.Store, u factbase.UserID) userSnapshot {
 		for _, c := range cs {
 			snap.Text = append(snap.Text, c.ID)
 		}
-		if snap.Sessions, err = tx.TranscriptSessions(ctx, ""); err != nil {
+		if snap.Sessions, err = tx.TranscriptSessions(ctx, "", 0, 0); err != nil {
 			return err
 		}
 		for i := range snap.Sessions {
@@ -95,7 +95,7 @@ func snapshot(t *testing.T, s factbase.Store, u factbase.UserID) userSnapshot {
 		if snap.Objects, err = tx.TranscriptObjects(ctx, factbase.TranscriptQuery{Session: "s1"}); err != nil {
 			return err
 		}
-		if snap.Entities, err = tx.Entities(ctx); err != nil {
+		if snap.Entities, err = tx.Entities(ctx, factbase.EntityFilter{}); err != nil {
 			return err
 		}
 		for i := range snap.Entities {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/ingest"
 )
 
 const factsQueryUsage = `Usage:
@@ -46,7 +47,7 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	fs.StringVar(&q.Session, "session", "", "only facts of this session id")
 	fs.StringVar(&q.ObjectContains, "object", "", "only objects containing this text (ASCII case ignored)")
 	fs.Float64Var(&q.MinConfidence, "min-confidence", 0, "only facts with at least this confidence (0..1)")
-	fs.IntVar(&q.Limit, "limit", 1000, "at most this many facts (or objects with --by-object)")
+	fs.IntVar(&q.Limit, "limit", ingest.DefaultTranscriptLimit, fmt.Sprintf("at most this many facts (or objects with --by-object; up to %d)", ingest.MaxTranscriptLimit))
 	fs.IntVar(&q.Offset, "offset", 0, "skip this many first")
 	fs.BoolVar(&byObject, "by-object", false, "group by object: how many facts and in which sessions")
 	setUsage(fs, factsQueryUsage)
@@ -63,17 +64,23 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 	defer closeFn()
 
 	if byObject {
-		objs, err := e.Ingest.TranscriptObjects(ctx, user, q)
+		objs, more, err := e.Ingest.TranscriptObjects(ctx, user, q)
 		if err != nil {
 			return err
 		}
-		return m.print(&c, map[string]any{"objects": objs}, func() error {
-			return printTable(m, "No facts.", "OBJECT\tFACTS\tSESSIONS", objs, func(o factbase.TranscriptObject) string {
-				return fmt.Sprintf("%s\t%d\t%s", oneLine(o.Object, 60, "..."), o.Facts, strings.Join(o.Sessions, ", "))
+		return m.print(&c, map[string]any{"objects": objs, "more": more}, func() error {
+			err := printTable(m, "No facts.", "OBJECT\tFACTS\tSESSIONS", objs, func(o factbase.TranscriptObject) string {
+				sessions := strings.Join(o.Sessions, ", ")
+				if n := o.SessionsTotal - len(o.Sessions); n > 0 {
+					sessions += fmt.Sprintf(" and %d more", n)
+				}
+				return fmt.Sprintf("%s\t%d\t%s", oneLine(o.Object, 60, "..."), o.Facts, sessions)
 			})
+			m.printNext(more, q.Offset+len(objs))
+			return err
 		})
 	}
-	facts, err := e.Ingest.TranscriptFacts(ctx, user, q)
+	facts, more, err := e.Ingest.TranscriptFacts(ctx, user, q)
 	if err != nil {
 		return err
 	}
@@ -81,9 +88,11 @@ func (m *Main) runFactsQuery(ctx context.Context, args []string) error {
 		return queryFactJSON{ID: f.ID, Subject: f.Subject, Predicate: f.Key, Object: f.Value,
 			Confidence: f.Confidence, Extractor: f.Extractor, ValidFrom: f.ValidFrom, Source: f.Source}
 	})
-	return m.print(&c, map[string]any{"facts": out}, func() error {
-		return printTable(m, "No facts.", "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE", facts, func(f factbase.Fact) string {
+	return m.print(&c, map[string]any{"facts": out, "more": more}, func() error {
+		err := printTable(m, "No facts.", "SUBJECT\tPREDICATE\tOBJECT\tCONFIDENCE\tSOURCE", facts, func(f factbase.Fact) string {
 			return fmt.Sprintf("%s\t%s\t%s\t%.2f\t%s", f.Subject, f.Key, oneLine(f.Value, 60, "..."), f.Confidence, f.Source.ID)
 		})
+		m.printNext(more, q.Offset+len(facts))
+		return err
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/eval/understanding"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/people"
 )
@@ -129,7 +130,7 @@ func step(ctx context.Context, e *memory.Engine, u factbase.UserID, st Step) (st
 	op := st.Op
 	op.Fact.Subject = factbase.SubjectUser
 	if !st.About.User {
-		ents, err := e.People.Entities(ctx, u, false)
+		ents, err := e.People.LiveEntities(ctx, u)
 		if err != nil {
 			return "", err
 		}
@@ -154,12 +155,12 @@ func step(ctx context.Context, e *memory.Engine, u factbase.UserID, st Step) (st
 func ground(ctx context.Context, e *memory.Engine, u factbase.UserID) (Ground, []string, error) {
 	var g Ground
 	var stored []string
-	ents, err := e.People.Entities(ctx, u, true)
+	ents, err := e.People.Entities(ctx, u, true, 0, core.MaxPageSize)
 	if err != nil {
 		return g, nil, err
 	}
 	who := map[string]string{factbase.SubjectUser: "user"}
-	for _, en := range ents {
+	for _, en := range ents.Entities {
 		g.Add(en.Name, en.Relation)
 		g.Add(en.Aliases...)
 		g.AddID(en.ID)
@@ -187,11 +188,11 @@ func ground(ctx context.Context, e *memory.Engine, u factbase.UserID) (Ground, [
 		}
 		stored = append(stored, line)
 	}
-	conflicts, err := e.People.Conflicts(ctx, u, factbase.ConflictPending)
+	conflicts, err := e.People.Conflicts(ctx, u, factbase.ConflictPending, 0, core.MaxPageSize)
 	if err != nil {
 		return g, nil, err
 	}
-	for _, cf := range conflicts {
+	for _, cf := range conflicts.Conflicts {
 		g.Add(cf.Proposed.Value)
 		stored = append(stored, fmt.Sprintf("[%s] %s = %s (proposed)", who[cf.Subject], cf.Key, cf.Proposed.Value))
 	}

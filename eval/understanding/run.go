@@ -8,6 +8,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/people"
 )
 
@@ -57,7 +58,7 @@ func runCase(ctx context.Context, e *memory.Engine, u factbase.UserID, c Case) (
 		}
 		r.Replies = append(r.Replies, res.Reply)
 	}
-	ents, err := e.People.Entities(ctx, u, false)
+	ents, err := e.People.LiveEntities(ctx, u)
 	if err != nil {
 		return r, err
 	}
@@ -79,11 +80,11 @@ func runCase(ctx context.Context, e *memory.Engine, u factbase.UserID, c Case) (
 	for _, f := range facts {
 		r.Stored = append(r.Stored, stored(f, whoOf))
 	}
-	conflicts, err := e.People.Conflicts(ctx, u, factbase.ConflictPending)
+	conflicts, err := e.People.Conflicts(ctx, u, factbase.ConflictPending, 0, core.MaxPageSize)
 	if err != nil {
 		return r, err
 	}
-	for _, cf := range conflicts {
+	for _, cf := range conflicts.Conflicts {
 		p := stored(cf.Proposed, whoOf)
 		p.About = whoOf(cf.Subject)
 		p.Key = cf.Key

@@ -202,13 +202,31 @@ func TestObjectGroups(t *testing.T) {
 	if err := groups.AddSessions(sessions); err != nil || !sessions.closed {
 		t.Fatalf("AddSessions() = %v (closed %v)", err, sessions.closed)
 	}
-	want := []factbase.TranscriptObject{{Object: "SSH", Facts: 3, Sessions: []string{"s1", "s2"}}, {Object: "git", Facts: 1, Sessions: []string{}}}
+	want := []factbase.TranscriptObject{{Object: "SSH", Facts: 3, Sessions: []string{"s1", "s2"}, SessionsTotal: 2}, {Object: "git", Facts: 1, Sessions: []string{}}}
 	if got := groups.Objects(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Objects() = %+v, want %+v", got, want)
 	}
 	empty, err := ReadObjectGroups(&rows{})
 	if err != nil || empty.Objects() != nil || len(empty.Norms()) != 0 {
 		t.Errorf("ReadObjectGroups(no rows) = %+v, %v; want no groups", empty, err)
+	}
+
+	// A group lists the first MaxObjectSessions sessions and counts them all.
+	big, err := ReadObjectGroups(&rows{rows: []row{{"h", "host", int64(1)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := &rows{}
+	for i := range factbase.MaxObjectSessions + 5 {
+		many.rows = append(many.rows, row{"h", fmt.Sprintf("s%04d", i)})
+	}
+	if err := big.AddSessions(many); err != nil {
+		t.Fatal(err)
+	}
+	o := big.Objects()[0]
+	if len(o.Sessions) != factbase.MaxObjectSessions || o.SessionsTotal != factbase.MaxObjectSessions+5 || o.Sessions[0] != "s0000" {
+		t.Errorf("AddSessions(%d sessions) = %d listed, %d total, first %q; want %d, %d, s0000",
+			factbase.MaxObjectSessions+5, len(o.Sessions), o.SessionsTotal, o.Sessions[0], factbase.MaxObjectSessions, factbase.MaxObjectSessions+5)
 	}
 }
 

@@ -108,8 +108,10 @@ func ReadObjectGroups(rows Rows) (*ObjectGroups, error) {
 // groups whose sessions the second read asks for.
 func (g *ObjectGroups) Norms() []string { return g.norms }
 
-// AddSessions reads rows of (normalised object, session) and adds each session to
-// its group; rows of other objects are ignored. It closes rows.
+// AddSessions reads rows of (normalised object, session), each session once, and
+// counts each in its group, keeping the first factbase.MaxObjectSessions of a group
+// (the least, when the rows come ordered by session); rows of other objects are
+// ignored. It closes rows.
 func (g *ObjectGroups) AddSessions(rows Rows) error {
 	defer closeRows(rows)
 	for rows.Next() {
@@ -118,7 +120,10 @@ func (g *ObjectGroups) AddSessions(rows Rows) error {
 			return err
 		}
 		if i, ok := g.index[norm]; ok {
-			g.objects[i].Sessions = append(g.objects[i].Sessions, session)
+			o := &g.objects[i]
+			if o.SessionsTotal++; len(o.Sessions) < factbase.MaxObjectSessions {
+				o.Sessions = append(o.Sessions, session)
+			}
 		}
 	}
 	return rows.Err()

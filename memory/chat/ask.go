@@ -236,7 +236,7 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 	}
 	subject, about := factbase.SubjectUser, "you"
 	if !plan.Self {
-		ens, err := s.people.Entities(ctx, user, false)
+		ens, err := s.people.LiveEntities(ctx, user)
 		if err != nil {
 			return out, false, err
 		}
@@ -582,7 +582,7 @@ func relationMatches(have, asked string) bool {
 // asks. ok is false when nothing stored bears on it.
 func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, plan question.Plan, out AskResult) (AskResult, bool, error) {
 	now := people.Message(ctx).Time
-	ens, err := s.people.Entities(ctx, user, false)
+	ens, err := s.people.LiveEntities(ctx, user)
 	if err != nil {
 		return out, false, err
 	}
@@ -1061,11 +1061,12 @@ func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan questio
 		}
 		return out, true, nil
 	}
+	found, more := firstPeople(found)
 	a, err := s.peopleAnswer(ctx, user, found)
 	if err != nil {
 		return out, false, err
 	}
-	a.Reply = whoReply(found, plan.Relation)
+	a.Reply = whoReply(found, plan.Relation) + andMore(more)
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
 }
@@ -1088,6 +1089,7 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, 
 		out.Source = "facts"
 		return out, true, nil
 	}
+	found, more := firstPeople(found)
 	a, err := s.peopleAnswer(ctx, user, found)
 	if err != nil {
 		return out, false, err
@@ -1108,6 +1110,7 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, 
 	default:
 		a.Reply = fmt.Sprintf("Your %s: %s.", groupNoun(plan.Group), joinAnd(labels))
 	}
+	a.Reply += andMore(more)
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
 }
@@ -1122,6 +1125,25 @@ func groupNoun(g string) string {
 		return "people"
 	}
 	return g
+}
+
+// maxPeopleAnswer is the most people an answer names ("who are my friends?").
+const maxPeopleAnswer = core.DefaultPageSize
+
+// firstPeople returns the first maxPeopleAnswer of found, and how many more there are.
+func firstPeople(found []factbase.Entity) ([]factbase.Entity, int) {
+	if len(found) <= maxPeopleAnswer {
+		return found, 0
+	}
+	return found[:maxPeopleAnswer], len(found) - maxPeopleAnswer
+}
+
+// andMore says how many people an answer left out, if any.
+func andMore(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d more)", n)
 }
 
 // peopleAnswer returns an answer whose items are the people's names (or relations),

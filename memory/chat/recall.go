@@ -293,7 +293,7 @@ func (e *Service) Recall(ctx context.Context, user factbase.UserID, query string
 		return c
 	}
 	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		all, err := tx.Entities(ctx)
+		all, err := tx.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ func (e *Service) Recall(ctx context.Context, user factbase.UserID, query string
 			}
 		}
 		if hasWin {
-			fs, err := tx.AnchoredFacts(ctx, win.From, win.To)
+			fs, err := tx.AnchoredFacts(ctx, win.From, win.To, 1000)
 			if err != nil {
 				return err
 			}

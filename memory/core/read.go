@@ -16,6 +16,39 @@ const (
 	MaxPageSize     = 1000
 )
 
+// PageLimit checks a page's offset and limit: it returns limit, or DefaultPageSize
+// when limit is 0, and EINVALID for a limit outside 1..MaxPageSize or a negative
+// offset.
+func PageLimit(offset, limit int) (int, error) {
+	return PageLimitOf(offset, limit, DefaultPageSize, MaxPageSize)
+}
+
+// PageLimitOf is PageLimit with another default and maximum.
+func PageLimitOf(offset, limit, def, most int) (int, error) {
+	if limit == 0 {
+		limit = def
+	}
+	if limit < 0 || limit > most {
+		return 0, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, most)
+	}
+	if offset < 0 {
+		return 0, factbase.Errorf(factbase.EINVALID, "offset %d is negative", offset)
+	}
+	return limit, nil
+}
+
+// TrimPage returns the first limit of items, which were read one past a page of limit
+// to tell whether more follow, and whether there were more. The page is never nil.
+func TrimPage[T any](items []T, limit int) ([]T, bool) {
+	if len(items) > limit {
+		return items[:limit:limit], true
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return items, false
+}
+
 // ListPage is one page of a ranked list.
 type ListPage struct {
 	Subject string          `json:"subject"`
@@ -47,8 +80,9 @@ func (e *Engine) Facts(ctx context.Context, user factbase.UserID, filter factbas
 }
 
 // Get returns the current facts of (subject, key): the one current fact of a
-// single-valued key, every member of a set, or a ranked list in rank order. With asOf,
-// the facts that were current then.
+// single-valued key, the members of a set, or a ranked list in rank order; of a set
+// or a list, the first MaxPageSize (List and Facts page through the rest). With
+// asOf, the facts that were current then.
 func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key string, asOf *time.Time) ([]factbase.Fact, error) {
 	subject, err := checkRead(user, subject, key)
 	if err != nil {
@@ -67,7 +101,7 @@ func (e *Engine) Get(ctx context.Context, user factbase.UserID, subject, key str
 			return []factbase.Fact{f}, nil
 		}
 	}
-	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, AsOf: asOf})
+	return e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, AsOf: asOf, Limit: MaxPageSize})
 }
 
 // List returns a page of the ranked list (subject, key): limit 0 means
@@ -78,14 +112,8 @@ func (e *Engine) List(ctx context.Context, user factbase.UserID, subject, key st
 	if err != nil {
 		return ListPage{}, err
 	}
-	if limit == 0 {
-		limit = DefaultPageSize
-	}
-	if limit < 0 || limit > MaxPageSize {
-		return ListPage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, MaxPageSize)
-	}
-	if offset < 0 {
-		return ListPage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", offset)
+	if limit, err = PageLimit(offset, limit); err != nil {
+		return ListPage{}, err
 	}
 	p := ListPage{Subject: subject, Key: key, Offset: offset, Limit: limit, Items: []factbase.Fact{}}
 	err = e.store.View(ctx, user, func(tx factbase.ReadTx) error {
@@ -191,27 +219,16 @@ func (e *Engine) History(ctx context.Context, user factbase.UserID, subject, key
 	if err != nil {
 		return HistoryPage{}, err
 	}
-	if limit == 0 {
-		limit = DefaultPageSize
-	}
-	if limit < 0 || limit > MaxPageSize {
-		return HistoryPage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", limit, MaxPageSize)
-	}
-	if offset < 0 {
-		return HistoryPage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", offset)
+	if limit, err = PageLimit(offset, limit); err != nil {
+		return HistoryPage{}, err
 	}
 	facts, err := e.Facts(ctx, user, factbase.FactFilter{Subject: subject, Key: key, History: true, NewestFirst: true,
 		Offset: offset, Limit: limit + 1})
 	if err != nil {
 		return HistoryPage{}, err
 	}
-	p := HistoryPage{Versions: facts, Offset: offset, Limit: limit}
-	if len(facts) > limit {
-		p.Versions, p.More = facts[:limit], true
-	}
-	if p.Versions == nil {
-		p.Versions = []factbase.Fact{}
-	}
+	p := HistoryPage{Offset: offset, Limit: limit}
+	p.Versions, p.More = TrimPage(facts, limit)
 	return p, nil
 }
 

@@ -218,15 +218,31 @@ func (s *Service) Episode(ctx context.Context, user factbase.UserID, id string) 
 	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Episode, error) { return tx.Episode(ctx, id) })
 }
 
-// EpisodeFacts returns the facts whose source is episode id: the current ones, or
-// every version with history. ENOTFOUND if the episode does not exist.
-func (s *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool) ([]factbase.Fact, error) {
-	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) {
+// EpisodeFacts returns a page of the facts whose source is episode id, oldest first:
+// the current ones, or every version with history; and whether more follow the page.
+// A zero limit means core.DefaultPageSize; a limit above core.MaxPageSize or a
+// negative offset is EINVALID. ENOTFOUND if the episode does not exist.
+func (s *Service) EpisodeFacts(ctx context.Context, user factbase.UserID, id string, history bool, offset, limit int) ([]factbase.Fact, bool, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, false, err
+	}
+	limit, err := core.PageLimit(offset, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	var (
+		facts []factbase.Fact
+		more  bool
+	)
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		if _, err := tx.Episode(ctx, id); err != nil {
-			return nil, err
+			return err
 		}
-		return tx.EpisodeFacts(ctx, id, history)
+		fs, err := tx.EpisodeFacts(ctx, id, history, offset, limit+1)
+		facts, more = core.TrimPage(fs, limit)
+		return err
 	})
+	return facts, more, err
 }
 
 // EpisodePage is one page of a user's episodes.
@@ -243,14 +259,9 @@ func (s *Service) Episodes(ctx context.Context, user factbase.UserID, f factbase
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EpisodePage{}, err
 	}
-	if f.Limit == 0 {
-		f.Limit = core.DefaultPageSize
-	}
-	if f.Limit < 0 || f.Limit > core.MaxPageSize {
-		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", f.Limit, core.MaxPageSize)
-	}
-	if f.Offset < 0 {
-		return EpisodePage{}, factbase.Errorf(factbase.EINVALID, "offset %d is negative", f.Offset)
+	var err error
+	if f.Limit, err = core.PageLimit(f.Offset, f.Limit); err != nil {
+		return EpisodePage{}, err
 	}
 	tags, err := factbase.NormalizeTags(f.Tags)
 	if err != nil {
@@ -283,9 +294,18 @@ type DeleteResult struct {
 // so ranked lists close up and their index entries go too). ENOTFOUND if there is no
 // such episode.
 func (s *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id string, keepFacts bool) (DeleteResult, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return DeleteResult{}, err
+	}
 	var ops []factbase.Op
 	if !keepFacts {
-		facts, err := s.EpisodeFacts(ctx, user, id, true)
+		// Every version: the delete's work is the episode's facts, however many.
+		facts, err := core.Read(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) {
+			if _, err := tx.Episode(ctx, id); err != nil {
+				return nil, err
+			}
+			return tx.EpisodeFacts(ctx, id, true, 0, 0)
+		})
 		if err != nil {
 			return DeleteResult{}, err
 		}
@@ -293,8 +313,6 @@ func (s *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id st
 		for i := len(facts) - 1; i >= 0; i-- {
 			ops = append(ops, factbase.Op{Kind: factbase.OpDelete, ID: facts[i].ID})
 		}
-	} else if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return DeleteResult{}, err
 	}
 	var n int
 	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
@@ -317,6 +335,9 @@ func (s *Service) DeleteEpisode(ctx context.Context, user factbase.UserID, id st
 type BackfillResult struct {
 	Episodes int `json:"episodes"` // episodes extracted
 	Facts    int `json:"facts"`    // facts stored
+	// Remaining counts the episodes still waiting for extraction when the backfill
+	// stopped at its limit; 0 when it extracted every one.
+	Remaining int `json:"remaining"`
 }
 
 // backfillBatch is how many episodes one backfill transaction extracts.
@@ -325,12 +346,16 @@ const backfillBatch = 64
 // BackfillEpisodes runs pattern extraction over the user's episodes that have not
 // had it (created with NoExtract, or before extraction existed), oldest first, a
 // batch per transaction: the facts and the episodes' extraction marks are written
-// together, so an interrupted backfill resumes where it stopped. progress, if not
-// nil, is called after each batch.
-func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, progress core.Progress) (BackfillResult, error) {
+// together, so an interrupted backfill resumes where it stopped. It stops after
+// about limit episodes (whole batches; 0: none), and says how many remain.
+// progress, if not nil, is called after each batch.
+func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, limit int, progress core.Progress) (BackfillResult, error) {
 	var out BackfillResult
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return out, err
+	}
+	if limit < 0 {
+		return out, factbase.Errorf(factbase.EINVALID, "limit %d is negative", limit)
 	}
 	total := -1
 	for {
@@ -342,6 +367,13 @@ func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, pr
 				if total, err = tx.CountEpisodes(ctx, f); err != nil {
 					return err
 				}
+			}
+			if limit > 0 && out.Episodes >= limit {
+				out.Remaining, err = tx.CountEpisodes(ctx, f)
+				return err
+			}
+			if limit > 0 {
+				f.Limit = min(f.Limit, limit-out.Episodes)
 			}
 			batch, err = tx.Episodes(ctx, f)
 			return err

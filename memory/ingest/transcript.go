@@ -489,33 +489,71 @@ func checkTranscriptQuery(user factbase.UserID, q *factbase.TranscriptQuery) err
 
 // TranscriptFacts returns the user's current facts from transcripts that q selects
 // (by predicate, subject, session, object substring, minimum confidence), oldest
-// first. Limit 0 means DefaultTranscriptLimit; above MaxTranscriptLimit is EINVALID.
-func (s *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, error) {
+// first, and whether more follow the page. Limit 0 means DefaultTranscriptLimit;
+// above MaxTranscriptLimit is EINVALID.
+func (s *Service) TranscriptFacts(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.Fact, bool, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Fact, error) { return tx.TranscriptFacts(ctx, q) })
+	var (
+		facts []factbase.Fact
+		more  bool
+	)
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		limit := q.Limit
+		q.Limit++
+		fs, err := tx.TranscriptFacts(ctx, q)
+		facts, more = core.TrimPage(fs, limit)
+		return err
+	})
+	return facts, more, err
 }
 
 // TranscriptObjects returns the distinct objects of the facts q selects, each with
 // its number of facts and the sessions they came from, most facts first: for
 // example every host the user's agents connected to (predicate connects_to_host).
-// Limit and Offset page through the objects.
-func (s *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, error) {
+// Limit and Offset page through the objects; more is true when objects follow the
+// page. Each object lists at most factbase.MaxObjectSessions sessions.
+func (s *Service) TranscriptObjects(ctx context.Context, user factbase.UserID, q factbase.TranscriptQuery) ([]factbase.TranscriptObject, bool, error) {
 	if err := checkTranscriptQuery(user, &q); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptObject, error) {
-		return tx.TranscriptObjects(ctx, q)
+	var (
+		objs []factbase.TranscriptObject
+		more bool
+	)
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		limit := q.Limit
+		q.Limit++
+		os, err := tx.TranscriptObjects(ctx, q)
+		objs, more = core.TrimPage(os, limit)
+		return err
 	})
+	return objs, more, err
 }
 
-// TranscriptSessions returns the stored sessions with id id (one row per file that
-// mentions it), or every session for id "".
-func (s *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string) ([]factbase.TranscriptSession, error) {
-	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.TranscriptSession, error) {
-		return tx.TranscriptSessions(ctx, id)
+// TranscriptSessions returns a page of the stored sessions with id id (one row per
+// file that mentions it), or of every session for id "", and whether more follow the
+// page. A zero limit means core.DefaultPageSize; a limit above core.MaxPageSize or a
+// negative offset is EINVALID.
+func (s *Service) TranscriptSessions(ctx context.Context, user factbase.UserID, id string, offset, limit int) ([]factbase.TranscriptSession, bool, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, false, err
+	}
+	limit, err := core.PageLimit(offset, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	var (
+		ss   []factbase.TranscriptSession
+		more bool
+	)
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		rows, err := tx.TranscriptSessions(ctx, id, offset, limit+1)
+		ss, more = core.TrimPage(rows, limit)
+		return err
 	})
+	return ss, more, err
 }
 
 // TranscriptCheckpoint returns how far the user's ingest of file got; ok is false if

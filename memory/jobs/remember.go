@@ -205,7 +205,7 @@ func (s *Service) modelInput(ctx context.Context, user factbase.UserID, message 
 	msgWords := wordSet(message)
 	err := s.core.Store().View(ctx, user, func(tx factbase.ReadTx) error {
 		var named []factbase.Entity
-		all, err := tx.Entities(ctx)
+		all, err := tx.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}

@@ -410,7 +410,7 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 			if len(mp.entities) > 0 || len(mp.conflicts) > 0 {
 				// The model's entities were resolved against the entities read before
 				// the call: if they changed since, resolve again (a retry).
-				now, err := tx.Entities(ctx)
+				now, err := tx.Entities(ctx, factbase.EntityFilter{})
 				if err != nil {
 					return err
 				}

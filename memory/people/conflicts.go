@@ -13,20 +13,39 @@ type ConflictResult struct {
 	Result   factbase.Result   `json:"result"`
 }
 
-// Conflicts returns the user's conflicts with the given status ("" for every
-// status), oldest first.
-func (s *Service) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus) ([]factbase.Conflict, error) {
+// ConflictPage is one page of a user's conflicts.
+type ConflictPage struct {
+	Conflicts []factbase.Conflict `json:"conflicts"`
+	Offset    int                 `json:"offset"`
+	Limit     int                 `json:"limit"`
+	// More is true when conflicts after this page remain (the next page starts at
+	// Offset+Limit).
+	More bool `json:"more"`
+}
+
+// Conflicts returns a page of the user's conflicts with the given status ("" for
+// every status), oldest first. A zero limit means core.DefaultPageSize; a limit above
+// core.MaxPageSize or a negative offset is EINVALID.
+func (s *Service) Conflicts(ctx context.Context, user factbase.UserID, status factbase.ConflictStatus, offset, limit int) (ConflictPage, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
+		return ConflictPage{}, err
 	}
 	switch status {
 	case "", factbase.ConflictPending, factbase.ConflictConfirmed, factbase.ConflictRejected:
 	default:
-		return nil, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
+		return ConflictPage{}, factbase.Errorf(factbase.EINVALID, "status %q is not pending, confirmed or rejected", status)
 	}
-	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Conflict, error) {
-		return tx.Conflicts(ctx, factbase.ConflictFilter{Status: status})
+	limit, err := core.PageLimit(offset, limit)
+	if err != nil {
+		return ConflictPage{}, err
+	}
+	p := ConflictPage{Offset: offset, Limit: limit}
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status, Offset: offset, Limit: limit + 1})
+		p.Conflicts, p.More = core.TrimPage(cs, limit)
+		return err
 	})
+	return p, err
 }
 
 // Conflict returns one conflict.

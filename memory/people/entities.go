@@ -3,7 +3,6 @@ package people
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -13,12 +12,17 @@ import (
 	"github.com/factbase/factbase/personal"
 )
 
-// EntityView is an entity with its facts.
+// EntityView is an entity with a page of its facts.
 type EntityView struct {
 	factbase.Entity
-	// Facts are the entity's current facts, or every version with history (facts of
-	// entities merged into it included).
+	// Facts are a page of the entity's current facts, or of every version with history
+	// (facts of entities merged into it included), oldest first.
 	Facts []factbase.Fact `json:"facts"`
+	// Offset and Limit are the page's; More is true when facts after it remain (the
+	// next page starts at Offset+Limit).
+	Offset int  `json:"offset"`
+	Limit  int  `json:"limit"`
+	More   bool `json:"more"`
 	// Merged are the entities merged into this one.
 	Merged []string `json:"merged,omitempty"`
 }
@@ -31,17 +35,46 @@ type EntityResult struct {
 	Other  *factbase.Entity `json:"other,omitempty"` // merge: the entity merged away; split: the source
 }
 
-// Entities returns the user's entities, oldest first; merged ones only when asked.
-func (s *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool) ([]factbase.Entity, error) {
-	out, err := core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Entity, error) {
-		all, err := tx.Entities(ctx)
-		if includeMerged {
-			return all, err
-		}
-		return slices.DeleteFunc(all, func(en factbase.Entity) bool { return en.MergedInto != "" }), err
+// EntityPage is one page of a user's entities.
+type EntityPage struct {
+	Entities []factbase.Entity `json:"entities"`
+	Offset   int               `json:"offset"`
+	Limit    int               `json:"limit"`
+	// More is true when entities after this page remain (the next page starts at
+	// Offset+Limit).
+	More bool `json:"more"`
+}
+
+// Entities returns a page of the user's entities, oldest first; merged ones only
+// when asked. A zero limit means core.DefaultPageSize; a limit above
+// core.MaxPageSize or a negative offset is EINVALID.
+func (s *Service) Entities(ctx context.Context, user factbase.UserID, includeMerged bool, offset, limit int) (EntityPage, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return EntityPage{}, err
+	}
+	limit, err := core.PageLimit(offset, limit)
+	if err != nil {
+		return EntityPage{}, err
+	}
+	p := EntityPage{Offset: offset, Limit: limit}
+	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		es, err := tx.Entities(ctx, factbase.EntityFilter{Live: !includeMerged, Offset: offset, Limit: limit + 1})
+		p.Entities, p.More = core.TrimPage(es, limit)
+		return err
 	})
-	sortEntities(out)
-	return out, err
+	return p, err
+}
+
+// LiveEntities returns every entity of the user not merged into another, oldest
+// first: for matching the names a message or a question uses. It reads one row per
+// entity and none of their facts.
+func (s *Service) LiveEntities(ctx context.Context, user factbase.UserID) ([]factbase.Entity, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, err
+	}
+	return core.ReadList(ctx, s.core, user, func(tx factbase.ReadTx) ([]factbase.Entity, error) {
+		return tx.Entities(ctx, factbase.EntityFilter{Live: true})
+	})
 }
 
 // FindEntity returns the entity ref names: its id, or else its name or an alias
@@ -52,7 +85,23 @@ func (s *Service) FindEntity(ctx context.Context, user factbase.UserID, ref stri
 	if ref == "" {
 		return factbase.Entity{}, factbase.Errorf(factbase.EINVALID, "no entity named: give an id or a name")
 	}
-	all, err := s.Entities(ctx, user, true)
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return factbase.Entity{}, err
+	}
+	var all []factbase.Entity
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		// An id is one look-up; only a name reads the user's entities.
+		en, err := tx.Entity(ctx, ref)
+		if err == nil {
+			all = []factbase.Entity{en}
+			return nil
+		}
+		if factbase.ErrorCode(err) != factbase.ENOTFOUND {
+			return err
+		}
+		all, err = tx.Entities(ctx, factbase.EntityFilter{Live: true})
+		return err
+	})
 	if err != nil {
 		return factbase.Entity{}, err
 	}
@@ -84,20 +133,52 @@ func (s *Service) FindEntity(ctx context.Context, user factbase.UserID, ref stri
 	return factbase.Entity{}, factbase.Errorf(factbase.ECONFLICT, "%d entities are named %q: %s; use an id", len(byName), ref, strings.Join(ids, ", "))
 }
 
-// Entity returns an entity with its current facts, or with every version of its facts
-// and of the facts of entities merged into it when history is set.
-func (e *Service) Entity(ctx context.Context, user factbase.UserID, id string, history bool) (EntityView, error) {
+// Labels returns how to refer to each entity among subjects ("entity:<id>"), by
+// subject: its name, or "your <relation>". Subjects that name no entity of the user
+// are left out. It reads one entity per subject, so that labelling a page of
+// conflicts costs the page, not the user's entities.
+func (s *Service) Labels(ctx context.Context, user factbase.UserID, subjects []string) (map[string]string, error) {
+	out := make(map[string]string, len(subjects))
+	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		for _, sub := range subjects {
+			id, ok := factbase.EntityID(sub)
+			if _, done := out[sub]; !ok || done {
+				continue
+			}
+			en, err := tx.Entity(ctx, id)
+			if factbase.ErrorCode(err) == factbase.ENOTFOUND {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[sub] = en.Label()
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Entity returns an entity with a page of its current facts, oldest first, or of
+// every version of its facts and of the facts of entities merged into it when history
+// is set. A zero limit means core.DefaultPageSize; a limit above core.MaxPageSize or
+// a negative offset is EINVALID.
+func (e *Service) Entity(ctx context.Context, user factbase.UserID, id string, history bool, offset, limit int) (EntityView, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return EntityView{}, err
 	}
-	var v EntityView
-	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
+	limit, err := core.PageLimit(offset, limit)
+	if err != nil {
+		return EntityView{}, err
+	}
+	v := EntityView{Offset: offset, Limit: limit}
+	err = e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		var err error
 		if v.Entity, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
 		subjects := []string{v.Subject()}
-		all, err := tx.Entities(ctx)
+		all, err := tx.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}
@@ -107,17 +188,10 @@ func (e *Service) Entity(ctx context.Context, user factbase.UserID, id string, h
 				subjects = append(subjects, o.Subject())
 			}
 		}
-		v.Facts = []factbase.Fact{}
-		for _, s := range subjects {
-			fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: s, History: history})
-			if err != nil {
-				return err
-			}
-			v.Facts = append(v.Facts, fs...)
-		}
-		return nil
+		fs, err := tx.Facts(ctx, factbase.FactFilter{Subjects: subjects, History: history, Offset: offset, Limit: limit + 1})
+		v.Facts, v.More = core.TrimPage(fs, limit)
+		return err
 	})
-	sort.SliceStable(v.Facts, func(i, j int) bool { return v.Facts[i].RecordedAt.Before(v.Facts[j].RecordedAt) })
 	return v, err
 }
 
@@ -519,7 +593,7 @@ func (s *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id str
 		if target, err = tx.Entity(ctx, id); err != nil {
 			return err
 		}
-		all, err := tx.Entities(ctx)
+		all, err := tx.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}

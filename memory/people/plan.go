@@ -182,7 +182,7 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 	)
 	err := func() error {
 		var err error
-		if known, err = tx.Entities(ctx); err != nil {
+		if known, err = tx.Entities(ctx, factbase.EntityFilter{}); err != nil {
 			return err
 		}
 		ex := personal.Extract(message, personal.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
@@ -312,7 +312,7 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 	snapshot := Fingerprint(known)
 	created, updated, conflicts := out.Created, out.Updated, out.Conflicts
 	out.With = func(w *core.Writer) error {
-		now, err := w.Tx().Entities(ctx)
+		now, err := w.Tx().Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}

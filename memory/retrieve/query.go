@@ -25,8 +25,12 @@ type LookupOptions struct {
 	// From (inclusive) and To (exclusive) bound the fact's valid-from time (for an
 	// extracted fact, its episode's time); zero is open.
 	From, To time.Time
-	Limit    int // 0 means 10; at most core.MaxPageSize
+	Limit    int // 0 means DefaultLookupLimit; at most core.MaxPageSize
+	Offset   int // skip this many of the newest
 }
+
+// DefaultLookupLimit is the most facts a look-up returns when it is not told.
+const DefaultLookupLimit = 10
 
 // LookupResult is one fact found by a direct look-up.
 type LookupResult struct {
@@ -49,40 +53,39 @@ func lookupResult(f factbase.Fact) LookupResult {
 	return r
 }
 
-// Lookup is the direct fact look-up: the user's current facts of a type or key,
-// newest first, narrowed by subject, source-episode tags and time.
-func (s *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) ([]LookupResult, error) {
+// Lookup is the direct fact look-up: a page of the user's current facts of a type or
+// key, newest first, narrowed by subject, source-episode tags and time; more is true
+// when facts follow the page.
+func (s *Service) Lookup(ctx context.Context, user factbase.UserID, o LookupOptions) (out []LookupResult, more bool, err error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if o.Type == "" && o.Key == "" && o.KeyPrefix == "" {
-		return nil, factbase.Errorf(factbase.EINVALID, "a look-up needs a fact type, a key or a key prefix")
+		return nil, false, factbase.Errorf(factbase.EINVALID, "a look-up needs a fact type, a key or a key prefix")
 	}
-	if o.Limit == 0 {
-		o.Limit = 10
-	}
-	if o.Limit < 0 || o.Limit > core.MaxPageSize {
-		return nil, factbase.Errorf(factbase.EINVALID, "limit %d is outside 1..%d", o.Limit, core.MaxPageSize)
+	if o.Limit, err = core.PageLimitOf(o.Offset, o.Limit, DefaultLookupLimit, core.MaxPageSize); err != nil {
+		return nil, false, err
 	}
 	if o.Key != "" {
 		if err := factbase.ValidateKey(o.Key); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	tags, err := factbase.NormalizeTags(o.Tags)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	f := factbase.SearchFilter{Type: o.Type, KeyPrefix: o.KeyPrefix, Subject: o.Subject, Tags: tags, From: o.From, To: o.To}
-	out := []LookupResult{}
+	out = []LookupResult{}
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Limit)
+		facts, err := tx.FilterFacts(ctx, o.Key, f, o.Offset, o.Limit+1)
+		facts, more = core.TrimPage(facts, o.Limit)
 		for _, fact := range facts {
 			out = append(out, lookupResult(fact))
 		}
 		return err
 	})
-	return out, err
+	return out, more, err
 }
 
 // The sources of an answer.

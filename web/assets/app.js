@@ -410,6 +410,7 @@ async function loadPeople() {
     d.addEventListener("toggle", () => { if (d.open) loadEntityFacts(en, facts); });
     box.append(d);
   }
+  if (p.more) box.append(el("p", { class: "hint" }, `The first ${ents.length} people are shown; there are more.`));
 }
 
 async function loadEntityFacts(en, box) {
@@ -422,6 +423,7 @@ async function loadEntityFacts(en, box) {
     const id = "sf-" + f.id;
     box.append(el("div", {}, el("input", { type: "checkbox", id, value: f.id }), " ", el("label", { for: id }, f.key + ": " + f.value)));
   }
+  if (v.more) box.append(el("p", { class: "hint" }, `The first ${fs.length} facts are shown; there are more.`));
 }
 
 async function peopleCall(path, body) {
@@ -458,6 +460,7 @@ async function loadConflicts() {
       el("button", { type: "button", class: "primary", onclick: () => resolve(c.id, "confirm") }, "Confirm"), " ",
       el("button", { type: "button", onclick: () => resolve(c.id, "reject") }, "Reject")));
   }
+  if (p.more) box.append(el("p", { class: "hint" }, `The first ${cs.length} conflicts are shown; there are more.`));
 }
 
 async function resolve(id, how) {
