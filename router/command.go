@@ -31,7 +31,12 @@ func (c *cl) command() (outcome, bool) {
 	switch verb {
 	case "set", "change", "update":
 		return c.change()
-	case "replace", "swap":
+	case "replace":
+		return c.replace()
+	case "swap", "switch", "exchange", "flip":
+		if o, ok := c.swap(); ok {
+			return o, true
+		}
 		return c.replace()
 	}
 	kind, ok := commandKind[verb]
@@ -62,15 +67,27 @@ func (c *cl) command() (outcome, bool) {
 		if !ok {
 			continue
 		}
-		if kind == Remove && tg.rank > 0 {
+		if kind == Remove && tg.rank != 0 {
 			return none, false
 		}
 		vi, vj, _ := c.trimValue(k, p)
 		values := c.values(vi, vj, true)
-		if vi < vj && c.vague(vi, vj) {
-			return none, true
-		}
 		v := commandVerbs[kind]
+		if vi < vj && c.vague(vi, vj) {
+			// "take it off my favorite movies": "it" is the thing named before.
+			ref, refTopic := c.resolve(vi, vj)
+			switch {
+			case ref == "" && tg.emptyTopic:
+				return none, true
+			case ref == "":
+				return c.ask("Which one should I " + v[0] + " " + v[1] + " your favorite " + tg.topic + "?"), true
+			case tg.emptyTopic && refTopic == "":
+				return c.ask("Which list should I " + v[0] + " " + clip(ref) + " " + v[1] + "?"), true
+			case tg.emptyTopic:
+				tg.topic, tg.emptyTopic = refTopic, false
+			}
+			values = []string{ref}
+		}
 		switch {
 		case len(values) == 0 && tg.emptyTopic:
 			if !found {
@@ -88,7 +105,7 @@ func (c *cl) command() (outcome, bool) {
 		st := Statement{Kind: kind, Topic: tg.topic, Values: values}
 		switch {
 		case kind == Remove:
-		case tg.rank > 0:
+		case tg.rank != 0:
 			st.Kind, st.Rank = SetRank, tg.rank
 		case verb == "make":
 			st.Kind, st.Rank = SetRank, 1
@@ -97,7 +114,116 @@ func (c *cl) command() (outcome, bool) {
 		}
 		return c.statement(st), true
 	}
+	if !found {
+		if o, ok := c.listless(verb, kind, k, end); ok {
+			return o, true
+		}
+	}
 	return fallback, found
+}
+
+// listless parses a command that names no list, from its values at k to end: "move
+// Dune to the bottom", "put Succession first" (SetRank), "remove it again" after a
+// statement of the same message (Remove from that statement's list). A move's list
+// is the one that holds the values (Topic ""), so the values must look like items:
+// "move the meeting to the top" is not one.
+func (c *cl) listless(verb string, kind StmtKind, k, end int) (outcome, bool) {
+	switch {
+	case kind == Remove:
+		if k >= end {
+			return none, false
+		}
+		p := k + 1
+		for p < end && !c.onlyFillers(p, end) {
+			p++
+		}
+		vi, vj, _ := c.trimValue(k, p)
+		if vi >= vj || !c.vague(vi, vj) {
+			return none, false
+		}
+		ref, topic := c.resolve(vi, vj)
+		if ref == "" || topic == "" {
+			return none, false
+		}
+		return c.statement(Statement{Kind: Remove, Topic: topic, Values: []string{ref}}), true
+	case verb == "move" || verb == "bump" || verb == "put":
+		for p := max(k+1, end-maxTarget); p < end; p++ {
+			r, n := c.rankPos(p, false)
+			if n == p || r == 0 || !c.onlyFillers(n, end) {
+				continue
+			}
+			vi, vj, _ := c.trimValue(k, p)
+			values := c.values(vi, vj, true)
+			if len(values) == 0 || c.vague(vi, vj) || !itemLike(values) {
+				return none, false
+			}
+			return c.statement(Statement{Kind: SetRank, Values: values, Rank: r}), true
+		}
+	}
+	return none, false
+}
+
+// itemLike reports whether values may name members of a list that the message does
+// not name: none opens with a lower-case determiner ("the meeting", "this paragraph";
+// "The Wire" may be one).
+func itemLike(values []string) bool {
+	for _, v := range values {
+		first, _, _ := strings.Cut(v, " ")
+		if determiners[first] || pronouns[first] {
+			return false
+		}
+	}
+	return true
+}
+
+// determiners, lower-case, open phrases that are not names.
+var determiners = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true,
+	"those": true, "my": true, "your": true, "his": true, "her": true, "our": true,
+	"their": true, "some": true, "all": true, "every": true, "each": true,
+}
+
+// swap parses "swap A and B (in my favorite X)", "switch (the order of) A and B":
+// Swap. Without a list, the list is the one that holds both (Topic "").
+func (c *cl) swap() (outcome, bool) {
+	end := c.trimPunctEnd(0, len(c.t))
+	k := 1
+	if n := c.oneOf(k, []string{"the", "order", "of"}, []string{"the", "positions", "of"},
+		[]string{"the", "places", "of"}, []string{"the", "ranks", "of"}, []string{"places", "of"},
+		[]string{"positions", "of"}); n > 0 {
+		k = n
+	}
+	p, topic := end, ""
+	for q := max(k+1, end-maxTarget); q < end; q++ {
+		if w := c.w(q); w != "in" && w != "on" && w != "within" && w != "of" {
+			continue
+		}
+		var tg target
+		n, ok := c.listRef(q, end, "swap", &tg)
+		if !ok || tg.rank != 0 || !c.onlyFillers(n, end) {
+			continue
+		}
+		if tg.emptyTopic {
+			return c.ask("Which list should I swap them in?"), true
+		}
+		p, topic = q, tg.topic
+		break
+	}
+	if topic == "" {
+		for p > k && c.onlyFillers(p-1, end) || c.w(p-1) == "around" {
+			p--
+		}
+	}
+	vi, vj, _ := c.trimValue(k, p)
+	and := false
+	for m := vi; m < vj; m++ {
+		and = and || c.w(m) == "and" || c.w(m) == "&"
+	}
+	values := c.values(vi, vj, true)
+	if !and || len(values) != 2 || c.vague(vi, vj) || topic == "" && !itemLike(values) {
+		return none, false
+	}
+	return c.statement(Statement{Kind: Swap, Topic: topic, Values: values}), true
 }
 
 // maxTarget is the most tokens a target can span.
@@ -150,6 +276,13 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 	switch {
 	case c.w(k) == "top" || c.w(k) == "head" || c.w(k) == "front":
 		rank, k = 1, k+1
+	case (c.w(k) == "bottom" || c.w(k) == "end" || c.w(k) == "back") && c.w(k-1) == "the":
+		rank, k = Last, k+1
+	case c.w(k) == "last" || c.w(k) == "dead" && c.w(k+1) == "last":
+		if c.w(k) == "dead" {
+			k++
+		}
+		rank, k = Last, k+1
 	case rankNouns[c.w(k)] && c.w(k) != "one":
 		if n, next := c.numberAt(k + 1); n > 0 {
 			rank, k = n, next
@@ -165,7 +298,7 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 			rank, k = numberValue(c.w(k)), k+1
 		}
 	}
-	if rank <= 0 || rank > MaxRank {
+	if rank != Last && (rank <= 0 || rank > MaxRank) {
 		return 0, m
 	}
 	if rankNouns[c.w(k)] {
@@ -195,9 +328,13 @@ func (c *cl) listRef(m, end int, verb string, tg *target) (int, bool) {
 	} else if verb != "make" && verb != "rank" && tg.rank == 0 {
 		return m, false
 	}
-	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"}); n > 0 {
-		if c.w(m+1) == "top" {
+	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"},
+		[]string{"the", "bottom", "of"}, []string{"the", "end", "of"}); n > 0 {
+		switch c.w(m + 1) {
+		case "top":
 			tg.rank = 1
+		case "bottom", "end":
+			tg.rank = Last
 		}
 		m = n
 	}
@@ -305,7 +442,7 @@ func (c *cl) replace() (outcome, bool) {
 	for p := max(with+2, end-maxTarget); p < end; p++ {
 		var tg target
 		n, ok := c.listRef(p, end, "replace", &tg)
-		if !ok || c.trimPunctEnd(n, end) > n || tg.rank > 0 {
+		if !ok || c.trimPunctEnd(n, end) > n || tg.rank != 0 {
 			continue
 		}
 		if c.w(p) != "in" && c.w(p) != "on" && c.w(p) != "from" && c.w(p) != "within" && c.w(p) != "of" {
@@ -350,4 +487,18 @@ func (c *cl) onlyFillers(i, j int) bool {
 		i = n
 	}
 	return true
+}
+
+// resolve returns what an anaphor in tokens [i, j) ("it", "that", "this one") stands
+// for: the thing an earlier clause of the message named ("I'm done with Heat, take it
+// off ..."; see parser.ref), with the list it was put in when that clause was a
+// statement. "" when [i, j) is not such an anaphor or nothing was named.
+func (c *cl) resolve(i, j int) (ref, topic string) {
+	switch {
+	case j-i == 1 && anaphors[c.w(i)] && c.w(i) != "he" && c.w(i) != "she" && c.w(i) != "they":
+	case j-i == 2 && (c.w(i) == "that" || c.w(i) == "this") && c.w(i+1) == "one":
+	default:
+		return "", ""
+	}
+	return c.p.ref, c.p.refTopic
 }

@@ -313,8 +313,8 @@ func (c *cl) myStatement() (outcome, bool) {
 // favStatement parses "my [rank] favorite(s) TOPIC (is|are|:) VALUES" from i.
 func (c *cl) favStatement(i int) (outcome, bool) {
 	f, ok := c.frame(i)
-	if !ok || f.least {
-		return none, f.least
+	if !ok {
+		return none, false
 	}
 	cop := c.copulaAt(f.next)
 	orderedAt := -1
@@ -326,6 +326,10 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		for _, ph := range orderPhrases {
 			if n := c.at(k+1, ph...); n > 0 && c.w(n) == "," {
 				orderedAt, cop = k, c.copulaAt(n+1)
+				break
+			} else if n > 0 && c.w(n) == ":" {
+				// "My favorite movies, in order: Alien > Heat > Up"
+				orderedAt, cop = k, copula{form: ":", at: n, next: n + 1}
 				break
 			}
 		}
@@ -384,7 +388,7 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		v = n + 1
 	}
 	vi, vj, inOrder := c.trimValue(v, c.trimAnymore(v, len(c.t)))
-	inOrder = inOrder || ordered
+	inOrder = inOrder || ordered || c.arrows(vi, vj)
 	if c.conditionalIn(vi, vj) {
 		return none, true
 	}
@@ -401,6 +405,13 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		return c.ask("Which list should I add " + clip(strings.Join(values, ", ")) + " to?"), true
 	case len(values) == 0:
 		return c.ask(topicQuestion(topic, f, cop.form == "are" || f.plural)), true
+	}
+	if f.least {
+		// "My least favorite vegetable is okra": one value, no list.
+		if remove || f.rank > 0 || f.top || inOrder || asList || len(values) != 1 || cop.modal {
+			return none, true
+		}
+		return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
 	}
 	st := Statement{Kind: Add, Topic: topic, Values: values}
 	switch {
@@ -480,10 +491,21 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 		case k == 0:
 			continue
+		case (w == "should" || w == "must") && c.w(k+1) == "be",
+			(w == "needs" || w == "need" || w == "ought" || w == "deserves") && c.at(k+1, "to", "be") > 0:
+			// "Radiolab should be #3 on my favorite podcasts": a rank or a place in
+			// the list, not a wish for what the favorite is.
+			w = "should"
 		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
 			continue
 		}
 		m := k + 1
+		if w == "should" {
+			m = k + 2
+			if c.w(m) == "to" {
+				m++
+			}
+		}
 		if w == "has" || w == "have" {
 			for adverbs[c.w(m)] {
 				m++
@@ -493,8 +515,8 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 			m++
 		}
-		for adverbs[c.w(m)] || c.w(m) == "by" && c.w(m+1) == "far" {
-			if c.w(m) == "by" {
+		for adverbs[c.w(m)] || c.w(m) == "by" && c.w(m+1) == "far" || c.w(m) == "hands" && c.w(m+1) == "down" {
+			if c.w(m) == "by" || c.w(m) == "hands" {
 				m++
 			}
 			m++
@@ -531,7 +553,7 @@ func (c *cl) inverted() (outcome, bool) {
 		if !ok || !f.fav && f.rank == 0 && !f.top {
 			continue
 		}
-		if f.least {
+		if w == "should" && rank == 0 && f.rank == 0 && !member {
 			return none, true
 		}
 		// The values: everything before the copula, or after a colon when that is
@@ -596,6 +618,13 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 			return c.ask("Which list should I " + verb + "?"), true
 		}
+		if f.least {
+			// "Ironing is my least favorite chore."
+			if remove || member || rank > 0 || f.rank > 0 || f.top || len(values) != 1 || w == "are" {
+				return none, true
+			}
+			return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
+		}
 		st := Statement{Kind: Add, Topic: topic, Values: values}
 		switch {
 		case remove:
@@ -617,7 +646,7 @@ func (c *cl) inverted() (outcome, bool) {
 }
 
 // anaphors stand for a thing named before them.
-var anaphors = map[string]bool{"it": true, "that": true, "this": true}
+var anaphors = map[string]bool{"it": true, "that": true, "this": true, "he": true, "she": true, "they": true}
 
 // antecedent returns the span of the thing an anaphor at k stands for when the clause
 // before it is "I/we (adverbs) love|like|adore|enjoy|prefer THING," ("I love Go, it's

@@ -260,7 +260,7 @@ var rankNouns = map[string]bool{
 // "Update my email to ..." is a command.
 var colonLeads = map[string]bool{
 	"update": true, "note": true, "ps": true, "nb": true, "correction": true, "reminder": true,
-	"question": true, "fyi": true, "edit": true, "info": true, "memo": true,
+	"question": true, "fyi": true, "edit": true, "info": true, "memo": true, "no": true,
 }
 
 // leadIndex is leadIns by first word. It is built once and never changed.
@@ -287,4 +287,5 @@ var moreVerbs = map[string]bool{
 	"wears": true, "bought": true, "buy": true, "buys": true, "wrote": true, "write": true,
 	"writes": true, "saw": true, "see": true, "sees": true, "went": true, "came": true,
 	"come": true, "comes": true, "can't": true, "cannot": true, "won't": true,
+	"closed": true, "died": true, "shut": true, "ended": true,
 }

@@ -121,19 +121,32 @@ const (
 	// Replace puts Values[1] where Values[0] is in the list Topic (appending it if
 	// Values[0] is absent) and removes Values[0].
 	Replace StmtKind = "replace"
+	// Swap exchanges the ranks of Values[0] and Values[1] in the list Topic.
+	Swap StmtKind = "swap"
 )
+
+// Last is the Rank of a SetRank that puts its values at the end of the list ("move
+// Dune to the bottom"): after the list's last member, or at its place if the value
+// is the last member already.
+const Last = -1
 
 // Statement is one fact write found in a message.
 type Statement struct {
 	Kind StmtKind `json:"kind"`
 	// Topic is the raw topic phrase of a favorites list, lower-cased ("vacation
-	// destinations"); canon makes it canonical. "" for personal facts.
+	// destinations"); canon makes it canonical. "" for personal facts, and for a
+	// swap, move or remove that names no list ("swap mango and figs", "move Dune to
+	// the bottom"): the list is the one that holds the values, which the caller
+	// finds.
 	Topic string `json:"topic,omitempty"`
+	// Least marks a Set of the user's least favorite of Topic ("My least favorite
+	// vegetable is okra"): one value, not a member of the favorites list.
+	Least bool `json:"least,omitempty"`
 	// Key is the key of a personal fact (factbase.KeyEmail, ...); "" for favorites.
 	Key string `json:"key,omitempty"`
 	// Values are the values in their original spelling, in order.
 	Values []string `json:"values"`
-	// Rank is the rank of Values[0] for SetRank; 0 otherwise.
+	// Rank is the rank of Values[0] for SetRank (or Last); 0 otherwise.
 	Rank int `json:"rank,omitempty"`
 	// Span is the clause the statement came from.
 	Span string `json:"span"`
@@ -188,6 +201,7 @@ func Parse(message string) (Result, error) {
 	}
 	p := parser{msg: message}
 	p.run()
+	p.stmts = cancel(p.stmts)
 	r := Result{Route: RouteNone, Statements: p.stmts, Queries: p.queries}
 	switch {
 	case len(p.stmts) > 0 || p.writeClarify:

@@ -213,19 +213,21 @@ func checkResult(t *testing.T, msg string, r Result) {
 			}
 		}
 		switch s.Kind {
-		case Add, Remove, SetRank, Replace:
-			if s.Topic == "" || s.Key != "" {
+		case Add, Remove, SetRank, Replace, Swap:
+			// Only a move or a swap may leave its list to the caller ("move Dune to
+			// the bottom").
+			if s.Topic == "" && s.Kind != SetRank && s.Kind != Swap || s.Key != "" || s.Least {
 				t.Errorf("Parse(%q): list statement %+v needs a topic and no key", msg, s)
 			}
-			if (s.Kind == SetRank) != (s.Rank > 0) || s.Rank > MaxRank {
+			if (s.Kind == SetRank) != (s.Rank > 0 || s.Rank == Last) || s.Rank > MaxRank {
 				t.Errorf("Parse(%q): statement %+v has a bad rank", msg, s)
 			}
-			if s.Kind == Replace && len(s.Values) != 2 {
-				t.Errorf("Parse(%q): replace %+v needs two values", msg, s)
+			if (s.Kind == Replace || s.Kind == Swap) && len(s.Values) != 2 {
+				t.Errorf("Parse(%q): %s %+v needs two values", msg, s.Kind, s)
 			}
 		case Set:
-			if s.Key == "" || s.Topic != "" || len(s.Values) != 1 || s.Rank != 0 {
-				t.Errorf("Parse(%q): set statement %+v needs a key and one value", msg, s)
+			if (s.Key == "") == (s.Topic == "") || s.Least != (s.Topic != "") || len(s.Values) != 1 || s.Rank != 0 {
+				t.Errorf("Parse(%q): set statement %+v needs a key (or a least favorite topic) and one value", msg, s)
 			}
 		default:
 			t.Errorf("Parse(%q): statement kind %q unknown", msg, s.Kind)

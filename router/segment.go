@@ -13,6 +13,11 @@ type parser struct {
 	greeted bool
 	// greetedClause passes greeted to the first clause of the next sentence.
 	greetedClause bool
+	// ref is the last thing an earlier clause of the message named, which "it" in a
+	// later command stands for: the one value of a favorites statement (refTopic is
+	// then its list), or what a clause that stated nothing was about ("I'm done with
+	// Heat", "Zuni closed"; see mention).
+	ref, refTopic string
 }
 
 // outcome is what one clause says.
@@ -31,7 +36,7 @@ var none = outcome{route: RouteNone}
 
 // run tokenizes the message, cuts it into sentences and clauses and parses each.
 func (p *parser) run() {
-	p.toks = tokenize(p.msg)
+	p.toks = thirdPerson(tokenize(p.msg))
 	start := 0
 	for i := 0; i < len(p.toks); i++ {
 		if p.sentenceEnd(i) {
@@ -161,6 +166,7 @@ func (p *parser) sentence(a, b int) {
 			return
 		}
 		prevI = o.subjectI
+		p.remember(toks[from:to], o)
 		p.stmts = append(p.stmts, o.stmts...)
 		p.queries = append(p.queries, o.queries...)
 		if o.clarify != "" {

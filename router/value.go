@@ -70,9 +70,41 @@ func (c *cl) single(i, j int) string {
 	return strings.TrimSpace(strings.TrimRight(c.text(i, j), ".,!?;:"))
 }
 
-// list returns the values of tokens [i, j), split with normalize.ParseList.
+// list returns the values of tokens [i, j), split with normalize.ParseList, or at
+// the arrows of a ranking ("Rust > Go > Python").
 func (c *cl) list(i, j int) []string {
-	return normalize.ParseList(c.text(i, j))
+	if !c.arrows(i, j) {
+		return normalize.ParseList(c.text(i, j))
+	}
+	var out []string
+	seen := map[string]bool{}
+	from := i
+	for k := i; k <= j; k++ {
+		if k < j && !(c.t[k].kind == tPunct && c.t[k].w == ">") {
+			continue
+		}
+		a, b, _ := c.trimValue(from, k)
+		for b > a && c.t[b-1].kind == tPunct && (c.t[b-1].w == "-" || c.t[b-1].w == "=") {
+			b-- // "->", "=>"
+		}
+		if v := c.single(a, b); v != "" && !seen[normalize.Value(v)] {
+			seen[normalize.Value(v)] = true
+			out = append(out, v)
+		}
+		from = k + 1
+	}
+	return out
+}
+
+// arrows reports whether tokens [i, j) are a ranking written with ">" between the
+// items: "Alien > Heat > Up".
+func (c *cl) arrows(i, j int) bool {
+	for k := i; k < j; k++ {
+		if c.t[k].kind == tPunct && c.t[k].w == ">" {
+			return true
+		}
+	}
+	return false
 }
 
 // unquote strips one pair of quotes around s.
