@@ -235,6 +235,14 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		if o, ok := c.iStatement(0); ok {
 			return o
 		}
+	case first == "we":
+		if o, ok := c.weStatement(); ok {
+			return o
+		}
+	case first == "been":
+		if o, ok := c.beenAt(1); ok {
+			return o
+		}
 	case first == "call" || first == "reach" || first == "contact" || first == "email" || first == "text" || first == "you" || first == "people" || first == "everyone" || first == "everybody" || first == "they" || first == "friends":
 		if o, ok := c.callMe(); ok {
 			return o
@@ -243,7 +251,9 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 	if o, ok := c.inverted(); ok {
 		return o
 	}
-	return none
+	// "I teach yoga in the mornings and work as a barista at ...": the clause states
+	// nothing the router keeps, but its subject carries to the next.
+	return outcome{route: RouteNone, subjectI: first == "i" || c.impliedI && iVerbs[first]}
 }
 
 // readStarts open a read.
@@ -267,7 +277,8 @@ var commands = map[string]bool{
 var iVerbs = map[string]bool{
 	"live": true, "work": true, "moved": true, "am": true, "relocated": true, "just": true,
 	"currently": true, "now": true, "recently": true, "also": true, "still": true,
-	"have": true, "reside": true, "go": true, "was": true,
+	"have": true, "reside": true, "go": true, "was": true, "living": true, "based": true,
+	"working": true, "residing": true,
 }
 
 // statement builds an outcome with one statement.

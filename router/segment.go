@@ -18,6 +18,9 @@ type parser struct {
 	// then its list), or what a clause that stated nothing was about ("I'm done with
 	// Heat", "Zuni closed"; see mention).
 	ref, refTopic string
+	// jobCue says the sentence speaks of jobs ("quit", "job", "hired"), so that "I'm
+	// at Datadog now" names an employer rather than a place.
+	jobCue bool
 }
 
 // outcome is what one clause says.
@@ -97,6 +100,10 @@ func (p *parser) sentence(a, b int) {
 		return
 	}
 	toks := p.toks[a:b]
+	p.jobCue = false
+	for _, t := range toks {
+		p.jobCue = p.jobCue || t.kind == tWord && jobCues[t.w]
+	}
 
 	// Connector regions: maximal runs of connector tokens inside the sentence.
 	type region struct{ s, e int }
@@ -205,5 +212,11 @@ func (p *parser) startsClause(seg []token) bool {
 // clauseMarker reports whether t marks a clause: a verb, or the ":" of "my favorite
 // foods: ...".
 func clauseMarker(t token) bool {
-	return t.kind == tWord && (verbs[t.w] || moreVerbs[t.w]) || t.kind == tPunct && t.w == ":"
+	return t.kind == tWord && (verbs[t.w] || moreVerbs[t.w] || t.w == "i") || t.kind == tPunct && t.w == ":"
+}
+
+// jobCues in a sentence make it speak of jobs.
+var jobCues = map[string]bool{
+	"quit": true, "job": true, "jobs": true, "hired": true, "resigned": true,
+	"switched": true, "employer": true, "joined": true, "laid": true, "fired": true,
 }
