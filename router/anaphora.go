@@ -37,9 +37,18 @@ func (p *parser) mention(toks []token) string {
 		end--
 	}
 	from, to := -1, end
-	if c.w(0) == "i" {
+	if n := c.fanOf(0); n > 0 {
+		// "Not a fan of Heat anymore"
+		from = n
+	} else if c.w(0) == "i" {
 		k := 1
 		switch {
+		case c.fanOf(k) > 0:
+			from = c.fanOf(k)
+		case c.fanOf(k+1) > 0 && c.w(k) == "am":
+			from = c.fanOf(k + 1)
+		case c.oneOf(k, turnedAway...) > 0:
+			from = c.oneOf(k, turnedAway...)
 		case c.w(k) == "am":
 			k++
 			for adverbs[c.w(k)] || c.w(k) == "so" || c.w(k) == "kind" || c.w(k) == "sort" || c.w(k) == "of" && (c.w(k-1) == "kind" || c.w(k-1) == "sort") {
@@ -146,4 +155,34 @@ func cancel(stmts []Statement) []Statement {
 		}
 	}
 	return out
+}
+
+// fanOf returns the index after "(no longer | not) a (big) fan of" at k, or -1.
+func (c *cl) fanOf(k int) int {
+	switch {
+	case c.w(k) == "not":
+		k++
+	case c.at(k, "no", "longer") > 0:
+		k += 2
+	default:
+		return -1
+	}
+	if c.w(k) != "a" {
+		return -1
+	}
+	k++
+	for c.w(k) == "big" || c.w(k) == "huge" || c.w(k) == "great" {
+		k++
+	}
+	return c.at(k, "fan", "of")
+}
+
+// turnedAway are what follows "I" when the user turned away from a thing: "I've
+// gone off sushi", "I never liked Heat".
+var turnedAway = [][]string{
+	{"have", "gone", "off"}, {"went", "off"}, {"have", "had", "enough", "of"},
+	{"got", "tired", "of"}, {"got", "bored", "of"}, {"got", "sick", "of"},
+	{"have", "outgrown"}, {"outgrew"}, {"gave", "up", "on"}, {"have", "given", "up", "on"},
+	{"stopped", "liking"}, {"never", "liked"}, {"never", "really", "liked"},
+	{"have", "never", "liked"}, {"have", "never", "really", "liked"},
 }

@@ -180,6 +180,11 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		return none
 	}
 	first := c.w(0)
+	if !c.question {
+		if o, ok := c.basics(); ok {
+			return o
+		}
+	}
 	switch {
 	case readStarts[first] || first == "i" && c.iAsks():
 		if o, ok := c.query(); ok {

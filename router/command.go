@@ -59,6 +59,11 @@ func (c *cl) command() (outcome, bool) {
 	// The values run up to the target, which must reach the end of the clause. A
 	// target is short, so only the last few positions are tried: linear cost.
 	end := c.trimPunctEnd(0, len(c.t))
+	if verb == "move" || verb == "bump" {
+		if o, ok := c.shift(k, end); ok {
+			return o, true
+		}
+	}
 	// A target found with no values before it ("Move Up to the top of ...", where
 	// "up" reads as a direction) only asks back if no later target has values.
 	fallback, found := none, false
@@ -457,7 +462,12 @@ func (c *cl) replace() (outcome, bool) {
 		if tg.emptyTopic {
 			return c.ask("Which list should I replace " + clip(old) + " in?"), true
 		}
-		return c.statement(Statement{Kind: Replace, Topic: tg.topic, Values: []string{old, nw}}), true
+		kind := Replace
+		if c.w(0) != "replace" && c.w(with) == "with" {
+			// "Swap Heat with Up": exchange places if Up is in the list too.
+			kind = Swap
+		}
+		return c.statement(Statement{Kind: kind, Topic: tg.topic, Values: []string{old, nw}}), true
 	}
 	return none, false
 }
@@ -501,4 +511,63 @@ func (c *cl) resolve(i, j int) (ref, topic string) {
 		return "", ""
 	}
 	return c.p.ref, c.p.refTopic
+}
+
+// shift parses "move X up/down (by) N (spots) (in my favorite Y)" from the values at
+// k: Shift by N places, up being negative. Without a list, the list is the one that
+// holds X (Topic "").
+func (c *cl) shift(k, end int) (outcome, bool) {
+	for u := k + 1; u < end && u < k+maxTarget; u++ {
+		if c.w(u) != "up" && c.w(u) != "down" {
+			continue
+		}
+		n := u + 1
+		if c.w(n) == "by" {
+			n++
+		}
+		count := 0
+		switch {
+		case c.w(n) == "a" || c.w(n) == "an":
+			count, n = 1, n+1
+		default:
+			count, n = c.numberAt(n)
+		}
+		if count <= 0 || count > MaxRank {
+			return none, false
+		}
+		if shiftNouns[c.w(n)] {
+			n++
+		}
+		vi, vj, _ := c.trimValue(k, u)
+		values := c.values(vi, vj, false)
+		if len(values) != 1 || c.vague(vi, vj) {
+			return none, false
+		}
+		if c.w(u) == "up" {
+			count = -count
+		}
+		if c.onlyFillers(n, end) {
+			if !itemLike(values) {
+				return none, false
+			}
+			return c.statement(Statement{Kind: Shift, Values: values, Rank: count}), true
+		}
+		var tg target
+		m, ok := c.listRef(n, end, "move", &tg)
+		if !ok || tg.rank != 0 || !c.onlyFillers(m, end) {
+			return none, false
+		}
+		if tg.emptyTopic {
+			return c.ask("Which list should I move " + clip(values[0]) + " in?"), true
+		}
+		return c.statement(Statement{Kind: Shift, Topic: tg.topic, Values: values, Rank: count}), true
+	}
+	return none, false
+}
+
+// shiftNouns count the places of a shift: "up two spots".
+var shiftNouns = map[string]bool{
+	"spot": true, "spots": true, "place": true, "places": true, "position": true,
+	"positions": true, "notch": true, "notches": true, "rank": true, "ranks": true,
+	"step": true, "steps": true, "slot": true, "slots": true, "level": true,
 }

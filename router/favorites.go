@@ -408,7 +408,7 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 	}
 	if f.least {
 		// "My least favorite vegetable is okra": one value, no list.
-		if remove || f.rank > 0 || f.top || inOrder || asList || len(values) != 1 || cop.modal {
+		if remove || f.rank > 0 || f.top || inOrder || asList || len(values) != 1 {
 			return none, true
 		}
 		return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
@@ -544,6 +544,9 @@ func (c *cl) inverted() (outcome, bool) {
 				rank, m = r.rank, n
 			} else if n := c.oneOf(m, []string{"at", "the", "top", "of"}, []string{"the", "top", "of"}, []string{"top", "of"}); n > 0 {
 				rank, m = 1, n
+			} else if n := c.oneOf(m, []string{"at", "the", "bottom", "of"}, []string{"the", "bottom", "of"},
+				[]string{"last", "on"}, []string{"last", "in"}, []string{"last", "of"}); n > 0 {
+				rank, m = Last, n
 			}
 		}
 		if c.w(m) != "my" {
@@ -556,6 +559,7 @@ func (c *cl) inverted() (outcome, bool) {
 		if w == "should" && rank == 0 && f.rank == 0 && !member {
 			return none, true
 		}
+
 		// The values: everything before the copula, or after a colon when that is
 		// "here" or "these": "Here are my favorite movies: Up, Heat".
 		if from == 0 && valueEnd > 0 && anaphors[c.w(valueEnd-1)] {
@@ -563,6 +567,10 @@ func (c *cl) inverted() (outcome, bool) {
 			if from, valueEnd = c.antecedent(valueEnd - 1); from < 0 {
 				return none, true
 			}
+		}
+		if from > 0 && c.hates(from) != f.least {
+			// "I hate X, it's my favorite Y" says something else.
+			return none, true
 		}
 		vi, vj, _ := c.trimValue(from, valueEnd)
 		if vj-vi == 1 && (c.w(vi) == "here" || c.w(vi) == "these" || c.w(vi) == "those") {
@@ -620,7 +628,7 @@ func (c *cl) inverted() (outcome, bool) {
 		}
 		if f.least {
 			// "Ironing is my least favorite chore."
-			if remove || member || rank > 0 || f.rank > 0 || f.top || len(values) != 1 || w == "are" {
+			if remove || member || rank != 0 || f.rank > 0 || f.top || len(values) != 1 || w == "are" {
 				return none, true
 			}
 			return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
@@ -630,7 +638,7 @@ func (c *cl) inverted() (outcome, bool) {
 		case remove:
 			st.Kind = Remove
 		case member:
-		case rank > 0:
+		case rank != 0:
 			st.Kind, st.Rank = SetRank, rank
 		case f.rank > 0:
 			st.Kind, st.Rank = SetRank, f.rank
@@ -665,10 +673,25 @@ func (c *cl) antecedent(k int) (from, to int) {
 	for adverbs[c.w(i)] || c.w(i) == "really" || c.w(i) == "just" || c.w(i) == "absolutely" {
 		i++
 	}
-	if !likeVerbs[c.w(i)] && c.w(i) != "adore" || i+1 >= to {
+	if c.at(i, "can", "not", "stand") > 0 {
+		i += 2
+	}
+	if !likeVerbs[c.w(i)] && c.w(i) != "adore" && !hateVerbs[c.w(i)] || i+1 >= to {
 		return -1, k
 	}
 	return i + 1, to
+}
+
+// hateVerbs say the user dislikes the thing: "I hate ironing, it's my least favorite
+// chore".
+var hateVerbs = map[string]bool{
+	"hate": true, "dislike": true, "detest": true, "loathe": true, "stand": true,
+	"despise": true,
+}
+
+// hates reports whether the verb before an antecedent starting at from dislikes it.
+func (c *cl) hates(from int) bool {
+	return from > 0 && hateVerbs[c.w(from-1)]
 }
 
 // hasVerb reports whether unquoted tokens [i, j) hold a finite verb of saying or

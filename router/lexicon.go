@@ -288,5 +288,5 @@ var moreVerbs = map[string]bool{
 	"wears": true, "bought": true, "buy": true, "buys": true, "wrote": true, "write": true,
 	"writes": true, "saw": true, "see": true, "sees": true, "went": true, "came": true,
 	"come": true, "comes": true, "can't": true, "cannot": true, "won't": true,
-	"closed": true, "died": true, "shut": true, "ended": true,
+	"closed": true, "died": true, "shut": true, "ended": true, "based": true,
 }

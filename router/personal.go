@@ -210,7 +210,7 @@ func (c *cl) name(i, j int) string {
 
 // birthday returns the date in [i, j) if it holds a digit or a month name.
 func (c *cl) birthday(i, j int) string {
-	if c.w(i) == "on" {
+	if c.w(i) == "on" || c.w(i) == "in" {
 		i++
 	}
 	end := i
@@ -279,7 +279,8 @@ func (c *cl) phrase(i, j int, extra map[string]bool, stops map[string]bool) (int
 			// "Paris, France" keeps its comma; ", and I love it" ends the value.
 			// ", in Park Slope" and ", not Porto" end it too.
 			if nw := c.w(k + 1); nw == "and" || nw == "but" || nw == "which" || nw == "where" || nw == "since" ||
-				nw == "not" || placePreps[nw] || pronouns[nw] || t.w != "," {
+				nw == "not" || placePreps[nw] || pronouns[nw] || t.w != "," ||
+				strings.HasSuffix(nw, "ing") && c.lowerAfterUpper(i, k+1) {
 				break
 			}
 		}
@@ -394,6 +395,8 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			return c.iAmThe(j)
 		case "at":
 			return c.atWork(j + 1)
+		case "turning":
+			return c.iStatementAt(j) // "I'm turning 30 on June 2"
 		case "retired":
 			if c.trimPunctEnd(j+1, len(c.t)) == j+1 || c.w(j+1) == "now" || c.w(j+1) == "from" {
 				return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{"retired"}}), true
@@ -450,6 +453,12 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			return c.setFact(factbase.KeyCity, n, len(c.t))
 		}
 		return none, false
+	case "working":
+		// "..., working at SAP" with the subject of the clause before.
+		if j == 0 && c.impliedI {
+			return c.work(j+1, true)
+		}
+		return none, false
 	case "bought", "rent", "rented", "own":
 		// "We finally bought a house in Leeds"
 		return c.dwelling(j + 1)
@@ -488,6 +497,14 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			}
 		}
 		return none, true
+	case "turn", "turning":
+		// "I turn 30 on June 2": the date is the birthday.
+		if c.t[min(j+1, len(c.t)-1)].kind == tNum && c.w(j+2) == "on" {
+			if v := c.birthday(j+2, len(c.t)); v != "" {
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyUserBirthday, Values: []string{v}}), true
+			}
+		}
+		return none, false
 	case "joined", "started":
 		k := j + 1
 		if c.w(k) == "working" {
@@ -1003,4 +1020,74 @@ var andVerbs = map[string]bool{
 	"walk": true, "bike": true, "cycle": true, "rent": true, "share": true, "fly": true,
 	"run": true, "spend": true, "visit": true, "take": true, "love": true, "hate": true,
 	"enjoy": true, "miss": true, "moved": true, "grew": true, "raise": true,
+}
+
+// basics parses the user's basics said without "I" or "my" first: "Here's my email:
+// ...", "Name's Sam", "Home is Lisbon", "Lisbon is home now", "March 3 is my
+// birthday", and the subjectless notes of a profile ("Based in Berlin", "Currently
+// living in Lisbon").
+func (c *cl) basics() (outcome, bool) {
+	end := c.trimPunctEnd(0, len(c.t))
+	switch {
+	case c.at(0, "here", "is", "my") > 0:
+		return c.keyStatement(2)
+	case c.w(0) == "name" && c.t[0].poss, c.w(0) == "the" && c.w(1) == "name" && c.t[1].poss:
+		n := 1
+		if c.w(0) == "the" {
+			n = 2
+		}
+		if v := c.name(n, end); v != "" {
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{v}}), true
+		}
+		return none, true
+	case c.at(0, "home", "is") > 0 || c.at(0, "home", "for", "me", "is") > 0:
+		n := c.oneOf(0, []string{"home", "is"}, []string{"home", "for", "me", "is"})
+		return c.setFact(factbase.KeyCity, n, end)
+	case c.w(0) == "living" || c.w(0) == "based" || c.w(0) == "residing" || adverbs[c.w(0)] && (c.w(1) == "living" || c.w(1) == "based"):
+		if c.p.ref == "" && len(c.p.stmts) == 0 || c.impliedI {
+			saved := c.impliedI
+			c.impliedI = true
+			o, ok := c.iStatement(0)
+			c.impliedI = saved
+			return o, ok
+		}
+	}
+	// "Lisbon is home (now)", "March 3 is my birthday"
+	for k := 1; k < end && k < 10; k++ {
+		if c.w(k) != "is" {
+			continue
+		}
+		rest := c.trimFillersEnd(k+1, end)
+		switch {
+		case rest == k+2 && c.w(k+1) == "home":
+			if v := c.city(0, k); v != "" {
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyCity, Values: []string{v}}), true
+			}
+		case c.w(k+1) == "my":
+			if key, n, _ := c.keyAt(k + 2); key == factbase.KeyUserBirthday && n == rest {
+				if v := c.birthday(0, k); v != "" {
+					return c.statement(Statement{Kind: Set, Key: key, Values: []string{v}}), true
+				}
+				return none, true
+			}
+		}
+		return none, false
+	}
+	return none, false
+}
+
+// trimFillersEnd drops trailing time adverbs and fillers from tokens [i, j): "home
+// now", "home these days".
+func (c *cl) trimFillersEnd(i, j int) int {
+	for j > i {
+		switch {
+		case c.w(j-1) == "now" || c.w(j-1) == "nowadays" || c.w(j-1) == "currently":
+			j--
+		case j-2 >= i && c.at(j-2, "these", "days") > 0:
+			j -= 2
+		default:
+			return j
+		}
+	}
+	return j
 }

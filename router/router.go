@@ -121,8 +121,13 @@ const (
 	// Replace puts Values[1] where Values[0] is in the list Topic (appending it if
 	// Values[0] is absent) and removes Values[0].
 	Replace StmtKind = "replace"
-	// Swap exchanges the ranks of Values[0] and Values[1] in the list Topic.
+	// Swap exchanges the ranks of Values[0] and Values[1] in the list Topic; when
+	// only Values[0] is in the list, Values[1] takes its place, as with Replace
+	// ("swap Heat with Up").
 	Swap StmtKind = "swap"
+	// Shift moves Values[0] by Rank places in the list Topic: up (towards #1) when
+	// Rank is negative ("move Heat up one spot"), down when positive.
+	Shift StmtKind = "shift"
 )
 
 // Last is the Rank of a SetRank that puts its values at the end of the list ("move
@@ -146,7 +151,8 @@ type Statement struct {
 	Key string `json:"key,omitempty"`
 	// Values are the values in their original spelling, in order.
 	Values []string `json:"values"`
-	// Rank is the rank of Values[0] for SetRank (or Last); 0 otherwise.
+	// Rank is the rank of Values[0] for SetRank (or Last), the places to move by for
+	// Shift; 0 otherwise.
 	Rank int `json:"rank,omitempty"`
 	// Span is the clause the statement came from.
 	Span string `json:"span"`

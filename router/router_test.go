@@ -213,13 +213,18 @@ func checkResult(t *testing.T, msg string, r Result) {
 			}
 		}
 		switch s.Kind {
-		case Add, Remove, SetRank, Replace, Swap:
+		case Add, Remove, SetRank, Replace, Swap, Shift:
 			// Only a move or a swap may leave its list to the caller ("move Dune to
 			// the bottom").
-			if s.Topic == "" && s.Kind != SetRank && s.Kind != Swap || s.Key != "" || s.Least {
+			if s.Topic == "" && s.Kind != SetRank && s.Kind != Swap && s.Kind != Shift || s.Key != "" || s.Least {
 				t.Errorf("Parse(%q): list statement %+v needs a topic and no key", msg, s)
 			}
-			if (s.Kind == SetRank) != (s.Rank > 0 || s.Rank == Last) || s.Rank > MaxRank {
+			switch {
+			case s.Kind == Shift:
+				if s.Rank == 0 || s.Rank > MaxRank || s.Rank < -MaxRank || len(s.Values) != 1 {
+					t.Errorf("Parse(%q): shift %+v needs a distance and one value", msg, s)
+				}
+			case (s.Kind == SetRank) != (s.Rank > 0 || s.Rank == Last) || s.Rank > MaxRank:
 				t.Errorf("Parse(%q): statement %+v has a bad rank", msg, s)
 			}
 			if (s.Kind == Replace || s.Kind == Swap) && len(s.Values) != 2 {

@@ -144,7 +144,7 @@ func (p *parser) sentence(a, b int) {
 		last := segEnd == len(toks)
 		// What comes before must be a clause too: "Tokyo and Kyoto are my favorite
 		// cities" is one clause, and so is "Hi, I'm Sam".
-		if verbsBefore[r.s] == verbsBefore[from] {
+		if verbsBefore[r.s] == verbsBefore[from] && !startsCommand(seg) {
 			continue
 		}
 		if p.startsClause(seg) || p.parseClause(seg, question && last, true).route != RouteNone {
@@ -219,4 +219,20 @@ func clauseMarker(t token) bool {
 var jobCues = map[string]bool{
 	"quit": true, "job": true, "jobs": true, "hired": true, "resigned": true,
 	"switched": true, "employer": true, "joined": true, "laid": true, "fired": true,
+}
+
+// startsCommand reports whether seg opens, after lead-ins, with an imperative verb
+// followed by a list reference ("Not a fan of Heat anymore, remove it from my
+// favorite movies"): a clause whatever comes before.
+func startsCommand(seg []token) bool {
+	i := skipLeadIns(seg, 0, nil)
+	if i >= len(seg) || seg[i].kind != tWord || !commands[seg[i].w] {
+		return false
+	}
+	for _, t := range seg[i+1:] {
+		if t.kind == tWord && (t.w == "favorite" || t.w == "favorites") {
+			return true
+		}
+	}
+	return false
 }

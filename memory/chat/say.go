@@ -416,6 +416,25 @@ func (s *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statem
 			for i, v := range st.Values {
 				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, st.Rank+i)})
 			}
+		case router.Shift:
+			m, ok, err := member(st.Values[0])
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if !ok {
+				notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", st.Values[0], plural(topicNoun(c.Key))))
+				skipped = append(skipped, fmt.Sprintf("move %q: not in %s", st.Values[0], c.Key))
+				continue
+			}
+			rank := max(m.Rank+st.Rank, 1)
+			if tx != nil {
+				n, err := tx.MaxRank(ctx, factbase.SubjectUser, c.Key)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				rank = min(rank, n)
+			}
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[0], rank)})
 		case router.Swap:
 			a, okA, err := member(st.Values[0])
 			if err != nil {
@@ -425,13 +444,15 @@ func (s *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statem
 			if err != nil {
 				return nil, nil, nil, err
 			}
+			if okA && !okB {
+				// "Swap Heat with Up" where Up is new: Up takes Heat's place.
+				ops = append(ops, factbase.Op{Kind: factbase.OpRemove, Fact: fav(st.Values[0], 0)},
+					factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[1], a.Rank)})
+				continue
+			}
 			if !okA || !okB {
-				v := st.Values[0]
-				if okA {
-					v = st.Values[1]
-				}
-				notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", v, plural(topicNoun(c.Key))))
-				skipped = append(skipped, fmt.Sprintf("swap %q: not in %s", v, c.Key))
+				notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", st.Values[0], plural(topicNoun(c.Key))))
+				skipped = append(skipped, fmt.Sprintf("swap %q: not in %s", st.Values[0], c.Key))
 				continue
 			}
 			// Moving A to B's rank shifts the members between by one, which leaves B
