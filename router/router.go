@@ -173,6 +173,8 @@ type Query struct {
 	Kind  QueryKind `json:"kind"`
 	Topic string    `json:"topic,omitempty"` // raw topic phrase, as in Statement
 	Key   string    `json:"key,omitempty"`   // personal fact key
+	// Least marks a QueryFact of the user's least favorite of Topic (Key "").
+	Least bool `json:"least,omitempty"`
 	Rank  int       `json:"rank,omitempty"`  // for QueryRank
 	Limit int       `json:"limit,omitempty"` // for QueryList: "my top 3 movies"; 0: all
 	Span  string    `json:"span"`

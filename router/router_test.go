@@ -250,7 +250,7 @@ func checkResult(t *testing.T, msg string, r Result) {
 				t.Errorf("Parse(%q): rank query %+v", msg, q)
 			}
 		case QueryFact:
-			if q.Key == "" || q.Topic != "" {
+			if (q.Key == "") == (q.Topic == "") || q.Least != (q.Topic != "") {
 				t.Errorf("Parse(%q): fact query %+v", msg, q)
 			}
 		default:

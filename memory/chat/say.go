@@ -631,6 +631,26 @@ func (s *Service) Ask(ctx context.Context, user factbase.UserID, question string
 }
 
 func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
+	if q.Least {
+		c, err := s.TopicKey(ctx, user, q.Topic)
+		if err != nil {
+			return Answer{}, err
+		}
+		noun := topicNoun(c.Key)
+		key := factbase.LeastFavoritePrefix + strings.TrimPrefix(c.Key, factbase.FavoritesPrefix)
+		a := Answer{Key: key, Items: []AskItem{}}
+		facts, err := s.core.Get(ctx, user, factbase.SubjectUser, key, nil)
+		if err != nil {
+			return a, err
+		}
+		if len(facts) == 0 {
+			a.Reply = fmt.Sprintf("I don't know your least favorite %s yet.", noun)
+			return a, nil
+		}
+		a.Items = append(a.Items, AskItem{Value: facts[0].Value, ID: facts[0].ID})
+		a.Reply = fmt.Sprintf("Your least favorite %s is %s.", noun, facts[0].Value)
+		return a, nil
+	}
 	if q.Kind == router.QueryFact {
 		info := personalKeys[q.Key]
 		a := Answer{Key: q.Key, Items: []AskItem{}}
