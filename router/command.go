@@ -135,18 +135,15 @@ func (c *cl) command() (outcome, bool) {
 func (c *cl) listless(verb string, kind StmtKind, k, end int) (outcome, bool) {
 	switch {
 	case kind == Remove:
-		if k >= end {
-			return none, false
-		}
+		// "remove it (again)", "remove that one"
 		p := k + 1
-		for p < end && !c.onlyFillers(p, end) {
+		if c.w(p) == "one" {
 			p++
 		}
-		vi, vj, _ := c.trimValue(k, p)
-		if vi >= vj || !c.vague(vi, vj) {
+		if p > end || !c.onlyFillers(p, end) {
 			return none, false
 		}
-		ref, topic := c.resolve(vi, vj)
+		ref, topic := c.resolve(k, p)
 		if ref == "" || topic == "" {
 			return none, false
 		}

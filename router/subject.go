@@ -13,7 +13,14 @@ package router
 // Values are cut from the message by offset, so they keep their spelling. Linear in
 // len(toks).
 func thirdPerson(toks []token) []token {
-	out := toks[:0:0]
+	any := false
+	for _, t := range toks {
+		any = any || t.w == "user"
+	}
+	if !any {
+		return toks
+	}
+	out := make([]token, 0, len(toks))
 	third := false // a user subject was rewritten in this sentence
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
