@@ -275,6 +275,9 @@ func (c *cl) phrase(i, j int, extra map[string]bool, stops map[string]bool) (int
 		if k > i && (t.kind == tWord && (cutWords[t.w] || extra[t.w]) || c.timeTail(k)) {
 			break
 		}
+		if k > i && c.at(k, "to", "be") > 0 {
+			break // "NYC, Manhattan to be exact"
+		}
 		if t.kind == tPunct && (t.w == "," || t.w == ";" || t.w == "(") && k > i {
 			// "Paris, France" keeps its comma; ", and I love it" ends the value.
 			// ", in Park Slope" and ", not Porto" end it too.
@@ -298,7 +301,7 @@ func (c *cl) city(i, j int) string {
 	if c.w(i) == "in" || c.w(i) == "at" {
 		i++
 	}
-	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j)}, placeStops)
+	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true}, placeStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
 	}
@@ -341,6 +344,13 @@ func (c *cl) role(i, j int, strict bool) string {
 		i++
 	}
 	a, b := c.phrase(i, j, map[string]bool{"at": true, "for": true, "in": true, "and": true, "by": true, "on": true}, roleStops)
+	for k := a + 1; k < b; k++ {
+		// "an engineer working at Google": the participle starts a phrase of its own.
+		if occupations[c.w(k-1)] && strings.HasSuffix(c.w(k), "ing") {
+			b = k
+			break
+		}
+	}
 	if a >= b || c.t[a].kind == tNum || strict && !occupations[c.w(b-1)] {
 		return ""
 	}
@@ -407,6 +417,10 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		}
 		// "Hi, I'm Sam.", "I'm Ada Lovelace": capitalised name-like words and nothing
 		// else ("I'm Tired" and "I'm French" are not names).
+		if _, e, _ := c.trimValue(j, len(c.t)); c.introduction(j, e) != "" {
+			// "I'm Sam, by the way"
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{c.introduction(j, e)}}), true
+		}
 		if v := c.introduction(j, c.trimPunctEnd(j, len(c.t))); v != "" {
 			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{v}}), true
 		}
@@ -497,6 +511,12 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			}
 		}
 		return none, true
+	case "prefer", "like", "want":
+		// "I prefer to be called Sam"
+		if n := c.oneOf(j+1, []string{"to", "be", "called"}, []string{"being", "called"}, []string{"to", "go", "by"}); n > 0 {
+			return c.setFact(factbase.KeyName, n, len(c.t))
+		}
+		return none, false
 	case "turn", "turning":
 		// "I turn 30 on June 2": the date is the birthday.
 		if c.t[min(j+1, len(c.t)-1)].kind == tNum && c.w(j+2) == "on" {
@@ -554,6 +574,14 @@ func (c *cl) hasTimeTail(k int) bool {
 func (c *cl) moved(k int) (outcome, bool) {
 	for c.w(k) == "back" || c.w(k) == "over" || c.w(k) == "out" || c.w(k) == "here" && c.w(k+1) == "to" {
 		k++
+	}
+	if c.w(k) == "from" {
+		// "I moved from Paris to Lyon last year"
+		for m := k + 2; m < len(c.t) && m < k+7; m++ {
+			if c.w(m) == "to" {
+				return c.setFact(factbase.KeyCity, m+1, len(c.t))
+			}
+		}
 	}
 	if c.w(k) != "to" {
 		return none, false
@@ -1043,7 +1071,8 @@ func (c *cl) basics() (outcome, bool) {
 	case c.at(0, "home", "is") > 0 || c.at(0, "home", "for", "me", "is") > 0:
 		n := c.oneOf(0, []string{"home", "is"}, []string{"home", "for", "me", "is"})
 		return c.setFact(factbase.KeyCity, n, end)
-	case c.w(0) == "living" || c.w(0) == "based" || c.w(0) == "residing" || adverbs[c.w(0)] && (c.w(1) == "living" || c.w(1) == "based"):
+	case c.w(0) == "living" || c.w(0) == "based" || c.w(0) == "residing" || adverbs[c.w(0)] && (c.w(1) == "living" || c.w(1) == "based" || c.w(1) == "moved"),
+		(c.w(0) == "moved" || c.w(0) == "relocated") && c.w(1) == "to":
 		if c.p.ref == "" && len(c.p.stmts) == 0 || c.impliedI {
 			saved := c.impliedI
 			c.impliedI = true

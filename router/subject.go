@@ -22,10 +22,39 @@ func thirdPerson(toks []token) []token {
 	}
 	out := make([]token, 0, len(toks))
 	third := false // a user subject was rewritten in this sentence
+	told := false  // ... in each sentence since it was first
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind == tPunct && (isTerminal(t.w) || t.w == "\n") {
+			told = told && third
 			third = false
+		}
+		if start := len(out) == 0 || out[len(out)-1].kind == tPunct && (isTerminal(out[len(out)-1].w) || out[len(out)-1].w == "\n"); start && t.kind == tWord {
+			// "The user is a nurse. She lives in Lyon.": a pronoun opening the next
+			// sentence goes on about the user.
+			verbs := thirdVerbs
+			if t.w == "they" {
+				verbs = theyVerbs
+			}
+			k := i + 1
+			for k < len(toks) && adverbs[toks[k].w] {
+				k++
+			}
+			if told && (t.w == "he" || t.w == "she" || t.w == "they") && k < len(toks) && verbs[toks[k].w] != "" {
+				t.w = "i"
+				out = append(out, t)
+				third = true
+				for i++; i < k; i++ {
+					out = append(out, toks[i])
+				}
+				v := toks[k]
+				v.w = verbs[v.w]
+				out = append(out, v)
+				continue
+			}
+			if t.w != "the" && t.w != "user" {
+				told = false
+			}
 		}
 		if t.kind == tWord && t.w == "user" {
 			start := len(out)
@@ -43,7 +72,7 @@ func thirdPerson(toks []token) []token {
 				}
 				if k < len(toks) && toks[k].kind == tWord && thirdVerbs[toks[k].w] != "" {
 					out = append(out[:start], token{w: "i", s: spanStart(out, start, t), e: t.e, kind: tWord})
-					third = true
+					third, told = true, true
 					continue
 				}
 			}
@@ -106,4 +135,15 @@ var thirdVerbs = map[string]string{
 	"started": "started", "got": "got", "lived": "lived", "worked": "worked",
 	"used": "used", "will": "will", "can": "can", "would": "would", "landed": "landed", "took": "took", "accepted": "accepted",
 	"quit": "quit", "left": "left", "retired": "retired", "became": "became",
+}
+
+// theyVerbs maps the verbs after "they" standing for the user to the first person.
+var theyVerbs = map[string]string{
+	"are": "am", "were": "was", "have": "have", "do": "do", "live": "live", "work": "work",
+	"prefer": "prefer", "want": "want", "like": "like", "love": "love", "go": "go",
+	"moved": "moved", "speak": "speak", "drive": "drive", "own": "own", "use": "use",
+	"need": "need", "hate": "hate", "enjoy": "enjoy", "reside": "reside", "study": "study",
+	"teach": "teach", "relocated": "relocated", "joined": "joined", "started": "started",
+	"got": "got", "lived": "lived", "worked": "worked", "used": "used", "will": "will",
+	"can": "can", "would": "would", "recently": "recently", "just": "just",
 }
