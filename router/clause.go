@@ -276,6 +276,7 @@ var commands = map[string]bool{
 	"make": true, "replace": true, "swap": true, "set": true, "change": true, "update": true,
 	"rank": true, "bump": true, "store": true, "record": true, "note": true, "get": true,
 	"cross": true, "scratch": true, "switch": true, "exchange": true, "flip": true,
+	"send": true, "push": true,
 }
 
 // iVerbs may open a clause whose subject "I" was given by the clause before.

@@ -8,7 +8,8 @@ var commandKind = map[string]StmtKind{
 	"store": Add, "record": Add, "note": Add,
 	"remove": Remove, "delete": Remove, "drop": Remove, "erase": Remove, "take": Remove,
 	"get": Remove, "cross": Remove, "scratch": Remove,
-	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank,
+	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank, "send": SetRank,
+	"push": SetRank,
 }
 
 // commandVerbs phrase the clarification questions.
@@ -72,7 +73,13 @@ func (c *cl) command() (outcome, bool) {
 		if !ok {
 			continue
 		}
-		if kind == Remove && tg.rank != 0 {
+		switch {
+		case kind == Remove && tg.rank != 0 && verb == "drop":
+			// "Drop Dune to last place": a move.
+			kind = SetRank
+		case kind == Remove && tg.rank != 0:
+			return none, false
+		case (verb == "send" || verb == "push") && tg.rank == 0:
 			return none, false
 		}
 		vi, vj, _ := c.trimValue(k, p)
@@ -84,6 +91,9 @@ func (c *cl) command() (outcome, bool) {
 			switch {
 			case ref == "" && tg.emptyTopic:
 				return none, true
+			case tg.emptyTopic && refTopic == "" && kind == Remove:
+				// "I've gone off Heat. Please remove it from my favorites."
+				tg.emptyTopic = false
 			case ref == "":
 				return c.ask("Which one should I " + v[0] + " " + v[1] + " your favorite " + tg.topic + "?"), true
 			case tg.emptyTopic && refTopic == "":
@@ -104,6 +114,9 @@ func (c *cl) command() (outcome, bool) {
 				fallback, found = c.ask("What should I "+v[0]+" "+v[1]+" your favorite "+tg.topic+"?"), true
 			}
 			continue
+		case tg.emptyTopic && (kind == Remove || tg.rank != 0) && itemLike(values):
+			// "Remove pizza from my favorites": the list that holds it (Topic "").
+			tg.emptyTopic = false
 		case tg.emptyTopic:
 			return c.ask("Which list should I " + v[0] + " " + clip(strings.Join(values, ", ")) + " " + v[1] + "?"), true
 		}
@@ -148,7 +161,7 @@ func (c *cl) listless(verb string, kind StmtKind, k, end int) (outcome, bool) {
 			return none, false
 		}
 		return c.statement(Statement{Kind: Remove, Topic: topic, Values: []string{ref}}), true
-	case verb == "move" || verb == "bump" || verb == "put":
+	case verb == "move" || verb == "bump" || verb == "put" || verb == "make" || verb == "send" || verb == "push":
 		for p := max(k+1, end-maxTarget); p < end; p++ {
 			r, n := c.rankPos(p, false)
 			if n == p || r == 0 || !c.onlyFillers(n, end) {
@@ -271,14 +284,28 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 	if w := c.w(k); w == "to" || w == "at" || w == "as" || w == "in" || w == "into" || w == "on" {
 		k++
 	}
+	if n := c.at(k, "all", "the", "way"); n > 0 {
+		// "all the way down", "all the way to the top"
+		switch c.w(n) {
+		case "down":
+			return Last, n + 1
+		case "up":
+			return 1, n + 1
+		case "to":
+			k = n + 1
+		}
+	}
 	if c.w(k) == "the" {
 		k++
+		if c.w(k) == "very" {
+			k++
+		}
 	}
 	rank := 0
 	switch {
 	case c.w(k) == "top" || c.w(k) == "head" || c.w(k) == "front":
 		rank, k = 1, k+1
-	case (c.w(k) == "bottom" || c.w(k) == "end" || c.w(k) == "back") && c.w(k-1) == "the":
+	case (c.w(k) == "bottom" || c.w(k) == "end" || c.w(k) == "back") && (c.w(k-1) == "the" || c.w(k-1) == "very"):
 		rank, k = Last, k+1
 	case c.w(k) == "last" || c.w(k) == "dead" && c.w(k+1) == "last":
 		if c.w(k) == "dead" {
@@ -331,8 +358,9 @@ func (c *cl) listRef(m, end int, verb string, tg *target) (int, bool) {
 		return m, false
 	}
 	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"},
-		[]string{"the", "bottom", "of"}, []string{"the", "end", "of"}); n > 0 {
-		switch c.w(m + 1) {
+		[]string{"the", "bottom", "of"}, []string{"the", "end", "of"}, []string{"the", "very", "top", "of"},
+		[]string{"the", "very", "bottom", "of"}, []string{"the", "very", "end", "of"}); n > 0 {
+		switch c.w(n - 2) {
 		case "top":
 			tg.rank = 1
 		case "bottom", "end":

@@ -491,18 +491,25 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 		case k == 0:
 			continue
-		case (w == "should" || w == "must") && c.w(k+1) == "be",
-			(w == "needs" || w == "need" || w == "ought" || w == "deserves") && c.at(k+1, "to", "be") > 0:
-			// "Radiolab should be #3 on my favorite podcasts": a rank or a place in
-			// the list, not a wish for what the favorite is.
+		case (w == "should" || w == "must") && (c.w(k+1) == "be" || c.w(k+1) == "come" || c.w(k+1) == "go"),
+			(w == "needs" || w == "need" || w == "ought" || w == "deserves") && c.at(k+1, "to", "be") > 0,
+			w == "belongs" || w == "goes" || w == "comes":
+			// "Radiolab should be #3 on my favorite podcasts", "Gouda belongs at
+			// #3": a rank or a place in the list, not a wish for what the favorite
+			// is.
 			w = "should"
 		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
 			continue
 		}
 		m := k + 1
 		if w == "should" {
-			m = k + 2
-			if c.w(m) == "to" {
+			if c.w(k) != "belongs" && c.w(k) != "goes" && c.w(k) != "comes" {
+				m = k + 2
+			}
+			if c.w(m) == "to" && c.w(m+1) == "be" {
+				m += 2
+			}
+			if c.w(m) == "at" || c.w(m) == "in" && c.w(m+1) != "my" {
 				m++
 			}
 		}
@@ -538,6 +545,15 @@ func (c *cl) inverted() (outcome, bool) {
 		if !member {
 			if r, ok := c.rankAt(m); ok && !r.top && r.rank > 0 {
 				n := c.oneOf(r.next, []string{"in"}, []string{"on"}, []string{"of"}, []string{"among"}, []string{"within"})
+				if n < 0 && w == "should" && c.onlyFillers(r.next, c.trimPunctEnd(0, len(c.t))) {
+					// "Gouda should be #3": the list that holds it.
+					vi, vj, _ := c.trimValue(0, k)
+					values := c.values(vi, vj, false)
+					if len(values) != 1 || c.vague(vi, vj) || c.hasVerb(vi, vj) || !itemLike(values) {
+						return none, true
+					}
+					return c.statement(Statement{Kind: SetRank, Values: values, Rank: r.rank}), true
+				}
 				if n < 0 {
 					continue
 				}
@@ -646,6 +662,9 @@ func (c *cl) inverted() (outcome, bool) {
 			st.Kind, st.Rank = SetRank, 1
 		case len(values) == 1 && !f.plural:
 			// "Y is my favorite X": Y is THE favorite, #1 (see above).
+			st.Kind, st.Rank = SetRank, 1
+		case c.arrows(vi, vj):
+			// "brie > gouda > feta are my favorite cheeses"
 			st.Kind, st.Rank = SetRank, 1
 		}
 		return c.statement(st), true

@@ -141,8 +141,8 @@ type Statement struct {
 	// Topic is the raw topic phrase of a favorites list, lower-cased ("vacation
 	// destinations"); canon makes it canonical. "" for personal facts, and for a
 	// swap, move or remove that names no list ("swap mango and figs", "move Dune to
-	// the bottom"): the list is the one that holds the values, which the caller
-	// finds.
+	// the bottom", "remove pizza from my favorites"): the list is the one that
+	// holds the values, which the caller finds.
 	Topic string `json:"topic,omitempty"`
 	// Least marks a Set of the user's least favorite of Topic ("My least favorite
 	// vegetable is okra"): one value, not a member of the favorites list.

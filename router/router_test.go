@@ -131,7 +131,7 @@ func TestClarify(t *testing.T) {
 		{"My 3rd favorite city is", "What is your 3rd favorite city?", RouteWrite},
 		{"My top 3 books are", "What are your top 3 books?", RouteWrite},
 		{"Add sushi to my favorites", "Which list should I add sushi to?", RouteWrite},
-		{"Remove sushi from my favorites", "Which list should I remove sushi from?", RouteWrite},
+		{"Remove the sushi from my favorites", "Which list should I remove the sushi from?", RouteWrite},
 		{"Sushi is my favorite!", "Which list should I add Sushi to?", RouteWrite},
 		{"Add to my favorite books", "What should I add to your favorite books?", RouteWrite},
 		{"My email is", "What is your email address?", RouteWrite},
@@ -214,9 +214,9 @@ func checkResult(t *testing.T, msg string, r Result) {
 		}
 		switch s.Kind {
 		case Add, Remove, SetRank, Replace, Swap, Shift:
-			// Only a move or a swap may leave its list to the caller ("move Dune to
-			// the bottom").
-			if s.Topic == "" && s.Kind != SetRank && s.Kind != Swap && s.Kind != Shift || s.Key != "" || s.Least {
+			// Only a move, swap or remove may leave its list to the caller ("move
+			// Dune to the bottom", "remove pizza from my favorites").
+			if s.Topic == "" && (s.Kind == Add || s.Kind == Replace) || s.Key != "" || s.Least {
 				t.Errorf("Parse(%q): list statement %+v needs a topic and no key", msg, s)
 			}
 			switch {

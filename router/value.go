@@ -12,6 +12,8 @@ var orderPhrases = [][]string{
 	{"in", "that", "order"}, {"in", "this", "order"}, {"in", "order"},
 	{"in", "order", "of", "preference"}, {"ranked"}, {"in", "ranked", "order"},
 	{"from", "best", "to", "worst"}, {"from", "most", "to", "least", "favorite"},
+	{"best", "to", "worst"}, {"most", "to", "least", "favorite"}, {"from", "most", "to", "least"},
+	{"in", "descending", "order"}, {"in", "order", "of", "preference"}, {"ranked", "from", "best", "to", "worst"},
 }
 
 // trimPunct reports whether punctuation token w is dropped from the ends of a value.
