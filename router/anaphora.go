@@ -12,6 +12,9 @@ func (p *parser) remember(toks []token, o outcome) {
 	if len(o.stmts) > 0 {
 		p.ref, p.refTopic = "", ""
 		st := o.stmts[len(o.stmts)-1]
+		if st.Key == "" && !st.Least && st.Topic != "" {
+			p.listTopic = st.Topic
+		}
 		if st.Key == "" && !st.Least && st.Topic != "" && len(st.Values) == 1 && st.Kind != Remove {
 			p.ref, p.refTopic = st.Values[0], st.Topic
 		}

@@ -368,6 +368,12 @@ func (c *cl) listRef(m, end int, verb string, tg *target) (int, bool) {
 		}
 		m = n
 	}
+	if n := c.oneOf(m, []string{"that", "list"}, []string{"the", "list"}, []string{"this", "list"},
+		[]string{"the", "same", "list"}, []string{"that", "one"}); n > 0 && c.p.listTopic != "" {
+		// "Also add baklava to that list": the list of the statement before.
+		tg.topic = c.p.listTopic
+		return n, true
+	}
 	if c.w(m) != "my" {
 		return m, false
 	}

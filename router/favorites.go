@@ -388,11 +388,12 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		v = n + 1
 	}
 	vi, vj, inOrder := c.trimValue(v, c.trimAnymore(v, len(c.t)))
-	inOrder = inOrder || ordered || c.arrows(vi, vj)
+	seq := c.sequence(vi, vj)
+	inOrder = inOrder || ordered || seq
 	if c.conditionalIn(vi, vj) {
 		return none, true
 	}
-	asList := cop.form == "are" || f.plural || f.top || inOrder ||
+	asList := cop.form == "are" || f.plural || f.top || inOrder || seq ||
 		(cop.form == ":" || cop.modal) && plural(topic)
 	if vi < vj && c.vague(vi, vj) {
 		return none, true
@@ -501,6 +502,10 @@ func (c *cl) inverted() (outcome, bool) {
 		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
 			continue
 		}
+		if (w == "has" || w == "have") && c.at(k+1, "to", "be") > 0 {
+			// "Sushi has to be my favorite food"
+			w, k = "is", k+2
+		}
 		m := k + 1
 		if w == "should" {
 			if c.w(k) != "belongs" && c.w(k) != "goes" && c.w(k) != "comes" {
@@ -584,6 +589,13 @@ func (c *cl) inverted() (outcome, bool) {
 				return none, true
 			}
 		}
+		for q := from; q < valueEnd; q++ {
+			if c.w(q) == "," && q > from && skipLeadIns(c.t[:valueEnd], q+1, nil) == valueEnd {
+				// "Sushi, without a doubt, is my favorite food": an aside.
+				valueEnd = q
+				break
+			}
+		}
 		if from > 0 && c.hates(from) != f.least {
 			// "I hate X, it's my favorite Y" says something else.
 			return none, true
@@ -663,7 +675,7 @@ func (c *cl) inverted() (outcome, bool) {
 		case len(values) == 1 && !f.plural:
 			// "Y is my favorite X": Y is THE favorite, #1 (see above).
 			st.Kind, st.Rank = SetRank, 1
-		case c.arrows(vi, vj):
+		case c.sequence(vi, vj):
 			// "brie > gouda > feta are my favorite cheeses"
 			st.Kind, st.Rank = SetRank, 1
 		}

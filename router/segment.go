@@ -18,6 +18,9 @@ type parser struct {
 	// then its list), or what a clause that stated nothing was about ("I'm done with
 	// Heat", "Zuni closed"; see mention).
 	ref, refTopic string
+	// listTopic is the list of the message's last favorites statement, which "that
+	// list" names ("... Also add baklava to that list.").
+	listTopic string
 	// jobCue says the sentence speaks of jobs ("quit", "job", "hired"), so that "I'm
 	// at Datadog now" names an employer rather than a place.
 	jobCue bool

@@ -73,17 +73,21 @@ func (c *cl) single(i, j int) string {
 }
 
 // list returns the values of tokens [i, j), split with normalize.ParseList, or at
-// the arrows of a ranking ("Rust > Go > Python").
+// the steps of a ranking ("Rust > Go > Python", "tiramisu, then flan, then
+// baklava", "tiramisu, followed by flan").
 func (c *cl) list(i, j int) []string {
-	if !c.arrows(i, j) {
+	if !c.sequence(i, j) {
 		return normalize.ParseList(c.text(i, j))
 	}
 	var out []string
 	seen := map[string]bool{}
 	from := i
 	for k := i; k <= j; k++ {
-		if k < j && !(c.t[k].kind == tPunct && c.t[k].w == ">") {
-			continue
+		n := k
+		if k < j {
+			if n = c.step(k); n == k {
+				continue
+			}
 		}
 		a, b, _ := c.trimValue(from, k)
 		for b > a && c.t[b-1].kind == tPunct && (c.t[b-1].w == "-" || c.t[b-1].w == "=") {
@@ -93,16 +97,35 @@ func (c *cl) list(i, j int) []string {
 			seen[normalize.Value(v)] = true
 			out = append(out, v)
 		}
-		from = k + 1
+		if k == j {
+			break
+		}
+		from, k = n, n-1
 	}
 	return out
 }
 
-// arrows reports whether tokens [i, j) are a ranking written with ">" between the
-// items: "Alien > Heat > Up".
-func (c *cl) arrows(i, j int) bool {
+// step returns the index after a ranking step at k (">", ", then", ", and then",
+// ", followed by"), or k if there is none.
+func (c *cl) step(k int) int {
+	switch {
+	case c.t[k].kind == tPunct && c.t[k].w == ">":
+		return k + 1
+	case c.w(k) == "," && c.w(k+1) == "then":
+		return k + 2
+	case c.w(k) == "," && c.at(k+1, "and", "then") > 0:
+		return k + 3
+	case c.w(k) == "," && c.at(k+1, "followed", "by") > 0:
+		return k + 3
+	}
+	return k
+}
+
+// sequence reports whether tokens [i, j) are a ranking written with steps (see
+// step): "Alien > Heat > Up".
+func (c *cl) sequence(i, j int) bool {
 	for k := i; k < j; k++ {
-		if c.t[k].kind == tPunct && c.t[k].w == ">" {
+		if c.step(k) > k {
 			return true
 		}
 	}
