@@ -233,6 +233,9 @@ func (c *cl) swap() (outcome, bool) {
 	and := false
 	for m := vi; m < vj; m++ {
 		and = and || c.w(m) == "and" || c.w(m) == "&"
+		if topic == "" && (c.w(m) == "in" || c.w(m) == "on" || c.w(m) == "within" || c.w(m) == "from") {
+			return none, false // "swap red and blue in the chart": another list
+		}
 	}
 	values := c.values(vi, vj, true)
 	if !and || len(values) != 2 || c.vague(vi, vj) || topic == "" && !itemLike(values) {
