@@ -40,6 +40,22 @@
 //     no longer (one of) my favorite X", "Y isn't my favorite X anymore", "My favorite X
 //     is no longer Y": Remove.
 //   - "Replace Y with Z in my favorite X": Replace, Values [Y, Z] (Z takes Y's rank).
+//   - "Swap A and B (in my favorite X)", "switch the order of A and B", "swap A with
+//     B": Swap. "Move Y to the bottom / the end", "put Y last", "Y should be last on
+//     ...": SetRank at Last. "Move Y up/down two spots": Shift. "Y should be #3 on my
+//     favorite X", "Y should come third / belongs at #3": SetRank. A move, swap or
+//     remove that names no list ("swap mango and figs", "remove pizza from my
+//     favorites") has Topic "": the caller finds the one list holding the values.
+//   - Rankings: "My favorite X, in order: A > B > C", "A, then B, then C", "A,
+//     followed by B", "best to worst": SetRank from 1.
+//   - "it" in a command is the thing an earlier clause of the message named: "I'm
+//     done with Heat, take it off my favorite movies", "Zuni closed, so drop it from
+//     ...", "Add Tenet to ... Hmm, no, remove it again" (the two cancel out).
+//   - "My least favorite X is Y", "Y is my least favorite X", "I hate Y, it's my least
+//     favorite X": Set with Least (one value, not the favorites list).
+//   - The user in the third person, as assistants and memory systems write: "The user
+//     lives in Lyon", "User works at Siemens", "The user's email is ...", and "She/They
+//     ..." opening the next sentences, are read as "I" and "my".
 //   - Personal facts, Set with one value: "My email (address) is ..." contact.email,
 //     "My work email is ..." contact.work_email, "My phone/cell/mobile (number) is ..."
 //     contact.phone, "My name is ...", "Call me ...", "I go by ...", "Hi, I'm Sam"
@@ -174,10 +190,10 @@ type Query struct {
 	Topic string    `json:"topic,omitempty"` // raw topic phrase, as in Statement
 	Key   string    `json:"key,omitempty"`   // personal fact key
 	// Least marks a QueryFact of the user's least favorite of Topic (Key "").
-	Least bool `json:"least,omitempty"`
-	Rank  int       `json:"rank,omitempty"`  // for QueryRank
-	Limit int       `json:"limit,omitempty"` // for QueryList: "my top 3 movies"; 0: all
-	Span  string    `json:"span"`
+	Least bool   `json:"least,omitempty"`
+	Rank  int    `json:"rank,omitempty"`  // for QueryRank
+	Limit int    `json:"limit,omitempty"` // for QueryList: "my top 3 movies"; 0: all
+	Span  string `json:"span"`
 }
 
 // Result is what Parse found in a message. (The brief called this type Parse; Go
