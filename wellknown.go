@@ -87,3 +87,7 @@ const (
 // favorites.movie, favorites.vacation_destinations. DefaultCardinalities declares
 // them Ranked.
 const FavoritesPrefix = "favorites."
+
+// LeastFavoritePrefix starts the keys of the user's least favorites, one value
+// each: least_favorite.vegetable is "okra". They are not lists.
+const LeastFavoritePrefix = "least_favorite."

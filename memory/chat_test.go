@@ -80,6 +80,8 @@ func TestSayReplies(t *testing.T) {
 		{"My email is a@example.com", "Noted: your email is a@example.com."},
 		{"My email is a@example.com", "I already have your email as a@example.com."},
 		{"Anna's favorite color is blue", "Nothing to remember in that message."},
+		{"My least favorite vegetable is okra", "Noted: your least favorite vegetable is okra."},
+		{"swap ETH and DOGE", "Which of your favorites lists is ETH and DOGE in?"},
 		// A fact about someone else is not announced as the user's own.
 		{"My colleague Martin works at Acme.", "Noted for Martin (colleague): works at Acme."},
 	}

@@ -180,6 +180,11 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		return none
 	}
 	first := c.w(0)
+	if !c.question {
+		if o, ok := c.basics(); ok {
+			return o
+		}
+	}
 	switch {
 	case readStarts[first] || first == "i" && c.iAsks():
 		if o, ok := c.query(); ok {
@@ -235,6 +240,14 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 		if o, ok := c.iStatement(0); ok {
 			return o
 		}
+	case first == "we":
+		if o, ok := c.weStatement(); ok {
+			return o
+		}
+	case first == "been":
+		if o, ok := c.beenAt(1); ok {
+			return o
+		}
 	case first == "call" || first == "reach" || first == "contact" || first == "email" || first == "text" || first == "you" || first == "people" || first == "everyone" || first == "everybody" || first == "they" || first == "friends":
 		if o, ok := c.callMe(); ok {
 			return o
@@ -243,7 +256,9 @@ func (p *parser) parseClause(toks []token, question, impliedI bool) outcome {
 	if o, ok := c.inverted(); ok {
 		return o
 	}
-	return none
+	// "I teach yoga in the mornings and work as a barista at ...": the clause states
+	// nothing the router keeps, but its subject carries to the next.
+	return outcome{route: RouteNone, subjectI: first == "i" || c.impliedI && iVerbs[first]}
 }
 
 // readStarts open a read.
@@ -260,14 +275,16 @@ var commands = map[string]bool{
 	"remove": true, "delete": true, "drop": true, "erase": true, "take": true, "move": true,
 	"make": true, "replace": true, "swap": true, "set": true, "change": true, "update": true,
 	"rank": true, "bump": true, "store": true, "record": true, "note": true, "get": true,
-	"cross": true, "scratch": true,
+	"cross": true, "scratch": true, "switch": true, "exchange": true, "flip": true,
+	"send": true, "push": true,
 }
 
 // iVerbs may open a clause whose subject "I" was given by the clause before.
 var iVerbs = map[string]bool{
 	"live": true, "work": true, "moved": true, "am": true, "relocated": true, "just": true,
 	"currently": true, "now": true, "recently": true, "also": true, "still": true,
-	"have": true, "reside": true, "go": true, "was": true,
+	"have": true, "reside": true, "go": true, "was": true, "living": true, "based": true,
+	"working": true, "residing": true,
 }
 
 // statement builds an outcome with one statement.

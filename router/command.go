@@ -8,7 +8,8 @@ var commandKind = map[string]StmtKind{
 	"store": Add, "record": Add, "note": Add,
 	"remove": Remove, "delete": Remove, "drop": Remove, "erase": Remove, "take": Remove,
 	"get": Remove, "cross": Remove, "scratch": Remove,
-	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank,
+	"move": SetRank, "rank": SetRank, "bump": SetRank, "make": SetRank, "send": SetRank,
+	"push": SetRank,
 }
 
 // commandVerbs phrase the clarification questions.
@@ -31,7 +32,12 @@ func (c *cl) command() (outcome, bool) {
 	switch verb {
 	case "set", "change", "update":
 		return c.change()
-	case "replace", "swap":
+	case "replace":
+		return c.replace()
+	case "swap", "switch", "exchange", "flip":
+		if o, ok := c.swap(); ok {
+			return o, true
+		}
 		return c.replace()
 	}
 	kind, ok := commandKind[verb]
@@ -54,6 +60,11 @@ func (c *cl) command() (outcome, bool) {
 	// The values run up to the target, which must reach the end of the clause. A
 	// target is short, so only the last few positions are tried: linear cost.
 	end := c.trimPunctEnd(0, len(c.t))
+	if verb == "move" || verb == "bump" {
+		if o, ok := c.shift(k, end); ok {
+			return o, true
+		}
+	}
 	// A target found with no values before it ("Move Up to the top of ...", where
 	// "up" reads as a direction) only asks back if no later target has values.
 	fallback, found := none, false
@@ -62,15 +73,36 @@ func (c *cl) command() (outcome, bool) {
 		if !ok {
 			continue
 		}
-		if kind == Remove && tg.rank > 0 {
+		switch {
+		case kind == Remove && tg.rank != 0 && verb == "drop":
+			// "Drop Dune to last place": a move.
+			kind = SetRank
+		case kind == Remove && tg.rank != 0:
+			return none, false
+		case (verb == "send" || verb == "push") && tg.rank == 0:
 			return none, false
 		}
 		vi, vj, _ := c.trimValue(k, p)
 		values := c.values(vi, vj, true)
-		if vi < vj && c.vague(vi, vj) {
-			return none, true
-		}
 		v := commandVerbs[kind]
+		if vi < vj && c.vague(vi, vj) {
+			// "take it off my favorite movies": "it" is the thing named before.
+			ref, refTopic := c.resolve(vi, vj)
+			switch {
+			case ref == "" && tg.emptyTopic:
+				return none, true
+			case tg.emptyTopic && refTopic == "" && kind == Remove:
+				// "I've gone off Heat. Please remove it from my favorites."
+				tg.emptyTopic = false
+			case ref == "":
+				return c.ask("Which one should I " + v[0] + " " + v[1] + " your favorite " + tg.topic + "?"), true
+			case tg.emptyTopic && refTopic == "":
+				return c.ask("Which list should I " + v[0] + " " + clip(ref) + " " + v[1] + "?"), true
+			case tg.emptyTopic:
+				tg.topic, tg.emptyTopic = refTopic, false
+			}
+			values = []string{ref}
+		}
 		switch {
 		case len(values) == 0 && tg.emptyTopic:
 			if !found {
@@ -82,13 +114,16 @@ func (c *cl) command() (outcome, bool) {
 				fallback, found = c.ask("What should I "+v[0]+" "+v[1]+" your favorite "+tg.topic+"?"), true
 			}
 			continue
+		case tg.emptyTopic && (kind == Remove || tg.rank != 0) && itemLike(values):
+			// "Remove pizza from my favorites": the list that holds it (Topic "").
+			tg.emptyTopic = false
 		case tg.emptyTopic:
 			return c.ask("Which list should I " + v[0] + " " + clip(strings.Join(values, ", ")) + " " + v[1] + "?"), true
 		}
 		st := Statement{Kind: kind, Topic: tg.topic, Values: values}
 		switch {
 		case kind == Remove:
-		case tg.rank > 0:
+		case tg.rank != 0:
 			st.Kind, st.Rank = SetRank, tg.rank
 		case verb == "make":
 			st.Kind, st.Rank = SetRank, 1
@@ -97,7 +132,116 @@ func (c *cl) command() (outcome, bool) {
 		}
 		return c.statement(st), true
 	}
+	if !found {
+		if o, ok := c.listless(verb, kind, k, end); ok {
+			return o, true
+		}
+	}
 	return fallback, found
+}
+
+// listless parses a command that names no list, from its values at k to end: "move
+// Dune to the bottom", "put Succession first" (SetRank), "remove it again" after a
+// statement of the same message (Remove from that statement's list). A move's list
+// is the one that holds the values (Topic ""), so the values must look like items:
+// "move the meeting to the top" is not one.
+func (c *cl) listless(verb string, kind StmtKind, k, end int) (outcome, bool) {
+	switch {
+	case kind == Remove:
+		// "remove it (again)", "remove that one"
+		p := k + 1
+		if c.w(p) == "one" {
+			p++
+		}
+		if p > end || !c.onlyFillers(p, end) {
+			return none, false
+		}
+		ref, topic := c.resolve(k, p)
+		if ref == "" || topic == "" {
+			return none, false
+		}
+		return c.statement(Statement{Kind: Remove, Topic: topic, Values: []string{ref}}), true
+	case verb == "move" || verb == "bump" || verb == "put" || verb == "make" || verb == "send" || verb == "push":
+		for p := max(k+1, end-maxTarget); p < end; p++ {
+			r, n := c.rankPos(p, false)
+			if n == p || r == 0 || !c.onlyFillers(n, end) {
+				continue
+			}
+			vi, vj, _ := c.trimValue(k, p)
+			values := c.values(vi, vj, true)
+			if len(values) == 0 || c.vague(vi, vj) || !itemLike(values) {
+				return none, false
+			}
+			return c.statement(Statement{Kind: SetRank, Values: values, Rank: r}), true
+		}
+	}
+	return none, false
+}
+
+// itemLike reports whether values may name members of a list that the message does
+// not name: none opens with a lower-case determiner ("the meeting", "this paragraph";
+// "The Wire" may be one).
+func itemLike(values []string) bool {
+	for _, v := range values {
+		first, _, _ := strings.Cut(v, " ")
+		if determiners[first] || pronouns[first] {
+			return false
+		}
+	}
+	return true
+}
+
+// determiners, lower-case, open phrases that are not names.
+var determiners = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true,
+	"those": true, "my": true, "your": true, "his": true, "her": true, "our": true,
+	"their": true, "some": true, "all": true, "every": true, "each": true,
+}
+
+// swap parses "swap A and B (in my favorite X)", "switch (the order of) A and B":
+// Swap. Without a list, the list is the one that holds both (Topic "").
+func (c *cl) swap() (outcome, bool) {
+	end := c.trimPunctEnd(0, len(c.t))
+	k := 1
+	if n := c.oneOf(k, []string{"the", "order", "of"}, []string{"the", "positions", "of"},
+		[]string{"the", "places", "of"}, []string{"the", "ranks", "of"}, []string{"places", "of"},
+		[]string{"positions", "of"}); n > 0 {
+		k = n
+	}
+	p, topic := end, ""
+	for q := max(k+1, end-maxTarget); q < end; q++ {
+		if w := c.w(q); w != "in" && w != "on" && w != "within" && w != "of" {
+			continue
+		}
+		var tg target
+		n, ok := c.listRef(q, end, "swap", &tg)
+		if !ok || tg.rank != 0 || !c.onlyFillers(n, end) {
+			continue
+		}
+		if tg.emptyTopic {
+			return c.ask("Which list should I swap them in?"), true
+		}
+		p, topic = q, tg.topic
+		break
+	}
+	if topic == "" {
+		for p > k && c.onlyFillers(p-1, end) || c.w(p-1) == "around" {
+			p--
+		}
+	}
+	vi, vj, _ := c.trimValue(k, p)
+	and := false
+	for m := vi; m < vj; m++ {
+		and = and || c.w(m) == "and" || c.w(m) == "&"
+		if topic == "" && (c.w(m) == "in" || c.w(m) == "on" || c.w(m) == "within" || c.w(m) == "from") {
+			return none, false // "swap red and blue in the chart": another list
+		}
+	}
+	values := c.values(vi, vj, true)
+	if !and || len(values) != 2 || c.vague(vi, vj) || topic == "" && !itemLike(values) {
+		return none, false
+	}
+	return c.statement(Statement{Kind: Swap, Topic: topic, Values: values}), true
 }
 
 // maxTarget is the most tokens a target can span.
@@ -143,13 +287,34 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 	if w := c.w(k); w == "to" || w == "at" || w == "as" || w == "in" || w == "into" || w == "on" {
 		k++
 	}
+	if n := c.at(k, "all", "the", "way"); n > 0 {
+		// "all the way down", "all the way to the top"
+		switch c.w(n) {
+		case "down":
+			return Last, n + 1
+		case "up":
+			return 1, n + 1
+		case "to":
+			k = n + 1
+		}
+	}
 	if c.w(k) == "the" {
 		k++
+		if c.w(k) == "very" {
+			k++
+		}
 	}
 	rank := 0
 	switch {
 	case c.w(k) == "top" || c.w(k) == "head" || c.w(k) == "front":
 		rank, k = 1, k+1
+	case (c.w(k) == "bottom" || c.w(k) == "end" || c.w(k) == "back") && (c.w(k-1) == "the" || c.w(k-1) == "very"):
+		rank, k = Last, k+1
+	case c.w(k) == "last" || c.w(k) == "dead" && c.w(k+1) == "last":
+		if c.w(k) == "dead" {
+			k++
+		}
+		rank, k = Last, k+1
 	case rankNouns[c.w(k)] && c.w(k) != "one":
 		if n, next := c.numberAt(k + 1); n > 0 {
 			rank, k = n, next
@@ -165,7 +330,7 @@ func (c *cl) rankPos(m int, lead bool) (int, int) {
 			rank, k = numberValue(c.w(k)), k+1
 		}
 	}
-	if rank <= 0 || rank > MaxRank {
+	if rank != Last && (rank <= 0 || rank > MaxRank) {
 		return 0, m
 	}
 	if rankNouns[c.w(k)] {
@@ -195,11 +360,22 @@ func (c *cl) listRef(m, end int, verb string, tg *target) (int, bool) {
 	} else if verb != "make" && verb != "rank" && tg.rank == 0 {
 		return m, false
 	}
-	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"}); n > 0 {
-		if c.w(m+1) == "top" {
+	if n := c.oneOf(m, []string{"the", "list", "of"}, []string{"the", "top", "of"},
+		[]string{"the", "bottom", "of"}, []string{"the", "end", "of"}, []string{"the", "very", "top", "of"},
+		[]string{"the", "very", "bottom", "of"}, []string{"the", "very", "end", "of"}); n > 0 {
+		switch c.w(n - 2) {
+		case "top":
 			tg.rank = 1
+		case "bottom", "end":
+			tg.rank = Last
 		}
 		m = n
+	}
+	if n := c.oneOf(m, []string{"that", "list"}, []string{"the", "list"}, []string{"this", "list"},
+		[]string{"the", "same", "list"}, []string{"that", "one"}); n > 0 && c.p.listTopic != "" {
+		// "Also add baklava to that list": the list of the statement before.
+		tg.topic = c.p.listTopic
+		return n, true
 	}
 	if c.w(m) != "my" {
 		return m, false
@@ -305,7 +481,7 @@ func (c *cl) replace() (outcome, bool) {
 	for p := max(with+2, end-maxTarget); p < end; p++ {
 		var tg target
 		n, ok := c.listRef(p, end, "replace", &tg)
-		if !ok || c.trimPunctEnd(n, end) > n || tg.rank > 0 {
+		if !ok || c.trimPunctEnd(n, end) > n || tg.rank != 0 {
 			continue
 		}
 		if c.w(p) != "in" && c.w(p) != "on" && c.w(p) != "from" && c.w(p) != "within" && c.w(p) != "of" {
@@ -320,7 +496,12 @@ func (c *cl) replace() (outcome, bool) {
 		if tg.emptyTopic {
 			return c.ask("Which list should I replace " + clip(old) + " in?"), true
 		}
-		return c.statement(Statement{Kind: Replace, Topic: tg.topic, Values: []string{old, nw}}), true
+		kind := Replace
+		if c.w(0) != "replace" && c.w(with) == "with" {
+			// "Swap Heat with Up": exchange places if Up is in the list too.
+			kind = Swap
+		}
+		return c.statement(Statement{Kind: kind, Topic: tg.topic, Values: []string{old, nw}}), true
 	}
 	return none, false
 }
@@ -350,4 +531,77 @@ func (c *cl) onlyFillers(i, j int) bool {
 		i = n
 	}
 	return true
+}
+
+// resolve returns what an anaphor in tokens [i, j) ("it", "that", "this one") stands
+// for: the thing an earlier clause of the message named ("I'm done with Heat, take it
+// off ..."; see parser.ref), with the list it was put in when that clause was a
+// statement. "" when [i, j) is not such an anaphor or nothing was named.
+func (c *cl) resolve(i, j int) (ref, topic string) {
+	switch {
+	case j-i == 1 && anaphors[c.w(i)] && c.w(i) != "he" && c.w(i) != "she" && c.w(i) != "they":
+	case j-i == 2 && (c.w(i) == "that" || c.w(i) == "this") && c.w(i+1) == "one":
+	default:
+		return "", ""
+	}
+	return c.p.ref, c.p.refTopic
+}
+
+// shift parses "move X up/down (by) N (spots) (in my favorite Y)" from the values at
+// k: Shift by N places, up being negative. Without a list, the list is the one that
+// holds X (Topic "").
+func (c *cl) shift(k, end int) (outcome, bool) {
+	for u := k + 1; u < end && u < k+maxTarget; u++ {
+		if c.w(u) != "up" && c.w(u) != "down" {
+			continue
+		}
+		n := u + 1
+		if c.w(n) == "by" {
+			n++
+		}
+		count := 0
+		switch {
+		case c.w(n) == "a" || c.w(n) == "an":
+			count, n = 1, n+1
+		default:
+			count, n = c.numberAt(n)
+		}
+		if count <= 0 || count > MaxRank {
+			return none, false
+		}
+		if shiftNouns[c.w(n)] {
+			n++
+		}
+		vi, vj, _ := c.trimValue(k, u)
+		values := c.values(vi, vj, false)
+		if len(values) != 1 || c.vague(vi, vj) {
+			return none, false
+		}
+		if c.w(u) == "up" {
+			count = -count
+		}
+		if c.onlyFillers(n, end) {
+			if !itemLike(values) {
+				return none, false
+			}
+			return c.statement(Statement{Kind: Shift, Values: values, Rank: count}), true
+		}
+		var tg target
+		m, ok := c.listRef(n, end, "move", &tg)
+		if !ok || tg.rank != 0 || !c.onlyFillers(m, end) {
+			return none, false
+		}
+		if tg.emptyTopic {
+			return c.ask("Which list should I move " + clip(values[0]) + " in?"), true
+		}
+		return c.statement(Statement{Kind: Shift, Topic: tg.topic, Values: values, Rank: count}), true
+	}
+	return none, false
+}
+
+// shiftNouns count the places of a shift: "up two spots".
+var shiftNouns = map[string]bool{
+	"spot": true, "spots": true, "place": true, "places": true, "position": true,
+	"positions": true, "notch": true, "notches": true, "rank": true, "ranks": true,
+	"step": true, "steps": true, "slot": true, "slots": true, "level": true,
 }

@@ -313,8 +313,8 @@ func (c *cl) myStatement() (outcome, bool) {
 // favStatement parses "my [rank] favorite(s) TOPIC (is|are|:) VALUES" from i.
 func (c *cl) favStatement(i int) (outcome, bool) {
 	f, ok := c.frame(i)
-	if !ok || f.least {
-		return none, f.least
+	if !ok {
+		return none, false
 	}
 	cop := c.copulaAt(f.next)
 	orderedAt := -1
@@ -326,6 +326,10 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		for _, ph := range orderPhrases {
 			if n := c.at(k+1, ph...); n > 0 && c.w(n) == "," {
 				orderedAt, cop = k, c.copulaAt(n+1)
+				break
+			} else if n > 0 && c.w(n) == ":" {
+				// "My favorite movies, in order: Alien > Heat > Up"
+				orderedAt, cop = k, copula{form: ":", at: n, next: n + 1}
 				break
 			}
 		}
@@ -384,11 +388,12 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		v = n + 1
 	}
 	vi, vj, inOrder := c.trimValue(v, c.trimAnymore(v, len(c.t)))
-	inOrder = inOrder || ordered
+	seq := c.sequence(vi, vj)
+	inOrder = inOrder || ordered || seq
 	if c.conditionalIn(vi, vj) {
 		return none, true
 	}
-	asList := cop.form == "are" || f.plural || f.top || inOrder ||
+	asList := cop.form == "are" || f.plural || f.top || inOrder || seq ||
 		(cop.form == ":" || cop.modal) && plural(topic)
 	if vi < vj && c.vague(vi, vj) {
 		return none, true
@@ -401,6 +406,13 @@ func (c *cl) favStatement(i int) (outcome, bool) {
 		return c.ask("Which list should I add " + clip(strings.Join(values, ", ")) + " to?"), true
 	case len(values) == 0:
 		return c.ask(topicQuestion(topic, f, cop.form == "are" || f.plural)), true
+	}
+	if f.least {
+		// "My least favorite vegetable is okra": one value, no list.
+		if remove || f.rank > 0 || f.top || inOrder || asList || len(values) != 1 {
+			return none, true
+		}
+		return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
 	}
 	st := Statement{Kind: Add, Topic: topic, Values: values}
 	switch {
@@ -480,10 +492,32 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 		case k == 0:
 			continue
+		case (w == "should" || w == "must") && (c.w(k+1) == "be" || c.w(k+1) == "come" || c.w(k+1) == "go"),
+			(w == "needs" || w == "need" || w == "ought" || w == "deserves") && c.at(k+1, "to", "be") > 0,
+			w == "belongs" || w == "goes" || w == "comes":
+			// "Radiolab should be #3 on my favorite podcasts", "Gouda belongs at
+			// #3": a rank or a place in the list, not a wish for what the favorite
+			// is.
+			w = "should"
 		case w != "is" && w != "are" && w != "remains" && w != "has" && w != "have":
 			continue
 		}
+		if (w == "has" || w == "have") && c.at(k+1, "to", "be") > 0 {
+			// "Sushi has to be my favorite food"
+			w, k = "is", k+2
+		}
 		m := k + 1
+		if w == "should" {
+			if c.w(k) != "belongs" && c.w(k) != "goes" && c.w(k) != "comes" {
+				m = k + 2
+			}
+			if c.w(m) == "to" && c.w(m+1) == "be" {
+				m += 2
+			}
+			if c.w(m) == "at" || c.w(m) == "in" && c.w(m+1) != "my" {
+				m++
+			}
+		}
 		if w == "has" || w == "have" {
 			for adverbs[c.w(m)] {
 				m++
@@ -493,8 +527,8 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 			m++
 		}
-		for adverbs[c.w(m)] || c.w(m) == "by" && c.w(m+1) == "far" {
-			if c.w(m) == "by" {
+		for adverbs[c.w(m)] || c.w(m) == "by" && c.w(m+1) == "far" || c.w(m) == "hands" && c.w(m+1) == "down" {
+			if c.w(m) == "by" || c.w(m) == "hands" {
 				m++
 			}
 			m++
@@ -516,12 +550,24 @@ func (c *cl) inverted() (outcome, bool) {
 		if !member {
 			if r, ok := c.rankAt(m); ok && !r.top && r.rank > 0 {
 				n := c.oneOf(r.next, []string{"in"}, []string{"on"}, []string{"of"}, []string{"among"}, []string{"within"})
+				if n < 0 && w == "should" && c.onlyFillers(r.next, c.trimPunctEnd(0, len(c.t))) {
+					// "Gouda should be #3": the list that holds it.
+					vi, vj, _ := c.trimValue(0, k)
+					values := c.values(vi, vj, false)
+					if len(values) != 1 || c.vague(vi, vj) || c.hasVerb(vi, vj) || !itemLike(values) {
+						return none, true
+					}
+					return c.statement(Statement{Kind: SetRank, Values: values, Rank: r.rank}), true
+				}
 				if n < 0 {
 					continue
 				}
 				rank, m = r.rank, n
 			} else if n := c.oneOf(m, []string{"at", "the", "top", "of"}, []string{"the", "top", "of"}, []string{"top", "of"}); n > 0 {
 				rank, m = 1, n
+			} else if n := c.oneOf(m, []string{"at", "the", "bottom", "of"}, []string{"the", "bottom", "of"},
+				[]string{"last", "on"}, []string{"last", "in"}, []string{"last", "of"}); n > 0 {
+				rank, m = Last, n
 			}
 		}
 		if c.w(m) != "my" {
@@ -531,9 +577,10 @@ func (c *cl) inverted() (outcome, bool) {
 		if !ok || !f.fav && f.rank == 0 && !f.top {
 			continue
 		}
-		if f.least {
+		if w == "should" && rank == 0 && f.rank == 0 && !member {
 			return none, true
 		}
+
 		// The values: everything before the copula, or after a colon when that is
 		// "here" or "these": "Here are my favorite movies: Up, Heat".
 		if from == 0 && valueEnd > 0 && anaphors[c.w(valueEnd-1)] {
@@ -541,6 +588,17 @@ func (c *cl) inverted() (outcome, bool) {
 			if from, valueEnd = c.antecedent(valueEnd - 1); from < 0 {
 				return none, true
 			}
+		}
+		for q := from; q < valueEnd; q++ {
+			if c.w(q) == "," && q > from && skipLeadIns(c.t[:valueEnd], q+1, nil) == valueEnd {
+				// "Sushi, without a doubt, is my favorite food": an aside.
+				valueEnd = q
+				break
+			}
+		}
+		if from > 0 && c.hates(from) != f.least {
+			// "I hate X, it's my favorite Y" says something else.
+			return none, true
 		}
 		vi, vj, _ := c.trimValue(from, valueEnd)
 		if vj-vi == 1 && (c.w(vi) == "here" || c.w(vi) == "these" || c.w(vi) == "those") {
@@ -596,12 +654,19 @@ func (c *cl) inverted() (outcome, bool) {
 			}
 			return c.ask("Which list should I " + verb + "?"), true
 		}
+		if f.least {
+			// "Ironing is my least favorite chore."
+			if remove || member || rank != 0 || f.rank > 0 || f.top || len(values) != 1 || w == "are" {
+				return none, true
+			}
+			return c.statement(Statement{Kind: Set, Topic: topic, Values: values, Least: true}), true
+		}
 		st := Statement{Kind: Add, Topic: topic, Values: values}
 		switch {
 		case remove:
 			st.Kind = Remove
 		case member:
-		case rank > 0:
+		case rank != 0:
 			st.Kind, st.Rank = SetRank, rank
 		case f.rank > 0:
 			st.Kind, st.Rank = SetRank, f.rank
@@ -610,6 +675,9 @@ func (c *cl) inverted() (outcome, bool) {
 		case len(values) == 1 && !f.plural:
 			// "Y is my favorite X": Y is THE favorite, #1 (see above).
 			st.Kind, st.Rank = SetRank, 1
+		case c.sequence(vi, vj):
+			// "brie > gouda > feta are my favorite cheeses"
+			st.Kind, st.Rank = SetRank, 1
 		}
 		return c.statement(st), true
 	}
@@ -617,7 +685,7 @@ func (c *cl) inverted() (outcome, bool) {
 }
 
 // anaphors stand for a thing named before them.
-var anaphors = map[string]bool{"it": true, "that": true, "this": true}
+var anaphors = map[string]bool{"it": true, "that": true, "this": true, "he": true, "she": true, "they": true}
 
 // antecedent returns the span of the thing an anaphor at k stands for when the clause
 // before it is "I/we (adverbs) love|like|adore|enjoy|prefer THING," ("I love Go, it's
@@ -636,10 +704,25 @@ func (c *cl) antecedent(k int) (from, to int) {
 	for adverbs[c.w(i)] || c.w(i) == "really" || c.w(i) == "just" || c.w(i) == "absolutely" {
 		i++
 	}
-	if !likeVerbs[c.w(i)] && c.w(i) != "adore" || i+1 >= to {
+	if c.at(i, "can", "not", "stand") > 0 {
+		i += 2
+	}
+	if !likeVerbs[c.w(i)] && c.w(i) != "adore" && !hateVerbs[c.w(i)] || i+1 >= to {
 		return -1, k
 	}
 	return i + 1, to
+}
+
+// hateVerbs say the user dislikes the thing: "I hate ironing, it's my least favorite
+// chore".
+var hateVerbs = map[string]bool{
+	"hate": true, "dislike": true, "detest": true, "loathe": true, "stand": true,
+	"despise": true,
+}
+
+// hates reports whether the verb before an antecedent starting at from dislikes it.
+func (c *cl) hates(from int) bool {
+	return from > 0 && hateVerbs[c.w(from-1)]
 }
 
 // hasVerb reports whether unquoted tokens [i, j) hold a finite verb of saying or

@@ -75,7 +75,7 @@ var leadIns = [][]string{
 	{"please", "note", "that"}, {"please", "note"}, {"note", "that"},
 	{"please", "remember", "that"}, {"please", "remember"}, {"remember", "that"},
 	{"keep", "in", "mind", "that"}, {"keep", "in", "mind"}, {"bear", "in", "mind", "that"},
-	{"i", "think"}, {"i", "guess"}, {"i", "believe"}, {"i", "would", "say"},
+	{"i", "meant"}, {"i", "mean"}, {"i", "think"}, {"i", "guess"}, {"i", "believe"}, {"i", "would", "say"},
 	{"i", "want", "you", "to", "know", "that"}, {"i", "want", "you", "to", "know"},
 	{"i", "would", "like", "you", "to", "know", "that"}, {"i", "would", "like", "you", "to", "know"},
 	{"you", "should", "know", "that"}, {"just", "to", "let", "you", "know"},
@@ -85,6 +85,8 @@ var leadIns = [][]string{
 	{"just", "wanted", "to", "let", "you", "know"}, {"just", "letting", "you", "know"},
 	{"i", "just", "wanted", "to", "say"}, {"i", "wanted", "to", "say"}, {"just", "wanted", "to", "say"},
 	{"let", "me", "tell", "you"}, {"fun", "fact"}, {"quick", "update"}, {"heads", "up"},
+	{"without", "a", "doubt"}, {"no", "doubt"}, {"of", "course"}, {"for", "sure"},
+	{"hands", "down"}, {"by", "far"}, {"big", "news"}, {"good", "news"}, {"great", "news"}, {"exciting", "news"}, {"some", "news"},
 	{"in", "case", "you", "forgot"}, {"as", "you", "know"}, {"to", "be", "honest"},
 	{"in", "fact"}, {"make", "a", "note", "that"}, {"make", "a", "note"}, {"take", "note", "that"},
 	{"note", "down", "that"}, {"do", "not", "forget", "that"}, {"never", "forget", "that"},
@@ -260,7 +262,7 @@ var rankNouns = map[string]bool{
 // "Update my email to ..." is a command.
 var colonLeads = map[string]bool{
 	"update": true, "note": true, "ps": true, "nb": true, "correction": true, "reminder": true,
-	"question": true, "fyi": true, "edit": true, "info": true, "memo": true,
+	"question": true, "fyi": true, "edit": true, "info": true, "memo": true, "no": true,
 }
 
 // leadIndex is leadIns by first word. It is built once and never changed.
@@ -287,4 +289,5 @@ var moreVerbs = map[string]bool{
 	"wears": true, "bought": true, "buy": true, "buys": true, "wrote": true, "write": true,
 	"writes": true, "saw": true, "see": true, "sees": true, "went": true, "came": true,
 	"come": true, "comes": true, "can't": true, "cannot": true, "won't": true,
+	"closed": true, "died": true, "shut": true, "ended": true, "based": true,
 }

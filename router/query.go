@@ -265,10 +265,18 @@ func (c *cl) npQuery(i int, md mode, cop string) (outcome, bool) {
 		}
 	}
 	f, ok := c.frame(i)
-	if !ok || f.least {
+	if !ok {
 		return none, false
 	}
 	e := c.trimTopicTail(f.next, end)
+	if f.least {
+		// "What's my least favorite food?": the one value kept for the topic.
+		topic, ok, empty := c.topic(f.next, e, false)
+		if !ok || empty || f.rank > 0 || f.top {
+			return none, false
+		}
+		return outcome{route: RouteRead, queries: []Query{{Kind: QueryFact, Topic: topic, Least: true, Span: c.span}}}, true
+	}
 	if c.w(e-1) == "one" || c.w(e-1) == "ones" {
 		e--
 	}

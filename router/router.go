@@ -40,6 +40,22 @@
 //     no longer (one of) my favorite X", "Y isn't my favorite X anymore", "My favorite X
 //     is no longer Y": Remove.
 //   - "Replace Y with Z in my favorite X": Replace, Values [Y, Z] (Z takes Y's rank).
+//   - "Swap A and B (in my favorite X)", "switch the order of A and B", "swap A with
+//     B": Swap. "Move Y to the bottom / the end", "put Y last", "Y should be last on
+//     ...": SetRank at Last. "Move Y up/down two spots": Shift. "Y should be #3 on my
+//     favorite X", "Y should come third / belongs at #3": SetRank. A move, swap or
+//     remove that names no list ("swap mango and figs", "remove pizza from my
+//     favorites") has Topic "": the caller finds the one list holding the values.
+//   - Rankings: "My favorite X, in order: A > B > C", "A, then B, then C", "A,
+//     followed by B", "best to worst": SetRank from 1.
+//   - "it" in a command is the thing an earlier clause of the message named: "I'm
+//     done with Heat, take it off my favorite movies", "Zuni closed, so drop it from
+//     ...", "Add Tenet to ... Hmm, no, remove it again" (the two cancel out).
+//   - "My least favorite X is Y", "Y is my least favorite X", "I hate Y, it's my least
+//     favorite X": Set with Least (one value, not the favorites list).
+//   - The user in the third person, as assistants and memory systems write: "The user
+//     lives in Lyon", "User works at Siemens", "The user's email is ...", and "She/They
+//     ..." opening the next sentences, are read as "I" and "my".
 //   - Personal facts, Set with one value: "My email (address) is ..." contact.email,
 //     "My work email is ..." contact.work_email, "My phone/cell/mobile (number) is ..."
 //     contact.phone, "My name is ...", "Call me ...", "I go by ...", "Hi, I'm Sam"
@@ -121,19 +137,38 @@ const (
 	// Replace puts Values[1] where Values[0] is in the list Topic (appending it if
 	// Values[0] is absent) and removes Values[0].
 	Replace StmtKind = "replace"
+	// Swap exchanges the ranks of Values[0] and Values[1] in the list Topic; when
+	// only Values[0] is in the list, Values[1] takes its place, as with Replace
+	// ("swap Heat with Up").
+	Swap StmtKind = "swap"
+	// Shift moves Values[0] by Rank places in the list Topic: up (towards #1) when
+	// Rank is negative ("move Heat up one spot"), down when positive.
+	Shift StmtKind = "shift"
 )
+
+// Last is the Rank of a SetRank that puts its values at the end of the list ("move
+// Dune to the bottom"): after the list's last member, or at its place if the value
+// is the last member already.
+const Last = -1
 
 // Statement is one fact write found in a message.
 type Statement struct {
 	Kind StmtKind `json:"kind"`
 	// Topic is the raw topic phrase of a favorites list, lower-cased ("vacation
-	// destinations"); canon makes it canonical. "" for personal facts.
+	// destinations"); canon makes it canonical. "" for personal facts, and for a
+	// swap, move or remove that names no list ("swap mango and figs", "move Dune to
+	// the bottom", "remove pizza from my favorites"): the list is the one that
+	// holds the values, which the caller finds.
 	Topic string `json:"topic,omitempty"`
+	// Least marks a Set of the user's least favorite of Topic ("My least favorite
+	// vegetable is okra"): one value, not a member of the favorites list.
+	Least bool `json:"least,omitempty"`
 	// Key is the key of a personal fact (factbase.KeyEmail, ...); "" for favorites.
 	Key string `json:"key,omitempty"`
 	// Values are the values in their original spelling, in order.
 	Values []string `json:"values"`
-	// Rank is the rank of Values[0] for SetRank; 0 otherwise.
+	// Rank is the rank of Values[0] for SetRank (or Last), the places to move by for
+	// Shift; 0 otherwise.
 	Rank int `json:"rank,omitempty"`
 	// Span is the clause the statement came from.
 	Span string `json:"span"`
@@ -154,9 +189,11 @@ type Query struct {
 	Kind  QueryKind `json:"kind"`
 	Topic string    `json:"topic,omitempty"` // raw topic phrase, as in Statement
 	Key   string    `json:"key,omitempty"`   // personal fact key
-	Rank  int       `json:"rank,omitempty"`  // for QueryRank
-	Limit int       `json:"limit,omitempty"` // for QueryList: "my top 3 movies"; 0: all
-	Span  string    `json:"span"`
+	// Least marks a QueryFact of the user's least favorite of Topic (Key "").
+	Least bool   `json:"least,omitempty"`
+	Rank  int    `json:"rank,omitempty"`  // for QueryRank
+	Limit int    `json:"limit,omitempty"` // for QueryList: "my top 3 movies"; 0: all
+	Span  string `json:"span"`
 }
 
 // Result is what Parse found in a message. (The brief called this type Parse; Go
@@ -188,6 +225,7 @@ func Parse(message string) (Result, error) {
 	}
 	p := parser{msg: message}
 	p.run()
+	p.stmts = cancel(p.stmts)
 	r := Result{Route: RouteNone, Statements: p.stmts, Queries: p.queries}
 	switch {
 	case len(p.stmts) > 0 || p.writeClarify:

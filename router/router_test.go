@@ -131,7 +131,7 @@ func TestClarify(t *testing.T) {
 		{"My 3rd favorite city is", "What is your 3rd favorite city?", RouteWrite},
 		{"My top 3 books are", "What are your top 3 books?", RouteWrite},
 		{"Add sushi to my favorites", "Which list should I add sushi to?", RouteWrite},
-		{"Remove sushi from my favorites", "Which list should I remove sushi from?", RouteWrite},
+		{"Remove the sushi from my favorites", "Which list should I remove the sushi from?", RouteWrite},
 		{"Sushi is my favorite!", "Which list should I add Sushi to?", RouteWrite},
 		{"Add to my favorite books", "What should I add to your favorite books?", RouteWrite},
 		{"My email is", "What is your email address?", RouteWrite},
@@ -213,19 +213,26 @@ func checkResult(t *testing.T, msg string, r Result) {
 			}
 		}
 		switch s.Kind {
-		case Add, Remove, SetRank, Replace:
-			if s.Topic == "" || s.Key != "" {
+		case Add, Remove, SetRank, Replace, Swap, Shift:
+			// Only a move, swap or remove may leave its list to the caller ("move
+			// Dune to the bottom", "remove pizza from my favorites").
+			if s.Topic == "" && (s.Kind == Add || s.Kind == Replace) || s.Key != "" || s.Least {
 				t.Errorf("Parse(%q): list statement %+v needs a topic and no key", msg, s)
 			}
-			if (s.Kind == SetRank) != (s.Rank > 0) || s.Rank > MaxRank {
+			switch {
+			case s.Kind == Shift:
+				if s.Rank == 0 || s.Rank > MaxRank || s.Rank < -MaxRank || len(s.Values) != 1 {
+					t.Errorf("Parse(%q): shift %+v needs a distance and one value", msg, s)
+				}
+			case (s.Kind == SetRank) != (s.Rank > 0 || s.Rank == Last) || s.Rank > MaxRank:
 				t.Errorf("Parse(%q): statement %+v has a bad rank", msg, s)
 			}
-			if s.Kind == Replace && len(s.Values) != 2 {
-				t.Errorf("Parse(%q): replace %+v needs two values", msg, s)
+			if (s.Kind == Replace || s.Kind == Swap) && len(s.Values) != 2 {
+				t.Errorf("Parse(%q): %s %+v needs two values", msg, s.Kind, s)
 			}
 		case Set:
-			if s.Key == "" || s.Topic != "" || len(s.Values) != 1 || s.Rank != 0 {
-				t.Errorf("Parse(%q): set statement %+v needs a key and one value", msg, s)
+			if (s.Key == "") == (s.Topic == "") || s.Least != (s.Topic != "") || len(s.Values) != 1 || s.Rank != 0 {
+				t.Errorf("Parse(%q): set statement %+v needs a key (or a least favorite topic) and one value", msg, s)
 			}
 		default:
 			t.Errorf("Parse(%q): statement kind %q unknown", msg, s.Kind)
@@ -243,7 +250,7 @@ func checkResult(t *testing.T, msg string, r Result) {
 				t.Errorf("Parse(%q): rank query %+v", msg, q)
 			}
 		case QueryFact:
-			if q.Key == "" || q.Topic != "" {
+			if (q.Key == "") == (q.Topic == "") || q.Least != (q.Topic != "") {
 				t.Errorf("Parse(%q): fact query %+v", msg, q)
 			}
 		default:

@@ -13,6 +13,17 @@ type parser struct {
 	greeted bool
 	// greetedClause passes greeted to the first clause of the next sentence.
 	greetedClause bool
+	// ref is the last thing an earlier clause of the message named, which "it" in a
+	// later command stands for: the one value of a favorites statement (refTopic is
+	// then its list), or what a clause that stated nothing was about ("I'm done with
+	// Heat", "Zuni closed"; see mention).
+	ref, refTopic string
+	// listTopic is the list of the message's last favorites statement, which "that
+	// list" names ("... Also add baklava to that list.").
+	listTopic string
+	// jobCue says the sentence speaks of jobs ("quit", "job", "hired"), so that "I'm
+	// at Datadog now" names an employer rather than a place.
+	jobCue bool
 }
 
 // outcome is what one clause says.
@@ -31,7 +42,7 @@ var none = outcome{route: RouteNone}
 
 // run tokenizes the message, cuts it into sentences and clauses and parses each.
 func (p *parser) run() {
-	p.toks = tokenize(p.msg)
+	p.toks = thirdPerson(tokenize(p.msg))
 	start := 0
 	for i := 0; i < len(p.toks); i++ {
 		if p.sentenceEnd(i) {
@@ -92,6 +103,10 @@ func (p *parser) sentence(a, b int) {
 		return
 	}
 	toks := p.toks[a:b]
+	p.jobCue = false
+	for _, t := range toks {
+		p.jobCue = p.jobCue || t.kind == tWord && jobCues[t.w]
+	}
 
 	// Connector regions: maximal runs of connector tokens inside the sentence.
 	type region struct{ s, e int }
@@ -132,7 +147,7 @@ func (p *parser) sentence(a, b int) {
 		last := segEnd == len(toks)
 		// What comes before must be a clause too: "Tokyo and Kyoto are my favorite
 		// cities" is one clause, and so is "Hi, I'm Sam".
-		if verbsBefore[r.s] == verbsBefore[from] {
+		if verbsBefore[r.s] == verbsBefore[from] && !startsCommand(seg) {
 			continue
 		}
 		if p.startsClause(seg) || p.parseClause(seg, question && last, true).route != RouteNone {
@@ -161,6 +176,7 @@ func (p *parser) sentence(a, b int) {
 			return
 		}
 		prevI = o.subjectI
+		p.remember(toks[from:to], o)
 		p.stmts = append(p.stmts, o.stmts...)
 		p.queries = append(p.queries, o.queries...)
 		if o.clarify != "" {
@@ -199,5 +215,27 @@ func (p *parser) startsClause(seg []token) bool {
 // clauseMarker reports whether t marks a clause: a verb, or the ":" of "my favorite
 // foods: ...".
 func clauseMarker(t token) bool {
-	return t.kind == tWord && (verbs[t.w] || moreVerbs[t.w]) || t.kind == tPunct && t.w == ":"
+	return t.kind == tWord && (verbs[t.w] || moreVerbs[t.w] || t.w == "i") || t.kind == tPunct && t.w == ":"
+}
+
+// jobCues in a sentence make it speak of jobs.
+var jobCues = map[string]bool{
+	"quit": true, "job": true, "jobs": true, "hired": true, "resigned": true,
+	"switched": true, "employer": true, "joined": true, "laid": true, "fired": true,
+}
+
+// startsCommand reports whether seg opens, after lead-ins, with an imperative verb
+// followed by a list reference ("Not a fan of Heat anymore, remove it from my
+// favorite movies"): a clause whatever comes before.
+func startsCommand(seg []token) bool {
+	i := skipLeadIns(seg, 0, nil)
+	if i >= len(seg) || seg[i].kind != tWord || !commands[seg[i].w] {
+		return false
+	}
+	for _, t := range seg[i+1:] {
+		if t.kind == tWord && (t.w == "favorite" || t.w == "favorites") {
+			return true
+		}
+	}
+	return false
 }

@@ -46,6 +46,12 @@ func tokenize(msg string) []token {
 			i += size
 			continue
 		}
+		if n := flagLen(msg, i); n > 0 {
+			// A command-line flag pasted with the message ("--json") is never its
+			// content: it is skipped.
+			i += n
+			continue
+		}
 		if fam := quoteFamily(r); fam != 0 && wordStart(msg, i) {
 			if j, closeSize := qf.closing(fam, i+size); j > i+size {
 				inner := strings.TrimSpace(msg[i+size : j])
@@ -110,6 +116,27 @@ func isWordRune(r rune) bool {
 // "don't", "jay-z", "ac/dc".
 func joiner(r rune) bool {
 	return r == '.' || r == '\'' || r == '’' || r == '-' || r == '/' || r == '‐'
+}
+
+// flagLen returns the length of a command-line flag at byte i of msg ("--json",
+// "--user=ada"): two hyphens at the start of a word, a letter, then anything up to
+// white space; 0 if there is none.
+func flagLen(msg string, i int) int {
+	if !strings.HasPrefix(msg[i:], "--") || !wordStart(msg, i) || i+2 >= len(msg) {
+		return 0
+	}
+	if r, _ := utf8.DecodeRuneInString(msg[i+2:]); !unicode.IsLetter(r) {
+		return 0
+	}
+	j := i + 2
+	for j < len(msg) {
+		r, size := utf8.DecodeRuneInString(msg[j:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		j += size
+	}
+	return j - i
 }
 
 // wordStart reports whether byte i of msg starts a word: at the start, or after white

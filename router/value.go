@@ -12,6 +12,8 @@ var orderPhrases = [][]string{
 	{"in", "that", "order"}, {"in", "this", "order"}, {"in", "order"},
 	{"in", "order", "of", "preference"}, {"ranked"}, {"in", "ranked", "order"},
 	{"from", "best", "to", "worst"}, {"from", "most", "to", "least", "favorite"},
+	{"best", "to", "worst"}, {"most", "to", "least", "favorite"}, {"from", "most", "to", "least"},
+	{"in", "descending", "order"}, {"in", "order", "of", "preference"}, {"ranked", "from", "best", "to", "worst"},
 }
 
 // trimPunct reports whether punctuation token w is dropped from the ends of a value.
@@ -70,9 +72,64 @@ func (c *cl) single(i, j int) string {
 	return strings.TrimSpace(strings.TrimRight(c.text(i, j), ".,!?;:"))
 }
 
-// list returns the values of tokens [i, j), split with normalize.ParseList.
+// list returns the values of tokens [i, j), split with normalize.ParseList, or at
+// the steps of a ranking ("Rust > Go > Python", "tiramisu, then flan, then
+// baklava", "tiramisu, followed by flan").
 func (c *cl) list(i, j int) []string {
-	return normalize.ParseList(c.text(i, j))
+	if !c.sequence(i, j) {
+		return normalize.ParseList(c.text(i, j))
+	}
+	var out []string
+	seen := map[string]bool{}
+	from := i
+	for k := i; k <= j; k++ {
+		n := k
+		if k < j {
+			if n = c.step(k); n == k {
+				continue
+			}
+		}
+		a, b, _ := c.trimValue(from, k)
+		for b > a && c.t[b-1].kind == tPunct && (c.t[b-1].w == "-" || c.t[b-1].w == "=") {
+			b-- // "->", "=>"
+		}
+		if v := c.single(a, b); v != "" && !seen[normalize.Value(v)] {
+			seen[normalize.Value(v)] = true
+			out = append(out, v)
+		}
+		if k == j {
+			break
+		}
+		from, k = n, n-1
+	}
+	return out
+}
+
+// step returns the index after a ranking step at k (">", ", then", ", and then",
+// ", followed by"), or k if there is none.
+func (c *cl) step(k int) int {
+	switch {
+	case c.t[k].kind == tPunct && c.t[k].w == ">":
+		return k + 1
+	case c.w(k) == "," && c.w(k+1) == "then":
+		return k + 2
+	case c.w(k) == "," && c.at(k+1, "and", "then") > 0:
+		return k + 3
+	case c.w(k) == "," && c.at(k+1, "followed", "by") > 0:
+		return k + 3
+	}
+	return k
+}
+
+// sequence reports whether tokens [i, j) are a ranking written with steps (see
+// step): "Alien > Heat > Up".
+func (c *cl) sequence(i, j int) bool {
+	for k := i; k < j; k++ {
+		if c.step(k) > k {
+			return true
+		}
+	}
+	return false
 }
 
 // unquote strips one pair of quotes around s.

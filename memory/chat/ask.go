@@ -114,7 +114,7 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 	a := Answer{Key: c.Key, Items: []AskItem{}}
 	switch plan.Kind {
 	case question.ListLeast:
-		key := "least_favorite." + strings.TrimPrefix(c.Key, factbase.FavoritesPrefix)
+		key := factbase.LeastFavoritePrefix + strings.TrimPrefix(c.Key, factbase.FavoritesPrefix)
 		a.Key = key
 		facts, err := s.core.Get(ctx, user, factbase.SubjectUser, key, nil)
 		if err != nil {
@@ -1246,6 +1246,26 @@ func (s *Service) askEpisodes(ctx context.Context, user factbase.UserID, q strin
 	return res, true, err
 }
 func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
+	if q.Least {
+		c, err := s.TopicKey(ctx, user, q.Topic)
+		if err != nil {
+			return Answer{}, err
+		}
+		noun := topicNoun(c.Key)
+		key := factbase.LeastFavoritePrefix + strings.TrimPrefix(c.Key, factbase.FavoritesPrefix)
+		a := Answer{Key: key, Items: []AskItem{}}
+		facts, err := s.core.Get(ctx, user, factbase.SubjectUser, key, nil)
+		if err != nil {
+			return a, err
+		}
+		if len(facts) == 0 {
+			a.Reply = fmt.Sprintf("I don't know your least favorite %s yet.", noun)
+			return a, nil
+		}
+		a.Items = append(a.Items, AskItem{Value: facts[0].Value, ID: facts[0].ID, Key: key, About: factbase.SubjectUser})
+		a.Reply = fmt.Sprintf("Your least favorite %s is %s.", noun, facts[0].Value)
+		return a, nil
+	}
 	if q.Kind == router.QueryFact {
 		info := personalKeys[q.Key]
 		a := Answer{Key: q.Key, Items: []AskItem{}}

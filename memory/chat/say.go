@@ -150,6 +150,7 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	p.Statements, unclear = constituents(p.Statements)
 	var (
 		known []string
+		held  []string            // the lists of statements that name none
 		pp    people.PersonalPlan // facts about the user and the people they name
 	)
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
@@ -161,6 +162,9 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 			known = topicsOf(keys)
 		}
 		var err error
+		if held, err = listsHolding(ctx, tx, p.Statements); err != nil {
+			return err
+		}
 		pp, err = s.people.PlanMessageIn(ctx, tx, user, message)
 		return err
 	})
@@ -180,6 +184,9 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	topics, err := s.canonicalTopics(ctx, p.Statements, known)
 	if err != nil {
 		return SayResult{}, err
+	}
+	for i, k := range held {
+		topics[i].Key = k
 	}
 	src := factbase.Source{Kind: factbase.SourceMessage}
 	var ops []factbase.Op
@@ -287,7 +294,7 @@ func hasTopics(statements []router.Statement) bool {
 func (s *Service) canonicalTopics(ctx context.Context, statements []router.Statement, known []string) ([]Canonical, error) {
 	out := make([]Canonical, len(statements))
 	for i, st := range statements {
-		if st.Key != "" {
+		if st.Key != "" || st.Topic == "" {
 			continue
 		}
 		c, err := s.canonical(ctx, st.Topic, known)
@@ -323,10 +330,58 @@ func (s *Service) StatementOps(ctx context.Context, user factbase.UserID, statem
 		}
 	}
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) (err error) {
+		held, err := listsHolding(ctx, tx, statements)
+		if err != nil {
+			return err
+		}
+		for i, k := range held {
+			all[i].Key = k
+		}
 		ops, notes, skipped, err = s.statementOpsIn(ctx, tx, statements, all, src)
 		return err
 	})
 	return ops, topics, notes, skipped, err
+}
+
+// listsHolding returns, for each statement that names no list ("swap mango and
+// figs", "move Dune to the bottom"), the key of the one favorites list of the user
+// that holds all its values; "" when none or several do, and for other statements.
+// It returns nil when no statement lacks a list.
+func listsHolding(ctx context.Context, tx factbase.ReadTx, statements []router.Statement) ([]string, error) {
+	var (
+		out  []string
+		keys []string
+	)
+	for i, st := range statements {
+		if st.Key != "" || st.Topic != "" || st.Least {
+			continue
+		}
+		if out == nil {
+			out = make([]string, len(statements))
+			var err error
+			if keys, err = tx.Keys(ctx, factbase.SubjectUser, factbase.FavoritesPrefix); err != nil {
+				return nil, err
+			}
+		}
+		found, n := "", 0
+		for _, k := range keys {
+			all := true
+			for _, v := range st.Values {
+				_, ok, err := tx.Member(ctx, factbase.SubjectUser, k, normalize.Value(v))
+				if err != nil {
+					return nil, err
+				}
+				all = all && ok
+			}
+			if all {
+				found, n = k, n+1
+			}
+		}
+		if n == 1 {
+			out[i] = found
+		}
+	}
+	return out, nil
 }
 
 // statementOpsIn builds the ops of statements, whose topics are canonicalised in
@@ -345,10 +400,33 @@ func (s *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statem
 			continue
 		}
 		c := topics[i]
+		if c.Key == "" {
+			// A swap or move that names no list, and no one list holds its values.
+			v := strings.Join(st.Values, " and ")
+			notes = append(notes, fmt.Sprintf("Which of your favorites lists is %s in?", v))
+			skipped = append(skipped, fmt.Sprintf("%s %q: no one list holds it", st.Kind, v))
+			continue
+		}
+		if st.Least {
+			noun := topicNoun(c.Key)
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
+				Key: factbase.LeastFavoritePrefix + strings.TrimPrefix(c.Key, factbase.FavoritesPrefix), Value: st.Values[0],
+				Cardinality: factbase.One, Type: "preference", Category: factbase.Core, Source: src, Extractor: "router",
+				SaidBy: "user", Text: core.ClipText(fmt.Sprintf("Least favorite %s: %s", noun, st.Values[0]))}})
+			continue
+		}
 		fav := func(v string, rank int) factbase.Fact {
 			return factbase.Fact{Key: c.Key, Value: v, Rank: rank, Cardinality: factbase.Ranked, Type: "preference",
 				Category: factbase.Core, Source: src, Extractor: "router", SaidBy: "user",
 				Text: core.ClipText(fmt.Sprintf("Favorite %s: %s", topicNoun(c.Key), v))}
+		}
+		// member looks a value up in the list; with a nil tx every value is there, at
+		// no rank.
+		member := func(v string) (factbase.Fact, bool, error) {
+			if tx == nil {
+				return factbase.Fact{}, true, nil
+			}
+			return tx.Member(ctx, factbase.SubjectUser, c.Key, normalize.Value(v))
 		}
 		switch st.Kind {
 		case router.Add:
@@ -356,9 +434,73 @@ func (s *Service) statementOpsIn(ctx context.Context, tx factbase.ReadTx, statem
 				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, 0)})
 			}
 		case router.SetRank:
+			if st.Rank == router.Last {
+				// The end of the list: the last place for a member, after it for a
+				// newcomer. Members moved there in turn keep their order.
+				n := 0
+				if tx != nil {
+					if n, err = tx.MaxRank(ctx, factbase.SubjectUser, c.Key); err != nil {
+						return nil, nil, nil, err
+					}
+				}
+				for _, v := range st.Values {
+					_, ok, err := member(v)
+					if err != nil {
+						return nil, nil, nil, err
+					}
+					if !ok {
+						n++
+					}
+					ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, max(n, 1))})
+				}
+				continue
+			}
 			for i, v := range st.Values {
 				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(v, st.Rank+i)})
 			}
+		case router.Shift:
+			m, ok, err := member(st.Values[0])
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if !ok {
+				notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", st.Values[0], plural(topicNoun(c.Key))))
+				skipped = append(skipped, fmt.Sprintf("move %q: not in %s", st.Values[0], c.Key))
+				continue
+			}
+			rank := max(m.Rank+st.Rank, 1)
+			if tx != nil {
+				n, err := tx.MaxRank(ctx, factbase.SubjectUser, c.Key)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				rank = min(rank, n)
+			}
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[0], rank)})
+		case router.Swap:
+			a, okA, err := member(st.Values[0])
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			b, okB, err := member(st.Values[1])
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if okA && !okB {
+				// "Swap Heat with Up" where Up is new: Up takes Heat's place.
+				ops = append(ops, factbase.Op{Kind: factbase.OpRemove, Fact: fav(st.Values[0], 0)},
+					factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[1], a.Rank)})
+				continue
+			}
+			if !okA || !okB {
+				notes = append(notes, fmt.Sprintf("%s isn't in your favorite %s.", st.Values[0], plural(topicNoun(c.Key))))
+				skipped = append(skipped, fmt.Sprintf("swap %q: not in %s", st.Values[0], c.Key))
+				continue
+			}
+			// Moving A to B's rank shifts the members between by one, which leaves B
+			// next to A's old place; moving B there then completes the swap.
+			ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[0], b.Rank)},
+				factbase.Op{Kind: factbase.OpSet, Fact: fav(st.Values[1], a.Rank)})
 		case router.Remove, router.Replace:
 			removeVals := st.Values
 			if st.Kind == router.Replace && len(st.Values) == 2 {
@@ -441,6 +583,10 @@ func replyFor(res factbase.Result, ops []factbase.Op) []string {
 		}
 	}
 	for _, op := range ops {
+		if topic, ok := strings.CutPrefix(op.Fact.Key, factbase.LeastFavoritePrefix); ok && op.Kind == factbase.OpSet {
+			out = append(out, fmt.Sprintf("Noted: your least favorite %s is %s.", strings.ReplaceAll(topic, "_", " "), op.Fact.Value))
+			continue
+		}
 		info, ok := personalKeys[op.Fact.Key]
 		if !ok || op.Kind != factbase.OpSet || !(op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
 			continue
