@@ -126,7 +126,7 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 			if err != nil {
 				return AskResult{}, err
 			}
-			if n.Total > 0 {
+			if n.Total > 1 { // the last of one favorite is no least favorite
 				p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, n.Total-1, 1, nil)
 				if err != nil {
 					return AskResult{}, err
@@ -134,7 +134,7 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 				f := p.Items[0]
 				a.Key, a.Total = c.Key, n.Total
 				a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser})
-				a.Reply = fmt.Sprintf("Of your %d favorite %s, %s (#%d) is last.", n.Total, plural(noun), f.Value, f.Rank)
+				a.Reply = fmt.Sprintf("Of your %d favorite %s, %s (#%d) is the one you rank last.", n.Total, plural(noun), f.Value, f.Rank)
 				break
 			}
 		}
