@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -161,7 +162,7 @@ func TestIngestReference(t *testing.T) {
 		"part_of_task":     {"task_a1000000-0000-4000-8000-000000000001", transcript.RuleStructural, 1},
 		"used_tool":        {"Bash", transcript.RuleStructural, 1},
 		"executed_command": {"sshpass -p 'pwd' ssh root@192.168.20.4 'ls -la'", transcript.RuleStructural, 1},
-		"connects_to_host": {"192.168.20.4", "ssh-user-at-host", 0.9},
+		"connects_to_host": {"192.168.20.4", "ssh-target", 0.9},
 		"operation_type":   {"verification", "verify-listing", 0.8},
 	}
 	if len(facts) != len(wants) {
@@ -426,7 +427,7 @@ func TestIngestRewritten(t *testing.T) {
 // write path would refuse is counted as invalid and skipped.
 func TestIngestRulesFile(t *testing.T) {
 	file := `[
-  {"name": "ssh-user-at-host", "predicate": "connects_to_host", "confidence": 0.95, "applies_to": "command",
+  {"name": "ssh-target", "predicate": "connects_to_host", "confidence": 0.95, "applies_to": "command",
    "pattern": "@([a-z0-9.]+)", "object": "group:1"},
   {"name": "uptime", "predicate": "checks_uptime", "confidence": 0.5, "applies_to": "command", "pattern": "\\buptime\\b"},
   {"name": "dots", "predicate": "odd", "confidence": 0.5, "applies_to": "command", "pattern": "uptime", "object": "..."},
@@ -471,8 +472,14 @@ func TestIngestRulesFile(t *testing.T) {
 		}
 	}
 	hosts, _, _ := e.Ingest.TranscriptFacts(t.Context(), u, factbase.TranscriptQuery{Predicate: "connects_to_host"})
-	if len(hosts) != 1 || hosts[0].Confidence != 0.95 || hosts[0].Value != "web01.example.com" {
-		t.Errorf("hosts = %+v, want web01.example.com at the replaced rule's 0.95", hosts)
+	got := map[string]float64{}
+	for _, h := range hosts {
+		got[h.Value] = h.Confidence
+	}
+	// The replaced ssh-target rule at 0.95; the built-in url-host and host-option
+	// rules still apply.
+	if want := map[string]float64{"web01.example.com": 0.95, "db.internal": 0.9, "status.internal": 0.9}; !reflect.DeepEqual(got, want) {
+		t.Errorf("hosts = %v, want %v", got, want)
 	}
 }
 
@@ -576,7 +583,9 @@ func TestTranscriptQueries(t *testing.T) {
 	want := []string{
 		"192.168.20.4 1 11111111-1111-4111-8111-111111111111",
 		"build01.example.com 1 44444444-4444-4444-8444-444444444444",
+		"db.internal 1 22222222-2222-4222-8222-222222222222",
 		"staging.example.com 1 33333333-3333-4333-8333-333333333333",
+		"status.internal 1 22222222-2222-4222-8222-222222222222",
 		"web01.example.com 1 22222222-2222-4222-8222-222222222222",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -54,7 +54,7 @@ type transcriptFact struct {
 	Predicate  string          `json:"predicate" example:"connects_to_host"`
 	Object     string          `json:"object" example:"192.168.20.4"`
 	Confidence float64         `json:"confidence" example:"0.9"`
-	Extractor  string          `json:"extractor" doc:"The rule that found it; structural for tasks, actions, tools and commands." example:"ssh-user-at-host"`
+	Extractor  string          `json:"extractor" doc:"The rule that found it; structural for tasks, actions, tools and commands." example:"ssh-target"`
 	ValidFrom  time.Time       `json:"valid_from" doc:"The message's time."`
 	Source     factbase.Source `json:"source" doc:"Kind transcript, id file:line:message-uuid."`
 }

@@ -28,9 +28,11 @@
 //     message is an action "action_<uuid>" with part_of_task, used_tool and, for
 //     shell tools, executed_command (the command in full; ExtractorOptions.Redact
 //     masks passwords, off by default);
-//   - pattern facts from Rules: connects_to_host 0.9, operation_type 0.8,
-//     mentions_path 0.8, targets_system 0.7, provides_solution 0.7,
-//     identifies_issue 0.7 and discovery 0.6 in the built-in set.
+//   - pattern facts from Rules: connects_to_host 0.9 (the hosts a shell command
+//     connects to: ssh targets, URL hosts, -h/--host of database clients),
+//     operation_type 0.8, mentions_path 0.8, targets_system 0.7,
+//     provides_solution 0.7, identifies_issue 0.7 and discovery 0.6 in the
+//     built-in set.
 //
 // Pattern rules scan at most the first ExtractorOptions.ScanLimit bytes (64 KiB) of
 // each text, so a multi-megabyte tool result costs little more than a small one.
@@ -39,7 +41,8 @@
 //
 // The built-in rules are the embedded file rules.json (BuiltinRulesJSON), a JSON
 // list in the format users write. Each entry has a predicate and a confidence
-// (0..1), a pattern (an RE2 regular expression) or keywords, and optionally a name,
+// (0..1), a pattern (an RE2 regular expression), keywords or a built-in parser
+// (ssh_targets, url_hosts, host_options), and optionally a name,
 // applies_to (command, user_text, assistant_text, text, thinking, tool_result,
 // input, any), object ("match", "group:N", "snippet" or a fixed string), when,
 // unless, stop, limit, disabled and description; see Rule. For example:

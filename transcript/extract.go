@@ -368,6 +368,21 @@ func (x *Extractor) scan(out *[]Fact, m *Message, subject string, src sources, t
 		if r.when != nil && (r.whenLit != "" && !strings.Contains(text, r.whenLit) || !r.when.MatchString(text)) {
 			continue
 		}
+		if r.parse != nil {
+			n := 0
+			for _, obj := range r.parse(text) {
+				if r.stop[strings.ToLower(obj)] || r.unless != nil && r.unless.MatchString(obj) {
+					continue
+				}
+				if x.add(out, m, subject, r.Predicate, obj, r.Confidence, r.Name) {
+					n++
+				}
+				if n >= r.limit {
+					break
+				}
+			}
+			continue
+		}
 		var matches [][]int
 		if r.re != nil {
 			if r.reLit != "" && !strings.Contains(text, r.reLit) {

@@ -70,8 +70,8 @@ func TestReferenceExample(t *testing.T) {
 		if got, want := facts[0].Source(), (factbase.Source{Kind: "transcript", ID: "f.jsonl:1:3f2a9c1e-0b7d-4c55-8e21-6a1d2f0b9c44"}); got != want {
 			t.Errorf("Source() = %+v, want %+v", got, want)
 		}
-		if facts[2].Rule != "ssh-user-at-host" || facts[0].Rule != RuleStructural {
-			t.Errorf("rules = %q, %q; want ssh-user-at-host, structural", facts[2].Rule, facts[0].Rule)
+		if facts[2].Rule != "ssh-target" || facts[0].Rule != RuleStructural {
+			t.Errorf("rules = %q, %q; want ssh-target, structural", facts[2].Rule, facts[0].Rule)
 		}
 	})
 	t.Run("after a task", func(t *testing.T) {

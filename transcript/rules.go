@@ -87,14 +87,19 @@ type Rule struct {
 	Name       string  `json:"name,omitempty"`
 	Predicate  string  `json:"predicate"`
 	Confidence float64 `json:"confidence"`
-	// Pattern is an RE2 regular expression (Go's regexp syntax). A rule has a
-	// Pattern or Keywords, not both.
+	// Pattern is an RE2 regular expression (Go's regexp syntax). A rule has one
+	// of Pattern, Keywords and Parser.
 	Pattern string `json:"pattern,omitempty"`
 	// Keywords are matched case-insensitively (ASCII letters) as whole words. For
 	// a snippet rule a keyword must also not touch a slash, nor a dot or hyphen
 	// that joins it to another word ("error.log", "non-error"): such rules look
 	// for prose, not identifiers.
 	Keywords []string `json:"keywords,omitempty"`
+	// Parser names a built-in parser whose findings are the objects, for facts a
+	// pattern cannot state precisely: ssh_targets, url_hosts and host_options
+	// read shell commands for the hosts they connect to (ParserSSHTargets ...).
+	// Its object is "match" (the finding).
+	Parser string `json:"parser,omitempty"`
 	// AppliesTo lists the kinds of text the rule scans: command, user_text,
 	// assistant_text, text, thinking, tool_result, input, any. In a file it may be
 	// one string or a list; it defaults to any.
@@ -185,6 +190,7 @@ type rule struct {
 	reLit    string   // a literal every match of re contains, or ""
 	whenLit  string   // likewise for when
 	keywords [][]byte // lower-cased
+	parse    func(string) []string
 	when     *regexp.Regexp
 	unless   *regexp.Regexp
 	mode     string // match, snippet, group, fixed
@@ -351,8 +357,18 @@ func compileRule(raw json.RawMessage, data []byte, start, i int, file string) (*
 	switch {
 	case r.Pattern != "" && len(r.Keywords) > 0:
 		return nil, fail("keywords", "a rule has a pattern or keywords, not both")
-	case r.Pattern == "" && len(r.Keywords) == 0 && !r.Disabled:
+	case r.Parser != "" && (r.Pattern != "" || len(r.Keywords) > 0):
+		return nil, fail("parser", "a rule has a parser, a pattern or keywords, only one")
+	case r.Pattern == "" && len(r.Keywords) == 0 && r.Parser == "" && !r.Disabled:
 		return nil, fail("", "pattern or keywords is missing")
+	}
+	if r.Parser != "" {
+		if r.parse = parsers[r.Parser]; r.parse == nil {
+			return nil, fail("parser", fmt.Sprintf("parser %q is not one of %s, %s, %s", r.Parser, ParserSSHTargets, ParserURLHosts, ParserHostOptions))
+		}
+		if r.Object != "" && r.Object != ObjectMatch {
+			return nil, fail("object", fmt.Sprintf("object %q: a parser's object is what it finds (match)", r.Object))
+		}
 	}
 	var err error
 	if r.Pattern != "" {

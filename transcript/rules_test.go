@@ -159,6 +159,44 @@ func TestBuiltinRules(t *testing.T) {
 		{name: "email is not a connection", kind: "command", text: "echo ops@example.com | mail -s hi", without: []string{"connects_to_host"}},
 		{name: "hosts are not read from prose", kind: "assistant_text", text: "Run ssh root@10.0.0.1 to log in.", without: []string{"connects_to_host"}},
 
+		// connects_to_host is the host of a connection only (issue #23): not an @
+		// in a config path or an e-mail address, even inside an ssh command.
+		{name: "uci config path", kind: "command", text: "uci set firewall.@defaults[0].input=ACCEPT", without: []string{"connects_to_host"}},
+		{name: "uci over ssh", kind: "command", text: "ssh root@192.168.1.1 'uci set firewall.@defaults[0].input=ACCEPT && uci commit firewall'", want: []string{"connects_to_host=192.168.1.1"}, without: []string{"connects_to_host=defaults"}},
+		{name: "uci list over ssh", kind: "command", text: "ssh root@openwrt \"uci show wireless.@wifi-iface[0]; uci get network.@device[0].name\"", want: []string{"connects_to_host=openwrt"}, without: []string{"connects_to_host=wifi-iface", "connects_to_host=device"}},
+		{name: "git email", kind: "command", text: "git config user.email me@x.org", without: []string{"connects_to_host"}},
+		{name: "git email over ssh", kind: "command", text: "ssh deploy@ci.example.com \"git config --global user.email me@x.org\"", want: []string{"connects_to_host=ci.example.com"}, without: []string{"connects_to_host=x.org"}},
+		{name: "email beside ssh-copy-id", kind: "command", text: "ssh-keygen -t ed25519 -C me@x.org -f ~/.ssh/pi && ssh-copy-id -i ~/.ssh/pi.pub pi@10.0.0.9", want: []string{"connects_to_host=10.0.0.9"}, without: []string{"connects_to_host=x.org"}},
+		{name: "ssh root@ip", kind: "command", text: "ssh root@192.168.1.1", want: []string{"connects_to_host=192.168.1.1"}},
+		{name: "ssh without a user", kind: "command", text: "ssh -p 2222 -o StrictHostKeyChecking=no nas.lan uptime", want: []string{"connects_to_host=nas.lan"}, without: []string{"connects_to_host=StrictHostKeyChecking"}},
+		{name: "ssh jump host", kind: "command", text: "ssh -J admin@bastion.example.com root@10.1.0.5 hostname", want: []string{"connects_to_host=bastion.example.com", "connects_to_host=10.1.0.5"}},
+		{name: "ssh URL", kind: "command", text: "ssh ssh://git@git.example.com:2222", want: []string{"connects_to_host=git.example.com"}},
+		{name: "ssh in a loop", kind: "command", text: "for h in a b; do ssh root@$h uptime; done", without: []string{"connects_to_host"}},
+		{name: "ssh placeholder", kind: "command", text: "ssh user@<host>", without: []string{"connects_to_host"}},
+		{name: "ssh inside sh -c", kind: "command", text: "sudo -u backup bash -c 'ssh backup@nas df -h'", want: []string{"connects_to_host=nas"}},
+		{name: "ssh inside echo is not run", kind: "command", text: "echo 'ssh root@10.0.0.1' >> notes.txt", without: []string{"connects_to_host"}},
+		{name: "scp to a named host", kind: "command", text: "scp f.txt deploy@build.example.com:/tmp", want: []string{"connects_to_host=build.example.com"}},
+		{name: "scp local paths", kind: "command", text: "scp ./a:b /tmp/x", without: []string{"connects_to_host"}},
+		{name: "rsync to a host", kind: "command", text: "rsync -az ./ u@host:/srv", want: []string{"connects_to_host=host"}},
+		{name: "rsync chown is not a host", kind: "command", text: "rsync -a --chown www-data:www-data ./site/ /var/www/", without: []string{"connects_to_host"}},
+		{name: "rsync daemon", kind: "command", text: "rsync -av mirror.example.org::debian/ /srv/debian/", want: []string{"connects_to_host=mirror.example.org"}},
+		{name: "sftp", kind: "command", text: "sftp -P 2222 backup@nas.lan:/share", want: []string{"connects_to_host=nas.lan"}},
+		{name: "mosh", kind: "command", text: "mosh --ssh='ssh -p 2222' me@devbox", want: []string{"connects_to_host=devbox"}},
+		{name: "psql -h", kind: "command", text: "psql -h db.internal -U app -c 'select 1'", want: []string{"connects_to_host=db.internal"}},
+		{name: "psql socket dir is not a host", kind: "command", text: "psql -h /var/run/postgresql app", without: []string{"connects_to_host"}},
+		{name: "mysql --host=", kind: "command", text: "mysql --host=10.0.0.5 -u root -p", want: []string{"connects_to_host=10.0.0.5"}},
+		{name: "mysql -hHOST", kind: "command", text: "mysqldump -hdb1.example.com shop > shop.sql", want: []string{"connects_to_host=db1.example.com"}},
+		{name: "redis-cli -h", kind: "command", text: "redis-cli -h cache.local -p 6379 ping", want: []string{"connects_to_host=cache.local"}},
+		{name: "mongosh --host", kind: "command", text: "mongosh --host mongo1:27017", want: []string{"connects_to_host=mongo1"}},
+		{name: "-h of other programs is not a host", kind: "command", text: "df -h /srv && du -sh /var && ls -lh && grep -h x *.log && docker run -h web nginx", without: []string{"connects_to_host"}},
+		{name: "--host of a server is not a connection", kind: "command", text: "uvicorn app:app --host 0.0.0.0 --port 8000", without: []string{"connects_to_host"}},
+		{name: "curl URL", kind: "command", text: "curl https://api.example.com/v1", want: []string{"connects_to_host=api.example.com"}},
+		{name: "curl with options and credentials", kind: "command", text: "curl -sS -X POST -H 'Origin: https://web.example.com' -d @body.json https://admin:pw@10.0.0.8:8443/api", want: []string{"connects_to_host=10.0.0.8"}, without: []string{"connects_to_host=web.example.com", "connects_to_host=body.json"}},
+		{name: "wget in a pipe", kind: "command", text: "wget -qO- http://192.168.1.50:8080/status | jq .", want: []string{"connects_to_host=192.168.1.50"}},
+		{name: "psql URL", kind: "command", text: "psql postgres://app:secret@db.example.com:5432/app -c 'select 1'", want: []string{"connects_to_host=db.example.com"}},
+		{name: "a URL echoed is not a connection", kind: "command", text: "echo https://example.com/docs && sed -i 's#http://old.example#https://new.example#' site.conf", without: []string{"connects_to_host"}},
+		{name: "a URL in a heredoc is not a connection", kind: "command", text: "cat > run.sh <<'EOF'\ncurl https://inside.example.com\nssh root@10.9.9.9\nEOF\nchmod +x run.sh", without: []string{"connects_to_host"}},
+
 		// operation_type: archive manipulation
 		{name: "tar", kind: "command", text: "tar -xzf release.tar.gz -C /opt/app", want: []string{"operation_type=archive manipulation"}},
 		{name: "zip", kind: "command", text: "cd dist && zip -r ../site.zip .", want: []string{"operation_type=archive manipulation"}},
@@ -381,6 +419,15 @@ func TestLoadRulesEdgeCases(t *testing.T) {
 		{name: "negative limit", in: `[{"predicate":"p","confidence":0.5,"keywords":["x"],"limit":-1}]`, wantErr: "limit -1 is negative"},
 		{name: "predicate with space", in: `[{"predicate":"uses vpn","confidence":0.5,"keywords":["x"]}]`, wantErr: "contains white space"},
 		{name: "bad unless", in: `[{"predicate":"p","confidence":0.5,"keywords":["x"],"unless":"("}]`, wantErr: "bad unless"},
+		{name: "unknown parser", in: `[{"predicate":"p","confidence":0.5,"parser":"hosts"}]`, wantErr: `parser "hosts" is not one of ssh_targets`},
+		{name: "parser and pattern", in: `[{"predicate":"p","confidence":0.5,"parser":"url_hosts","pattern":"x"}]`, wantErr: "only one"},
+		{name: "parser with a group object", in: `[{"predicate":"p","confidence":0.5,"parser":"url_hosts","object":"group:1"}]`, wantErr: "a parser's object is what it finds"},
+		{name: "parser rule", in: `[{"predicate":"reaches","confidence":0.5,"parser":"host_options","stop":["localhost"]}]`, check: func(t *testing.T, rs *Rules) {
+			x := NewExtractor(rs, ExtractorOptions{})
+			if got, want := factsFor(t, x, "command", "psql -h localhost && redis-cli -h cache ping"), []string{"reaches=cache"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("facts = %q, want %q (localhost stopped)", got, want)
+			}
+		}},
 		{name: "disable needs only predicate and name", in: `[{"predicate":"discovery","name":"discovery-words","disabled":true}]`, check: func(t *testing.T, rs *Rules) {
 			if !rs.List()[0].Disabled {
 				t.Errorf("rule not disabled")
