@@ -79,11 +79,23 @@ func (x *extractor) count(i, j int, n string, ns, ne int, verb, qual, noun, rule
 	parts = append(parts, pluralNoun(noun))
 	name := strings.Join(parts, "_")
 	v := strings.ReplaceAll(n, ",", "")
-	before := len(x.facts)
 	x.nouns = append(x.nouns, counted{i, pluralNoun(noun)})
+	// A second count of the same things in one episode is a part of the first ("12,480
+	// invoices; 14 invoices were held", "18,204 files into 912 files"), not a total.
+	if prev, ok := x.countOf[name]; ok && prev != v {
+		return false
+	}
+	before := len(x.facts)
 	x.add(Fact{Key: "count." + name, Value: v, ValueType: factbase.Number, Confidence: conf,
 		Start: i, End: j, Rule: rule, Text: "number of " + strings.ReplaceAll(name, "_", " ") + " is " + v}, ns, ne)
-	return len(x.facts) > before
+	if len(x.facts) > before {
+		if x.countOf == nil {
+			x.countOf = map[string]string{}
+		}
+		x.countOf[name] = v
+		return true
+	}
+	return false
 }
 
 func pluralNoun(n string) string {

@@ -74,12 +74,13 @@ type extractor struct {
 	nums    []int      // see numbers
 	seen    map[kv]int // index in facts of each key and value
 
-	tags      []string         // the episode's tags, lower case
-	tagAt     map[string][]int // see tagPos
-	sents     []int            // see sentence
-	clauses   []int            // see clause
-	lastThing string           // the thing the last named version named, lower case
-	nouns     []counted        // the counts read, for counts with no noun
+	tags      []string          // the episode's tags, lower case
+	tagAt     map[string][]int  // see tagPos
+	sents     []int             // see sentence
+	clauses   []int             // see clause
+	lastThing string            // the thing the last named version named, lower case
+	nouns     []counted         // the counts read, for counts with no noun
+	countOf   map[string]string // the value of each count key read
 }
 
 // claim records [i, j) as the value of a fact, unless part of it already is one.

@@ -293,6 +293,8 @@ func TestExtractTagged(t *testing.T) {
 			want: []string{"count.passed_tests=212", "count.failed_tests=3", "count.skipped_tests=17"}},
 		{name: "verb counts take the sentence's noun", in: "Imported 1,200 rows, 4 failed.",
 			want: []string{"count.rows=1200", "count.failed_rows=4"}},
+		{name: "a second count of the same things is a part", in: "processed 12,480 invoices; 14 invoices were held",
+			want: []string{"count.invoices=12480"}},
 		{name: "units are not counts", in: "took 3 days and 40 minutes, 12 times", want: nil},
 		{name: "percent of", in: "98.7% of rows imported, 22% of overdue invoices paid",
 			want: []string{"percent.imported_rows=98.7", "percent.overdue_invoices=22"}},
