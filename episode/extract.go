@@ -3,6 +3,7 @@ package episode
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/factbase/factbase"
 )
@@ -25,22 +26,35 @@ type Fact struct {
 // with one fact per key and value: a repeat keeps the occurrence with the highest
 // confidence, the earliest on a tie. It is deterministic, safe for concurrent use and
 // runs in time linear in the length of content.
-func Extract(content string) []Fact {
+func Extract(content string) []Fact { return ExtractTagged(content, nil) }
+
+// ExtractTagged is Extract for an episode with tags: a version, status or health state
+// that its sentence does not name is keyed by a tag (see subject.go), so that
+// unrelated episodes do not overwrite each other's "status".
+func ExtractTagged(content string, tags []string) []Fact {
 	x := extractor{s: content, low: asciiLower(content)}
+	for _, t := range tags {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" && !slices.Contains(x.tags, t) {
+			x.tags = append(x.tags, t)
+		}
+	}
 	// Every reader but metrics (which needs a "%") and statuses reads a number, so a
 	// text without a digit skips them; the order decides which reader claims a span.
 	numeric := hasDigit(content)
 	if numeric {
 		x.dates()
+		x.upgrades()
 		x.versions()
 		x.latencies()
 	}
 	x.metrics()
 	if numeric {
+		x.percents()
 		x.ordinals()
 		x.counts()
 	}
 	x.statuses()
+	x.healths()
 	return x.result()
 }
 
@@ -59,6 +73,14 @@ type extractor struct {
 	claimed []bool     // bytes already read as the value of a fact
 	nums    []int      // see numbers
 	seen    map[kv]int // index in facts of each key and value
+
+	tags      []string          // the episode's tags, lower case
+	tagAt     map[string][]int  // see tagPos
+	sents     []int             // see sentence
+	clauses   []int             // see clause
+	lastThing string            // the thing the last named version named, lower case
+	nouns     []counted         // the counts read, for counts with no noun
+	countOf   map[string]string // the value of each count key read
 }
 
 // claim records [i, j) as the value of a fact, unless part of it already is one.

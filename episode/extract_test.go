@@ -40,7 +40,7 @@ func TestExtract(t *testing.T) {
 		{name: "sentence verb is not a name", in: "Released v2.3.1.", want: []string{"version=2.3.1"}},
 		{name: "all caps -ed word is a name", in: "SEEDED v1.4", want: []string{"seeded.version=1.4"}},
 		{name: "prerelease suffix", in: "api v1.2.0-beta.2 shipped", want: []string{"api.version=1.2.0-beta.2"}},
-		{name: "two versions", in: "from v2.3.0 to v2.3.1", want: []string{"version=2.3.0", "version=2.3.1"}},
+		{name: "from to keeps the new version", in: "from v2.3.0 to v2.3.1", want: []string{"version=2.3.1"}},
 		{name: "v alone is not a version", in: "the v key and version control", want: nil},
 		{name: "ip address is not a version", in: "host 192.168.1.1 answered", want: nil},
 		{name: "two-part number is not a version", in: "Python 3.12 and 94.2 points", want: nil},
@@ -85,7 +85,7 @@ func TestExtract(t *testing.T) {
 		{name: "count test cases", in: "120 unit test cases", want: []string{"count.unit_test_cases=120"}},
 		{name: "count ratio", in: "42/45 tests passed", want: []string{"count.passed_tests=42", "count.tests=45"}},
 		{name: "count ratio with of", in: "471 of 500 questions correct", want: []string{"count.correct_questions=471", "count.questions=500"}},
-		{name: "kids are not tests", in: "I have 3 kids", want: nil},
+		{name: "any counted noun", in: "I have 3 kids", want: []string{"count.kids=3"}},
 		{name: "decimal is not a count", in: "2.5 tests", want: nil},
 
 		// Status.
@@ -252,10 +252,65 @@ func TestExtractBenchmarkEpisode(t *testing.T) {
 		"latency.p95_ms=120", "latency.p99_ms=250", "retrieval.accuracy=91", "test.success_rate=97",
 		"count.passed_tests=42", "count.tests=45", "count.failed_tests=3", "phase=3",
 		"phase_3.status=IN_PROGRESS", "phase=2", "phase_2.status=COMPLETE", "migration.status=BLOCKED",
-		"date=2024-03-18", "version=1.4.0", "count.episodes=1200", "status=COMPLETE",
+		"date=2024-03-18", "embedder.version=1.4.0", "count.episodes=1200", "status=COMPLETE",
 		"error_rate=2.1", "coverage=83", "sprint=6", "sprint_6.status=PENDING",
 	}
 	if got := pairs(Extract(episode2KB)); !slices.Equal(got, want) {
 		t.Errorf("Extract(episode2KB) = %q, want %q", got, want)
+	}
+}
+
+func TestExtractTagged(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		tags []string
+		want []string
+	}{
+		{name: "unnamed status keyed by tag", in: "Status: DONE.", tags: []string{"release", "billing"},
+			want: []string{"billing.status=COMPLETE"}},
+		{name: "no tag keeps the bare key", in: "Status: DONE.", want: []string{"status=COMPLETE"}},
+		{name: "tag named in the sentence wins", in: "The api-gateway cut over. Deployed v5.1.0 to api-gateway.",
+			tags: []string{"billing", "api-gateway"}, want: []string{"api-gateway.version=5.1.0"}},
+		{name: "failed deploy keeps the running version", in: "Deploy of v2.4.0-rc1 failed; rolled back to v2.3.1.",
+			tags: []string{"billing"}, want: []string{"billing.version=2.3.1"}},
+		{name: "rollback target takes the failed thing's name", in: "ledger-api v0.9.12 rolled back after double-posting. Running v0.9.11 again.",
+			want: []string{"ledger-api.version=0.9.11"}},
+		{name: "rolled out is a deploy", in: "Rolled out auth-service v1.9.3 to 25% of traffic.",
+			want: []string{"auth-service.version=1.9.3", "percent.traffic=25"}},
+		{name: "upgrade from to", in: "Upgraded Postgres from 14.9 to 16.2 over the weekend.",
+			want: []string{"postgres.version=16.2"}},
+		{name: "upgrade with inner names", in: "Moved the monorepo from Node 18.19.0 to Node 20.11.1.",
+			want: []string{"node.version=20.11.1"}},
+		{name: "failed upgrade stores nothing", in: "Kafka upgrade from 3.5.1 to 3.7.0 failed.", want: nil},
+		{name: "measure from to is not a version", in: "latency went from 1.2 to 0.8 s", want: nil},
+		{name: "head noun names the thing before it", in: "Churn model v5 is live; Ledger service healthy.",
+			want: []string{"churn.version=5", "ledger.health=HEALTHY"}},
+		{name: "dotted name", in: "Next.js stays on 14.1.4", want: []string{"next.js.version=14.1.4"}},
+		{name: "counts with their noun", in: "Nightly run processed 12,480 invoices; 36 SKUs failed.",
+			want: []string{"count.invoices=12480", "count.failed_skus=36"}},
+		{name: "verb counts take the test noun", in: "Nightly e2e suite: 212 passed, 3 failed, 17 skipped.",
+			want: []string{"count.passed_tests=212", "count.failed_tests=3", "count.skipped_tests=17"}},
+		{name: "verb counts take the sentence's noun", in: "Imported 1,200 rows, 4 failed.",
+			want: []string{"count.rows=1200", "count.failed_rows=4"}},
+		{name: "a second count of the same things is a part", in: "processed 12,480 invoices; 14 invoices were held",
+			want: []string{"count.invoices=12480"}},
+		{name: "units are not counts", in: "took 3 days and 40 minutes, 12 times", want: nil},
+		{name: "percent of", in: "98.7% of rows imported, 22% of overdue invoices paid",
+			want: []string{"percent.imported_rows=98.7", "percent.overdue_invoices=22"}},
+		{name: "figure of speech", in: "works 99% of the time", want: nil},
+		{name: "health states", in: "payments-api is degraded. kafka-3 went down at 02:10. Cluster healthy again.",
+			want: []string{"payments-api.health=DEGRADED", "kafka-3.health=DOWN", "cluster.health=HEALTHY"}},
+		{name: "measures going down are not down", in: "latency down 20%, p95 2.1 s down from 5.4 s", want: []string{"latency.p95_ms=2100"}},
+		{name: "counted things healthy are a count", in: "all 9 nodes healthy", want: []string{"count.healthy_nodes=9"}},
+		{name: "adjective is not a state", in: "degraded performance and not healthy", want: nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := pairs(ExtractTagged(tc.in, tc.tags))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("ExtractTagged(%q, %q) = %q, want %q", tc.in, tc.tags, got, tc.want)
+			}
+		})
 	}
 }

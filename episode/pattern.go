@@ -33,9 +33,11 @@ var (
 	countQual   = `passing|passed|failing|failed|skipped|flaky|successful|unique|new|unit|integration|e2e|end-to-end|regression|benchmark|evaluation|eval|test|total`
 	countStems  = []string{"test", "episode", "quer", "question", "session", "fact", "doc", "file",
 		"record", "sample", "example", "request", "user", "commit", "task", "message"}
-	countVerb = `passed|passing|failed|failing|skipped|succeeded|correct`
+	countVerb = `passed|passing|failed|failing|skipped|succeeded|correct|errored|blocked|rejected|merged|unhealthy|healthy`
 	ratioRe   = anchored(`(` + num + `)\s*(?:/|\bof\b|\bout\s+of\b)\s*(` + num + `)\s+(?:(` + countQual + `)\s+)?(` + countNoun + `)\b(?:\s+(` + countVerb + `)\b)?`)
 	countRe   = anchored(`(` + num + `)\s+(?:(` + countQual + `)\s+)?(` + countNoun + `)\b(?:\s+(` + countVerb + `)\b)?`)
+	verTok    = `v?\d+(?:\.\d+)+` + prerelease + `|v\d+`
+	upgradeRe = anchored(`from\s+(?:([\pL][\pL\pN_.+-]*)\s+)?(` + verTok + `)\s+to\s+(?:([\pL][\pL\pN_.+-]*)\s+)?(` + verTok + `)\b`)
 	statusRe  = anchored(`(completed|complete|done|in[_ -]progress|pending|blocked|failed)\b`)
 )
 

@@ -56,9 +56,16 @@ func (x *extractor) statuses() {
 				thingKey = strings.ToLower(u.text) + "_" + thing.text
 				f.Start = u.start
 			}
-		} else if isName(thing) && (caps || labelled) {
-			thingText, thingKey = thing.text, strings.ToLower(thing.text)
-			f.Start = thing.start
+		} else if t, ok := thingAt(s, thing); ok && thing.kind == tokWord && (caps || labelled) {
+			// "Billing reconciliation job status: blocked" is the reconciliation's.
+			thingText, thingKey = t.text, strings.ToLower(t.text)
+			f.Start = t.start
+		}
+		if thingKey == "" && (caps || labelled) {
+			// A status the sentence does not tie to a thing: the episode's.
+			if subj, ok := x.subject(i, false); ok {
+				thingText, thingKey = subj, subj
+			}
 		}
 		switch {
 		case thingKey != "":

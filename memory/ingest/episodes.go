@@ -99,8 +99,8 @@ func validateEpisode(in EpisodeInput, now time.Time) (factbase.Episode, error) {
 }
 
 // factType names the type of an extracted fact by the family of the rule that found
-// it: version, metric, latency, count, status, date, or for ordinals the measure
-// itself (phase, session, sprint, milestone).
+// it: version, metric, latency, count, percent, status, health, date, or for ordinals
+// the measure itself (phase, session, sprint, milestone).
 func factType(f episode.Fact) string {
 	if f.Rule == "ordinal" {
 		if i := strings.LastIndexByte(f.Key, '.'); i >= 0 {
@@ -152,7 +152,7 @@ func (s *Service) AddEpisode(ctx context.Context, user factbase.UserID, in Episo
 	ep.ID = s.core.NewID()
 	var extracted []episode.Fact
 	if !in.NoExtract {
-		extracted = episode.Extract(ep.Content)
+		extracted = episode.ExtractTagged(ep.Content, ep.Tags)
 	}
 	ops := episodeOps(ep, extracted, in.Facts)
 	tv, err := s.core.EmbedTexts(ctx, []string{ep.Content})
@@ -387,7 +387,7 @@ func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, li
 		}
 		var ops []factbase.Op
 		for _, ep := range batch {
-			ops = append(ops, episodeOps(ep, episode.Extract(ep.Content), nil)...)
+			ops = append(ops, episodeOps(ep, episode.ExtractTagged(ep.Content, ep.Tags), nil)...)
 		}
 		if len(ops) > core.MaxOps { // only with extraordinarily dense episodes
 			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), core.MaxOps)
