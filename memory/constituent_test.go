@@ -7,6 +7,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/storetest"
 )
 
@@ -29,5 +30,20 @@ func TestSayStoresOnlyConstituents(t *testing.T) {
 				t.Errorf("Say(%q) stored %s = %q", msg, op.Key, op.Value)
 			}
 		}
+	}
+}
+
+// TestSayAssistantTurn: an assistant's "my favorite" is not the user's; what it says
+// about the user is.
+func TestSayAssistantTurn(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := storetest.NewUser()
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow, Speaker: "assistant"})
+	res, err := e.Chat.Say(ctx, u, "My favorite movie is probably 2001.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := peopleCurrent(t, e, u, factbase.SubjectUser, "favorites.movie"); len(got) != 0 || len(res.Ops) != 0 {
+		t.Errorf("an assistant's favorite was stored as the user's: %q (ops %+v)", got, res.Ops)
 	}
 }

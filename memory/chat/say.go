@@ -10,6 +10,7 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/question"
 	"github.com/factbase/factbase/router"
 )
@@ -148,6 +149,13 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		Result: factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}}
 	var unclear []string
 	p.Statements, unclear = constituents(p.Statements)
+	if people.Message(ctx).Speaker == personal.SpeakerAssistant && len(p.Statements) > 0 {
+		// The router reads "I" and "my" as the user's; in an assistant's turn they are
+		// the assistant's. What the assistant says about the user ("your ...") is the
+		// personal extractor's, which reads the turn in the second person.
+		unclear = append(unclear, "an assistant's own statements are not the user's facts")
+		p.Statements, p.Route = nil, router.RouteNone
+	}
 	var (
 		known []string
 		held  []string            // the lists of statements that name none
