@@ -33,7 +33,7 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 	c.Add(time.Hour)
 	for _, msg := range []string{"I moved to Oslo.", "My husband Ben works at Figma.", "My son Kai was born on May 4, 2018.",
 		"My brother Tom works at Siemens.", "My son Max is 7.", "We have a dog named Rex.", "My daughter Lea is allergic to nuts.",
-		"My favorite podcasts are Radiolab and Serial.", "My favorite books are Dune and Emma."} {
+		"My favorite podcasts are Radiolab and Serial.", "My favorite books are Dune and Emma.", "I speak Spanish and German."} {
 		say(msg)
 	}
 	friday := time.Date(2026, time.March, 6, 10, 0, 0, 0, time.UTC)
@@ -62,6 +62,8 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"What's my least favorite vegetable?", []string{"okra"}, "okra"},
 		{"What is my blood type?", nil, "I don't know"},
 		{"Does Tom have any allergies?", nil, "I don't know"},
+		{"Do I speak German?", []string{"German"}, "Yes"},
+		{"Do I speak French?", []string{"Spanish", "German"}, "No, not as far as I know"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {

@@ -683,6 +683,13 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			hits = append(hits, h)
 		}
 	}
+	if plan.Kind == question.YesNo && plan.Value == "" && rec.Window == nil {
+		// "Do I speak French?": what the question names beyond the kind of fact it asks
+		// about is the value to find; without it every language would say yes.
+		plan.Value = strings.Join(slices.DeleteFunc(slices.Clone(content), func(w string) bool {
+			return (len(recallIntents[w]) > 0 || intentVerbs[w]) && !valueWords[w]
+		}), " ")
+	}
 	matching := hits
 	if plan.Value != "" {
 		matching = slices.DeleteFunc(slices.Clone(hits), func(h RecallHit) bool { return !valueMentions(h.Value, plan.Value) })
@@ -943,6 +950,17 @@ func contentWords(words []string, ens []factbase.Entity) []string {
 	}
 	return out
 }
+
+// intentVerbs are the verbs of yes/no questions that name the kind of fact asked
+// about, not its value ("Do I speak ...", "Does Ben drive ...").
+var intentVerbs = map[string]bool{"speak": true, "drive": true, "drives": true, "own": true, "owns": true,
+	"study": true, "studies": true, "learn": true, "learning": true, "play": true, "plays": true, "any": true,
+	"allergies": true, "pets": true, "kids": true, "children": true, "anything": true, "something": true,
+	"trips": true, "trip": true, "coming": true, "upcoming": true, "plans": true, "planned": true, "appointments": true,
+	"birthdays": true, "soon": true, "free": true, "busy": true}
+
+// valueWords are intent words that are also values: "Is Sara vegan?" asks for vegan.
+var valueWords = map[string]bool{"vegan": true, "vegetarian": true}
 
 // groupNouns name a group of people, not what is asked about them.
 var groupNouns = map[string]bool{"kids": true, "children": true, "family": true, "relatives": true, "friends": true,
