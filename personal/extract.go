@@ -261,7 +261,8 @@ func (p *parser) sentence(t []token) {
 	if len(t) == 0 {
 		return
 	}
-	p.t = t
+	p.t = copulaAfterAnd(t)
+	t = p.t
 	p.saidBy = User
 	p.workTalk = false
 	for _, tk := range t {
@@ -295,6 +296,36 @@ func (p *parser) sentence(t []token) {
 		return
 	}
 	p.clauses(i, corr)
+}
+
+// copulaHeads are complements that continue a copula after "and": "is vegetarian and
+// allergic to shellfish", "is 8 and afraid of dogs".
+var copulaHeads = map[string]bool{"allergic": true, "afraid": true, "scared": true, "terrified": true,
+	"vegan": true, "vegetarian": true, "pescatarian": true, "lactose": true, "gluten": true, "intolerant": true,
+	"diabetic": true, "pregnant": true, "married": true, "engaged": true, "retired": true}
+
+// copulaAfterAnd repeats a sentence's copula after an "and" that a complement follows
+// ("Sara is vegetarian and allergic to shellfish" reads as "... and is allergic to
+// shellfish"), so that the second complement is read as the predicate it is. The
+// inserted token has an empty span at the start of the complement; values are cut
+// from spans, so none holds it. Only when the copula is the last verb before the
+// "and".
+func copulaAfterAnd(t []token) []token {
+	cop := -1
+	var out []token
+	for i, tk := range t {
+		switch tk.w {
+		case "is", "are", "am", "was", "were":
+			cop = i
+		case "has", "have", "lives", "works", "loves", "likes", "goes", "plays", "drives", "speaks", "studies":
+			cop = -1
+		}
+		out = append(out, tk)
+		if tk.w == "and" && cop >= 0 && i+1 < len(t) && copulaHeads[t[i+1].w] && i-cop <= 8 {
+			out = append(out, token{w: t[cop].w, kind: kWord, start: t[i+1].start, end: t[i+1].start})
+		}
+	}
+	return out
 }
 
 // isQuestionInversion reports whether the sentence at i opens like a question: a
