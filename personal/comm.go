@@ -365,3 +365,72 @@ func (p *parser) commUser(head int, st state) int {
 	}
 	return head
 }
+
+// addressCues make a sentence one addressed to the assistant.
+var addressCues = map[string]bool{"you": true, "your": true, "please": true, "answers": true, "answer": true,
+	"explain": true, "give": true, "use": true, "include": true, "be": true, "stop": true, "keep": true,
+	"prefers": true, "prefer": true, "feel": true, "write": true, "reply": true, "respond": true}
+
+// unitWords name a system of units.
+var unitWords = map[string]string{"celsius": "celsius", "fahrenheit": "fahrenheit", "miles": "imperial",
+	"pounds": "imperial", "feet": "imperial", "inches": "imperial", "kilometers": "metric", "kilometres": "metric",
+	"kilograms": "metric", "kilos": "metric", "meters": "metric", "metres": "metric"}
+
+// commCues reads a communication preference from a sentence addressed to the assistant
+// that no other rule read ("Can you stop rambling and get to the point?", "Give
+// temperatures in Celsius", "Feel free to use emojis", "User prefers concise, direct
+// answers"). It stores only what a cue names outright, and nothing from a sentence
+// that negates or asks.
+func (p *parser) commCues(i int) {
+	addressed := false
+	for k := i; k < len(p.t); k++ {
+		switch w := p.w(k); {
+		case addressCues[w]:
+			addressed = true
+		case w == "not" || w == "never" || w == "if" || w == "wish":
+			if !(w == "not" && (p.w(k-1) == "i'm" || p.w(k-1) == "am")) { // "I'm not technical" states a reason
+				return
+			}
+		}
+	}
+	if !addressed {
+		return
+	}
+	seen := map[string]bool{}
+	emit := func(key, value, rule string) {
+		if !seen[key] {
+			seen[key] = true
+			p.emitComm(key, value, rule, true)
+		}
+	}
+	for k := i; k < len(p.t); k++ {
+		w := p.w(k)
+		switch {
+		case p.at(k, "to", "the", "point") > 0 || w == "rambling" || w == "fluff" || w == "waffle":
+			emit(factbase.KeyLength, "short", "cue: to the point")
+		case w == "simply" || p.at(k, "simple", "terms") > 0:
+			emit(factbase.KeyLength, "simple", "cue: simply")
+		case w == "be" || w == "sound":
+			if t, e := p.phrase(k+1, toneWords); e > k+1 {
+				emit(factbase.KeyTone, t, "cue: be <tone>")
+			}
+		case w == "prefers" || w == "prefer" || w == "wants" || w == "likes":
+			for n := k + 1; n < len(p.t) && n <= k+6; n++ {
+				if l, e := p.phrase(n, lengthWords); e > n {
+					emit(factbase.KeyLength, l, "cue: prefers <length>")
+				}
+				if t, e := p.phrase(n, toneWords); e > n {
+					emit(factbase.KeyTone, t, "cue: prefers <tone>")
+				}
+			}
+		case unitWords[w] != "" && (k > i && (p.w(k-1) == "in" || p.w(k-1) == "use" || p.w(k-1) == "and")):
+			emit(factbase.KeyUnits, unitWords[w], "cue: units")
+		case w == "use" || w == "include" || w == "as" || w == "with":
+			if f, e := p.formatAt(k + 1); e > k+1 {
+				if f[0] == factbase.KeyUnits || f[0] == factbase.KeyEmoji || f[0] == factbase.KeyFormat {
+					emit(f[0], f[1], "cue: use <format>")
+				}
+			}
+		}
+	}
+}

@@ -284,6 +284,10 @@ func (p *parser) sentence(t []token) {
 	}
 	if question || questionStarts[first] && !(first == "will" || first == "can" || first == "could" || first == "would") && p.isQuestionInversion(i) ||
 		(first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) != "you" && p.isQuestionInversion(i) {
+		if (first == "can" || first == "could" || first == "would" || first == "will") && p.w(i+1) == "you" {
+			p.commCues(i) // "Could you get to the point?" is a request, not a question
+			return
+		}
 		if p.looksPersonal() {
 			p.skip("question: nothing is stored from a question")
 		}
@@ -295,7 +299,11 @@ func (p *parser) sentence(t []token) {
 		}
 		return
 	}
+	before := len(p.ex.Facts)
 	p.clauses(i, corr)
+	if len(p.ex.Facts) == before && !question {
+		p.commCues(i)
+	}
 }
 
 // copulaHeads are complements that continue a copula after "and": "is vegetarian and
