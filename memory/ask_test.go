@@ -64,6 +64,8 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Does Tom have any allergies?", nil, "I don't know"},
 		{"Do I speak German?", []string{"German"}, "Yes"},
 		{"Do I speak French?", []string{"Spanish", "German"}, "No, not as far as I know"},
+		{"Tell me about Lea.", []string{"nuts"}, "Lea (daughter) is allergic to nuts"},
+		{"Where did I live before?", []string{"Bergen"}, "Bergen"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {

@@ -63,6 +63,8 @@ type Plan struct {
 	Ever   bool `json:"ever,omitempty"`
 	Always bool `json:"always,omitempty"`
 	All    bool `json:"all,omitempty"`
+	// About asks for everything known about someone ("Tell me about Luis").
+	About bool `json:"about,omitempty"`
 	// Last asks for the bottom of a favorites list when no least favorite is stored
 	// ("Which tea is last on my list of favorites?").
 	Last bool `json:"last,omitempty"`
@@ -97,8 +99,10 @@ var (
 	rePets    = regexp.MustCompile(`^(?:do|does) (?:we|i|my family|our family) (?:have|own) (?:any |a )?(pets?|dogs?|cats?|animals?|kids|children)$`)
 	reYear    = regexp.MustCompile(`\bin (?:(?:january|february|march|april|may|june|july|august|september|october|november|december) )?((?:19|20)\d\d)\b`)
 	reBefore  = regexp.MustCompile(`\bbefore (.+)$`)
+	reBefore0 = regexp.MustCompile(`\b(?:before|in the past)$`)
 	reUsedTo  = regexp.MustCompile(`\b(?:used to|use to|previously|formerly|last|previous|old|earlier|originally)\b`)
-	reSince   = regexp.MustCompile(`^(?:when did (?:i|we|you) (?:move to|start (?:at|working at|working for)|join|become|became|get|put|switch to|change to|begin) |since when (?:have|did) (?:i|we) (?:worked|work|lived|live|been) (?:at|in|for|with) )(.+)$`)
+	reSince   = regexp.MustCompile(`^(?:when did (?:i|we|you) (?:move to|start (?:at|working at|working for)|join|become|became|get|put|switch to|change to|begin) |since when (?:have|did) (?:i|we) (?:worked|work|lived|live|been) (?:at|in|for|with) |how long have (?:i|we) (?:worked|lived|been) (?:at|in|for|with) )(.+)$`)
+	reAbout   = regexp.MustCompile(`^(?:about|what do you know about|what else do you know about|anything about|what can you tell me about|what have i told you about) (.+)$`)
 	reAdded   = regexp.MustCompile(`^when did (?:i|we) (?:add|put) (.+?) (?:to|on|in) my favorites? (.+?)(?: list)?$`)
 	reEver    = regexp.MustCompile(`^(?:did|have) (?:i|we) (?:ever |once )?(?:use to |used to )?(?:live|lived|work|worked|study|studied) (?:in|at|for) (.+)$`)
 	reAlways  = regexp.MustCompile(`^have (?:i|we) always (?:lived|worked|been) (?:in|at|for|with) (.+)$`)
@@ -219,6 +223,9 @@ func of(s string) (p Plan, ok bool) {
 			return Plan{Kind: Who, Relation: singular(m[1]), Many: strings.HasSuffix(m[1], "s")}, true
 		}
 	}
+	if m := reAbout.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 {
+		return Plan{Kind: Facts, About: true, Value: "", Self: m[1] == "me" || m[1] == "myself", Many: true}, true
+	}
 	if m := reWhoHas.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: WhoHas, Value: m[1], Many: true}, true
 	}
@@ -239,7 +246,7 @@ func of(s string) (p Plan, ok bool) {
 	if m := reBefore.FindStringSubmatch(s); m != nil && pastTense(s) {
 		return Plan{Kind: History, Before: true, Value: valueAfterVerb(m[1]), Self: selfAsked(s)}, true
 	}
-	if reUsedTo.MatchString(s) && pastTense(s) {
+	if (reUsedTo.MatchString(s) || reBefore0.MatchString(s)) && pastTense(s) {
 		return Plan{Kind: History, Before: true, Self: selfAsked(s)}, true
 	}
 	group := ""

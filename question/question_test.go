@@ -85,3 +85,18 @@ func TestOfVariants(t *testing.T) {
 		}
 	}
 }
+
+func TestOfMore(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want Plan
+	}{
+		{"Tell me about Luis.", Plan{Kind: Facts, About: true, Many: true}},
+		{"How long have I lived in Berlin?", Plan{Kind: History, When: true, Value: "Berlin", Self: true}},
+		{"Where did I work before?", Plan{Kind: History, Before: true, Self: true}},
+	} {
+		if got, ok := Of(tc.q); !ok || got != tc.want {
+			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
+		}
+	}
+}

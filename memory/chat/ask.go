@@ -675,6 +675,8 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		case h.Key == factbase.KeyRelation, strings.HasPrefix(h.Key, factbase.FavoritesPrefix):
 			// who someone is answers Who; a list answers by rank, count or membership
 		case len(intents) > 0 && !recallKeyMatches(h.Key, intents):
+		case plan.About && h.Key != factbase.KeyRelation:
+			hits = append(hits, h) // everything known about them
 		case len(intents) == 0 && h.When == nil && !mentions(h, content):
 			// nothing the question asks for: a named person's other facts do not answer it
 		case timeOnly && !mentions(h, content):
@@ -830,8 +832,11 @@ func askIntents(q string) []string {
 	case strings.Contains(l, " become ") || strings.Contains(l, " became ") || strings.Contains(l, " promoted "):
 		return []string{factbase.KeyRole}
 	case strings.Contains(l, " worked at ") || strings.Contains(l, " work at ") || strings.Contains(l, " worked for ") ||
-		strings.Contains(l, " work for ") || strings.Contains(l, " join ") || strings.Contains(l, " joined "):
+		strings.Contains(l, " work for ") || strings.Contains(l, " join ") || strings.Contains(l, " joined ") ||
+		strings.Contains(l, " start at ") || strings.Contains(l, " started at ") || strings.Contains(l, " start working "):
 		return []string{factbase.KeyEmployer}
+	case !strings.HasPrefix(l, " when ") && (slices.Contains(words, "job") || slices.Contains(words, "title") || slices.Contains(words, "position") || slices.Contains(words, "role")):
+		return []string{factbase.KeyRole}
 	case strings.HasPrefix(l, " where ") && (slices.Contains(words, "work") || slices.Contains(words, "works") || slices.Contains(words, "worked") || slices.Contains(words, "working")):
 		return []string{factbase.KeyEmployer}
 	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") || strings.HasPrefix(l, " where ") && (slices.Contains(words, "live") || slices.Contains(words, "lives")):
