@@ -128,6 +128,9 @@ type gloveTable struct {
 	stems    map[string]int32 // Snowball stem → the most frequent word with that stem
 }
 
+// maxGloVeVocab is the largest source vocabulary parseGloVe accepts.
+const maxGloVeVocab = 1 << 23
+
 // parseGloVe parses the asset format written by tools/glove.
 func parseGloVe(b []byte) (*gloveTable, error) {
 	bad := func(format string, args ...any) error {
@@ -142,7 +145,10 @@ func parseGloVe(b []byte) (*gloveTable, error) {
 	if version != 1 {
 		return nil, bad("version %d, want 1", version)
 	}
-	if dims <= 0 || dims > 4096 || count <= 0 || vocab < count || count > len(b) || npc > dims {
+	// The vocabulary's size only sets the Zipf estimate's sum, a loop over it:
+	// bounded, so that a corrupt header cannot stall the parse (the asset's is
+	// 341,479; GloVe's largest, 840B, is 2,196,017).
+	if dims <= 0 || dims > 4096 || count <= 0 || vocab < count || vocab > maxGloVeVocab || count > len(b) || npc > dims {
 		return nil, bad("dims %d, count %d, vocab %d, components %d", dims, count, vocab, npc)
 	}
 	b = b[hdr:]

@@ -353,6 +353,7 @@ func TestParseGloVeCorrupt(t *testing.T) {
 		{name: "zero dims", asset: mut(func(b []byte) []byte { b[12] = 0; return b })},
 		{name: "count above vocab", asset: mut(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[20:], 3); return b })},
 		{name: "huge count", asset: mut(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[16:], 1<<31); return b })},
+		{name: "huge vocab", asset: mut(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[20:], maxGloVeVocab+1); return b })},
 		{name: "more components than dims", asset: mut(func(b []byte) []byte { b[24] = 4; return b })},
 		{name: "truncated header", asset: good[:20]},
 		{name: "truncated mean", asset: good[:30]},

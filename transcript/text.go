@@ -89,6 +89,10 @@ func snippet(text string, s, e, size int) string {
 	if ke < 0 {
 		ke = len(runes)
 	}
+	// A match that starts in white space starts at the word after it: there may be
+	// none, and the match may end in that white space too.
+	ks = min(ks, len(runes))
+	ke = max(ke, ks)
 	// Where the look-around stopped mid-text, drop the partial words at the ends.
 	if cutL {
 		for i := 0; i < ks; i++ {
