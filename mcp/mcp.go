@@ -12,14 +12,12 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"runtime/debug"
 	"sort"
-	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -245,17 +243,19 @@ func tool(name, title, short string, e effect, description string) *mcpsdk.Tool 
 }
 
 // bounded states in t's input schema the bounds of the paging arguments of In: limit
-// from 0 to most (0 or absent: def), offset at least 0. The SDK then refuses a call
-// outside them before the tool runs (the engine checks them too), and clients see
-// them. If the schema cannot be made, t is left to the SDK's own schema.
-func bounded[In any](t *mcpsdk.Tool, def, most int) *mcpsdk.Tool {
+// from 0 to most (0 or absent: def, said in the field's description), offset at
+// least 0. The SDK then refuses a call outside them before the tool runs (the engine
+// checks them too), and clients see them. No "default" goes into the schema: the SDK
+// writes defaults into the arguments, and a call whose arguments are null panicked
+// there (FuzzToolCall found it; the input is kept as a seed). If the schema cannot be
+// made, t is left to the SDK's own schema.
+func bounded[In any](t *mcpsdk.Tool, _, most int) *mcpsdk.Tool {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		return t
 	}
 	if p := s.Properties["limit"]; p != nil {
 		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(most))
-		p.Default = json.RawMessage(strconv.Itoa(def))
 	}
 	if p := s.Properties["offset"]; p != nil {
 		p.Minimum = ptr(0.0)
