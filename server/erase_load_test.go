@@ -115,7 +115,7 @@ func TestEraseUnderLoad(t *testing.T) {
 	erasing.Store(true)
 	t0 := time.Now()
 	req, _ := http.NewRequest(http.MethodDelete, base+string(big), nil)
-	res, err := (&http.Client{Timeout: 20 * time.Minute}).Do(req) // up to --erase-timeout
+	res, err := (&http.Client{Timeout: 40 * time.Minute}).Do(req) // up to --erase-timeout
 	took := time.Since(t0)
 	erasing.Store(false)
 	time.Sleep(time.Second)

@@ -97,19 +97,26 @@ func RankedModel(t *testing.T, s factbase.Store, steps int, hook func(t *testing
 func ListState(t *testing.T, e *memory.Engine, u factbase.UserID, key string) []string {
 	t.Helper()
 	ctx := context.Background()
-	p, err := e.List(ctx, u, "", key, 0, core.MaxPageSize, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for i, f := range p.Items {
-		if f.Rank != i+1 {
-			t.Fatalf("page item %d (%s) has rank %d", i, f.Value, f.Rank)
+	total := 0
+	for off := 0; off == 0 || off < total; off += core.MaxPageSize {
+		p, err := e.List(ctx, u, "", key, off, core.MaxPageSize, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		out = append(out, f.Value)
+		total = p.Total
+		for i, f := range p.Items {
+			if f.Rank != off+i+1 {
+				t.Fatalf("page item %d (%s) has rank %d", off+i, f.Value, f.Rank)
+			}
+			out = append(out, f.Value)
+		}
+		if len(p.Items) == 0 {
+			break
+		}
 	}
-	if p.Total != len(out) {
-		t.Fatalf("page total %d, %d items", p.Total, len(out))
+	if total != len(out) {
+		t.Fatalf("list total %d, %d items read", total, len(out))
 	}
 	facts, err := e.Facts(ctx, u, factbase.FactFilter{Key: key})
 	if err != nil {

@@ -29,7 +29,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	fs.DurationVar(&o.WriteTimeout, "write-timeout", 30*time.Second, "time to do a request's work and write its reply; a write still waiting for the store near the end is rolled back and answered 503")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", 120*time.Second, "keep-alive connections idle longer are closed")
 	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
-	fs.DurationVar(&o.EraseTimeout, "erase-timeout", 10*time.Minute, "time allowed to erase a user (DELETE /v1/users/{user}) and write its reply")
+	fs.DurationVar(&o.EraseTimeout, "erase-timeout", 30*time.Minute, "time allowed to erase a user (DELETE /v1/users/{user}) and write its reply")
 	fs.DurationVar(&o.KeyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.backgroundDelay, "background-delay", 200*time.Millisecond, "write answers' references (the fact sheet's scores) and regenerate fact sheets in the background, batched this often, so requests do not wait for them; 0: in each request")

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/factbase/factbase"
 )
@@ -37,16 +38,28 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 			out.Removed[t] += n
 		}
 	}
+	size := EraseBatch
 	for done := false; !done; {
 		var batch map[string]int64
+		start := time.Now()
 		err = e.store.Update(ctx, user, func(tx factbase.Tx) (err error) {
-			batch, done, err = tx.EraseUserSome(ctx, EraseBatch)
+			batch, done, err = tx.EraseUserSome(ctx, size)
 			return err
 		})
 		if err != nil {
 			return factbase.UserErasure{}, fmt.Errorf("erasing user %s stopped part way (erase again to finish): %w", user, err)
 		}
 		add(batch)
+		took := time.Since(start)
+		size = nextEraseBatch(size, took)
+		// Leave the writer to the others for as long as the batch held it: writers
+		// queued meanwhile go first (the store hands its writer to a random waiter, so
+		// a busy eraser would otherwise win it again and again).
+		select {
+		case <-ctx.Done():
+			return factbase.UserErasure{}, fmt.Errorf("erasing user %s stopped part way (erase again to finish): %w", user, ctx.Err())
+		case <-time.After(min(took, EraseBatchTime)):
+		}
 	}
 	err = e.store.Update(ctx, user, func(tx factbase.Tx) error {
 		removed, err := tx.EraseUser(ctx)
@@ -76,9 +89,25 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	return out, nil
 }
 
-// EraseBatch is how many rows of a user's largest tables one transaction of EraseUser
-// deletes: a batch holds the store's writer for well under a second.
+// EraseBatch is how many rows of a user's largest tables the first transaction of
+// EraseUser deletes; the next ones delete as many as take about EraseBatchTime.
 const EraseBatch = 1000
+
+// EraseBatchTime is how long one batch of EraseUser should hold the store's writer,
+// and about how long the erasure then leaves it to other writers. A 400,000-fact user
+// erased in batches of 1,000 rows (0.8 s each) left other users' writes a p99 of
+// 4.4 s (TestEraseUnderLoad).
+const EraseBatchTime = 50 * time.Millisecond
+
+// nextEraseBatch sizes the next batch from the last one's: as many rows as take
+// EraseBatchTime, changed at most fourfold, between 50 and 20,000.
+func nextEraseBatch(size int, took time.Duration) int {
+	if took <= 0 {
+		return min(size*4, 20000)
+	}
+	next := int(float64(size) * float64(EraseBatchTime) / float64(took))
+	return max(50, min(next, size*4, 20000), size/4)
+}
 
 // describeCounts prints counts as "table=n, ..." in table order.
 func describeCounts(m map[string]int64) string {
