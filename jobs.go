@@ -28,18 +28,29 @@ func (s JobState) Valid() bool {
 	return s == JobQueued || s == JobRunning || s == JobDone || s == JobDead
 }
 
-// JobRemember is the kind of a job that extracts facts from one message (the
-// job's Input) with the rules and, when one is configured, a model.
-const JobRemember = "remember"
+// The kinds of job. JobExtract is the model's reading of one message (the job's
+// Input) whose rule facts were stored when the message was received: the job writes
+// only what the model proposes and the engine accepts. JobRemember is the kind
+// queued before rules ran at once: such a job applies the rules and the model
+// together; none is queued any more, and those still queued are processed as before.
+const (
+	JobExtract  = "extract"
+	JobRemember = "remember"
+)
 
 // Job is one unit of background work, kept in the store so that it survives
 // restarts. A worker claims it with a lease; a worker that dies leaves the lease to
 // expire, and the job is claimed again.
 type Job struct {
-	ID          string   `json:"id"` // time-sortable (UUIDv7)
-	User        UserID   `json:"user"`
-	Kind        string   `json:"kind"`  // JobRemember, ...
-	Input       string   `json:"input"` // for JobRemember: the message
+	ID    string `json:"id"` // time-sortable (UUIDv7)
+	User  UserID `json:"user"`
+	Kind  string `json:"kind"`  // JobExtract, JobRemember
+	Input string `json:"input"` // the message
+	// Model and Endpoint name the model the job was queued for (its name, and the
+	// model server's URL without credentials); "" for a job that needs none. Only a
+	// worker configured with the same model claims it (see JobClaim).
+	Model       string   `json:"model,omitempty"`
+	Endpoint    string   `json:"model_endpoint,omitempty"`
 	State       JobState `json:"state"`
 	Attempts    int      `json:"attempts"` // claims so far, the running one included
 	MaxAttempts int      `json:"max_attempts"`
@@ -63,6 +74,53 @@ type Job struct {
 	CreatedAt        time.Time  `json:"created_at"`
 	UpdatedAt        time.Time  `json:"updated_at"`
 	FinishedAt       *time.Time `json:"finished_at,omitempty"` // when it became done or dead
+}
+
+// JobDeferredCode is the error code of a job put off by JobStore.DeferJob.
+const JobDeferredCode = "deferred"
+
+// JobClaim says which jobs a worker may claim (JobStore.ClaimJob). Zero fields do
+// not filter, except the model: a job queued for a model is claimed only by a worker
+// with that Model and Endpoint; a job queued for none by any worker.
+type JobClaim struct {
+	Kinds []string // any kind if empty
+	ID    string   // only this job
+	// Model and Endpoint are the worker's model ("" for none).
+	Model, Endpoint string
+}
+
+// Serves reports whether a worker claiming with c may take j (ignoring its state).
+func (c JobClaim) Serves(j Job) bool {
+	if j.Model != "" && (j.Model != c.Model || j.Endpoint != c.Endpoint) {
+		return false
+	}
+	if c.ID != "" && j.ID != c.ID {
+		return false
+	}
+	if len(c.Kinds) == 0 {
+		return true
+	}
+	for _, k := range c.Kinds {
+		if k == j.Kind {
+			return true
+		}
+	}
+	return false
+}
+
+// JobRetry is how a dead job is queued again (JobStore.RetryJob). With Retarget the
+// job is queued for Model at Endpoint instead of the model it was queued for ("" and
+// "": for no model).
+type JobRetry struct {
+	Retarget        bool
+	Model, Endpoint string
+}
+
+// Validate reports whether r can be applied: a retargeted model name of at most 200
+// bytes and endpoint of at most 2000, and no endpoint without a model. Returns
+// EINVALID otherwise.
+func (r JobRetry) Validate() error {
+	return Job{ID: "x", User: "x", Kind: "x", MaxAttempts: 1, Model: r.Model, Endpoint: r.Endpoint}.validateModel()
 }
 
 // JobFilter selects jobs in JobStore.Jobs. Zero fields do not filter.
@@ -128,6 +186,16 @@ func (j Job) Validate() error {
 		return Errorf(EINVALID, "a job needs a kind")
 	case j.MaxAttempts < 1:
 		return Errorf(EINVALID, "a job needs at least one attempt, got %d", j.MaxAttempts)
+	}
+	return j.validateModel()
+}
+
+func (j Job) validateModel() error {
+	switch {
+	case len(j.Model) > 200 || len(j.Endpoint) > 2000:
+		return Errorf(EINVALID, "a job's model name is at most 200 bytes and its endpoint at most 2000")
+	case j.Endpoint != "" && j.Model == "":
+		return Errorf(EINVALID, "a job with a model endpoint needs a model name")
 	}
 	return nil
 }
@@ -228,13 +296,13 @@ type JobStore interface {
 	// (RunAt = now). It returns the stored job. EINVALID if j fails Job.Validate,
 	// ECONFLICT for a taken id.
 	EnqueueJob(ctx context.Context, j Job) (Job, error)
-	// ClaimJob claims the oldest runnable job of one of kinds (any kind if none): a
+	// ClaimJob claims the oldest runnable job that c selects (JobClaim.Serves): a
 	// queued job whose RunAt has come, or a running job whose lease expired (its
 	// worker died). The claim sets State running, a new Lease valid for lease, and
 	// Attempts+1. A job whose lease expired on its last attempt is made dead
 	// instead ("lease expired"). ok is false when no job is runnable. EINVALID unless
 	// lease is positive.
-	ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (j Job, ok bool, err error)
+	ClaimJob(ctx context.Context, lease time.Duration, c JobClaim) (j Job, ok bool, err error)
 	// ExtendJob pushes the lease of a running job to now+lease. ECONFLICT if lease is
 	// no longer the job's (it expired and was claimed again, or the job ended).
 	// EINVALID unless d is positive.
@@ -247,9 +315,14 @@ type JobStore interface {
 	// ReleaseJob gives a running job back to the queue without counting the attempt
 	// (a worker shutting down). ECONFLICT if lease is no longer the job's.
 	ReleaseJob(ctx context.Context, id, lease string) error
-	// RetryJob queues a dead job again, with its attempts reset, now. ENOTFOUND if
-	// there is no such job; ECONFLICT if it is not dead.
-	RetryJob(ctx context.Context, id string) (Job, error)
+	// DeferJob gives a running job back to the queue until the time until, without
+	// counting the attempt, and records why as its error (code JobDeferredCode): a
+	// spent token budget. The reason is kept like a failure's message (JobFailure.Record). It returns the job. ECONFLICT if lease is no longer the job's.
+	DeferJob(ctx context.Context, id, lease string, until time.Time, reason string) (Job, error)
+	// RetryJob queues a dead job again, with its attempts reset, now; with
+	// r.Retarget, for r's model. ENOTFOUND if there is no such job; ECONFLICT if it
+	// is not dead.
+	RetryJob(ctx context.Context, id string, r JobRetry) (Job, error)
 	// Job returns one job. ENOTFOUND if there is none.
 	Job(ctx context.Context, id string) (Job, error)
 	// Jobs returns the jobs f selects, newest first; EINVALID if f.WithDefaults
@@ -257,4 +330,8 @@ type JobStore interface {
 	Jobs(ctx context.Context, f JobFilter) ([]Job, error)
 	// JobUsage sums the jobs of user ("" for every user).
 	JobUsage(ctx context.Context, user UserID) (JobUsage, error)
+	// JobTokens sums the prompt and completion tokens of the jobs of user ("" for
+	// every user) last updated at or after since: the model tokens spent since then,
+	// for daily budgets (a job's tokens count on the day it last ran).
+	JobTokens(ctx context.Context, user UserID, since time.Time) (int, error)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -34,8 +35,8 @@ type HandlerOptions struct {
 	Logger *slog.Logger
 	// Version is reported in the MCP handshake. Default "dev".
 	Version string
-	// Background is Options.Background: the background model for remember, if any.
-	Background func(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error)
+	// Workers is Options.Workers: the pool remember goes through, if any.
+	Workers *jobs.Workers
 }
 
 // NewHandler returns the streamable HTTP handler of the MCP endpoint, to be mounted
@@ -48,7 +49,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	if o.Keys == nil && !o.NoAuth {
 		return nil, factbase.Errorf(factbase.EINVALID, "mcp: a key store is required unless NoAuth is set")
 	}
-	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, Background: o.Background,
+	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, Workers: o.Workers,
 		requireKey: !o.NoAuth})
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,10 +43,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in the MCP handshake. Default "dev".
 	Version string
-	// Background, when set, also hands every message remember receives to the
-	// background model: it enqueues a remember job (jobs.Workers.Remember) and
-	// returns it. Set it only when a model is configured. Default nil: rules only.
-	Background func(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error)
+	// Workers, when set, is the pool remember goes through (jobs.Workers.Remember):
+	// the rules at once and, when the pool has a model, the model's extraction job.
+	// Default nil: the rules only (Say).
+	Workers *jobs.Workers
 
 	// requireKey makes every call without an API key fail (set by NewHandler unless
 	// its NoAuth is set).

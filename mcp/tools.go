@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/chat"
 	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/jobs"
 	"github.com/factbase/factbase/memory/retrieve"
 )
 
@@ -76,7 +77,7 @@ type RememberOutput struct {
 	Clarify    string      `json:"clarify,omitempty" jsonschema:"A question to ask the user when the message lacked a topic or value."`
 	Skipped    []string    `json:"skipped,omitempty" jsonschema:"Statements not applied, with why."`
 	Job        *JobRef     `json:"job,omitempty" jsonschema:"The background job that asks the model about the message, when a model is configured."`
-	ModelNote  string      `json:"model_note,omitempty" jsonschema:"Why the message was not queued for the model, when that failed (the rules' writes stand)."`
+	ModelNote  string      `json:"model_note,omitempty" jsonschema:"Why the model will not read the message (its job could not be queued), or when it will (a spent daily token budget); the rules' writes stand."`
 }
 
 // JobRef names a background job.
@@ -89,25 +90,25 @@ func (s *Server) remember(ctx context.Context, user factbase.UserID, in Remember
 	if err := checkText("text", in.Text); err != nil {
 		return RememberOutput{}, err
 	}
-	res, err := s.e.Chat.Say(ctx, user, in.Text)
+	rem := jobs.Remembered{Extraction: jobs.ExtractionRules}
+	var err error
+	if s.opts.Workers != nil {
+		rem, err = s.opts.Workers.Remember(ctx, user, in.Text)
+	} else {
+		rem.SayResult, err = s.e.Chat.Say(ctx, user, in.Text)
+	}
 	if err != nil {
 		return RememberOutput{}, err
 	}
-	out := RememberOutput{Reply: res.Reply, Route: string(res.Route), Extraction: "rules", Writes: []Write{},
+	res := rem.SayResult
+	out := RememberOutput{Reply: res.Reply, Route: string(res.Route), Extraction: rem.Extraction, Writes: []Write{},
 		Counts: countsOf(res.Result), Duplicates: duplicatesOut(res.Result.Duplicates),
-		Mutations: mutationsOut(res.Result.Mutations), Clarify: res.Clarify, Skipped: res.Skipped}
+		Mutations: mutationsOut(res.Result.Mutations), Clarify: res.Clarify, Skipped: res.Skipped, ModelNote: rem.ModelNote}
 	for _, op := range res.Ops {
 		out.Writes = append(out.Writes, Write{Kind: string(op.Kind), Key: op.Key, Value: op.Value, Rank: op.Rank})
 	}
-	if s.opts.Background != nil {
-		out.Extraction = "rules+model"
-		j, err := s.opts.Background(ctx, user, in.Text)
-		if err != nil {
-			s.log.WarnContext(ctx, "mcp: remember: message not queued for the model", "user", string(user), "error", err.Error())
-			out.ModelNote = "not queued for the model: " + factbase.ErrorMessage(err)
-		} else {
-			out.Job = &JobRef{ID: j.ID, State: string(j.State)}
-		}
+	if rem.Job != nil {
+		out.Job = &JobRef{ID: rem.Job.ID, State: string(rem.Job.State)}
 	}
 	return out, nil
 }

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/mcp"
+	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -47,7 +49,20 @@ func TestRememberAsk(t *testing.T) {
 // writes and says why.
 func TestRememberBackground(t *testing.T) {
 	f := newFixture(t)
-	srv, err := mcp.New(mcp.Options{Engine: f.engine, User: alice, Background: f.engine.Jobs.Remember})
+	pool := func(model string) *jobs.Workers {
+		t.Helper()
+		// The model is never called: the job is only queued.
+		c, err := llm.New(llm.Options{BaseURL: "http://127.0.0.1:9/v1", Model: model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := jobs.NewWorkers(f.engine.Jobs, jobs.WorkerOptions{Extractor: c, Endpoint: c.Endpoint()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	srv, err := mcp.New(mcp.Options{Engine: f.engine, User: alice, Workers: pool("m1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,20 +73,20 @@ func TestRememberBackground(t *testing.T) {
 		t.Fatalf("remember with a model = %+v, want the rules' writes and a queued job", rem)
 	}
 	j, err := f.store.Job(context.Background(), rem.Job.ID)
-	if err != nil || j.Input != "My favorite editors are Helix and Neovim" || j.User != alice || j.Kind != factbase.JobRemember {
-		t.Errorf("the queued job = %+v, %v; want alice's remember job with the message", j, err)
+	if err != nil || j.Input != "My favorite editors are Helix and Neovim" || j.User != alice || j.Kind != factbase.JobExtract ||
+		j.Model != "m1" || !strings.HasPrefix(j.Endpoint, "http://127.0.0.1:9/v1") {
+		t.Errorf("the queued job = %+v, %v; want alice's extraction job for m1 with the message", j, err)
 	}
 
-	failing := func(context.Context, factbase.UserID, string) (factbase.Job, error) {
-		return factbase.Job{}, factbase.Errorf(factbase.EUNAVAILABLE, "this store does not keep background jobs")
-	}
-	srv, err = mcp.New(mcp.Options{Engine: f.engine, User: alice, Background: failing})
+	// A job that cannot be queued (a model name too long to record) leaves the
+	// rules' writes and says why.
+	srv, err = mcp.New(mcp.Options{Engine: f.engine, User: alice, Workers: pool(strings.Repeat("m", 300))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs = stdioSession(t, srv)
 	call(t, cs, "remember", map[string]any{"text": "My email is a@example.com"}, &rem)
-	if rem.Counts.Stored != 1 || rem.Job != nil || !strings.Contains(rem.ModelNote, "does not keep background jobs") {
+	if rem.Counts.Stored != 1 || rem.Job != nil || !strings.Contains(rem.ModelNote, "model name is at most 200 bytes") {
 		t.Errorf("remember with a failing queue = %+v, want the write and a model note", rem)
 	}
 }

@@ -53,13 +53,14 @@ func newRememberWith(t *testing.T, eo memory.Options, script func(string, int) r
 func (env *rememberEnv) remember(t *testing.T, user factbase.UserID, message string) (factbase.Job, jobs.RememberResult) {
 	t.Helper()
 	ctx := t.Context()
-	j, err := env.w.Remember(ctx, user, message)
+	rem, err := env.w.Remember(ctx, user, message)
 	if err != nil {
 		t.Fatalf("Remember(%q): %v", message, err)
 	}
-	if j.State != factbase.JobQueued {
-		t.Fatalf("Remember returned a %s job, want queued", j.State)
+	if rem.Job == nil || rem.Job.State != factbase.JobQueued || rem.Job.Kind != factbase.JobExtract {
+		t.Fatalf("Remember queued %+v (note %q), want a queued extraction job", rem.Job, rem.ModelNote)
 	}
+	j := *rem.Job
 	if ok, err := env.w.RunOne(ctx); !ok || err != nil {
 		t.Fatalf("RunOne = %v, %v", ok, err)
 	}
@@ -119,12 +120,12 @@ func decisions(res jobs.RememberResult) string {
 
 func TestRememberWithoutModel(t *testing.T) {
 	env := newRemember(t, nil, jobs.WorkerOptions{}, llm.Options{})
-	j, res := env.remember(t, alice, "My email is ann@example.com and my favorite colors are teal and red.")
-	if j.State != factbase.JobDone || j.Attempts != 1 || j.PromptTokens != 0 {
-		t.Fatalf("job = %+v, want done at the first attempt with no model tokens", j)
+	rem, err := env.w.Remember(t.Context(), alice, "My email is ann@example.com and my favorite colors are teal and red.")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if res.Model != "" || res.Stored != 3 || len(res.RuleOps) != 3 || len(res.Decisions) != 0 {
-		t.Errorf("result = %+v, want the rules' 3 facts and no model", res)
+	if rem.Extraction != jobs.ExtractionRules || rem.Job != nil || rem.Result.Stored != 3 || len(rem.Ops) != 3 {
+		t.Fatalf("Remember = %+v, want the rules' 3 facts stored at once and no job", rem)
 	}
 	if got := env.values(t, alice, "contact.email"); strings.Join(got, ",") != "ann@example.com" {
 		t.Errorf("contact.email = %v", got)
@@ -133,16 +134,18 @@ func TestRememberWithoutModel(t *testing.T) {
 		t.Errorf("favorites.color = %v", got)
 	}
 	for _, f := range env.allFacts(t, alice) {
-		if f.Source.Kind != factbase.SourceMessage || f.Source.ID != j.ID || f.Extractor != "router" {
-			t.Errorf("fact %s source %+v extractor %q, want the job's message by the router", f.Key, f.Source, f.Extractor)
+		if f.Source.Kind != factbase.SourceMessage || f.Extractor != "router" {
+			t.Errorf("fact %s source %+v extractor %q, want the message by the router", f.Key, f.Source, f.Extractor)
 		}
 	}
-	// A message with nothing to remember is done too, with nothing stored.
-	j2, res2 := env.remember(t, alice, "What a lovely day.")
-	if j2.State != factbase.JobDone || res2.Stored != 0 {
-		t.Errorf("small talk: job %s, stored %d; want done, 0", j2.State, res2.Stored)
+	if q, err := env.w.Jobs().Jobs(t.Context(), factbase.JobFilter{User: alice}); err != nil || len(q) != 0 {
+		t.Errorf("jobs without a model = %+v %v, want none", q, err)
 	}
-	// Bad input is refused at once, before any job exists.
+	// A message with nothing to remember stores nothing.
+	if rem, err := env.w.Remember(t.Context(), alice, "What a lovely day."); err != nil || rem.Result.Stored != 0 {
+		t.Errorf("small talk: %+v %v; want nothing stored", rem, err)
+	}
+	// Bad input is refused at once.
 	for _, m := range []string{"", "  ", strings.Repeat("x", 20<<10)} {
 		if _, err := env.w.Remember(t.Context(), alice, m); factbase.ErrorCode(err) != factbase.EINVALID {
 			t.Errorf("Remember(%d bytes) error %v, want EINVALID", len(m), err)
@@ -150,6 +153,26 @@ func TestRememberWithoutModel(t *testing.T) {
 	}
 	if _, err := env.w.Remember(t.Context(), "alice", "hi"); factbase.ErrorCode(err) != factbase.EINVALID {
 		t.Errorf("Remember for user alice: %v, want EINVALID", err)
+	}
+}
+
+// TestRememberLegacyJob: a remember job queued before the rules ran at once (kind
+// remember, no model recorded) still applies the rules in the job.
+func TestRememberLegacyJob(t *testing.T) {
+	env := newRemember(t, nil, jobs.WorkerOptions{}, llm.Options{})
+	if _, err := env.w.Jobs().EnqueueJob(t.Context(), factbase.Job{ID: "legacy-1", User: alice, Kind: factbase.JobRemember,
+		Input: "My email is ann@example.com.", MaxAttempts: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := env.w.RunOne(t.Context()); !ok || err != nil {
+		t.Fatalf("RunOne = %v %v", ok, err)
+	}
+	j, err := env.w.Jobs().Job(t.Context(), "legacy-1")
+	if err != nil || j.State != factbase.JobDone || !strings.Contains(string(j.Result), `"rules":"job"`) {
+		t.Fatalf("legacy job = %+v %v, want done with the rules applied in the job", j, err)
+	}
+	if got := env.values(t, alice, "contact.email"); strings.Join(got, ",") != "ann@example.com" {
+		t.Errorf("contact.email = %v", got)
 	}
 }
 

@@ -21,6 +21,20 @@ import (
 	"github.com/factbase/factbase/sqlite"
 )
 
+// queue remembers message through w and returns the model's job, which must be
+// queued.
+func queue(t *testing.T, w *jobs.Workers, user factbase.UserID, message string) factbase.Job {
+	t.Helper()
+	rem, err := w.Remember(t.Context(), user, message)
+	if err != nil {
+		t.Fatalf("Remember(%q): %v", message, err)
+	}
+	if rem.Job == nil || rem.Job.State != factbase.JobQueued {
+		t.Fatalf("Remember(%q) queued %+v (note %q), want a queued job", message, rem.Job, rem.ModelNote)
+	}
+	return *rem.Job
+}
+
 func TestRememberModelFailures(t *testing.T) {
 	valid := answer([]string{fact("user", "hobbies", "chess", "I play chess", 0.9, "hobby")})
 	cases := []struct {
@@ -66,10 +80,7 @@ func TestRememberModelFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newRemember(t, tc.script, jobs.WorkerOptions{MaxAttempts: 3, Backoff: time.Nanosecond}, tc.lo)
 			ctx := t.Context()
-			j, err := env.w.Remember(ctx, alice, "I play chess on Sundays.")
-			if err != nil {
-				t.Fatal(err)
-			}
+			j := queue(t, env.w, alice, "I play chess on Sundays.")
 			for i := 0; i < 10; i++ {
 				ok, err := env.w.RunOne(ctx)
 				if err != nil {
@@ -83,7 +94,7 @@ func TestRememberModelFailures(t *testing.T) {
 					time.Sleep(time.Millisecond) // the backoff of a nanosecond
 				}
 			}
-			j, err = env.w.Jobs().Job(ctx, j.ID)
+			j, err := env.w.Jobs().Job(ctx, j.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +114,7 @@ func TestRememberModelFailures(t *testing.T) {
 				t.Errorf("client stats errors[%s] = %d, want %d", tc.kind, st.Errors[factbase.ModelErrorKind(tc.kind)], tc.tries)
 			}
 			if tc.state == factbase.JobDead {
-				if r, err := env.w.Jobs().RetryJob(ctx, j.ID); err != nil || r.State != factbase.JobQueued {
+				if r, err := env.w.Jobs().RetryJob(ctx, j.ID, factbase.JobRetry{}); err != nil || r.State != factbase.JobQueued {
 					t.Errorf("RetryJob of the dead job = %+v, %v", r, err)
 				}
 			}
@@ -121,10 +132,7 @@ func TestWorkersStopReleases(t *testing.T) {
 		return reply{hang: true}
 	}, jobs.WorkerOptions{Poll: time.Millisecond}, llm.Options{})
 	ctx := t.Context()
-	j, err := env.w.Remember(ctx, alice, "I play chess.")
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := queue(t, env.w, alice, "I play chess.")
 	if err := env.w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +210,7 @@ func TestBurst(t *testing.T) {
 	ctx := t.Context()
 	ids := make([]string, n)
 	for i := 0; i < n; i++ {
-		j, err := env.w.Remember(ctx, users[i%len(users)], fmt.Sprintf("I collect stamp%d, never poison%d.", i, i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = j.ID
+		ids[i] = queue(t, env.w, users[i%len(users)], fmt.Sprintf("I collect stamp%d, never poison%d.", i, i)).ID
 	}
 	start := time.Now()
 	if err := env.w.Start(ctx); err != nil {
@@ -344,13 +348,10 @@ func TestRememberCrash(t *testing.T) {
 	ctx := t.Context()
 	s := openStore(t, "", nil)
 	db := s.Path()
-	e := memory.New(s, memory.Options{})
-	w, err := jobs.NewWorkers(e.Jobs, jobs.WorkerOptions{MaxAttempts: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for i := 0; i < n; i++ {
-		if _, err := w.Remember(ctx, alice, fmt.Sprintf("I collect stamp%d.", i)); err != nil {
+		// Queued for the child's model (its name, no endpoint recorded).
+		if _, err := s.EnqueueJob(ctx, factbase.Job{ID: fmt.Sprintf("crash-%03d", i), User: alice, Kind: factbase.JobExtract,
+			Input: fmt.Sprintf("I collect stamp%d.", i), MaxAttempts: 50, Model: "fake"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -460,7 +461,7 @@ func TestRememberCrash(t *testing.T) {
 	if len(all) != n || retried == 0 {
 		t.Errorf("%d jobs, %d retried after a kill; want %d and at least one", len(all), retried, n)
 	}
-	e = memory.New(s, memory.Options{})
+	e := memory.New(s, memory.Options{})
 	facts, err := e.Facts(ctx, alice, factbase.FactFilter{Key: "hobbies", History: true})
 	if err != nil {
 		t.Fatal(err)

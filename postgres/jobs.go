@@ -17,8 +17,8 @@ import (
 // waiting for one another.
 const (
 	qJobByID   = "SELECT " + rowcodec.JobColumns + " FROM jobs WHERE id = $1"
-	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, 'queued', $5, $6, $6, $6) RETURNING ` + rowcodec.JobColumns
+	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at, model, endpoint)
+		VALUES ($1, $2, $3, $4, 'queued', $5, $6, $6, $6, $7, $8) RETURNING ` + rowcodec.JobColumns
 	// A running job whose lease expired on its last attempt dies.
 	qJobExpireDead = `UPDATE jobs SET state = 'dead', lease = '', lease_until = NULL, error_code = 'unavailable',
 		error = 'the lease expired on the last attempt: the worker stopped or crashed', updated_at = $1, finished_at = $1
@@ -26,12 +26,14 @@ const (
 			FOR UPDATE SKIP LOCKED)`
 	qJobClaimExpired = `UPDATE jobs SET state = 'running', lease = $3, lease_until = $4, attempts = attempts + 1, updated_at = $1
 		WHERE seq = (SELECT seq FROM jobs WHERE state = 'running' AND lease_until <= $1
-			AND (cardinality($2::text[]) = 0 OR kind = ANY($2::text[]))
+			AND (cardinality($2::text[]) = 0 OR kind = ANY($2::text[])) AND ($5 = '' OR id = $5)
+			AND (model = '' OR model = $6 AND endpoint = $7)
 			ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED)
 		RETURNING ` + rowcodec.JobColumns
 	qJobClaimQueued = `UPDATE jobs SET state = 'running', lease = $3, lease_until = $4, attempts = attempts + 1, updated_at = $1
 		WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' AND run_at <= $1
-			AND (cardinality($2::text[]) = 0 OR kind = ANY($2::text[]))
+			AND (cardinality($2::text[]) = 0 OR kind = ANY($2::text[])) AND ($5 = '' OR id = $5)
+			AND (model = '' OR model = $6 AND endpoint = $7)
 			ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
 		RETURNING ` + rowcodec.JobColumns
 	qJobExtend = `UPDATE jobs SET lease_until = $1, updated_at = $2 WHERE id = $3 AND lease = $4 AND state = 'running'`
@@ -43,8 +45,14 @@ const (
 		WHERE id = $9 AND lease = $10 AND state = 'running' RETURNING ` + rowcodec.JobColumns
 	qJobRelease = `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lease = '', lease_until = NULL,
 		run_at = $1, updated_at = $1 WHERE id = $2 AND lease = $3 AND state = 'running'`
-	qJobRetry = `UPDATE jobs SET state = 'queued', attempts = 0, run_at = $1, updated_at = $1, finished_at = NULL
+	qJobDefer = `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lease = '', lease_until = NULL,
+		run_at = $1, updated_at = $2, error_code = $3, error = $4 WHERE id = $5 AND lease = $6 AND state = 'running'
+		RETURNING ` + rowcodec.JobColumns
+	qJobRetry = `UPDATE jobs SET state = 'queued', attempts = 0, run_at = $1, updated_at = $1, finished_at = NULL,
+		model = CASE WHEN $3::boolean THEN $4 ELSE model END, endpoint = CASE WHEN $3::boolean THEN $5 ELSE endpoint END
 		WHERE id = $2 AND state = 'dead' RETURNING ` + rowcodec.JobColumns
+	qJobTokens = `SELECT coalesce(sum(prompt_tokens + completion_tokens), 0)::bigint FROM jobs
+		WHERE updated_at >= $2 AND ($1 = '' OR user_id = $1)`
 	qJobComplete = `UPDATE jobs SET state = 'done', lease = '', lease_until = NULL, result = $1, error_code = '', error = '',
 		prompt_tokens = prompt_tokens + $2, completion_tokens = completion_tokens + $3, cost = cost + $4,
 		updated_at = $5, finished_at = $5
@@ -62,7 +70,8 @@ func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, e
 		return factbase.Job{}, storeerr.ErrClosed
 	}
 	now := s.now().UTC().UnixNano()
-	out, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobInsert, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now))
+	out, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobInsert, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now,
+		j.Model, j.Endpoint))
 	if err != nil {
 		return factbase.Job{}, storeerr.Taken(mapErr("enqueue job", err), "a job with that id already exists")
 	}
@@ -72,7 +81,7 @@ func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, e
 // ClaimJob claims the oldest runnable job: first kills the jobs whose lease expired
 // on their last attempt, then takes a running job whose lease expired, else the
 // queued job that has waited longest, all in one transaction.
-func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (factbase.Job, bool, error) {
+func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, c factbase.JobClaim) (factbase.Job, bool, error) {
 	if err := factbase.ValidateLease(lease); err != nil {
 		return factbase.Job{}, false, err
 	}
@@ -83,9 +92,7 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 	if err != nil {
 		return factbase.Job{}, false, err
 	}
-	if kinds == nil {
-		kinds = []string{}
-	}
+	kinds := append([]string{}, c.Kinds...)
 	var (
 		j  factbase.Job
 		ok bool
@@ -96,7 +103,8 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 			return err
 		}
 		for _, q := range []string{qJobClaimExpired, qJobClaimQueued} {
-			got, err := rowcodec.Job(tx.QueryRow(ctx, q, now.UnixNano(), kinds, token, now.Add(lease).UnixNano()))
+			got, err := rowcodec.Job(tx.QueryRow(ctx, q, now.UnixNano(), kinds, token, now.Add(lease).UnixNano(),
+				c.ID, c.Model, c.Endpoint))
 			if errors.Is(err, pgx.ErrNoRows) {
 				continue
 			}
@@ -169,12 +177,32 @@ func (s *Store) ReleaseJob(ctx context.Context, id, lease string) error {
 	return nil
 }
 
-// RetryJob queues a dead job again.
-func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
+// DeferJob gives a running job back until a later time, without counting the attempt.
+func (s *Store) DeferJob(ctx context.Context, id, lease string, until time.Time, reason string) (factbase.Job, error) {
 	if s.gate.Closed() {
 		return factbase.Job{}, storeerr.ErrClosed
 	}
-	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobRetry, s.now().UTC().UnixNano(), id))
+	_, msg := factbase.JobFailure{Message: reason}.Record()
+	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobDefer, until.UTC().UnixNano(), s.now().UTC().UnixNano(),
+		factbase.JobDeferredCode, msg, id, lease))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return factbase.Job{}, storeerr.LeaseLost(id)
+	}
+	if err != nil {
+		return factbase.Job{}, mapErr("defer job", err)
+	}
+	return j, nil
+}
+
+// RetryJob queues a dead job again.
+func (s *Store) RetryJob(ctx context.Context, id string, r factbase.JobRetry) (factbase.Job, error) {
+	if err := r.Validate(); err != nil {
+		return factbase.Job{}, err
+	}
+	if s.gate.Closed() {
+		return factbase.Job{}, storeerr.ErrClosed
+	}
+	j, err := rowcodec.Job(s.pool.QueryRow(ctx, qJobRetry, s.now().UTC().UnixNano(), id, r.Retarget, r.Model, r.Endpoint))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return factbase.Job{}, storeerr.NotRetried(ctx, id, s.Job)
 	}
@@ -232,6 +260,18 @@ func (s *Store) JobUsage(ctx context.Context, user factbase.UserID) (factbase.Jo
 		u, err = rowcodec.Usage(rows)
 	}
 	return u, mapErr("job usage", err)
+}
+
+// JobTokens sums the tokens of jobs updated since a time.
+func (s *Store) JobTokens(ctx context.Context, user factbase.UserID, since time.Time) (int, error) {
+	if s.gate.Closed() {
+		return 0, storeerr.ErrClosed
+	}
+	var n int64
+	if err := s.pool.QueryRow(ctx, qJobTokens, string(user), since.UTC().UnixNano()).Scan(&n); err != nil {
+		return 0, mapErr("job tokens", err)
+	}
+	return int(n), nil
 }
 
 // CompleteJob marks a running job of the transaction's user done, in the write

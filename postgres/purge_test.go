@@ -167,7 +167,8 @@ func newErasure(t *testing.T, mode postgres.PurgeMode) *erasure {
 	if _, err := x.e.Chat.Say(ctx, x.b, "My email is "+x.mc+"@example.com."); err != nil {
 		t.Fatalf("Say: %v", err)
 	}
-	if _, err := x.e.Jobs.Remember(ctx, x.b, "Remember that my email is "+x.mc+"@example.com"); err != nil {
+	if _, err := s.EnqueueJob(ctx, factbase.Job{ID: "job-" + string(storetest.NewUser()), User: x.b, Kind: factbase.JobExtract, MaxAttempts: 1,
+		Input: "Remember that my email is " + x.mc + "@example.com", Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	email, err := x.e.Get(ctx, x.b, "", "contact.email", nil)

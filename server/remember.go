@@ -6,10 +6,22 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 type jobInput struct {
 	ID string `path:"id" maxLength:"64" doc:"The job's id."`
+}
+
+type retryInput struct {
+	ID       string `path:"id" maxLength:"64" doc:"The job's id."`
+	Retarget bool   `query:"retarget" doc:"Queue the job for this server's model (or for none, when it has none) instead of the model it was queued for."`
+}
+
+// usage is a user's jobs and model usage, with today's use of the daily budgets.
+type usage struct {
+	factbase.JobUsage
+	Budget jobs.Budget `json:"budget" doc:"Model tokens used today (UTC) by every user and by this user, against the daily budgets (0: none)."`
 }
 
 type listJobsInput struct {
@@ -25,17 +37,18 @@ type jobList struct {
 }
 
 func (s *Server) registerRemember() {
-	op := s.op("remember", http.MethodPost, "/v1/users/{user}/memories", "Jobs",
-		"Remember a message in the background",
-		`Enqueues the message as a durable background job and returns it at once (202), without
-waiting for any model. A worker runs the rule-based extractors and, when "factbase serve"
-has a model configured (--llm-url, --llm-model), asks it for facts, entities and topics;
-every proposal is checked (persistence test, subject, a value stated in the message, the
-write path's validation and the conflict policy) before it is written. The job's facts
-and its completion commit together, so it is applied exactly once. Poll GET
-/v1/jobs/{id} for the outcome. The synchronous /messages endpoint needs no model.`)
-	op.DefaultStatus = http.StatusAccepted
-	huma.Register(s.api, op, s.remember)
+	huma.Register(s.api, s.op("remember", http.MethodPost, "/v1/users/{user}/memories", "Jobs",
+		"Remember a message: the rules now, the model in the background",
+		`Stores what the rules find in the message at once, in this request's transaction, and
+answers with it (the same as POST /v1/users/{user}/messages). When "factbase serve" has a
+model configured (--llm-url, --llm-model), the message is also queued as a durable
+extraction job for that model ("job"); every fact the model proposes is checked
+(persistence test, subject, a value stated in the message, the write path's validation
+and the conflict policy) before it is written, with the job's completion, exactly once.
+A model that is down, slow or answers garbage loses nothing the rules stored: the job
+is retried and, at last, dead with its reason. Poll GET /v1/jobs/{id} for the model's
+outcome. "model_note" says when the model will not read the message, or when it will
+(a spent daily token budget).`), s.remember)
 	huma.Register(s.api, s.op("get-job", http.MethodGet, "/v1/jobs/{id}", "Jobs", "Get a background job",
 		`A job's state (queued, running, done, dead), attempts, last error, model tokens and
 cost, and, once done, what it did: the rules' ops, each model proposal's decision with
@@ -49,7 +62,9 @@ jobs remain, is the before value of the next page.`), s.listJobs)
 configured prices) of every model call they made, failed attempts included. A fixed-size
 answer, summed in the database.`), s.jobUsage)
 	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", "Jobs", "Retry a dead job",
-		`Queues a dead job again with its attempts reset. 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
+		`Queues a dead job again with its attempts reset; with retarget=true, for this server's
+model instead of the one it was queued for (only a worker with a job's model claims it).
+409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)
 }
 
 // visibleJob returns job id if the request's key may see it; a job of another user is
@@ -68,9 +83,9 @@ func (s *Server) visibleJob(ctx context.Context, id string) (factbase.Job, error
 	return j, nil
 }
 
-func (s *Server) remember(ctx context.Context, in *messageInput) (*output[factbase.Job], error) {
-	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.Job, error) {
-		return s.opts.Engine.Jobs.Remember(ctx, u, in.Body.Text)
+func (s *Server) remember(ctx context.Context, in *messageInput) (*output[jobs.Remembered], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (jobs.Remembered, error) {
+		return s.opts.Workers.Remember(ctx, u, in.Body.Text)
 	})
 }
 
@@ -93,17 +108,23 @@ func (s *Server) listJobs(ctx context.Context, in *listJobsInput) (*output[jobLi
 	})
 }
 
-func (s *Server) jobUsage(ctx context.Context, in *userInput) (*output[factbase.JobUsage], error) {
-	return forUser(ctx, in.User, func(u factbase.UserID) (factbase.JobUsage, error) {
-		return s.opts.Engine.Store().JobUsage(ctx, u)
+func (s *Server) jobUsage(ctx context.Context, in *userInput) (*output[usage], error) {
+	return forUser(ctx, in.User, func(u factbase.UserID) (usage, error) {
+		ju, err := s.opts.Engine.Store().JobUsage(ctx, u)
+		if err != nil {
+			return usage{}, err
+		}
+		b, err := s.opts.Workers.Budget(ctx, u)
+		return usage{JobUsage: ju, Budget: b}, err
 	})
 }
 
-func (s *Server) retryJob(ctx context.Context, in *jobInput) (*output[factbase.Job], error) {
+func (s *Server) retryJob(ctx context.Context, in *retryInput) (*output[factbase.Job], error) {
 	if _, err := s.visibleJob(ctx, in.ID); err != nil {
 		return nil, err
 	}
-	j, err := s.opts.Engine.Store().RetryJob(ctx, in.ID)
+	c := s.opts.Workers.Claim()
+	j, err := s.opts.Engine.Store().RetryJob(ctx, in.ID, factbase.JobRetry{Retarget: in.Retarget, Model: c.Model, Endpoint: c.Endpoint})
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 // DefaultAddr is where "factbase serve" listens unless told otherwise.
@@ -37,6 +38,11 @@ const DefaultMaxBodyBytes = 1 << 20
 type Options struct {
 	// Engine serves every /v1 request.
 	Engine *memory.Engine
+	// Workers is the background pool whose Remember serves POST
+	// /v1/users/{user}/memories (the rules at once, the model's job when the pool has
+	// a model) and whose model a retried job may be retargeted to. Default: a pool
+	// without a model, never started (the rules only).
+	Workers *jobs.Workers
 	// Keys authenticates requests: every /v1 request needs "Authorization: Bearer
 	// <key>". Required unless NoAuth.
 	Keys factbase.KeyStore
@@ -104,6 +110,9 @@ func New(o Options) *Server {
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Workers == nil && o.Engine != nil {
+		o.Workers, _ = jobs.NewWorkers(o.Engine.Jobs, jobs.WorkerOptions{}) // valid options: no error
 	}
 	o.ReadHeaderTimeout = orDefault(o.ReadHeaderTimeout, 5*time.Second)
 	o.ReadTimeout = orDefault(o.ReadTimeout, 30*time.Second)

@@ -15,17 +15,21 @@ import (
 
 // The job statements, prepared at open (see allStaticQueries).
 var (
-	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING ` + rowcodec.JobColumns
+	qJobInsert = `INSERT INTO jobs (id, user_id, kind, input, state, max_attempts, run_at, created_at, updated_at, model, endpoint)
+		VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?) RETURNING ` + rowcodec.JobColumns
 	qJobByID = "SELECT " + rowcodec.JobColumns + " FROM jobs WHERE id = ?"
 	// A running job whose lease expired on its last attempt dies.
 	qJobExpireDead = `UPDATE jobs SET state = 'dead', lease = '', lease_until = NULL, error_code = 'unavailable',
 		error = 'the lease expired on the last attempt: the worker stopped or crashed', updated_at = ?1, finished_at = ?1
 		WHERE state = 'running' AND lease_until <= ?1 AND attempts >= max_attempts`
 	qJobNextExpired = `SELECT seq FROM jobs WHERE state = 'running' AND lease_until <= ?1
-		AND (?2 = '[]' OR kind IN (SELECT value FROM json_each(?2))) ORDER BY lease_until LIMIT 1`
+		AND (?2 = '[]' OR kind IN (SELECT value FROM json_each(?2))) AND (?3 = '' OR id = ?3)
+		AND (model = '' OR model = ?4 AND endpoint = ?5)
+		ORDER BY lease_until LIMIT 1`
 	qJobNextQueued = `SELECT seq FROM jobs WHERE state = 'queued' AND run_at <= ?1
-		AND (?2 = '[]' OR kind IN (SELECT value FROM json_each(?2))) ORDER BY run_at, seq LIMIT 1`
+		AND (?2 = '[]' OR kind IN (SELECT value FROM json_each(?2))) AND (?3 = '' OR id = ?3)
+		AND (model = '' OR model = ?4 AND endpoint = ?5)
+		ORDER BY run_at, seq LIMIT 1`
 	qJobClaim = `UPDATE jobs SET state = 'running', lease = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
 		WHERE seq = ? RETURNING ` + rowcodec.JobColumns
 	qJobExtend = `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND lease = ? AND state = 'running'`
@@ -37,8 +41,14 @@ var (
 		WHERE id = ?9 AND lease = ?10 AND state = 'running' RETURNING ` + rowcodec.JobColumns
 	qJobRelease = `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease = '', lease_until = NULL,
 		run_at = ?1, updated_at = ?1 WHERE id = ?2 AND lease = ?3 AND state = 'running'`
-	qJobRetry = `UPDATE jobs SET state = 'queued', attempts = 0, run_at = ?1, updated_at = ?1, finished_at = NULL
+	qJobDefer = `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease = '', lease_until = NULL,
+		run_at = ?1, updated_at = ?2, error_code = ?3, error = ?4 WHERE id = ?5 AND lease = ?6 AND state = 'running'
+		RETURNING ` + rowcodec.JobColumns
+	qJobRetry = `UPDATE jobs SET state = 'queued', attempts = 0, run_at = ?1, updated_at = ?1, finished_at = NULL,
+		model = CASE WHEN ?3 THEN ?4 ELSE model END, endpoint = CASE WHEN ?3 THEN ?5 ELSE endpoint END
 		WHERE id = ?2 AND state = 'dead' RETURNING ` + rowcodec.JobColumns
+	qJobTokens = `SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM jobs
+		WHERE updated_at >= ?2 AND (?1 = '' OR user_id = ?1)`
 	qJobComplete = `UPDATE jobs SET state = 'done', lease = '', lease_until = NULL, result = ?1, error_code = '', error = '',
 		prompt_tokens = prompt_tokens + ?2, completion_tokens = completion_tokens + ?3, cost = cost + ?4,
 		updated_at = ?5, finished_at = ?5
@@ -47,7 +57,7 @@ var (
 		coalesce(sum(cost), 0) FROM jobs WHERE ?1 = '' OR user_id = ?1 GROUP BY state`
 
 	jobQueries = []string{qJobInsert, qJobByID, qJobExpireDead, qJobNextExpired, qJobNextQueued, qJobClaim,
-		qJobExtend, qJobFail, qJobRelease, qJobRetry, qJobComplete, qJobUsage, qJobScrub}
+		qJobExtend, qJobFail, qJobRelease, qJobDefer, qJobRetry, qJobComplete, qJobUsage, qJobTokens, qJobScrub}
 )
 
 // qJobScrub empties the payloads of the user's jobs that hold a text (jobs_user
@@ -100,7 +110,8 @@ func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, e
 		return factbase.Job{}, err
 	}
 	now := s.now().UTC().UnixNano()
-	out, err := rowcodec.Job(st.QueryRowContext(ctx, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now, now, now))
+	out, err := rowcodec.Job(st.QueryRowContext(ctx, j.ID, string(j.User), j.Kind, j.Input, j.MaxAttempts, now, now, now,
+		j.Model, j.Endpoint))
 	if err != nil {
 		return factbase.Job{}, storeerr.Taken(s.staticErr("enqueue job", err), "a job with that id already exists")
 	}
@@ -108,11 +119,11 @@ func (s *Store) EnqueueJob(ctx context.Context, j factbase.Job) (factbase.Job, e
 }
 
 // ClaimJob claims the oldest runnable job in one immediate transaction.
-func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...string) (factbase.Job, bool, error) {
+func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, c factbase.JobClaim) (factbase.Job, bool, error) {
 	if err := factbase.ValidateLease(lease); err != nil {
 		return factbase.Job{}, false, err
 	}
-	kindsJSON, err := json.Marshal(append([]string{}, kinds...))
+	kindsJSON, err := json.Marshal(append([]string{}, c.Kinds...))
 	if err != nil {
 		return factbase.Job{}, false, factbase.Errorf(factbase.EINVALID, "sqlite: job kinds: %v", err)
 	}
@@ -136,9 +147,10 @@ func (s *Store) ClaimJob(ctx context.Context, lease time.Duration, kinds ...stri
 		return factbase.Job{}, false, s.staticErr("claim job", err)
 	}
 	var seq int64
-	err = tx.StmtContext(ctx, stmts[1]).QueryRowContext(ctx, now.UnixNano(), string(kindsJSON)).Scan(&seq)
+	args := []any{now.UnixNano(), string(kindsJSON), c.ID, c.Model, c.Endpoint}
+	err = tx.StmtContext(ctx, stmts[1]).QueryRowContext(ctx, args...).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.StmtContext(ctx, stmts[2]).QueryRowContext(ctx, now.UnixNano(), string(kindsJSON)).Scan(&seq)
+		err = tx.StmtContext(ctx, stmts[2]).QueryRowContext(ctx, args...).Scan(&seq)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		// Commit the deaths of expired jobs, if any.
@@ -218,13 +230,34 @@ func (s *Store) ReleaseJob(ctx context.Context, id, lease string) error {
 	return nil
 }
 
+// DeferJob gives a running job back until a later time, without counting the attempt.
+func (s *Store) DeferJob(ctx context.Context, id, lease string, until time.Time, reason string) (factbase.Job, error) {
+	st, err := s.static(s.wstmts, qJobDefer)
+	if err != nil {
+		return factbase.Job{}, err
+	}
+	_, msg := factbase.JobFailure{Message: reason}.Record()
+	j, err := rowcodec.Job(st.QueryRowContext(ctx, until.UTC().UnixNano(), s.now().UTC().UnixNano(), factbase.JobDeferredCode,
+		msg, id, lease))
+	if errors.Is(err, sql.ErrNoRows) {
+		return factbase.Job{}, storeerr.LeaseLost(id)
+	}
+	if err != nil {
+		return factbase.Job{}, s.staticErr("defer job", err)
+	}
+	return j, nil
+}
+
 // RetryJob queues a dead job again.
-func (s *Store) RetryJob(ctx context.Context, id string) (factbase.Job, error) {
+func (s *Store) RetryJob(ctx context.Context, id string, r factbase.JobRetry) (factbase.Job, error) {
+	if err := r.Validate(); err != nil {
+		return factbase.Job{}, err
+	}
 	st, err := s.static(s.wstmts, qJobRetry)
 	if err != nil {
 		return factbase.Job{}, err
 	}
-	j, err := rowcodec.Job(st.QueryRowContext(ctx, s.now().UTC().UnixNano(), id))
+	j, err := rowcodec.Job(st.QueryRowContext(ctx, s.now().UTC().UnixNano(), id, r.Retarget, r.Model, r.Endpoint))
 	if errors.Is(err, sql.ErrNoRows) {
 		return factbase.Job{}, storeerr.NotRetried(ctx, id, s.Job)
 	}
@@ -283,6 +316,19 @@ func (s *Store) JobUsage(ctx context.Context, user factbase.UserID) (factbase.Jo
 	}
 	u, err := rowcodec.Usage(rows)
 	return u, s.staticErr("job usage", err)
+}
+
+// JobTokens sums the tokens of jobs updated since a time.
+func (s *Store) JobTokens(ctx context.Context, user factbase.UserID, since time.Time) (int, error) {
+	st, err := s.static(s.rstmts, qJobTokens)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	if err := st.QueryRowContext(ctx, string(user), since.UTC().UnixNano()).Scan(&n); err != nil {
+		return 0, s.staticErr("job tokens", err)
+	}
+	return n, nil
 }
 
 // CompleteJob marks a running job of the transaction's user done, in the write

@@ -66,7 +66,8 @@ func TestEraseFactLeavesNoBytes(t *testing.T) {
 	if err != nil || res.Result.Stored != 3 {
 		t.Fatalf("Say: %+v %v", res, err)
 	}
-	job, err := e.Jobs.Remember(ctx, u, "Remember that my email is zorblat@example.com")
+	job, err := s.EnqueueJob(ctx, factbase.Job{ID: "job-erase", User: u, Kind: factbase.JobExtract, MaxAttempts: 1,
+		Input: "Remember that my email is zorblat@example.com", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 	}
 	claim := func(t *testing.T, lease time.Duration, kinds ...string) (factbase.Job, bool) {
 		t.Helper()
-		j, ok, err := s.ClaimJob(ctx, lease, kinds...)
+		j, ok, err := s.ClaimJob(ctx, lease, factbase.JobClaim{Kinds: kinds})
 		if err != nil {
 			t.Fatalf("ClaimJob: %v", err)
 		}
@@ -143,10 +143,10 @@ func testJobs(t *testing.T, s factbase.Store) {
 			t.Errorf("failing a job no longer held: %v, want ECONFLICT", err)
 		}
 		// Make it runnable again by hand: retry refuses a queued job.
-		if _, err := s.RetryJob(ctx, j.ID); factbase.ErrorCode(err) != factbase.ECONFLICT {
+		if _, err := s.RetryJob(ctx, j.ID, factbase.JobRetry{}); factbase.ErrorCode(err) != factbase.ECONFLICT {
 			t.Errorf("RetryJob of a queued job: %v, want ECONFLICT", err)
 		}
-		if _, err := s.RetryJob(ctx, "no-such-job"); factbase.ErrorCode(err) != factbase.ENOTFOUND {
+		if _, err := s.RetryJob(ctx, "no-such-job", factbase.JobRetry{}); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 			t.Errorf("RetryJob of an unknown job: %v, want ENOTFOUND", err)
 		}
 
@@ -164,7 +164,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 		if err != nil || dead.State != factbase.JobDead || dead.FinishedAt == nil || dead.Attempts != 2 || dead.Error != "second" {
 			t.Fatalf("after attempt 2 of 2: %+v, %v; want dead with the last error", dead, err)
 		}
-		r, err := s.RetryJob(ctx, d.ID)
+		r, err := s.RetryJob(ctx, d.ID, factbase.JobRetry{})
 		if err != nil || r.State != factbase.JobQueued || r.Attempts != 0 || r.FinishedAt != nil {
 			t.Fatalf("RetryJob = %+v, %v; want queued with attempts reset", r, err)
 		}
@@ -293,7 +293,7 @@ func testJobs(t *testing.T, s factbase.Store) {
 			go func() {
 				defer wg.Done()
 				for {
-					j, ok, err := s.ClaimJob(ctx, time.Hour, "c")
+					j, ok, err := s.ClaimJob(ctx, time.Hour, factbase.JobClaim{Kinds: []string{"c"}})
 					if err != nil {
 						t.Error(err)
 						return
@@ -342,6 +342,98 @@ func testJobs(t *testing.T, s factbase.Store) {
 			if err != nil || j.Input != want {
 				t.Errorf("job %s input %q %v, want %q", id, j.Input, err, want)
 			}
+		}
+		drain(t)
+	})
+	t.Run("a job claimed only by its model; deferred; retargeted", func(t *testing.T) {
+		drain(t)
+		mk := func(id, model, endpoint string) {
+			t.Helper()
+			if _, err := s.EnqueueJob(ctx, factbase.Job{ID: id, User: u2, Kind: "m", Input: "msg", MaxAttempts: 1,
+				Model: model, Endpoint: endpoint}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mk("model-a", "m1", "http://a/v1")
+		mk("model-b", "m2", "http://b/v1")
+		mk("model-none", "", "")
+		if _, err := s.EnqueueJob(ctx, factbase.Job{ID: "model-bad", User: u2, Kind: "m", Input: "x", MaxAttempts: 1,
+			Endpoint: "http://a/v1"}); factbase.ErrorCode(err) != factbase.EINVALID {
+			t.Errorf("a job with an endpoint and no model: %v, want EINVALID", err)
+		}
+		if j, err := s.Job(ctx, "model-a"); err != nil || j.Model != "m1" || j.Endpoint != "http://a/v1" {
+			t.Fatalf("stored job %+v %v; want its model and endpoint", j, err)
+		}
+		claimAs := func(c factbase.JobClaim) (factbase.Job, bool) {
+			t.Helper()
+			j, ok, err := s.ClaimJob(ctx, time.Hour, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return j, ok
+		}
+		// A worker without a model takes only the job that needs none.
+		j, ok := claimAs(factbase.JobClaim{})
+		if !ok || j.ID != "model-none" {
+			t.Fatalf("a worker without a model claimed %q %v; want model-none", j.ID, ok)
+		}
+		if _, ok := claimAs(factbase.JobClaim{}); ok {
+			t.Fatal("a worker without a model claimed a job queued for a model")
+		}
+		// The same model name at another endpoint is another model.
+		if j, ok := claimAs(factbase.JobClaim{Model: "m1", Endpoint: "http://b/v1"}); ok {
+			t.Fatalf("m1 at endpoint b claimed %s", j.ID)
+		}
+		// By id: only that job, though another is older.
+		j, ok = claimAs(factbase.JobClaim{ID: "model-b", Model: "m2", Endpoint: "http://b/v1"})
+		if !ok || j.ID != "model-b" {
+			t.Fatalf("claim by id = %q %v; want model-b", j.ID, ok)
+		}
+		// Deferred: queued until later, the attempt not counted, the reason kept.
+		until := time.Now().Add(time.Hour)
+		d, err := s.DeferJob(ctx, j.ID, j.Lease, until, "the daily token budget is spent")
+		if err != nil || d.State != factbase.JobQueued || d.Attempts != 0 || d.ErrorCode != factbase.JobDeferredCode ||
+			d.Error != "the daily token budget is spent" || d.RunAt.Before(until.Add(-time.Second)) {
+			t.Fatalf("DeferJob = %+v, %v; want queued until later, attempt not counted, the reason kept", d, err)
+		}
+		if _, err := s.DeferJob(ctx, j.ID, j.Lease, until, "again"); factbase.ErrorCode(err) != factbase.ECONFLICT {
+			t.Errorf("deferring a job no longer held: %v, want ECONFLICT", err)
+		}
+		if j, ok := claimAs(factbase.JobClaim{Model: "m2", Endpoint: "http://b/v1"}); ok {
+			t.Fatalf("claimed %s before its deferral ended", j.ID)
+		}
+		// A dead job retried for another model is claimed by that model's worker.
+		a, ok := claimAs(factbase.JobClaim{Model: "m1", Endpoint: "http://a/v1"})
+		if !ok || a.ID != "model-a" {
+			t.Fatalf("m1 claimed %q %v; want model-a", a.ID, ok)
+		}
+		if _, err := s.FailJob(ctx, a.ID, a.Lease, factbase.JobFailure{Dead: true, Message: "down", PromptTokens: 7,
+			CompletionTokens: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RetryJob(ctx, a.ID, factbase.JobRetry{Retarget: true, Endpoint: "http://c/v1"}); factbase.ErrorCode(err) != factbase.EINVALID {
+			t.Errorf("retargeting to an endpoint without a model: %v, want EINVALID", err)
+		}
+		r, err := s.RetryJob(ctx, a.ID, factbase.JobRetry{Retarget: true, Model: "m3", Endpoint: "http://c/v1"})
+		if err != nil || r.Model != "m3" || r.Endpoint != "http://c/v1" || r.State != factbase.JobQueued {
+			t.Fatalf("RetryJob retargeted = %+v, %v; want queued for m3 at c", r, err)
+		}
+		if _, ok := claimAs(factbase.JobClaim{Model: "m1", Endpoint: "http://a/v1"}); ok {
+			t.Fatal("the old model claimed a retargeted job")
+		}
+		if j, ok := claimAs(factbase.JobClaim{Model: "m3", Endpoint: "http://c/v1"}); !ok || j.ID != "model-a" {
+			t.Fatalf("the new model claimed %q %v; want model-a", j.ID, ok)
+		}
+		// Tokens since a time: this user's, and everyone's.
+		since := time.Now().Add(-time.Hour)
+		if n, err := s.JobTokens(ctx, u2, since); err != nil || n != 10 {
+			t.Errorf("JobTokens(u2) = %d %v, want 10", n, err)
+		}
+		if n, err := s.JobTokens(ctx, u2, time.Now().Add(time.Hour)); err != nil || n != 0 {
+			t.Errorf("JobTokens(u2, in an hour) = %d %v, want 0", n, err)
+		}
+		if n, err := s.JobTokens(ctx, "", since); err != nil || n < 10 {
+			t.Errorf("JobTokens(everyone) = %d %v, want at least 10", n, err)
 		}
 		drain(t)
 	})

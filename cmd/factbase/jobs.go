@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -128,12 +130,47 @@ func (m *Main) jobsShow(ctx context.Context, args []string) error {
 }
 
 func (m *Main) jobsRetry(ctx context.Context, args []string) error {
-	return m.jobsOne(ctx, args, "retry", "Queue a dead job again, with its attempts reset.",
-		func(js factbase.JobStore, id string) (factbase.Job, error) { return js.RetryJob(ctx, id) },
-		func(j factbase.Job) error {
-			fmt.Fprintf(m.Stdout, "job %s queued again\n", j.ID)
-			return nil
-		})
+	var (
+		c        common
+		retarget bool
+	)
+	fs := m.flags("jobs retry", &c, false)
+	m.llmFlags(fs, &c)
+	fs.BoolVar(&retarget, "retarget", false, "queue the job for the model of --llm-url and --llm-model (none if unset) instead of the one it was queued for")
+	setUsage(fs, "Usage: factbase jobs retry [flags] JOB_ID\n\nQueue a dead job again, with its attempts reset; with --retarget, for another model.\n\n")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("jobs retry needs one job id")
+	}
+	r := factbase.JobRetry{Retarget: retarget}
+	if retarget {
+		client, err := c.llm.client()
+		if err != nil {
+			return err
+		}
+		if client != nil {
+			r.Model, r.Endpoint = client.Model(), client.Endpoint()
+		}
+	}
+	js, closeFn, err := m.jobStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	j, err := js.RetryJob(ctx, fs.Arg(0), r)
+	if err != nil {
+		return err
+	}
+	return m.print(&c, j, func() error {
+		if j.Model == "" {
+			fmt.Fprintf(m.Stdout, "job %s queued again (no model)\n", j.ID)
+		} else {
+			fmt.Fprintf(m.Stdout, "job %s queued again for the model %s at %s\n", j.ID, j.Model, j.Endpoint)
+		}
+		return nil
+	})
 }
 
 // jobsWork processes jobs in this process: until the queue is empty (--drain), or
@@ -158,6 +195,9 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	w, err := m.newWorkers(e, &c, log)
 	if err != nil {
+		return err
+	}
+	if err := m.reportSkipped(ctx, e.Store(), w.Claim()); err != nil {
 		return err
 	}
 	if drain {
@@ -189,7 +229,8 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 	var c common
 	fs := m.flags("jobs usage", &c, true)
-	setUsage(fs, "Usage: factbase jobs usage [flags]\n\nJobs by state and model tokens and cost, for one user (--user) or every user.\n\n")
+	m.llmFlags(fs, &c)
+	setUsage(fs, "Usage: factbase jobs usage [flags]\n\nJobs by state and model tokens and cost, for one user (--user) or every user, and\ntoday's tokens against the daily budgets (--llm-daily-tokens, --llm-user-daily-tokens).\n\n")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -206,12 +247,58 @@ func (m *Main) jobsUsage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.print(&c, u, func() error {
+	b, err := jobs.BudgetOf(ctx, js, user, time.Now(), c.llm.dailyTokens, c.llm.userDailyTokens)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		factbase.JobUsage
+		Budget jobs.Budget `json:"budget"`
+	}{u, b}
+	return m.print(&c, out, func() error {
 		fmt.Fprintf(m.Stdout, "jobs: %d queued, %d running, %d done, %d dead\n", u.Jobs[factbase.JobQueued], u.Jobs[factbase.JobRunning],
 			u.Jobs[factbase.JobDone], u.Jobs[factbase.JobDead])
 		fmt.Fprintf(m.Stdout, "model tokens: %d prompt + %d completion, $%.6f\n", u.PromptTokens, u.CompletionTokens, u.Cost)
+		fmt.Fprintf(m.Stdout, "today (%s UTC): %d tokens%s", b.Day, b.Tokens, budgetOf(b.DailyTokens))
+		if user != "" {
+			fmt.Fprintf(m.Stdout, "; this user %d%s", b.UserTokens, budgetOf(b.UserDailyTokens))
+		}
+		fmt.Fprintln(m.Stdout)
 		return nil
 	})
+}
+
+// reportSkipped says on stderr which queued jobs a worker claiming with c leaves to
+// others: those queued for another model, counted by model (among the oldest
+// factbase.MaxJobsLimit queued jobs).
+func (m *Main) reportSkipped(ctx context.Context, js factbase.JobStore, c factbase.JobClaim) error {
+	queued, err := js.Jobs(ctx, factbase.JobFilter{State: factbase.JobQueued, Limit: factbase.MaxJobsLimit})
+	if err != nil {
+		return err
+	}
+	other := map[string]int{}
+	for _, j := range queued {
+		if !c.Serves(j) {
+			other[fmt.Sprintf("%q at %s", j.Model, j.Endpoint)]++
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(other)) {
+		mine := "no model"
+		if c.Model != "" {
+			mine = fmt.Sprintf("%q at %s", c.Model, c.Endpoint)
+		}
+		fmt.Fprintf(m.Stderr, "factbase: skipping %d queued jobs for the model %s (this worker has %s; run it with that model, or retry them with --retarget)\n",
+			other[k], k, mine)
+	}
+	return nil
+}
+
+// budgetOf prints a daily budget: " of N", or " (no budget)".
+func budgetOf(n int) string {
+	if n == 0 {
+		return " (no budget)"
+	}
+	return fmt.Sprintf(" of %d", n)
 }
 
 // printJob prints a job for people.

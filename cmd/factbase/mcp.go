@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,21 +56,12 @@ over HTTP at %s.
 		defer stop()
 		workers = w
 	}
-	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log, Background: m.mcpBackground(&c, workers)})
+	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log, Workers: workers})
 	if err != nil {
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", string(user), "db", c.db)
 	return srv.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
-}
-
-// mcpBackground returns the background model for remember: the pool's Remember when
-// a model is configured and the pool runs, else nil (rules only).
-func (m *Main) mcpBackground(c *common, w *jobs.Workers) func(context.Context, factbase.UserID, string) (factbase.Job, error) {
-	if w == nil || c.llm == nil || c.llm.c == nil {
-		return nil
-	}
-	return w.Remember
 }
 
 // nopWriteCloser makes a writer an io.WriteCloser; closing it leaves the stream open.

@@ -29,6 +29,8 @@ type llmConfig struct {
 	completionPrice float64
 	replace         bool
 	workers         int
+	dailyTokens     int // budgets per UTC day, 0: none
+	userDailyTokens int
 	c               *llm.Client // made by modelEngineOptions
 }
 
@@ -52,6 +54,12 @@ func (m *Main) llmFlags(fs *flag.FlagSet, c *common) {
 	fs.Float64Var(&lc.completionPrice, "llm-completion-price", envFloat("FACTBASE_LLM_COMPLETION_PRICE"), "US dollars per million completion tokens ($FACTBASE_LLM_COMPLETION_PRICE)")
 	fs.BoolVar(&lc.replace, "llm-replace", false, "let the model change a one-valued fact's value (default: such a change is reported as a conflict, not applied)")
 	fs.IntVar(&lc.workers, "workers", 4, "background jobs processed at once")
+	envInt := func(k string) int {
+		n, _ := strconv.Atoi(m.Getenv(k))
+		return n
+	}
+	fs.IntVar(&lc.dailyTokens, "llm-daily-tokens", envInt("FACTBASE_LLM_DAILY_TOKENS"), "model tokens allowed per UTC day over every user; past it the rules still store each message and its model job waits for the next day (0: no budget; $FACTBASE_LLM_DAILY_TOKENS)")
+	fs.IntVar(&lc.userDailyTokens, "llm-user-daily-tokens", envInt("FACTBASE_LLM_USER_DAILY_TOKENS"), "model tokens allowed per UTC day for one user (0: no budget; $FACTBASE_LLM_USER_DAILY_TOKENS)")
 }
 
 // client returns the configured model client, or nil when no URL is set.
@@ -124,8 +132,12 @@ func (m *Main) newWorkers(e *memory.Engine, c *common, log *slog.Logger) (*jobs.
 		if lc.workers < 1 {
 			return nil, usagef("--workers must be at least 1, got %d", lc.workers)
 		}
+		if lc.dailyTokens < 0 || lc.userDailyTokens < 0 {
+			return nil, usagef("--llm-daily-tokens and --llm-user-daily-tokens must not be negative")
+		}
+		o.DailyTokens, o.UserDailyTokens = lc.dailyTokens, lc.userDailyTokens
 		if lc.c != nil {
-			o.Extractor = lc.c
+			o.Extractor, o.Endpoint = lc.c, lc.c.Endpoint()
 		}
 	}
 	return jobs.NewWorkers(e.Jobs, o)

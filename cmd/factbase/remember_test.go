@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory/jobs"
 )
 
 // fakeModel is an OpenAI-compatible server answering every chat completion with
@@ -57,31 +59,21 @@ func modelEnv(t *testing.T, status int, content string) (map[string]string, *ato
 func TestRememberWithoutModel(t *testing.T) {
 	env := testEnv(t)
 	out, stderr, code := run(t, env, "remember", "--user", testUser, "My email is ann@example.com.")
-	id, ok := strings.CutPrefix(strings.TrimSpace(out), "queued job ")
-	if code != 0 || !ok || id == "" {
-		t.Fatalf("remember: exit %d, out %q, err %q; want \"queued job ID\"", code, out, stderr)
-	}
-	out, _, _ = run(t, env, "jobs", "list", "--state", "queued")
-	if !strings.Contains(out, id) || !strings.Contains(out, "queued") {
-		t.Errorf("jobs list = %q, want the queued job", out)
-	}
-	out, stderr, code = run(t, env, "jobs", "work", "--drain")
-	if code != 0 || !strings.Contains(out, "processed 1 jobs: 1 done") {
-		t.Fatalf("jobs work --drain: exit %d, out %q, err %q", code, out, stderr)
-	}
-	out, _, code = run(t, env, "jobs", "show", id)
-	if code != 0 || !strings.Contains(out, "done") || !strings.Contains(out, "stored 1") ||
-		!strings.Contains(out, "rules: set contact.email = ann@example.com") {
-		t.Errorf("jobs show: exit %d, out %q", code, out)
+	if code != 0 || !strings.Contains(out, "ann@example.com") || !strings.Contains(out, "rules: 1 stored") || strings.Contains(out, "job") {
+		t.Fatalf("remember: exit %d, out %q, err %q; want the rules' fact stored at once and no job", code, out, stderr)
 	}
 	out, _, _ = run(t, env, "facts", "get", "--user", testUser, "contact.email")
 	if strings.TrimSpace(out) != "ann@example.com" {
 		t.Errorf("facts get contact.email = %q", out)
 	}
-	// --wait processes the job here.
+	out, _, _ = run(t, env, "jobs", "list")
+	if strings.TrimSpace(out) != "no jobs" {
+		t.Errorf("jobs list = %q, want no jobs without a model", out)
+	}
+	// --wait has nothing to wait for.
 	out, stderr, code = run(t, env, "remember", "--user", testUser, "--wait", "--json", "My favorite teas are oolong and chai.")
-	var j factbase.Job
-	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 || j.State != factbase.JobDone {
+	var rem jobs.Remembered
+	if err := json.Unmarshal([]byte(out), &rem); err != nil || code != 0 || rem.Job != nil || rem.Result.Stored != 2 {
 		t.Fatalf("remember --wait --json: exit %d, out %q, err %q", code, out, stderr)
 	}
 	out, _, _ = run(t, env, "list", "show", "--user", testUser, "favorites.tea")
@@ -106,37 +98,102 @@ func TestRememberWithModel(t *testing.T) {
 		t.Errorf("facts get hobbies = %q, want chess (a set the model proposed)", out)
 	}
 	out, _, code = run(t, env, "jobs", "usage", "--user", testUser)
-	if code != 0 || !strings.Contains(out, "1 done") || !strings.Contains(out, "50 prompt + 10 completion") {
+	if code != 0 || !strings.Contains(out, "1 done") || !strings.Contains(out, "50 prompt + 10 completion") ||
+		!strings.Contains(out, "60 tokens (no budget); this user 60 (no budget)") {
 		t.Errorf("jobs usage = %q", out)
 	}
 }
 
-func TestRememberDeadAndRetry(t *testing.T) {
-	env, calls := modelEnv(t, http.StatusBadRequest, "")
-	out, _, code := run(t, env, "remember", "--user", testUser, "--wait", "--json", "I play chess.")
+// TestRememberOwnJob: --wait runs its own job only; "jobs work" takes only the jobs
+// of its model and says which it leaves; a dead job is retried for another model.
+func TestRememberOwnJob(t *testing.T) {
+	env, calls := modelEnv(t, http.StatusOK, chessAnswer(""))
+	other, otherCalls := fakeModel(t, http.StatusOK, chessAnswer(""))
+	// A job queued for another model server, then one for this one.
+	alt := maps.Clone(env)
+	alt["FACTBASE_LLM_URL"] = other.URL
+	out, _, code := run(t, alt, "remember", "--user", testUser, "--json", "I play go.")
+	var first jobs.Remembered
+	if err := json.Unmarshal([]byte(out), &first); err != nil || code != 0 || first.Job == nil {
+		t.Fatalf("remember for the other model: exit %d, out %q", code, out)
+	}
+	out, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play chess.")
+	if code != 0 || !strings.Contains(out, "done") || calls.Load() != 1 || otherCalls.Load() != 0 {
+		t.Fatalf("remember --wait: exit %d, out %q, err %q; %d/%d model calls, want its own job only", code, out, stderr,
+			calls.Load(), otherCalls.Load())
+	}
+	if j := showJob(t, env, first.Job.ID); j.State != factbase.JobQueued {
+		t.Errorf("the other model's job is %s after --wait, want queued", j.State)
+	}
+	out, stderr, code = run(t, env, "jobs", "work", "--drain")
+	if code != 0 || !strings.Contains(out, "processed 0 jobs") || !strings.Contains(stderr, "skipping 1 queued jobs for the model") {
+		t.Errorf("jobs work --drain with another model: exit %d, out %q, err %q", code, out, stderr)
+	}
+	out, stderr, code = run(t, alt, "jobs", "work", "--drain")
+	if code != 0 || !strings.Contains(out, "processed 1 jobs: 1 done") || otherCalls.Load() != 1 {
+		t.Errorf("jobs work --drain with its model: exit %d, out %q, err %q", code, out, stderr)
+	}
+
+	// A job that died against a refusing model is retried for another, explicitly.
+	bad, _ := fakeModel(t, http.StatusBadRequest, "")
+	dead := maps.Clone(env)
+	dead["FACTBASE_LLM_URL"] = bad.URL
+	out, _, code = run(t, dead, "remember", "--user", testUser, "--wait", "--json", "I play bridge.")
+	var rem jobs.Remembered
+	if err := json.Unmarshal([]byte(out), &rem); err != nil || code != 1 || rem.Job == nil || rem.Job.State != factbase.JobDead {
+		t.Fatalf("remember --wait against a refusing model: exit %d, out %q", code, out)
+	}
+	out, stderr, code = run(t, env, "jobs", "retry", "--retarget", rem.Job.ID)
+	if code != 0 || !strings.Contains(out, "queued again for the model fake at "+strings.TrimSuffix(env["FACTBASE_LLM_URL"], "/")) {
+		t.Fatalf("jobs retry --retarget: exit %d, out %q, err %q", code, out, stderr)
+	}
+	out, _, code = run(t, env, "jobs", "work", "--drain")
+	if code != 0 || !strings.Contains(out, "processed 1 jobs: 1 done") {
+		t.Errorf("jobs work after the retarget: exit %d, out %q", code, out)
+	}
+}
+
+// TestRememberBudget: over its daily token budget, a message's rules are stored and
+// its model job waits for the next day; the reply and "jobs usage" say so.
+func TestRememberBudget(t *testing.T) {
+	env, calls := modelEnv(t, http.StatusOK, chessAnswer(""))
+	env["FACTBASE_LLM_USER_DAILY_TOKENS"] = "50"
+	if _, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play chess."); code != 0 {
+		t.Fatalf("first remember: exit %d, err %q", code, stderr)
+	}
+	out, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "--timeout", "300ms", "My email is ann@example.com.")
+	if code != 1 || !strings.Contains(stderr, "the rules' facts are stored") || !strings.Contains(stderr, "daily token budget") {
+		t.Errorf("remember over budget: exit %d, out %q, err %q; want the rules stored and the job waiting for the budget", code, out, stderr)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("%d model calls, want 1: the second job waits", calls.Load())
+	}
+	if out, _, _ := run(t, env, "facts", "get", "--user", testUser, "contact.email"); strings.TrimSpace(out) != "ann@example.com" {
+		t.Errorf("the rules' fact over budget = %q", out)
+	}
+	out, _, _ = run(t, env, "remember", "--user", testUser, "My phone is +1 555 0100.")
+	if !strings.Contains(out, "model: this user's daily token budget for the model is spent (60 of 50 tokens today)") {
+		t.Errorf("remember over budget = %q, want the reply to say the budget is spent", out)
+	}
+	out, _, _ = run(t, env, "jobs", "usage", "--user", testUser)
+	if !strings.Contains(out, "this user 60 of 50") {
+		t.Errorf("jobs usage = %q, want today's use against the budget", out)
+	}
+	out, _, _ = run(t, env, "jobs", "list", "--state", "queued")
+	if !strings.Contains(out, "daily token budget") {
+		t.Errorf("jobs list = %q, want the deferred job's reason", out)
+	}
+}
+
+// showJob reads a job with "jobs show --json".
+func showJob(t *testing.T, env map[string]string, id string) factbase.Job {
+	t.Helper()
+	out, stderr, code := run(t, env, "jobs", "show", "--json", id)
 	var j factbase.Job
-	if err := json.Unmarshal([]byte(out), &j); err != nil || j.State != factbase.JobDead || code != 1 {
-		t.Fatalf("remember --wait --json against a refusing model: exit %d, out %q", code, out)
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("jobs show: exit %d, out %q, err %q", code, out, stderr)
 	}
-	if !strings.HasPrefix(j.Error, "rejected: ") || calls.Load() != 1 {
-		t.Errorf("dead job error %q after %d calls, want a rejected request, not retried", j.Error, calls.Load())
-	}
-	_, stderr, code := run(t, env, "remember", "--user", testUser, "--wait", "I play go.")
-	if code != 1 || !strings.Contains(stderr, "is dead") {
-		t.Errorf("remember --wait of a dying job: exit %d, stderr %q; want exit 1 naming the dead job", code, stderr)
-	}
-	out, _, _ = run(t, env, "jobs", "list", "--state", "dead", "--user", testUser)
-	if !strings.Contains(out, j.ID) || !strings.Contains(out, "rejected") {
-		t.Errorf("jobs list --state dead = %q", out)
-	}
-	out, stderr, code = run(t, env, "jobs", "retry", j.ID)
-	if code != 0 || !strings.Contains(out, "queued again") {
-		t.Fatalf("jobs retry: exit %d, out %q, err %q", code, out, stderr)
-	}
-	_, stderr, code = run(t, env, "jobs", "retry", j.ID)
-	if code != 1 || !strings.Contains(stderr, "only a dead job can be retried") {
-		t.Errorf("retrying a queued job: exit %d, stderr %q", code, stderr)
-	}
+	return j
 }
 
 func TestRememberErrors(t *testing.T) {
@@ -162,10 +219,11 @@ func TestServeRemember(t *testing.T) {
 	env, calls := modelEnv(t, http.StatusOK, chessAnswer(""))
 	s := serve(t, env, "--no-auth")
 	status, _, body := call(t, "POST", s.base+"/v1/users/"+testUser+"/memories", "", `{"text":"I play chess on Sundays."}`)
-	var j factbase.Job
-	if err := json.Unmarshal(body, &j); err != nil || status != http.StatusAccepted {
+	var rem jobs.Remembered
+	if err := json.Unmarshal(body, &rem); err != nil || status != http.StatusOK || rem.Job == nil {
 		t.Fatalf("POST memories = %d %s", status, body)
 	}
+	j := *rem.Job
 	deadline := time.Now().Add(30 * time.Second)
 	for j.State != factbase.JobDone && j.State != factbase.JobDead {
 		if time.Now().After(deadline) {
@@ -181,7 +239,7 @@ func TestServeRemember(t *testing.T) {
 		t.Fatalf("job %s (%s), result %s, %d model calls", j.State, j.Error, j.Result, calls.Load())
 	}
 	_, _, metrics := call(t, "GET", s.base+"/metrics", "", "")
-	for _, want := range []string{`factbase_llm_calls_total 1`, `factbase_jobs_total{outcome="done"} 1`, `factbase_llm_tokens_total{type="prompt"} 50`} {
+	for _, want := range []string{`factbase_llm_calls_total 1`, `factbase_jobs_total{outcome="done"} 1`, `factbase_jobs_total{outcome="enqueued"} 1`, `factbase_llm_tokens_total{type="prompt"} 50`} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %q", want)
 		}

@@ -73,13 +73,13 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		return err
 	}
 	defer stopWorkers()
-	o.Engine, o.Logger, o.Metrics = e, log, metrics
+	o.Engine, o.Logger, o.Metrics, o.Workers = e, log, metrics, workers
 	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth})
 	if !o.NoAuth {
 		o.Keys = e.Store()
 	}
 	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: o.NoAuth, Logger: log,
-		Background: m.mcpBackground(&c, workers)}); err != nil {
+		Workers: workers}); err != nil {
 		return err
 	}
 	srv := server.New(o)

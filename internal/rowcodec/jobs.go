@@ -8,7 +8,7 @@ import (
 
 // JobColumns are the columns of a job, in the order Job reads them.
 const JobColumns = `id, user_id, kind, input, state, attempts, max_attempts, run_at, lease, lease_until,
-	error_code, error, result, prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at`
+	error_code, error, result, prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at, model, endpoint`
 
 // Job reads a job selected with JobColumns. An empty result column is no Result.
 func Job(r Scanner) (factbase.Job, error) {
@@ -19,7 +19,8 @@ func Job(r Scanner) (factbase.Job, error) {
 		leaseUntil, finishedAt      *int64
 	)
 	if err := r.Scan(&j.ID, &user, &j.Kind, &j.Input, &state, &j.Attempts, &j.MaxAttempts, &runAt, &j.Lease, &leaseUntil,
-		&j.ErrorCode, &j.Error, &result, &j.PromptTokens, &j.CompletionTokens, &j.Cost, &createdAt, &updatedAt, &finishedAt); err != nil {
+		&j.ErrorCode, &j.Error, &result, &j.PromptTokens, &j.CompletionTokens, &j.Cost, &createdAt, &updatedAt, &finishedAt,
+		&j.Model, &j.Endpoint); err != nil {
 		return j, err
 	}
 	j.User, j.State = factbase.UserID(user), factbase.JobState(state)

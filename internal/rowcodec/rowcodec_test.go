@@ -128,10 +128,11 @@ func TestConflictRoundTrip(t *testing.T) {
 
 func TestJob(t *testing.T) {
 	done := row{"j1", string(user), "remember", "hi", "done", int64(1), int64(3), t0.UnixNano(), "", nil,
-		"", "", `{"facts":1}`, int64(10), int64(5), 0.25, t0.UnixNano(), t0.UnixNano(), t0.UnixNano()}
+		"", "", `{"facts":1}`, int64(10), int64(5), 0.25, t0.UnixNano(), t0.UnixNano(), t0.UnixNano(), "m1", "http://m/v1"}
 	got, err := Job(done)
 	finished := t0
-	want := factbase.Job{ID: "j1", User: user, Kind: "remember", Input: "hi", State: factbase.JobDone, Attempts: 1, MaxAttempts: 3,
+	want := factbase.Job{ID: "j1", User: user, Kind: "remember", Input: "hi", Model: "m1", Endpoint: "http://m/v1",
+		State: factbase.JobDone, Attempts: 1, MaxAttempts: 3,
 		RunAt: t0, Result: json.RawMessage(`{"facts":1}`), PromptTokens: 10, CompletionTokens: 5, Cost: 0.25,
 		CreatedAt: t0, UpdatedAt: t0, FinishedAt: &finished}
 	if err != nil || !reflect.DeepEqual(got, want) {

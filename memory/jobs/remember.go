@@ -39,7 +39,10 @@ type Decision struct {
 
 // RememberResult is what a remember job did; it is the job's Result.
 type RememberResult struct {
-	Route   router.Route  `json:"route"`    // the rules' reading of the message
+	Route router.Route `json:"route"` // the rules' reading of the message
+	// Rules says when the rules' ops were applied: RulesAtMessage (when the message
+	// was received; the job compares the model's proposals with them) or RulesInJob.
+	Rules   string        `json:"rules"`
 	RuleOps []chat.OpView `json:"rule_ops"` // what the rules proposed
 	Notes   []string      `json:"notes"`    // rule notes (a value to remove that is absent, ...)
 	Model   string        `json:"model"`    // "" when no model is configured
@@ -60,6 +63,12 @@ type RememberResult struct {
 	Entities   []string             `json:"entities"` // entities the model's facts created
 	Usage      factbase.ModelUsage  `json:"usage"`    // this attempt's model usage
 }
+
+// When a job's rule ops were applied (RememberResult.Rules).
+const (
+	RulesAtMessage = "message"
+	RulesInJob     = "job"
+)
 
 // ExtractorLLM is the Extractor value stored in facts the model proposed.
 const ExtractorLLM = "llm"

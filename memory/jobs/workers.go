@@ -46,6 +46,16 @@ type WorkerOptions struct {
 	// (latest wins, the old value kept in history). The rules' own writes are not
 	// subject to it.
 	ReplaceOnChange bool
+	// Endpoint is the Extractor's model server, as recorded in each job it is queued
+	// for: its URL without credentials. With the Extractor's model name it decides
+	// which jobs this pool claims: those queued for this model, and those that need
+	// none (see factbase.JobClaim).
+	Endpoint string
+	// DailyTokens and UserDailyTokens are token budgets for model extraction per UTC
+	// day, over every user and per user (0: no budget). A job whose budget is spent
+	// is put off until the next day (JobStore.DeferJob), its attempt not counted; the
+	// rules' facts of its message were stored when it was received.
+	DailyTokens, UserDailyTokens int
 	// Logger receives one line per job outcome. Default: none.
 	Logger *slog.Logger
 	// Now is the clock used to resolve temporal words. Default time.Now.
@@ -95,7 +105,7 @@ type Workers struct {
 // option.
 func NewWorkers(e *Service, o WorkerOptions) (*Workers, error) {
 	js := e.core.Store()
-	if o.Workers < 0 || o.Lease < 0 || o.MaxAttempts < 0 || o.Backoff < 0 || o.Poll < 0 {
+	if o.Workers < 0 || o.Lease < 0 || o.MaxAttempts < 0 || o.Backoff < 0 || o.Poll < 0 || o.DailyTokens < 0 || o.UserDailyTokens < 0 {
 		return nil, factbase.Errorf(factbase.EINVALID, "worker options must not be negative")
 	}
 	if o.Workers == 0 {
@@ -122,38 +132,34 @@ func NewWorkers(e *Service, o WorkerOptions) (*Workers, error) {
 	return &Workers{e: e, js: js, o: o, wake: make(chan struct{}, 1), ended: make(chan struct{})}, nil
 }
 
-// DefaultMaxAttempts is how many times a job Engine.Remember enqueues is tried.
+// DefaultMaxAttempts is how many times a job is tried by default.
 const DefaultMaxAttempts = 5
 
-// Remember enqueues message as a remember job for user and returns the job (state
-// queued) at once, tried at most DefaultMaxAttempts times. Workers, in this process
-// or another one sharing the store, process it (see Workers). EINVALID for a bad
-// user or an empty, oversized or non-UTF-8 message.
-func (s *Service) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
-	return s.enqueueRemember(ctx, user, message, DefaultMaxAttempts)
+// claim is what this pool claims: extraction jobs (and remember jobs queued before
+// the rules ran at once) for its model or for none.
+func (w *Workers) claim() factbase.JobClaim {
+	return factbase.JobClaim{Kinds: []string{factbase.JobExtract, factbase.JobRemember},
+		Model: w.Model(), Endpoint: w.endpoint()}
 }
 
-func (s *Service) enqueueRemember(ctx context.Context, user factbase.UserID, message string, attempts int) (factbase.Job, error) {
-	if _, err := factbase.ParseUserID(string(user)); err != nil {
-		return factbase.Job{}, err
+// Model returns the name of the pool's model, "" for none.
+func (w *Workers) Model() string {
+	if w.o.Extractor == nil {
+		return ""
 	}
-	if err := validMessage(message); err != nil {
-		return factbase.Job{}, err
-	}
-	return s.core.Store().EnqueueJob(ctx, factbase.Job{ID: s.core.NewID(), User: user, Kind: factbase.JobRemember,
-		Input: message, MaxAttempts: attempts})
+	return w.o.Extractor.Model()
 }
 
-// Remember is Engine.Remember with the pool's MaxAttempts; it wakes the pool.
-func (w *Workers) Remember(ctx context.Context, user factbase.UserID, message string) (factbase.Job, error) {
-	j, err := w.e.enqueueRemember(ctx, user, message, w.o.MaxAttempts)
-	if err != nil {
-		return factbase.Job{}, err
+func (w *Workers) endpoint() string {
+	if w.o.Extractor == nil {
+		return ""
 	}
-	w.stats.enqueued.Add(1)
-	w.Wake()
-	return j, nil
+	return w.o.Endpoint
 }
+
+// Claim returns what the pool claims (for a command to say which queued jobs it
+// leaves to others).
+func (w *Workers) Claim() factbase.JobClaim { return w.claim() }
 
 // Wake makes an idle pool look for jobs now.
 func (w *Workers) Wake() {
@@ -204,7 +210,7 @@ func (w *Workers) dispatch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		j, ok, err := w.js.ClaimJob(ctx, w.o.Lease, factbase.JobRemember)
+		j, ok, err := w.js.ClaimJob(ctx, w.o.Lease, w.claim())
 		if err != nil || !ok {
 			<-slots
 			if err != nil && ctx.Err() == nil {
@@ -232,13 +238,51 @@ func (w *Workers) dispatch(ctx context.Context) {
 // RunOne claims and processes one job in the calling goroutine; ok is false when no
 // job was runnable. It is for tests and for draining a queue from a command.
 func (w *Workers) RunOne(ctx context.Context) (ok bool, err error) {
-	j, ok, err := w.js.ClaimJob(ctx, w.o.Lease, factbase.JobRemember)
+	j, ok, err := w.js.ClaimJob(ctx, w.o.Lease, w.claim())
 	if err != nil || !ok {
 		return false, err
 	}
 	w.stats.claimed.Add(1)
 	w.run(ctx, j)
 	return true, nil
+}
+
+// RunJob processes job id in the calling goroutine until it is done or dead, and
+// returns it: it claims only that job, waits while it waits for a retry or runs
+// elsewhere, and takes no other job. ECONFLICT when the job is queued for another
+// model than the pool's; ctx's error (with the job as last read) when ctx ends first.
+func (w *Workers) RunJob(ctx context.Context, id string) (factbase.Job, error) {
+	c := w.claim()
+	c.ID = id
+	for {
+		j, err := w.js.Job(ctx, id)
+		if err != nil {
+			return j, err
+		}
+		if j.State == factbase.JobDone || j.State == factbase.JobDead {
+			return j, nil
+		}
+		if !c.Serves(j) {
+			return j, factbase.Errorf(factbase.ECONFLICT, "job %s is queued for the model %q at %q, not this command's %q at %q",
+				id, j.Model, j.Endpoint, c.Model, c.Endpoint)
+		}
+		got, ok, err := w.js.ClaimJob(ctx, w.o.Lease, c)
+		if err != nil {
+			return j, err
+		}
+		if ok {
+			w.stats.claimed.Add(1)
+			w.run(ctx, got)
+			continue
+		}
+		t := time.NewTimer(w.o.Poll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return j, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // errLeaseLost marks a completion refused because the job's lease is no longer ours.
@@ -278,13 +322,19 @@ func (w *Workers) run(ctx context.Context, j factbase.Job) {
 	}()
 	defer func() { cancel(); <-hb }()
 
+	if until, why, err := w.overBudget(jctx, j.User); err == nil && why != "" {
+		w.deferJob(ctx, j, until, why)
+		return
+	}
+	start := time.Now()
 	res, usage, err := w.process(jctx, j)
 	var lostLease *errLeaseLost
 	switch {
 	case err == nil:
 		w.stats.done.Add(1)
 		w.stats.addUsage(usage)
-		w.o.Logger.Info("job done", "job", j.ID, "stored", res.Stored, "decisions", len(res.Decisions))
+		w.o.Logger.Info("job done", "job", j.ID, "kind", j.Kind, "stored", res.Stored, "decisions", len(res.Decisions),
+			"took", time.Since(start).Round(time.Millisecond).String())
 	case errors.As(err, &lostLease) || jctx.Err() != nil && ctx.Err() == nil:
 		// Another worker holds the job now (or will): nothing of ours was committed.
 		w.stats.lost.Add(1)
@@ -337,11 +387,12 @@ func (w *Workers) fail(ctx context.Context, j factbase.Job, err error, usage fac
 	}
 	if f.State == factbase.JobDead {
 		w.stats.dead.Add(1)
-		w.o.Logger.Warn("job dead", "job", j.ID, "attempts", f.Attempts, "err", msg)
+		w.o.Logger.Error("job dead", "job", j.ID, "attempts", f.Attempts, "model", j.Model, "err", msg)
 		return
 	}
 	w.stats.retried.Add(1)
-	w.o.Logger.Info("job failed, will retry", "job", j.ID, "attempt", f.Attempts, "in", wait, "err", msg)
+	w.o.Logger.Warn("job failed, will retry", "job", j.ID, "attempt", f.Attempts, "model", j.Model,
+		"in", wait.Round(time.Millisecond).String(), "err", msg)
 }
 
 // process does a remember job's work and commits it with the job's completion.
@@ -356,6 +407,18 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 	now := w.o.Now()
 	src := factbase.Source{Kind: factbase.SourceMessage, ID: j.ID}
 	res.Route = p.Route
+	// An extraction job's message had its rule facts stored when it was received:
+	// the rules are planned again only so that the model's proposals are compared
+	// with them. A remember job (queued before that) applies them.
+	applyRules := j.Kind == factbase.JobRemember
+	res.Rules = RulesAtMessage
+	if applyRules {
+		res.Rules = RulesInJob
+	}
+	if !applyRules && w.o.Extractor == nil {
+		return res, factbase.ModelUsage{}, factbase.Errorf(factbase.EINVALID,
+			"job %s is for the model %s, and this worker has no model configured", j.ID, j.Model)
+	}
 	// The rules, as Say runs them: the router's statements and the personal facts.
 	ruleOps, _, notes, skipped, err := e.chat.StatementOps(ctx, j.User, p.Statements, src)
 	if err != nil {
@@ -418,7 +481,7 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 					return factbase.Errorf(factbase.EUNAVAILABLE, "the user's people changed while the model read the message; the job will run again")
 				}
 			}
-			if pp.With != nil {
+			if pp.With != nil && applyRules {
 				if err := pp.With(wr); err != nil {
 					return err
 				}
@@ -459,7 +522,11 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 		})
 		return err
 	}
-	err = commit(append(append([]factbase.Op{}, ruleOps...), mp.ops...), mp)
+	applied := ruleOps
+	if !applyRules {
+		applied = nil
+	}
+	err = commit(append(append([]factbase.Op{}, applied...), mp.ops...), mp)
 	var lostLease *errLeaseLost
 	if err != nil && len(mp.ops)+len(mp.entities)+len(mp.conflicts) > 0 && !errors.As(err, &lostLease) && deterministic(err) {
 		// The write path refused the model's part as a whole (a key holding another
@@ -471,7 +538,7 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 			}
 		}
 		res.ModelNote = note
-		err = commit(ruleOps, modelPlan{})
+		err = commit(applied, modelPlan{})
 	}
 	return res, res.Usage, err
 }
@@ -531,17 +598,18 @@ type WorkerStats struct {
 	Dead        int64               `json:"dead"`     // jobs that died in this pool
 	Lost        int64               `json:"lost"`     // jobs abandoned because their lease was lost
 	Released    int64               `json:"released"` // jobs given back when the pool stopped
+	Deferred    int64               `json:"deferred"` // jobs put off because a token budget was spent
 	InFlight    int64               `json:"in_flight"`
 	MaxInFlight int64               `json:"max_in_flight"`
 	Usage       factbase.ModelUsage `json:"usage"` // model usage of every attempt
 }
 
 type workerCounters struct {
-	enqueued, claimed, done, retried, dead, lost, released atomic.Int64
-	inFlight                                               inflight.Gauge
-	prompt, completion                                     atomic.Int64
-	costMu                                                 sync.Mutex
-	cost                                                   float64
+	enqueued, claimed, done, retried, dead, lost, released, deferred atomic.Int64
+	inFlight                                                         inflight.Gauge
+	prompt, completion                                               atomic.Int64
+	costMu                                                           sync.Mutex
+	cost                                                             float64
 }
 
 func (c *workerCounters) addUsage(u factbase.ModelUsage) {
@@ -560,7 +628,7 @@ func (w *Workers) Stats() WorkerStats {
 	cost := c.cost
 	c.costMu.Unlock()
 	return WorkerStats{Enqueued: c.enqueued.Load(), Claimed: c.claimed.Load(), Done: c.done.Load(), Retried: c.retried.Load(),
-		Dead: c.dead.Load(), Lost: c.lost.Load(), Released: c.released.Load(), InFlight: c.inFlight.Now(),
+		Dead: c.dead.Load(), Lost: c.lost.Load(), Released: c.released.Load(), Deferred: c.deferred.Load(), InFlight: c.inFlight.Now(),
 		MaxInFlight: c.inFlight.Peak(),
 		Usage:       factbase.ModelUsage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load()), Cost: cost}}
 }
