@@ -150,12 +150,13 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 	if err := parseNone(fs, args, "jobs work"); err != nil {
 		return err
 	}
+	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: humanDurations}))
+	c.log = log
 	e, closeFn, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	w, err := m.newWorkers(e, &c, log)
 	if err != nil {
 		return err

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"log/slog"
+	"time"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory/jobs"
@@ -78,5 +82,42 @@ func (m *modelCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(m.jobTokens, float64(s.Usage.PromptTokens), "prompt")
 		counter(m.jobTokens, float64(s.Usage.CompletionTokens), "completion")
 		counter(m.jobCost, s.Usage.Cost)
+	}
+}
+
+// jobStateCollector exports the store's jobs by state: the queue as every process on
+// the store sees it (the counters above are this process's own). It is read at each
+// scrape, with one grouped query (JobStore.JobUsage of every user). When the store
+// cannot answer, the gauge is left out of that scrape (and a warning logged) rather
+// than failing the scrape: /readyz reports the store.
+type jobStateCollector struct {
+	store factbase.JobStore
+	log   *slog.Logger
+	jobs  *prometheus.Desc
+}
+
+func newJobStateCollector(s factbase.JobStore, log *slog.Logger) *jobStateCollector {
+	return &jobStateCollector{store: s, log: log, jobs: prometheus.NewDesc("factbase_jobs",
+		"Background jobs in the store by state (queued, running, done, dead), of every user and every process on the store, read at each scrape.",
+		[]string{"state"}, nil)}
+}
+
+// jobStates are the states the gauge reports, each present even at 0.
+var jobStates = []factbase.JobState{factbase.JobQueued, factbase.JobRunning, factbase.JobDone, factbase.JobDead}
+
+// Describe implements prometheus.Collector.
+func (j *jobStateCollector) Describe(ch chan<- *prometheus.Desc) { ch <- j.jobs }
+
+// Collect implements prometheus.Collector.
+func (j *jobStateCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	u, err := j.store.JobUsage(ctx, "")
+	if err != nil {
+		j.log.Warn("metrics: cannot read the jobs by state", "err", err)
+		return
+	}
+	for _, s := range jobStates {
+		ch <- prometheus.MustNewConstMetric(j.jobs, prometheus.GaugeValue, float64(u.Jobs[s]), string(s))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/redact"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,6 +44,7 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
+	c.log = log
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
@@ -61,7 +63,7 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
-	log.Info("serving MCP over stdio", "user", string(user), "db", c.db)
+	log.Info("serving MCP over stdio", "user", string(user), "db", redact.URL(c.db))
 	return srv.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 }
 
