@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math"
 	"net/http"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
+	"github.com/factbase/factbase/internal/redact"
 )
 
 // EmbedderOptions configures NewEmbedder. Only BaseURL and Model are required.
@@ -54,6 +56,11 @@ type EmbedderOptions struct {
 	// HTTPClient sends the requests. Default: a client of its own with Go's default
 	// transport.
 	HTTPClient *http.Client
+
+	// Logger receives a WARN line for each retry and for each request that fails (ERROR
+	// when it needs a person: a wrong key, URL or model), and the probe's changes of
+	// state (see Probe). Default: discard.
+	Logger *slog.Logger
 }
 
 // MaxEmbedRetryAfter caps how long an Embedder waits when a server's Retry-After asks
@@ -89,6 +96,7 @@ const maxEmbedResponse = 256 << 20
 //     number of vectors, bad indexes, or vectors of the wrong or of varying dimension.
 type Embedder struct {
 	tr    *transport
+	probe *probe
 	model string
 	fixed bool         // Dim was set in the options
 	dim   atomic.Int64 // the dimension, 0 until learned
@@ -112,17 +120,34 @@ func NewEmbedder(o EmbedderOptions) (*Embedder, error) {
 		return nil, factbase.Errorf(factbase.EINVALID, "llm: negative embedder option (dim %d, timeout %v, batch size %d, backoff %v)",
 			o.Dim, o.Timeout, o.BatchSize, o.Backoff)
 	}
+	models, err := endpoint(o.BaseURL, "/models")
+	if err != nil {
+		return nil, err
+	}
 	e := &Embedder{
-		tr: newTransport(transportOptions{url: url, key: o.APIKey, timeout: cmp.Or(o.Timeout, 30*time.Second), retries: o.Retries,
-			backoff: cmp.Or(o.Backoff, 200*time.Millisecond), maxRetryAfter: MaxEmbedRetryAfter, maxResponse: maxEmbedResponse,
-			client: o.HTTPClient}),
+		tr: newTransport(transportOptions{url: url, what: "embeddings", model: o.Model, log: o.Logger, key: o.APIKey,
+			timeout: cmp.Or(o.Timeout, 30*time.Second), retries: o.Retries, backoff: cmp.Or(o.Backoff, 200*time.Millisecond),
+			maxRetryAfter: MaxEmbedRetryAfter, maxResponse: maxEmbedResponse, client: o.HTTPClient}),
 		model: o.Model,
 		fixed: o.Dim > 0,
 		batch: cmp.Or(o.BatchSize, 64),
 	}
 	e.dim.Store(int64(o.Dim))
+	e.probe = newProbe(models, "embedding server", e.tr)
 	return e, nil
 }
+
+// Endpoint returns the URL requests are sent to, its credentials masked
+// (redact.URL): fit for a log line.
+func (e *Embedder) Endpoint() string { return redact.URL(e.tr.url) }
+
+// Probe reports whether the embedding server answers, for a readiness check: GET
+// {base}/v1/models with the key, where any answer but a 5xx counts, at most once per
+// ProbeInterval (callers meanwhile get the kept answer) and for at most ProbeTimeout.
+// It returns nil, or EUNAVAILABLE or ETIMEOUT with a message saying why not that
+// names no address or credential. Nothing is sent until it is called. Safe for
+// concurrent use.
+func (e *Embedder) Probe(ctx context.Context) error { return e.probe.check(ctx) }
 
 // Model returns "openai:" followed by the model name: the protocol and the model, as
 // the same model name gives the same vectors from any server that serves it.

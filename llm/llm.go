@@ -3,8 +3,9 @@
 // Client calls a chat model at /v1/chat/completions; Embedder calls an embedding
 // model at /v1/embeddings. Both share one transport (transport.go): the bearer key,
 // per-request timeouts, retries of 429s, 5xx answers and failed connections with
-// backoff and Retry-After, and the mapping of every failure to a
-// *factbase.ModelError.
+// backoff and Retry-After, the mapping of every failure to a *factbase.ModelError,
+// and the log lines of retries and failed calls. Each also answers Probe, a cheap
+// check that its server answers at all, for a readiness check (probe.go).
 //
 // Client asks for JSON through response_format (a JSON schema where the server
 // supports it, JSON mode otherwise), validates every answer strictly against the
@@ -25,6 +26,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math"
 	"net/http"
 	"strings"
@@ -32,6 +34,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/redact"
 )
 
 // Response formats (Options.Format).
@@ -100,6 +103,11 @@ type Options struct {
 	// HTTPClient sends the requests. Default: a client of its own with Go's default
 	// transport.
 	HTTPClient *http.Client
+
+	// Logger receives a WARN line for each retry and for each call that fails (ERROR
+	// when it needs a person: a wrong key, URL or model), and the probe's changes of
+	// state (see Probe). Durations in them are strings ("2.7s"). Default: discard.
+	Logger *slog.Logger
 }
 
 // MaxRetryAfter caps how long the client waits when a server's Retry-After asks for
@@ -114,6 +122,7 @@ const maxResponse = 4 << 20
 // Extractor, Planner and Teacher.
 type Client struct {
 	tr       *transport
+	probe    *probe
 	o        Options
 	sem      semaphore
 	bucket   *bucket
@@ -161,9 +170,14 @@ func New(o Options) (*Client, error) {
 	if o.MaxTokens == 0 {
 		o.MaxTokens = 1024
 	}
-	tr := newTransport(transportOptions{url: url, key: o.APIKey, timeout: o.Timeout, retries: o.Retries, backoff: o.Backoff,
-		maxRetryAfter: MaxRetryAfter, maxResponse: maxResponse, client: o.HTTPClient})
-	c := &Client{tr: tr, o: o, sem: make(semaphore, o.MaxConcurrent)}
+	models, err := endpoint(o.BaseURL, "/models")
+	if err != nil {
+		return nil, err
+	}
+	tr := newTransport(transportOptions{url: url, what: "model", model: o.Model, log: o.Logger, key: o.APIKey,
+		timeout: o.Timeout, retries: o.Retries, backoff: o.Backoff, maxRetryAfter: MaxRetryAfter, maxResponse: maxResponse,
+		client: o.HTTPClient})
+	c := &Client{tr: tr, o: o, sem: make(semaphore, o.MaxConcurrent), probe: newProbe(models, "model server", tr)}
 	if o.Rate > 0 {
 		c.bucket = newBucket(o.Rate, o.Burst)
 	}
@@ -173,8 +187,17 @@ func New(o Options) (*Client, error) {
 // Model returns the model name.
 func (c *Client) Model() string { return c.o.Model }
 
-// Endpoint returns the URL requests are sent to.
-func (c *Client) Endpoint() string { return redactURL(c.tr.url) }
+// Endpoint returns the URL requests are sent to, its credentials masked
+// (redact.URL): fit for a log line.
+func (c *Client) Endpoint() string { return redact.URL(c.tr.url) }
+
+// Probe reports whether the model server answers, for a readiness check: GET
+// {base}/v1/models with the key, where any answer but a 5xx counts, at most once per
+// ProbeInterval (callers meanwhile get the kept answer) and for at most ProbeTimeout.
+// It returns nil, or EUNAVAILABLE or ETIMEOUT with a message saying why not that
+// names no address or credential. Nothing is sent until it is called. Safe for
+// concurrent use.
+func (c *Client) Probe(ctx context.Context) error { return c.probe.check(ctx) }
 
 // Message is one chat message.
 type Message struct {

@@ -97,6 +97,8 @@ func TestBaseURLForms(t *testing.T) {
 		{name: "root slash", base: "http://h:11434/", want: "http://h:11434/v1/chat/completions"},
 		{name: "v1", base: "https://api.openai.com/v1", want: "https://api.openai.com/v1/chat/completions"},
 		{name: "v1 slash", base: "http://vllm:8000/v1/", want: "http://vllm:8000/v1/chat/completions"},
+		{name: "query kept", base: "https://h/openai?api-version=2024-02-01", want: "https://h/openai/v1/chat/completions?api-version=2024-02-01"},
+		{name: "credentials masked", base: "http://ann:pw@h/v1/?api_key=sk-1&x=2", want: "http://ann:xxxxx@h/v1/chat/completions?api_key=xxxxx&x=2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

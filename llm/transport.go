@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/redact"
 )
 
 // maxBackoff caps the exponential backoff between retries.
@@ -25,9 +27,13 @@ const maxBackoff = 30 * time.Second
 // transport is the HTTP layer the chat client and the embedder share: one endpoint
 // of an OpenAI-compatible server, the bearer key, the per-request timeout, the retry
 // policy (429, 5xx and failed connections; Retry-After honoured up to a cap) and the
-// mapping of every failure to a *factbase.ModelError. It is safe for concurrent use.
+// mapping of every failure to a *factbase.ModelError, and the log lines of retries
+// and failed calls. It is safe for concurrent use.
 type transport struct {
 	url           string
+	what          string // what the log lines call a request: "model" or "embeddings"
+	model         string
+	log           *slog.Logger
 	key           string
 	timeout       time.Duration
 	retries       int
@@ -42,6 +48,8 @@ type transport struct {
 // except for retries, where 0 means the default of 3 and a negative value none.
 type transportOptions struct {
 	url           string // the endpoint, from endpoint
+	what, model   string
+	log           *slog.Logger // nil: discard
 	key           string
 	timeout       time.Duration
 	retries       int
@@ -54,8 +62,9 @@ type transportOptions struct {
 // newTransport returns a transport for o, with retries resolved and its own HTTP
 // client if o has none.
 func newTransport(o transportOptions) *transport {
-	t := &transport{url: o.url, key: o.key, timeout: o.timeout, retries: o.retries, backoff: o.backoff,
-		maxRetryAfter: o.maxRetryAfter, maxResponse: o.maxResponse, client: o.client, sleep: sleepCtx}
+	t := &transport{url: o.url, what: o.what, model: o.model, log: o.log, key: o.key, timeout: o.timeout,
+		retries: o.retries, backoff: o.backoff, maxRetryAfter: o.maxRetryAfter, maxResponse: o.maxResponse,
+		client: o.client, sleep: sleepCtx}
 	switch {
 	case t.retries == 0:
 		t.retries = 3
@@ -65,22 +74,26 @@ func newTransport(o transportOptions) *transport {
 	if t.client == nil {
 		t.client = &http.Client{}
 	}
+	if t.log == nil {
+		t.log = slog.New(slog.DiscardHandler)
+	}
 	return t
 }
 
 // endpoint returns the URL of path (such as "/chat/completions") under the API root
-// baseURL, given with or without its "/v1" and a trailing slash. It returns EINVALID
-// if baseURL is not an http or https URL.
+// baseURL, given with or without its "/v1" and a trailing slash; a query (Azure's
+// api-version) is kept. It returns EINVALID if baseURL is not an http or https URL.
 func endpoint(baseURL, path string) (string, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", factbase.Errorf(factbase.EINVALID, "llm: base URL must be an http or https URL, got %q", redactURL(baseURL))
+		return "", factbase.Errorf(factbase.EINVALID, "llm: base URL must be an http or https URL, got %q", redact.URL(baseURL))
 	}
-	base := strings.TrimRight(u.String(), "/")
-	if strings.HasSuffix(base, "/v1") {
-		return base + path, nil
+	u.Path, u.RawPath, u.Fragment, u.RawFragment = strings.TrimRight(u.Path, "/"), "", "", ""
+	if !strings.HasSuffix(u.Path, "/v1") {
+		u.Path += "/v1"
 	}
-	return base + "/v1" + path, nil
+	u.Path += path
+	return u.String(), nil
 }
 
 // attemptError is the result of one failed request: the error to return, whether to
@@ -100,14 +113,20 @@ type attemptError struct {
 // waits a random time between backoff·2ⁿ⁻¹/2 and backoff·2ⁿ⁻¹ (at most maxBackoff),
 // or the server's Retry-After (at most maxRetryAfter); retried, if not nil, is called
 // before each. The error returned records the tries made, and says so in its message
-// when there were several.
+// when there were several. Each retry is logged at WARN, and a call that fails for
+// good at WARN, or at ERROR when it needs a person (see failLevel).
 func (t *transport) do(ctx context.Context, try func() *attemptError, retried func()) *attemptError {
+	start := time.Now()
 	attempts := 0
 	fail := func(ae *attemptError) *attemptError {
 		ae.err.Attempts = attempts
 		if attempts > 1 {
 			ae.err.Err.Message += fmt.Sprintf(" (after %d tries)", attempts)
 		}
+		t.log.LogAttrs(ctx, failLevel(ae.err.Kind), "llm: "+t.what+" call failed",
+			slog.String("model", t.model), slog.String("kind", string(ae.err.Kind)), slog.String("code", ae.err.Err.Code),
+			slog.Int("attempts", attempts), slog.String("took", humanDuration(time.Since(start))),
+			slog.String("error", ae.err.Error()))
 		return ae
 	}
 	for retry := 0; ; {
@@ -134,10 +153,38 @@ func (t *transport) do(ctx context.Context, try func() *attemptError, retried fu
 		if ae.after > 0 {
 			wait = min(ae.after, t.maxRetryAfter)
 		}
+		t.log.LogAttrs(ctx, slog.LevelWarn, "llm: "+t.what+" request failed, retrying",
+			slog.String("model", t.model), slog.String("kind", string(ae.err.Kind)),
+			slog.Int("attempt", attempts), slog.Int("retries_left", t.retries-retry),
+			slog.String("retry_in", humanDuration(wait)), slog.String("error", ae.err.Error()))
 		if err := t.sleep(ctx, wait); err != nil {
 			return fail(&attemptError{err: ctxError(err)})
 		}
 	}
+}
+
+// failLevel is the level of the log line of a call that failed with k: ERROR when
+// the failure needs a person and every later call will fail alike (a wrong key, URL
+// or model; a request the server refuses), DEBUG when the caller gave up (nothing
+// failed), WARN for the rest (the server is down or slow, the model answered badly).
+func failLevel(k factbase.ModelErrorKind) slog.Level {
+	switch {
+	case k == factbase.ModelAuth || k.Permanent():
+		return slog.LevelError
+	case k == factbase.ModelCanceled:
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
+}
+
+// humanDuration renders d for a log line as Go writes durations, to the millisecond
+// ("2.703s", "850ms"), or to the microsecond below one ("420µs"): never a raw count of
+// nanoseconds.
+func humanDuration(d time.Duration) string {
+	if d < time.Millisecond && d > -time.Millisecond {
+		return d.Round(time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -185,8 +232,13 @@ func (t *transport) post(ctx context.Context, body []byte) ([]byte, *attemptErro
 	return data, nil
 }
 
-// transportError classifies a failure to send a request or read its response.
+// transportError classifies a failure to send a request or read its response. The
+// *url.Error net/http wraps a failure in is dropped: its URL may carry a key.
 func (t *transport) transportError(ctx, actx context.Context, err error) *attemptError {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
 	if ctx.Err() != nil {
 		return &attemptError{err: ctxError(ctx.Err())}
 	}
@@ -277,14 +329,4 @@ func parseRetryAfter(h string, now time.Time, limit time.Duration) time.Duration
 		return min(t.Sub(now), limit)
 	}
 	return 0
-}
-
-// redactURL drops user information and the query from a URL for error messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }

@@ -3,13 +3,54 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/factbase/factbase"
 )
 
-// status is the body of the health checks.
+// Dependency is a part of the service the API still serves without, though less
+// well: the model server (background extraction, the topic teacher, the question
+// planner) and the embedder (the vector half of search). /readyz reports its state
+// but never answers 503 for it: the store alone decides readiness. The zero value is
+// a dependency that is not configured ("none").
+type Dependency struct {
+	// Probe reports whether a remote dependency answers: nil if it does, else an
+	// error whose factbase.ErrorMessage says why not (reported as the reason, to
+	// callers without a key: it must name no address or credential). /readyz calls it
+	// on every request, beside the store's Ping, so it must be cheap (llm's probes
+	// keep their answer for a few seconds) and safe for concurrent use. Nil: nothing
+	// to probe.
+	Probe func(ctx context.Context) error
+	// Builtin marks a dependency that runs in this process (the GloVe embedder): with
+	// no Probe it is reported "builtin" rather than "none".
+	Builtin bool
+}
+
+// The states /readyz reports for a dependency.
+const (
+	stateOK       = "ok"
+	stateDegraded = "degraded"
+	stateNone     = "none"
+	stateBuiltin  = "builtin"
+)
+
+// state probes d and returns its state and, when degraded, why.
+func (d Dependency) state(ctx context.Context) (string, string) {
+	switch {
+	case d.Probe != nil:
+		if err := d.Probe(ctx); err != nil {
+			return stateDegraded, factbase.ErrorMessage(err)
+		}
+		return stateOK, ""
+	case d.Builtin:
+		return stateBuiltin, ""
+	}
+	return stateNone, ""
+}
+
+// status is the body of the liveness check.
 type status struct {
 	Status string `json:"status" example:"ok"`
 }
@@ -18,24 +59,50 @@ type statusOutput struct {
 	Body status
 }
 
+// readiness is the body of /readyz when the store answers.
+type readiness struct {
+	Status         string `json:"status" enum:"ready,degraded" doc:"ready, or degraded when the model or the embedder cannot be reached (the API still serves: the store is up)"`
+	Store          string `json:"store" enum:"ok" doc:"the store answered (when it does not, /readyz answers 503)"`
+	Model          string `json:"model" enum:"ok,degraded,none" doc:"the model server: ok (it answers), degraded (it does not: background extraction waits and retries; rules still apply), none (no model is configured: rules only)"`
+	ModelReason    string `json:"model_reason,omitempty" doc:"why the model is degraded" example:"cannot reach the model server: connection refused"`
+	Embedder       string `json:"embedder" enum:"ok,degraded,builtin,none" doc:"the embedder: ok (its server answers), degraded (it does not: writes and searches that need vectors fail until it does), builtin (in process), none (no vectors: full-text search only)"`
+	EmbedderReason string `json:"embedder_reason,omitempty" doc:"why the embedder is degraded"`
+}
+
+type readinessOutput struct {
+	Body readiness
+}
+
 func (s *Server) registerHealth() {
 	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Tags: []string{"Operations"}, Summary: "Liveness",
 		Description: "200 while the process serves HTTP. Needs no key."}, s.healthz)
 	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz",
 		Tags: []string{"Operations"}, Summary: "Readiness",
-		Description: "200 when the store can be reached, else 503. Needs no key.",
-		Errors:      []int{http.StatusServiceUnavailable}}, s.readyz)
+		Description: "200 while the store can be reached, else 503: the store alone decides readiness. " +
+			"The body also reports the model server and the embedder: when one cannot be reached the answer is " +
+			"still 200, with status \"degraded\", that part \"degraded\" and a reason. A remote model or embedder " +
+			"is probed at most every few seconds (the answer is kept meanwhile), each probe bounded to a second. " +
+			"Needs no key.",
+		Errors: []int{http.StatusServiceUnavailable}}, s.readyz)
 }
 
 func (s *Server) healthz(ctx context.Context, _ *struct{}) (*statusOutput, error) {
 	return &statusOutput{Body: status{Status: "ok"}}, nil
 }
 
-func (s *Server) readyz(ctx context.Context, _ *struct{}) (*statusOutput, error) {
+func (s *Server) readyz(ctx context.Context, _ *struct{}) (*readinessOutput, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := s.opts.Engine.Store().Ping(ctx); err != nil {
+	// The probes run beside the store's ping, so a slow model server adds nothing to
+	// a slow store's wait.
+	var r readiness
+	var wg sync.WaitGroup
+	wg.Go(func() { r.Model, r.ModelReason = s.opts.Model.state(ctx) })
+	wg.Go(func() { r.Embedder, r.EmbedderReason = s.opts.Embedder.state(ctx) })
+	err := s.opts.Engine.Store().Ping(ctx)
+	wg.Wait()
+	if err != nil {
 		code := factbase.ErrorCode(err)
 		if code != factbase.EUNAVAILABLE && code != factbase.ETIMEOUT {
 			err = &factbase.Error{Code: factbase.EUNAVAILABLE, Message: "store unavailable", Err: err}
@@ -43,5 +110,9 @@ func (s *Server) readyz(ctx context.Context, _ *struct{}) (*statusOutput, error)
 		logger(ctx).Warn("not ready", errAttr(err))
 		return nil, huma.NewError(http.StatusServiceUnavailable, "store unavailable: "+factbase.ErrorMessage(err))
 	}
-	return &statusOutput{Body: status{Status: "ready"}}, nil
+	r.Status, r.Store = "ready", stateOK
+	if r.Model == stateDegraded || r.Embedder == stateDegraded {
+		r.Status = stateDegraded
+	}
+	return &readinessOutput{Body: r}, nil
 }

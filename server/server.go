@@ -79,6 +79,9 @@ type Options struct {
 	// MCP, when set, is served at /mcp: the Model Context Protocol endpoint (see
 	// mcp.NewHandler, which checks the API keys itself). Default nil: no /mcp.
 	MCP http.Handler
+	// Model and Embedder are what /readyz reports about the model server and the
+	// embedder (health.go). Default: none configured.
+	Model, Embedder Dependency
 }
 
 // Server is the HTTP API. It is safe for concurrent use.

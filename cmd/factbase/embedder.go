@@ -24,7 +24,7 @@ func (m *Main) embedder(c *common) (factbase.Embedder, error) {
 		if url == "" || model == "" {
 			return nil, factbase.Errorf(factbase.EINVALID, "--embedder openai needs FACTBASE_EMBED_URL and FACTBASE_EMBED_MODEL")
 		}
-		return llm.NewEmbedder(llm.EmbedderOptions{BaseURL: url, Model: model, APIKey: m.Getenv("FACTBASE_EMBED_KEY")})
+		return llm.NewEmbedder(llm.EmbedderOptions{BaseURL: url, Model: model, APIKey: m.Getenv("FACTBASE_EMBED_KEY"), Logger: c.log})
 	}
 	return nil, usagef("--embedder %q is not one of glove, openai, none", c.embedder)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ type common struct {
 	backgroundDelay time.Duration
 	backgroundError func(error)
 	llm             *llmConfig // model flags (model.go); nil: no model
+	// log receives the model client's and the embedder's warnings (serve, mcp, jobs
+	// work); nil: discarded.
+	log *slog.Logger
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {

@@ -146,7 +146,7 @@ func (m *Main) jobsRetry(ctx context.Context, args []string) error {
 	}
 	r := factbase.JobRetry{Retarget: retarget}
 	if retarget {
-		client, err := c.llm.client()
+		client, err := c.llm.client(nil)
 		if err != nil {
 			return err
 		}
@@ -187,12 +187,13 @@ func (m *Main) jobsWork(ctx context.Context, args []string) error {
 	if err := parseNone(fs, args, "jobs work"); err != nil {
 		return err
 	}
+	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: humanDurations}))
+	c.log = log
 	e, closeFn, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	w, err := m.newWorkers(e, &c, log)
 	if err != nil {
 		return err

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"log/slog"
+	"time"
+
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory/jobs"
@@ -31,7 +35,7 @@ func newModelCollector(c *llm.Client, w *jobs.Workers) *modelCollector {
 		tokens:       d("factbase_llm_tokens_total", "Tokens the model server reported, by type (prompt, completion).", "type"),
 		cost:         d("factbase_llm_cost_usd_total", "Cost of the model calls at the configured prices, in US dollars."),
 		inFlight:     d("factbase_llm_requests_in_flight", "Requests to the model server in flight."),
-		jobs:         d("factbase_jobs_total", "Background jobs of this process by outcome (enqueued, done, retried, dead, lost, released).", "outcome"),
+		jobs:         d("factbase_jobs_total", "Background jobs of this process by outcome (enqueued, done, retried, dead, lost, released, deferred: put off by a spent token budget).", "outcome"),
 		jobsInFlight: d("factbase_jobs_in_flight", "Background jobs being processed by this process."),
 		jobTokens:    d("factbase_jobs_tokens_total", "Model tokens used by this process's background jobs, failed attempts included, by type.", "type"),
 		jobCost:      d("factbase_jobs_cost_usd_total", "Model cost of this process's background jobs, in US dollars."),
@@ -71,12 +75,49 @@ func (m *modelCollector) Collect(ch chan<- prometheus.Metric) {
 		for _, o := range []struct {
 			name string
 			v    int64
-		}{{"enqueued", s.Enqueued}, {"done", s.Done}, {"retried", s.Retried}, {"dead", s.Dead}, {"lost", s.Lost}, {"released", s.Released}} {
+		}{{"enqueued", s.Enqueued}, {"done", s.Done}, {"retried", s.Retried}, {"dead", s.Dead}, {"lost", s.Lost}, {"released", s.Released}, {"deferred", s.Deferred}} {
 			counter(m.jobs, float64(o.v), o.name)
 		}
 		ch <- prometheus.MustNewConstMetric(m.jobsInFlight, prometheus.GaugeValue, float64(s.InFlight))
 		counter(m.jobTokens, float64(s.Usage.PromptTokens), "prompt")
 		counter(m.jobTokens, float64(s.Usage.CompletionTokens), "completion")
 		counter(m.jobCost, s.Usage.Cost)
+	}
+}
+
+// jobStateCollector exports the store's jobs by state: the queue as every process on
+// the store sees it (the counters above are this process's own). It is read at each
+// scrape, with one grouped query (JobStore.JobUsage of every user). When the store
+// cannot answer, the gauge is left out of that scrape (and a warning logged) rather
+// than failing the scrape: /readyz reports the store.
+type jobStateCollector struct {
+	store factbase.JobStore
+	log   *slog.Logger
+	jobs  *prometheus.Desc
+}
+
+func newJobStateCollector(s factbase.JobStore, log *slog.Logger) *jobStateCollector {
+	return &jobStateCollector{store: s, log: log, jobs: prometheus.NewDesc("factbase_jobs",
+		"Background jobs in the store by state (queued, running, done, dead), of every user and every process on the store, read at each scrape.",
+		[]string{"state"}, nil)}
+}
+
+// jobStates are the states the gauge reports, each present even at 0.
+var jobStates = []factbase.JobState{factbase.JobQueued, factbase.JobRunning, factbase.JobDone, factbase.JobDead}
+
+// Describe implements prometheus.Collector.
+func (j *jobStateCollector) Describe(ch chan<- *prometheus.Desc) { ch <- j.jobs }
+
+// Collect implements prometheus.Collector.
+func (j *jobStateCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	u, err := j.store.JobUsage(ctx, "")
+	if err != nil {
+		j.log.Warn("metrics: cannot read the jobs by state", "err", err)
+		return
+	}
+	for _, s := range jobStates {
+		ch <- prometheus.MustNewConstMetric(j.jobs, prometheus.GaugeValue, float64(u.Jobs[s]), string(s))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/factbase/factbase/internal/redact"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,7 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
+	c.log = log
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
@@ -60,7 +62,7 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
-	log.Info("serving MCP over stdio", "user", string(user), "db", c.db)
+	log.Info("serving MCP over stdio", "user", string(user), "db", redact.URL(c.db))
 	return srv.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 }
 

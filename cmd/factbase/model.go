@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/redact"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
@@ -62,8 +63,9 @@ func (m *Main) llmFlags(fs *flag.FlagSet, c *common) {
 	fs.IntVar(&lc.userDailyTokens, "llm-user-daily-tokens", envInt("FACTBASE_LLM_USER_DAILY_TOKENS"), "model tokens allowed per UTC day for one user (0: no budget; $FACTBASE_LLM_USER_DAILY_TOKENS)")
 }
 
-// client returns the configured model client, or nil when no URL is set.
-func (lc *llmConfig) client() (*llm.Client, error) {
+// client returns the configured model client, logging to log (nil: discard), or nil
+// when no URL is set.
+func (lc *llmConfig) client(log *slog.Logger) (*llm.Client, error) {
 	if lc == nil || lc.url == "" {
 		return nil, nil
 	}
@@ -72,7 +74,7 @@ func (lc *llmConfig) client() (*llm.Client, error) {
 	}
 	return llm.New(llm.Options{BaseURL: lc.url, Model: lc.model, APIKey: lc.key, Format: lc.format, Timeout: lc.timeout,
 		MaxConcurrent: lc.concurrency, Rate: lc.rate, AllowThink: lc.allowThink,
-		PromptPrice: lc.promptPrice, CompletionPrice: lc.completionPrice})
+		PromptPrice: lc.promptPrice, CompletionPrice: lc.completionPrice, Logger: log})
 }
 
 // modelEngineOptions completes the engine options every command uses: the keys the
@@ -86,7 +88,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 	}
 	jobs.DeclareModelSets(&o.Cardinalities)
 	people.DeclarePeopleKeys(&o.Cardinalities)
-	client, err := c.llm.client()
+	client, err := c.llm.client(c.log)
 	if err != nil || client == nil {
 		return err
 	}
@@ -102,7 +104,7 @@ func (m *Main) modelEngineOptions(c *common, o *memory.Options) error {
 func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, log *slog.Logger) (*jobs.Workers, func(), error) {
 	w, err := m.newWorkers(e, c, log)
 	if factbase.ErrorCode(err) == factbase.EUNAVAILABLE {
-		log.Warn("background jobs are off: this store does not keep them", "db", c.db)
+		log.Warn("background jobs are off: this store does not keep them", "db", redact.URL(c.db))
 		return nil, func() {}, nil
 	}
 	if err != nil {
@@ -111,15 +113,18 @@ func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, lo
 	if err := w.Start(ctx); err != nil {
 		return nil, nil, err
 	}
-	// serve's metrics (the engine's observer) export the model's and the pool's counters.
+	// serve's metrics (the engine's observer) export the model's and the pool's
+	// counters, and the store's jobs by state.
 	if r, ok := c.observer.(interface{ Registry() *prometheus.Registry }); ok {
 		var client *llm.Client
 		if c.llm != nil {
 			client = c.llm.c
 		}
-		if err := r.Registry().Register(newModelCollector(client, w)); err != nil {
-			w.Stop()
-			return nil, nil, fmt.Errorf("register the model metrics: %w", err)
+		for _, col := range []prometheus.Collector{newModelCollector(client, w), newJobStateCollector(e.Store(), log)} {
+			if err := r.Registry().Register(col); err != nil {
+				w.Stop()
+				return nil, nil, fmt.Errorf("register the model metrics: %w", err)
+			}
 		}
 	}
 	return w, w.Stop, nil

@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"strings"
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/redact"
+	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/mcp"
+	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/server"
 	"github.com/factbase/factbase/web"
 )
@@ -58,7 +62,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	}
 
 	metrics := server.NewMetrics()
-	c.observer = metrics
+	c.observer, c.log = metrics, log
 	c.backgroundError = func(err error) { log.Error("background write failed", "err", err) }
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
@@ -66,14 +70,16 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	}
 	defer func() {
 		closeStore()
-		log.Info("store closed", "db", c.db)
+		log.Info("store closed", "db", redact.URL(c.db))
 	}()
+	logConfig(log, &c, e)
 	workers, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // model.go: background jobs
 	if err != nil {
 		return err
 	}
 	defer stopWorkers()
 	o.Engine, o.Logger, o.Metrics, o.Workers = e, log, metrics, workers
+	o.Model, o.Embedder = dependencies(&c, e)
 	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth})
 	if !o.NoAuth {
 		o.Keys = e.Store()
@@ -89,7 +95,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		return factbase.Errorf(factbase.EUNAVAILABLE, "cannot listen on %s: %v", addr, err)
 	}
 	base := "http://" + l.Addr().String()
-	fmt.Fprintf(m.Stdout, "factbase: listening on %s (database %s)\n", base, c.db)
+	fmt.Fprintf(m.Stdout, "factbase: listening on %s (database %s)\n", base, redact.URL(c.db))
 	fmt.Fprintf(m.Stdout, "factbase: OpenAPI document: curl %s/openapi.json\n", base)
 	fmt.Fprintf(m.Stdout, "factbase: MCP (streamable HTTP, same API keys): %s%s\n", base, mcp.Path)
 	if o.NoAuth {
@@ -101,6 +107,52 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		m.Ready(l.Addr().String())
 	}
 	return srv.Serve(ctx, l)
+}
+
+// logConfig logs what serve runs on, once at start-up: the store, the model (or
+// none: rules only) and the embedder, every URL with its credentials masked. It
+// sends nothing: whether the model server answers is /readyz's to tell.
+func logConfig(log *slog.Logger, c *common, e *memory.Engine) {
+	kind := "sqlite"
+	if isPostgres(c.db) {
+		kind = "postgres"
+	}
+	log.Info("store", "kind", kind, "db", redact.URL(c.db))
+
+	if c.llm != nil && c.llm.c != nil {
+		lc := c.llm
+		log.Info("model", "api", "openai-compatible", "endpoint", lc.c.Endpoint(), "model", lc.c.Model(),
+			"format", lc.format, "timeout", lc.timeout, "concurrency", lc.concurrency, "workers", lc.workers)
+	} else {
+		log.Info("model", "model", "none: rules only")
+	}
+
+	switch emb := e.Embedder().(type) {
+	case nil:
+		log.Info("embedder", "model", "none: full-text search only")
+	case *llm.Embedder:
+		// The dimension of a remote model is learned from its first answer: 0 until then.
+		log.Info("embedder", "api", "openai-compatible", "endpoint", emb.Endpoint(), "model", emb.Model(), "dim", emb.Dim())
+	default:
+		log.Info("embedder", "endpoint", "builtin", "model", emb.Model(), "dim", emb.Dim())
+	}
+}
+
+// dependencies returns what /readyz reports about the model and the embedder: a
+// probe of each remote server, "builtin" for an embedder in process, "none" for what
+// is not configured (and then nothing is ever sent).
+func dependencies(c *common, e *memory.Engine) (model, embedder server.Dependency) {
+	if c.llm != nil && c.llm.c != nil {
+		model.Probe = c.llm.c.Probe
+	}
+	switch emb := e.Embedder().(type) {
+	case nil:
+	case interface{ Probe(context.Context) error }:
+		embedder.Probe = emb.Probe
+	default:
+		embedder.Builtin = true
+	}
+	return model, embedder
 }
 
 // isLoopback reports whether the host of addr is a loopback address or "localhost".
