@@ -105,6 +105,31 @@ func TestModelFailures(t *testing.T) {
 			if tc.state == factbase.JobDone && len(all) != 4 {
 				t.Errorf("%d facts after a good answer, want the rules' 3 and the model's 1", len(all))
 			}
+			// /readyz: ready while the store is; the model degraded when it cannot be
+			// reached (a server that answers garbage is reachable).
+			var ready struct{ Status, Store, Model, ModelReason string }
+			r = env.do("GET", "/readyz", "", "")
+			r.json(t, &ready)
+			wantModel := "ok"
+			if tc.down {
+				wantModel = "degraded"
+			}
+			if r.status != http.StatusOK || ready.Store != "ok" || ready.Model != wantModel {
+				t.Errorf("/readyz = %d %s, want 200 with the model %s", r.status, r.body, wantModel)
+			}
+			// /metrics: the job's state, and the failed calls by kind.
+			metrics := string(env.do("GET", "/metrics", "", "").body)
+			want := []string{`factbase_jobs{state="` + string(tc.state) + `"} 1`, `factbase_jobs_total{outcome="enqueued"} 1`}
+			if tc.kind != "" {
+				want = append(want, `factbase_llm_errors_total{code="`+factbase.ModelErrorKind(tc.kind).Code()+`",kind="`+tc.kind+`"} 2`)
+			} else {
+				want = append(want, `factbase_llm_tokens_total{type="prompt"} 100`)
+			}
+			for _, w := range want {
+				if !strings.Contains(metrics, w) {
+					t.Errorf("/metrics lacks %q", w)
+				}
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/factbase/factbase/internal/openaitest"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory/jobs"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // modelPool returns a worker pool over env's engine whose model is the scripted
@@ -33,7 +35,14 @@ func modelPool(t *testing.T, env *testEnv, ms *openaitest.Server, o jobs.WorkerO
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.srv.opts.Workers = w
+	env.srv.opts.Workers, env.srv.opts.Model = w, Dependency{Probe: c.Probe}
+	reg := env.srv.opts.Metrics.Registry()
+	for _, col := range []prometheus.Collector{NewModelCollector(c, w), NewJobStateCollector(env.store, nil)} {
+		var dup prometheus.AlreadyRegisteredError
+		if err := reg.Register(col); err != nil && !errors.As(err, &dup) { // a second pool: the first one's stay
+			t.Fatal(err)
+		}
+	}
 	return w
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/jobs"
+	"github.com/factbase/factbase/server"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -342,7 +343,7 @@ func TestJobStateGauge(t *testing.T) {
 	var logs bytes.Buffer
 	m := &Main{Stderr: &logs}
 	log, _ := m.jsonLogger("info")
-	reg.MustRegister(newJobStateCollector(s, log))
+	reg.MustRegister(server.NewJobStateCollector(s, log))
 	gauge := func() map[string]float64 {
 		mfs, err := reg.Gather()
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
+	"github.com/factbase/factbase/server"
 	"github.com/factbase/factbase/sqlite"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -38,7 +39,7 @@ func TestModelMetrics(t *testing.T) {
 		t.Fatalf("RunOne = %v, %v", ok, err)
 	}
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(newModelCollector(c, w)); err != nil {
+	if err := reg.Register(server.NewModelCollector(c, w)); err != nil {
 		t.Fatal(err)
 	}
 	mfs, err := reg.Gather()

@@ -14,6 +14,7 @@ import (
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
 	"github.com/factbase/factbase/memory/people"
+	"github.com/factbase/factbase/server"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -120,7 +121,7 @@ func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, lo
 		if c.llm != nil {
 			client = c.llm.c
 		}
-		for _, col := range []prometheus.Collector{newModelCollector(client, w), newJobStateCollector(e.Store(), log)} {
+		for _, col := range []prometheus.Collector{server.NewModelCollector(client, w), server.NewJobStateCollector(e.Store(), log)} {
 			if err := r.Registry().Register(col); err != nil {
 				w.Stop()
 				return nil, nil, fmt.Errorf("register the model metrics: %w", err)

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -21,7 +21,9 @@ type modelCollector struct {
 	jobs, jobsInFlight, jobTokens, jobCost                                     *prometheus.Desc
 }
 
-func newModelCollector(c *llm.Client, w *jobs.Workers) *modelCollector {
+// NewModelCollector returns the collector of the model client c (nil: no model) and
+// the pool w, for Metrics.Registry: "factbase serve" registers it.
+func NewModelCollector(c *llm.Client, w *jobs.Workers) prometheus.Collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc(name, help, labels, nil)
 	}
@@ -96,7 +98,9 @@ type jobStateCollector struct {
 	jobs  *prometheus.Desc
 }
 
-func newJobStateCollector(s factbase.JobStore, log *slog.Logger) *jobStateCollector {
+// NewJobStateCollector returns the collector of the factbase_jobs gauge over s,
+// warning on log when s cannot answer a scrape.
+func NewJobStateCollector(s factbase.JobStore, log *slog.Logger) prometheus.Collector {
 	return &jobStateCollector{store: s, log: log, jobs: prometheus.NewDesc("factbase_jobs",
 		"Background jobs in the store by state (queued, running, done, dead), of every user and every process on the store, read at each scrape.",
 		[]string{"state"}, nil)}
