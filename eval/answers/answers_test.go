@@ -87,7 +87,13 @@ func TestAnswers(t *testing.T) {
 			t.Fatal(err)
 		}
 		reports[s.name] = rep
-		t.Logf("\n%s", rep.Table(10))
+		// The held-out part's failing questions are not printed: whoever tunes ask
+		// must not see them (they are in the JSON report, FACTBASE_ANSWERS_REPORT).
+		examples := 10
+		if s.name == "heldout" && os.Getenv("FACTBASE_ANSWERS_SHOW_HELDOUT") != "1" {
+			examples = 0
+		}
+		t.Logf("\n%s", rep.Table(examples))
 		for _, su := range rep.Setups {
 			for _, msg := range su.Errors {
 				t.Logf("setup error: scenario %q: %s", su.Scenario, msg)

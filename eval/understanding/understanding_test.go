@@ -72,7 +72,13 @@ func TestUnderstanding(t *testing.T) {
 			t.Fatal(err)
 		}
 		reports[s.name] = rep
-		t.Logf("\n%s", rep.Table(10))
+		// The held-out part's failures are not printed: whoever tunes the rules must
+		// not see them (they are in the JSON report, FACTBASE_UNDERSTANDING_REPORT).
+		examples := 10
+		if s.name == "heldout" && os.Getenv("FACTBASE_UNDERSTANDING_SHOW_HELDOUT") != "1" {
+			examples = 0
+		}
+		t.Logf("\n%s", rep.Table(examples))
 		for _, msg := range rep.Errors {
 			t.Logf("say error: %s", msg)
 		}
