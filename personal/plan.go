@@ -181,17 +181,7 @@ func enrich(e factbase.Entity, m Mention) (factbase.Entity, bool) {
 
 // Label names an entity in fact texts: "Leo (son)", "Martin (colleague)", "Sarah",
 // "User's son".
-func Label(e factbase.Entity) string {
-	switch {
-	case e.Name != "" && e.Relation != "":
-		return e.Name + " (" + e.Relation + ")"
-	case e.Name != "":
-		return e.Name
-	case e.Relation != "":
-		return "User's " + e.Relation
-	}
-	return "Someone"
-}
+func Label(e factbase.Entity) string { return e.TextLabel() }
 
 func clip(s string) string {
 	r := []rune(s)

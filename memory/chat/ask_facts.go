@@ -100,6 +100,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	for _, en := range ens {
 		byID[en.ID] = en
 	}
+	relabel := factbase.NewRelabeler(ens)
 	for subject := range subjects {
 		fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: subject, Limit: 500})
 		if err != nil {
@@ -109,6 +110,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			if seen[f.ID] {
 				continue
 			}
+			f.Text = relabel.Text(f)
 			h := RecallHit{Key: f.Key, Value: f.Value, Text: retrieve.HitText(f), Fact: f}
 			if f.Sensitivity == factbase.High && !sensitiveAsked(q) && !mentions(h, content) {
 				continue // the privacy mode: a health fact only when asked about it

@@ -292,11 +292,13 @@ func (e *Service) Recall(ctx context.Context, user factbase.UserID, query string
 		}
 		return c
 	}
+	relabel := (*factbase.Relabeler)(nil) // texts name people as they are named now
 	err := e.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		all, err := tx.Entities(ctx, factbase.EntityFilter{})
 		if err != nil {
 			return err
 		}
+		relabel = factbase.NewRelabeler(all)
 		for _, en := range all {
 			entities[en.Subject()] = en
 		}
@@ -427,6 +429,7 @@ func (e *Service) Recall(ctx context.Context, user factbase.UserID, query string
 		if score < o.MinScore {
 			continue
 		}
+		f.Text = relabel.Text(f)
 		h := RecallHit{Key: f.Key, Value: f.Value, Text: retrieve.HitText(f), Score: recallRound(score), Why: c.why, When: c.when, Fact: f}
 		h.About, h.Role, h.EntityID = recallAbout(f.Subject, entities)
 		if c.when != nil {

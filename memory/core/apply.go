@@ -111,7 +111,7 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 		return factbase.Result{}, err
 	}
 	if !w.deferSheet {
-		e.SheetAfter(ctx, user, SheetChanged(res))
+		e.SheetAfter(ctx, user, SheetChanged(res) || w.touchSheet)
 	}
 	if res.Deleted > 0 {
 		// Erased data leaves the store's files too where the store can (SQLite: the
@@ -157,6 +157,7 @@ type Writer struct {
 	members    []factbase.MemberKey // values the bulk set insert wrote (transcript_bulk.go)
 	vecs       *Vectors             // vectors made before the transaction
 	deferSheet bool
+	touchSheet bool
 	erased     []string // ids and values of the facts erased, for ScrubJobs
 }
 
@@ -171,6 +172,10 @@ func (w *Writer) Result() *factbase.Result { return w.res }
 // writes in many transactions (an ingest) regenerates it once at the end with
 // Engine.SheetAfter.
 func (w *Writer) DeferSheet() { w.deferSheet = true }
+
+// TouchSheet has the fact sheet regenerated after the commit although no fact
+// changed: what it shows changed (an entity's name, which texts render at read time).
+func (w *Writer) TouchSheet() { w.touchSheet = true }
 
 // Apply validates ops and executes them in this transaction, as Engine.Apply does;
 // their results add to Result. Texts not embedded before the transaction are

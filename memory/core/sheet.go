@@ -57,6 +57,30 @@ type scanViewer interface {
 	ScanView(ctx context.Context, user factbase.UserID, fn func(tx factbase.ReadTx) error) error
 }
 
+// relabeledTexts returns the texts of the user's current facts about people whose
+// name or relation changed since the facts were written (factbase.Relabeler), by
+// fact id: the facts of the other people are not read.
+func relabeledTexts(ctx context.Context, tx factbase.ReadTx) (map[string]string, error) {
+	ens, err := tx.Entities(ctx, factbase.EntityFilter{})
+	if err != nil {
+		return nil, err
+	}
+	r := factbase.NewRelabeler(ens)
+	out := map[string]string{}
+	for _, subject := range r.Stale() {
+		fs, err := tx.Facts(ctx, factbase.FactFilter{Subject: subject})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if t := r.Text(f); t != f.Text {
+				out[f.ID] = t
+			}
+		}
+	}
+	return out, nil
+}
+
 // GenerateSheet scores the user's current facts by their references, assembles the
 // fact sheet (see package sheet), saves it, deleting the user's sheets older than the
 // retention, and returns it. The facts and their references are read in one
@@ -86,11 +110,19 @@ func (e *Engine) GenerateSheet(ctx context.Context, user factbase.UserID, o Shee
 		if now.IsZero() {
 			now = tx.Now()
 		}
+		relabeled, err := relabeledTexts(ctx, tx)
+		if err != nil {
+			return err
+		}
 		cuts := sheet.Cutoffs(now, o.Config.Buckets)
 		return tx.SheetFacts(ctx, cuts, func(f factbase.SheetFact) error {
 			c := cands.next(len(cuts) + 1)
+			text := f.Text
+			if t, ok := relabeled[f.ID]; ok {
+				text = t
+			}
 			*c = sheet.Candidate{
-				FactID: f.ID, Category: f.Category, Text: f.Text, Key: f.Key, Value: f.Value,
+				FactID: f.ID, Category: f.Category, Text: text, Key: f.Key, Value: f.Value,
 				Sensitivity: f.Sensitivity, Current: true, RecordedAt: f.RecordedAt,
 				Counts: sheet.BucketCounts(append(c.Counts, f.Newer...), f.References), Last: f.Last,
 			}

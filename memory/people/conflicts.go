@@ -42,15 +42,43 @@ func (s *Service) Conflicts(ctx context.Context, user factbase.UserID, status fa
 	p := ConflictPage{Offset: offset, Limit: limit}
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		cs, err := tx.Conflicts(ctx, factbase.ConflictFilter{Status: status, Offset: offset, Limit: limit + 1})
+		if err != nil {
+			return err
+		}
 		p.Conflicts, p.More = core.TrimPage(cs, limit)
-		return err
+		return relabelConflicts(ctx, tx, p.Conflicts)
 	})
 	return p, err
 }
 
+// relabelConflicts renders the proposed facts' texts of cs with the current names
+// of the people they are about (factbase.Relabeler).
+func relabelConflicts(ctx context.Context, tx factbase.ReadTx, cs []factbase.Conflict) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ens, err := tx.Entities(ctx, factbase.EntityFilter{})
+	if err != nil {
+		return err
+	}
+	r := factbase.NewRelabeler(ens)
+	for i := range cs {
+		cs[i].Proposed.Text = r.Text(cs[i].Proposed)
+	}
+	return nil
+}
+
 // Conflict returns one conflict.
 func (s *Service) Conflict(ctx context.Context, user factbase.UserID, id string) (factbase.Conflict, error) {
-	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Conflict, error) { return tx.Conflict(ctx, id) })
+	return core.Read(ctx, s.core, user, func(tx factbase.ReadTx) (factbase.Conflict, error) {
+		c, err := tx.Conflict(ctx, id)
+		if err != nil {
+			return c, err
+		}
+		cs := []factbase.Conflict{c}
+		err = relabelConflicts(ctx, tx, cs)
+		return cs[0], err
+	})
 }
 
 // pendingConflict reads conflict id in a write transaction; ECONFLICT unless it is

@@ -3,7 +3,6 @@ package people
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -190,6 +189,10 @@ func (e *Service) Entity(ctx context.Context, user factbase.UserID, id string, h
 		}
 		fs, err := tx.Facts(ctx, factbase.FactFilter{Subjects: subjects, History: history, Offset: offset, Limit: limit + 1})
 		v.Facts, v.More = core.TrimPage(fs, limit)
+		r := factbase.NewRelabeler(all) // the texts name the entity as it is named now
+		for i := range v.Facts {
+			v.Facts[i].Text = r.Text(v.Facts[i])
+		}
 		return err
 	})
 	return v, err
@@ -315,9 +318,21 @@ func (s *Service) newEntity(user factbase.UserID, in factbase.Entity) (factbase.
 // putEntity stores the new entity en and applies ops in one write; the result
 // carries the write's counts, not its facts.
 func (s *Service) putEntity(ctx context.Context, user factbase.UserID, en factbase.Entity, ops []factbase.Op) (EntityResult, error) {
+	return s.putEntityWith(ctx, user, en, ops, nil)
+}
+
+// putEntityWith is putEntity that also runs with (when set) in the write.
+func (s *Service) putEntityWith(ctx context.Context, user factbase.UserID, en factbase.Entity, ops []factbase.Op,
+	with func(w *core.Writer) error) (EntityResult, error) {
 	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		en.CreatedAt, en.UpdatedAt = w.Tx().Now(), w.Tx().Now()
-		return w.Tx().PutEntity(ctx, en)
+		if err := w.Tx().PutEntity(ctx, en); err != nil {
+			return err
+		}
+		if with != nil {
+			return with(w)
+		}
+		return nil
 	})
 	if err != nil {
 		return EntityResult{}, err
@@ -349,6 +364,7 @@ func (s *Service) updateEntity(ctx context.Context, user factbase.UserID, id str
 		}
 		en.UpdatedAt = w.Tx().Now()
 		out = en
+		w.TouchSheet() // the sheet names the entity
 		return w.Tx().PutEntity(ctx, en)
 	})
 	return out, err
@@ -381,28 +397,6 @@ func (s *Service) AddAlias(ctx context.Context, user factbase.UserID, id, alias 
 		}
 		return nil
 	})
-}
-
-// moveOps plans moving facts to subject to: each is written under to (a
-// single-valued fact only if it is newer than to's current value) and retracted from
-// where it was, which keeps it in history there.
-func entityMoveOps(facts []factbase.Fact, to string, current map[string]factbase.Fact) []factbase.Op {
-	var ops []factbase.Op
-	sort.SliceStable(facts, func(i, j int) bool { return facts[i].Rank < facts[j].Rank })
-	for _, f := range facts {
-		ops = append(ops, factbase.Op{Kind: factbase.OpRetract, ID: f.ID})
-		if cur, ok := current[f.Key]; ok && f.Cardinality == factbase.One && !f.RecordedAt.After(cur.RecordedAt) {
-			continue // the destination's value is newer: it stays current
-		}
-		nf := f
-		nf.ID, nf.Subject, nf.Current = "", to, false
-		nf.Supersedes, nf.SupersededBy, nf.ValidTo = "", "", nil
-		if nf.Cardinality == factbase.Ranked {
-			nf.Rank = 0 // appended to the destination's list
-		}
-		ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: nf})
-	}
-	return ops
 }
 
 // MergeEntities merges entity from into entity into: from's current facts move to
@@ -449,6 +443,12 @@ func (s *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 		return EntityResult{}, err
 	}
 	ops := entityMoveOps(srcFacts, dst.Subject(), dstCurrent)
+	relation, role := dst.Relation, dst.Role
+	if moreSpecific(src.Relation, dst.Relation) {
+		// "best friend" merged into "friend" stays a best friend.
+		relation, role = src.Relation, src.Role
+		ops = append(ops, RelationOp(factbase.Entity{ID: dst.ID, Name: dst.Name, Relation: relation}))
+	}
 	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 		s2, err := w.Tx().Entity(ctx, from)
 		if err != nil {
@@ -469,8 +469,8 @@ func (s *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 		if d2.Name == "" {
 			d2.Name = src.Name
 		}
-		if d2.Relation == "" {
-			d2.Relation, d2.Role = src.Relation, src.Role
+		if d2.Relation == "" || relation != dst.Relation {
+			d2.Relation, d2.Role = relation, role
 		}
 		for k, v := range src.Attributes {
 			if _, ok := d2.Attributes[k]; !ok {
@@ -569,7 +569,28 @@ func (s *Service) SplitEntity(ctx context.Context, user factbase.UserID, id stri
 			ops = append(ops, RelationOp(en))
 		}
 	}
-	out, err := s.putEntity(ctx, user, en, ops)
+	// The names the new entity goes by are no longer the source's aliases.
+	out, err := s.putEntityWith(ctx, user, en, ops, func(w *core.Writer) error {
+		cur, err := w.Tx().Entity(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !cur.UpdatedAt.Equal(src.UpdatedAt) {
+			return factbase.Errorf(factbase.ECONFLICT, "entity %s changed during the split; try again", id)
+		}
+		keep := cur.Aliases[:0:0]
+		for _, a := range cur.Aliases {
+			if !strings.EqualFold(a, en.Name) && !entityHas(en.Aliases, a) {
+				keep = append(keep, a)
+			}
+		}
+		if len(keep) == len(cur.Aliases) {
+			return nil
+		}
+		cur.Aliases, cur.UpdatedAt = keep, w.Tx().Now()
+		src = cur
+		return w.Tx().PutEntity(ctx, cur)
+	})
 	if err != nil {
 		return EntityResult{}, err
 	}
