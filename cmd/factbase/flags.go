@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -22,7 +23,8 @@ type common struct {
 	// backgroundDelay batches answers' references in the background (serve); 0: none.
 	backgroundDelay time.Duration
 	backgroundError func(error)
-	llm             *llmConfig // model flags (model.go); nil: no model
+	llm             *llmConfig   // model flags (model.go); nil: no model
+	logger          *slog.Logger // receives the engine's warnings (serve, mcp); nil: none
 }
 
 func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {

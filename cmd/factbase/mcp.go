@@ -43,6 +43,7 @@ over HTTP at %s.
 	if err != nil {
 		return err
 	}
+	c.logger = log
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err

@@ -60,6 +60,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	metrics := server.NewMetrics()
 	c.observer = metrics
 	c.backgroundError = func(err error) { log.Error("background write failed", "err", err) }
+	c.logger = log
 	e, closeStore, err := m.openEngine(ctx, &c)
 	if err != nil {
 		return err
