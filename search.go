@@ -151,6 +151,19 @@ func (v Vector) Validate() error {
 	return nil
 }
 
+// VectorModel counts the user's stored vectors that one embedder wrote: its model id
+// and the dimension of its vectors. Vectors of another model or dimension cannot be
+// compared with a query vector of this one (Embedder.Model).
+type VectorModel struct {
+	Model    string `json:"model"`
+	Dim      int    `json:"dim"`
+	Facts    int    `json:"facts"`    // facts (current or superseded) with a vector of Model and Dim
+	Episodes int    `json:"episodes"` // episodes with one
+}
+
+// Count returns how many items have a vector of m's model and dimension.
+func (m VectorModel) Count() int { return m.Facts + m.Episodes }
+
 // EpisodeFilter selects episodes in SearchReadTx.Episodes. Zero fields do not filter.
 type EpisodeFilter struct {
 	Tags     []string  // episodes carrying every tag
@@ -195,6 +208,11 @@ type SearchReadTx interface {
 	// CountUnembedded returns how many facts and episodes the two methods above would
 	// return from the start without a limit.
 	CountUnembedded(ctx context.Context, model string) (int, error)
+	// VectorModels returns, for each embedder model and dimension of which the user
+	// has stored vectors, how many facts and episodes have one, ordered by model and
+	// dimension; none when the user has no vectors. Its cost does not grow with the
+	// number of vectors: a search reads it every time.
+	VectorModels(ctx context.Context) ([]VectorModel, error)
 	// TermStats returns how many items of kind the user has (current facts, or
 	// episodes) and, for each term, in how many of them the full-text index finds it,
 	// counting no further than maxFraction of them (plus one) when maxFraction > 0.

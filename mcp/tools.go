@@ -200,6 +200,7 @@ type Hit struct {
 type SearchOutput struct {
 	Hits     []Hit    `json:"hits" jsonschema:"The results, best first."`
 	Subjects []string `json:"subjects,omitempty" jsonschema:"Subjects the query was found to name, whose facts were boosted."`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"Why the search ranked by full text alone: the embedder could not be reached, or the stored vectors were made by another embedder (factbase reembed fixes it)."`
 }
 
 func (s *Server) search(ctx context.Context, user factbase.UserID, in SearchInput) (SearchOutput, error) {
@@ -217,7 +218,7 @@ func (s *Server) search(ctx context.Context, user factbase.UserID, in SearchInpu
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	out := SearchOutput{Hits: make([]Hit, 0, len(res.Hits)), Subjects: res.Subjects}
+	out := SearchOutput{Hits: make([]Hit, 0, len(res.Hits)), Subjects: res.Subjects, Warnings: res.Warnings}
 	for _, h := range res.Hits {
 		hit := Hit{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score}
 		if h.Fact != nil {

@@ -7,8 +7,11 @@ import (
 	"testing"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/mcp"
+	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -323,4 +326,27 @@ func TestToolPages(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSearchWarnings: a search over vectors of another embedder says so in the
+// tool's output, and still finds the item.
+func TestSearchWarnings(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	old := memory.New(f.store, memory.Options{Embedder: embed.NewHash(64)})
+	if _, err := old.Ingest.AddEpisode(ctx, alice, ingest.EpisodeInput{Content: "The user is allergic to peanuts"}); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mcp.New(mcp.Options{Engine: memory.New(f.store, memory.Options{Embedder: embed.NewHash(32)}), User: alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found mcp.SearchOutput
+	call(t, stdioSession(t, srv), "search", map[string]any{"query": "allergic to peanuts"}, &found)
+	if len(found.Hits) == 0 || found.Hits[0].Text != "The user is allergic to peanuts" {
+		t.Errorf("search hits = %+v, want the allergy first", found.Hits)
+	}
+	if len(found.Warnings) != 1 || !strings.Contains(found.Warnings[0], "hash-64-v1") || !strings.Contains(found.Warnings[0], "factbase reembed") {
+		t.Errorf("search warnings = %q, want one naming the other embedder and the fix", found.Warnings)
+	}
 }

@@ -15,6 +15,7 @@ package memory
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -69,6 +70,10 @@ type Options struct {
 	BackgroundDelay time.Duration
 	// BackgroundError receives errors of background work; nil: they are dropped.
 	BackgroundError func(error)
+	// Logger receives the engine's warnings: a search that ranked by full text alone
+	// because the embedder failed or the stored vectors are of another embedder.
+	// Default: none.
+	Logger *slog.Logger
 	// BeforeCheck, for tests only, runs inside every write transaction after the ops
 	// and before the invariant checks. Nil in production.
 	BeforeCheck func(ctx context.Context, tx factbase.Tx) error
@@ -98,7 +103,7 @@ func New(store factbase.Store, o Options) *Engine {
 		NoSheetRegen: o.NoSheetRegen, Sheet: o.Sheet, Embedder: o.Embedder, BackgroundDelay: o.BackgroundDelay,
 		BackgroundError: o.BackgroundError, BeforeCheck: o.BeforeCheck})
 	p := people.New(c, o.People)
-	r := retrieve.New(c)
+	r := retrieve.New(c, retrieve.Options{Logger: o.Logger})
 	ch := chat.New(c, p, r, chat.Options{Canon: o.Canon, TopicTeacher: o.TopicTeacher, KnownTopics: o.KnownTopics,
 		Planner: o.Planner})
 	return &Engine{Engine: c, Chat: ch, People: p, Ingest: ingest.New(c), Retrieve: r, Jobs: jobs.New(c, ch, p)}

@@ -29,6 +29,7 @@ const (
 	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES ($1, $2, $3, $4, $5, $6)"
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = $1), 0)"
 	qVecDelta   = "SELECT seq, kind, model, dim, vec FROM embeddings WHERE u = $1 AND seq > $2 ORDER BY seq"
+	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = $1 AND n > 0 ORDER BY model, dim, kind"
 	qUnembFacts = "SELECT " + factColumnsF + ` FROM facts f
 		WHERE f.u = $1 AND f.id > $2 AND (f.current OR f.superseded_by <> '')
 		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = $3)
@@ -112,6 +113,18 @@ func (t *tx) CountUnembedded(ctx context.Context, model string) (int, error) {
 	var n int
 	err := t.q.QueryRow(ctx, qCountUnemb, string(t.user), model).Scan(&n)
 	return n, mapErr("count unembedded", err)
+}
+
+// VectorModels counts the user's vectors per model and dimension, from the counts
+// the trigger on embeddings keeps (migrations/0012_embedding_counts.sql).
+func (t *tx) VectorModels(ctx context.Context) ([]factbase.VectorModel, error) {
+	rows, err := t.q.Query(ctx, qVecModels, string(t.user))
+	if err != nil {
+		return nil, mapErr("vector models", err)
+	}
+	defer rows.Close()
+	out, err := vecindex.Models(rows)
+	return out, mapErr("vector models", err)
 }
 
 // vecSource reads the transaction's user's vectors for the index.

@@ -157,7 +157,9 @@ reports how many still wait in "remaining": call again until it is 0.`), s.backf
 damped by recency at query time, boosted for facts about a subject the query names.
 Every hit explains its score. At most limit hits (default 10, at most 100), the best
 ones: a ranking, not a list to page through. Each index contributes at most
-max(50, 4 × limit) candidates per kind.`), s.search)
+max(50, 4 × limit) candidates per kind. When the embedder cannot be reached, or the
+user's stored vectors were made by another embedder, the search ranks by full text
+alone and says why in "warnings".`), s.search)
 	huma.Register(s.api, s.op("query", http.MethodPost, "/v1/users/{user}/query", tag, "Answer a question (hybrid query)",
 		`Decides whether the question seeks a fact ("What is the NEXUS version?"), tries the
 facts first when it does and falls back to a narrative search over episodes, and says

@@ -36,7 +36,8 @@ var (
 	qVecDelete  = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
 	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
-	qVecCount   = "SELECT coalesce((SELECT n FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?), 0)"
+	qVecCount   = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?"
+	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = ? AND n > 0 ORDER BY model, dim, kind"
 	qUsers      = "SELECT id FROM users ORDER BY seq"
 	qUnembFacts = "SELECT " + factRecord("f.") + ` FROM facts f
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
@@ -60,7 +61,7 @@ var (
 	qTermEpisodes = `SELECT count(*) FROM (SELECT 1 FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid
 		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT `
 
-	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qUsers,
+	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qVecModels, qUsers,
 		qUnembFacts, qUnembEpisodes, qCountUnemb, qSubjectsNamed}
 )
 

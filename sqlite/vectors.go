@@ -287,6 +287,21 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	})
 }
 
+// VectorModels counts the user's vectors per model and dimension, from the counts
+// the triggers on embeddings keep (migrations/0021_embedding_models.sql).
+func (t *tx) VectorModels(ctx context.Context) ([]factbase.VectorModel, error) {
+	if t.u == 0 {
+		return nil, nil
+	}
+	rows, err := t.query(ctx, qVecModels, t.u)
+	if err != nil {
+		return nil, mapErr("vector models", err)
+	}
+	defer rows.Close()
+	out, err := vecindex.Models(rows)
+	return out, mapErr("vector models", err)
+}
+
 // vecDelta is the refresh query of the in-memory copy of vectors of dim: the user's
 // embeddings rows after a seq, each with its vector from vec_<dim> (NULL for another
 // dimension or a zero vector, so that the copy moves past those rows too).

@@ -256,6 +256,7 @@ func TestMigrate0008InPlace(t *testing.T) {
 		"DROP TRIGGER vec_64_delete", "DROP TABLE vec_64",
 		"DROP TRIGGER embeddings_count_insert", "DROP TRIGGER embeddings_count_delete", "DROP TABLE embedding_counts",
 		"DELETE FROM schema_migrations WHERE name = 'migrations/0008_vec0.sql'",
+		"DELETE FROM schema_migrations WHERE name = 'migrations/0021_embedding_models.sql'",
 	)
 	if n := f.count(t, "SELECT count(*) FROM vec_64"); n != want {
 		t.Errorf("after migration vec_64 holds %d vectors, want %d", n, want)
@@ -279,6 +280,61 @@ func TestMigrate0008InPlace(t *testing.T) {
 	}
 	if n := f.count(t, "SELECT count(*) FROM vec_64"); n != want-1 {
 		t.Errorf("after an erase vec_64 holds %d vectors, want %d", n, want-1)
+	}
+}
+
+// TestMigrate0021InPlace turns embedding_counts back into its 0008 shape (no model),
+// reopens, and expects the migration to count the vectors per model again, with the
+// k-NN's count per dimension unchanged and kept by the new triggers.
+func TestMigrate0021InPlace(t *testing.T) {
+	ctx := context.Background()
+	f := newVecFixture(t, 40)
+	other := memory.New(f.s, memory.Options{Embedder: embed.NewHash(32), NoSheetRegen: true})
+	if _, err := other.Apply(ctx, f.u, []factbase.Op{{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "likes.tea", Value: "oolong"}}}); err != nil {
+		t.Fatal(err)
+	}
+	models := func() []factbase.VectorModel {
+		t.Helper()
+		var ms []factbase.VectorModel
+		if err := f.s.View(ctx, f.u, func(tx factbase.ReadTx) (err error) { ms, err = tx.VectorModels(ctx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	want := []factbase.VectorModel{{Model: "hash-32-v1", Dim: 32, Facts: 1}, {Model: "hash-64-v1", Dim: 64, Facts: 40, Episodes: 1}}
+	if got := models(); !slices.Equal(got, want) {
+		t.Fatalf("before: VectorModels = %+v, want %+v", got, want)
+	}
+	before := f.candidates(t, "jazz and coffee", factbase.SearchFilter{}, 10)
+	f.s = Downgrade(t, f.s,
+		"DROP TRIGGER embeddings_count_insert", "DROP TRIGGER embeddings_count_delete", "DROP TABLE embedding_counts",
+		"CREATE TABLE embedding_counts (u INTEGER NOT NULL, kind TEXT NOT NULL, dim INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (u, kind, dim)) WITHOUT ROWID",
+		"INSERT INTO embedding_counts (u, kind, dim, n) SELECT u, kind, dim, count(*) FROM embeddings GROUP BY u, kind, dim",
+		`CREATE TRIGGER embeddings_count_insert AFTER INSERT ON embeddings BEGIN
+			INSERT INTO embedding_counts (u, kind, dim, n) VALUES (NEW.u, NEW.kind, NEW.dim, 1)
+			ON CONFLICT (u, kind, dim) DO UPDATE SET n = n + 1; END`,
+		`CREATE TRIGGER embeddings_count_delete AFTER DELETE ON embeddings BEGIN
+			UPDATE embedding_counts SET n = n - 1 WHERE u = OLD.u AND kind = OLD.kind AND dim = OLD.dim; END`,
+		"DELETE FROM schema_migrations WHERE name = 'migrations/0021_embedding_models.sql'",
+	)
+	if got := models(); !slices.Equal(got, want) {
+		t.Errorf("after migration: VectorModels = %+v, want %+v", got, want)
+	}
+	after := f.candidates(t, "jazz and coffee", factbase.SearchFilter{}, 10)
+	if len(after) == 0 || !slices.EqualFunc(after, before, func(a, b factbase.Candidate) bool { return a.ID == b.ID }) {
+		t.Errorf("after migration %d candidates, want the %d of before", len(after), len(before))
+	}
+	// The new triggers keep the counts: a retraction and a re-embedding.
+	e := memory.New(f.s, memory.Options{Embedder: embed.NewHash(64), NoSheetRegen: true})
+	if _, err := e.Apply(ctx, f.u, []factbase.Op{{Kind: factbase.OpRetract, ID: f.facts[0].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Retrieve.Reembed(ctx, f.u, nil); err != nil {
+		t.Fatal(err)
+	}
+	want = []factbase.VectorModel{{Model: "hash-64-v1", Dim: 64, Facts: 40, Episodes: 1}}
+	if got := models(); !slices.Equal(got, want) {
+		t.Errorf("after a retraction and a re-embedding: VectorModels = %+v, want %+v", got, want)
 	}
 }
 

@@ -32,6 +32,7 @@ func testSearch(t *testing.T, s factbase.Store) {
 		{"IndexLeavesWithFact", testIndexLeavesWithFact},
 		{"IndexLeavesWithEpisode", testIndexLeavesWithEpisode},
 		{"Unembedded", testUnembedded},
+		{"VectorModels", testVectorModels},
 		{"TermStatsAndSubjects", testTermStatsAndSubjects},
 		{"SearchIsolation", testSearchIsolation},
 	} {
@@ -531,4 +532,75 @@ func testSearchIsolation(t *testing.T, s factbase.Store, e *memory.Engine) {
 	if _, err := e.Ingest.DeleteEpisode(ctx, b, ea.Episode.ID, false); factbase.ErrorCode(err) != factbase.ENOTFOUND {
 		t.Errorf("user b deletes a's episode: %v, want not_found", err)
 	}
+}
+
+// testVectorModels checks the counts of a user's vectors per embedder model and
+// dimension: they follow every write that adds, replaces or removes a vector, and
+// count no other user's.
+func testVectorModels(t *testing.T, s factbase.Store, e *memory.Engine) {
+	ctx := context.Background()
+	u, other := NewUser(), NewUser()
+	models := func(u factbase.UserID) (ms []factbase.VectorModel) {
+		t.Helper()
+		view(t, s, u, func(st factbase.ReadTx) (err error) { ms, err = st.VectorModels(ctx); return err })
+		return ms
+	}
+	check := func(step string, want ...factbase.VectorModel) {
+		t.Helper()
+		if got := models(u); !slices.Equal(got, want) {
+			t.Errorf("%s: VectorModels = %+v, want %+v", step, got, want)
+		}
+	}
+	check("a user without rows")
+	plain := memory.New(s, memory.Options{NoSheetRegen: true}) // writes no vectors
+	a := setFact(t, e, u, factbase.Fact{Key: "k.a", Value: "alpha"})
+	b := setFact(t, e, u, factbase.Fact{Key: "k.b", Value: "beta"})
+	c := setFact(t, e, u, factbase.Fact{Key: "k.c", Value: "gamma"})
+	ep := episode(t, plain, u, ingest.EpisodeInput{Content: "a quiet afternoon"})
+	check("three facts by the hash embedder", factbase.VectorModel{Model: "hash-64-v1", Dim: 64, Facts: 3})
+
+	// Another model's vectors, one of them in a second dimension and one a zero
+	// vector: each replaces the item's earlier vector.
+	vec := func(n int) []float32 { v := make([]float32, n); v[0] = 1; return v }
+	if err := s.Update(ctx, u, func(tx factbase.Tx) error {
+		return tx.PutVectors(ctx, []factbase.Vector{
+			{Kind: factbase.KindFact, ID: c.ID, Model: "other", Vec: vec(4)},
+			{Kind: factbase.KindEpisode, ID: ep.Episode.ID, Model: "other", Vec: make([]float32, 4)},
+			{Kind: factbase.KindFact, ID: b.ID, Model: "other", Vec: vec(8)},
+		})
+	}); err != nil {
+		t.Fatalf("PutVectors: %v", err)
+	}
+	check("after re-embedding two facts and an episode",
+		factbase.VectorModel{Model: "hash-64-v1", Dim: 64, Facts: 1},
+		factbase.VectorModel{Model: "other", Dim: 4, Facts: 1, Episodes: 1},
+		factbase.VectorModel{Model: "other", Dim: 8, Facts: 1})
+
+	// A superseded fact keeps its vector; a retracted one and a deleted episode lose
+	// theirs, and a model with no vector left is not listed.
+	setFact(t, e, u, factbase.Fact{Key: "k.c", Value: "delta"})
+	apply(t, e, u, factbase.Op{Kind: factbase.OpRetract, ID: a.ID})
+	if _, err := plain.Ingest.DeleteEpisode(ctx, u, ep.Episode.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	check("after a supersession, a retraction and an episode deleted",
+		factbase.VectorModel{Model: "hash-64-v1", Dim: 64, Facts: 1},
+		factbase.VectorModel{Model: "other", Dim: 4, Facts: 1},
+		factbase.VectorModel{Model: "other", Dim: 8, Facts: 1})
+	if err := s.Update(ctx, u, func(tx factbase.Tx) error {
+		return tx.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindFact, ID: b.ID, Model: "hash-64-v1", Vec: vec(64)}})
+	}); err != nil {
+		t.Fatalf("PutVectors: %v", err)
+	}
+	check("after b is re-embedded by the hash model",
+		factbase.VectorModel{Model: "hash-64-v1", Dim: 64, Facts: 2},
+		factbase.VectorModel{Model: "other", Dim: 4, Facts: 1})
+
+	setFact(t, e, other, factbase.Fact{Key: "k.a", Value: "alpha"})
+	if got, want := models(other), []factbase.VectorModel{{Model: "hash-64-v1", Dim: 64, Facts: 1}}; !slices.Equal(got, want) {
+		t.Errorf("another user: VectorModels = %+v, want %+v", got, want)
+	}
+	check("unchanged by another user's write",
+		factbase.VectorModel{Model: "hash-64-v1", Dim: 64, Facts: 2},
+		factbase.VectorModel{Model: "other", Dim: 4, Facts: 1})
 }

@@ -24,8 +24,8 @@ type common struct {
 	backgroundDelay time.Duration
 	backgroundError func(error)
 	llm             *llmConfig // model flags (model.go); nil: no model
-	// log receives the model client's and the embedder's warnings (serve, mcp, jobs
-	// work); nil: discarded.
+	// log receives the model client's, the embedder's and the engine's warnings
+	// (serve, mcp, jobs work); nil: discarded.
 	log *slog.Logger
 }
 

@@ -50,7 +50,10 @@ func (m *Main) runQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.print(&c, a, func() error { return m.printAnswer(a) })
+	return m.print(&c, a, func() error {
+		m.printWarnings(a.Warnings)
+		return m.printAnswer(a)
+	})
 }
 
 // printAnswer writes a hybrid query's answer for people, with the source it came from.

@@ -194,7 +194,8 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	o := memory.Options{Observer: c.observer, Embedder: emb, BackgroundDelay: c.backgroundDelay, BackgroundError: c.backgroundError}
+	o := memory.Options{Observer: c.observer, Embedder: emb, BackgroundDelay: c.backgroundDelay, BackgroundError: c.backgroundError,
+		Logger: c.log}
 	if err := m.modelEngineOptions(c, &o); err != nil { // model.go
 		return nil, nil, err
 	}

@@ -15,6 +15,12 @@ model a vector of the configured embedder (--embedder; the built-in GloVe by
 default), in batches, with progress on standard error. Interrupted, it resumes
 where it stopped when run again.
 
+It is the fix for the search warning "the stored vectors of N items were made by
+another embedder": vectors of different embedders cannot be compared, so until
+every item has a vector of the configured embedder, search ranks by full text
+alone. Run it, with the same --embedder as the server, after switching
+embedders.
+
 Flags:
 `
 

@@ -17,6 +17,10 @@ porter-stemmed words) and vector candidates fused by reciprocal rank, damped by
 recency, boosted for facts about a person the query names. Every hit explains
 its score. The built-in embedder needs no network (see --embedder).
 
+When the user's vectors were made by another embedder than the configured one,
+or the embedder cannot be reached, the search ranks by full text alone and says
+why on standard error; "factbase reembed" brings the vectors back into use.
+
 Flags:
 `
 
@@ -81,7 +85,12 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 	hits := mapEach(res.Hits, func(h retrieve.Hit) hitJSON {
 		return hitJSON{Kind: h.Kind, ID: h.ID, Text: h.Text, Score: h.Score, Explain: h.Explain}
 	})
-	return m.print(&c, map[string]any{"hits": hits}, func() error {
+	out := map[string]any{"hits": hits}
+	if len(res.Warnings) > 0 {
+		out["warnings"] = res.Warnings
+	}
+	return m.print(&c, out, func() error {
+		m.printWarnings(res.Warnings)
 		if len(res.Hits) == 0 {
 			fmt.Fprintln(m.Stdout, "No hits.")
 			return nil
@@ -92,6 +101,13 @@ func (m *Main) runSearch(ctx context.Context, args []string) error {
 		}
 		return nil
 	})
+}
+
+// printWarnings writes a search's warnings to standard error, one a line.
+func (m *Main) printWarnings(ws []string) {
+	for _, w := range ws {
+		fmt.Fprintln(m.Stderr, "warning: "+w)
+	}
 }
 
 // explainLine renders an explanation in one line.

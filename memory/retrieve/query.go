@@ -135,6 +135,8 @@ type QueryAnswer struct {
 	Value    string        `json:"value,omitempty"`
 	Fact     *LookupResult `json:"fact,omitempty"`
 	Passages []Passage     `json:"passages,omitempty"`
+	// Warnings are the warnings of the searches run (SearchResult.Warnings).
+	Warnings []string `json:"warnings,omitempty" doc:"Why a search behind the answer ranked by full text alone (as in a search's warnings); absent when none did."`
 }
 
 // Query is the hybrid query: it decides whether question seeks a fact ("What is the
@@ -166,7 +168,7 @@ func (s *Service) Query(ctx context.Context, user factbase.UserID, question stri
 	for _, src := range order {
 		a.Tried = append(a.Tried, src)
 		if src == SourceFact {
-			f, ok, err := s.answerFact(ctx, user, question, subject, o.Now)
+			f, ok, err := s.answerFact(ctx, user, question, subject, o.Now, &a.Warnings)
 			if err != nil {
 				return a, err
 			}
@@ -177,7 +179,7 @@ func (s *Service) Query(ctx context.Context, user factbase.UserID, question stri
 			}
 			continue
 		}
-		ps, err := s.passages(ctx, user, question, o.Passages, o.Now)
+		ps, err := s.passages(ctx, user, question, o.Passages, o.Now, &a.Warnings)
 		if err != nil {
 			return a, err
 		}
@@ -190,7 +192,8 @@ func (s *Service) Query(ctx context.Context, user factbase.UserID, question stri
 }
 
 // answerFact finds the current fact whose key best covers what question asks about.
-func (s *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time) (factbase.Fact, bool, error) {
+// The search's warnings are added to warnings.
+func (s *Service) answerFact(ctx context.Context, user factbase.UserID, question, subject string, now time.Time, warnings *[]string) (factbase.Fact, bool, error) {
 	want := stems(subject)
 	if len(want) == 0 {
 		want = stems(question)
@@ -202,6 +205,7 @@ func (s *Service) answerFact(ctx context.Context, user factbase.UserID, question
 	if err != nil {
 		return factbase.Fact{}, false, err
 	}
+	addWarnings(warnings, res.Warnings)
 	var (
 		best      factbase.Fact
 		bestCover float64
@@ -239,11 +243,13 @@ func stems(text string) []string {
 }
 
 // passages runs the narrative search and cuts each episode to its best sentences.
-func (s *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time) ([]Passage, error) {
+// The search's warnings are added to warnings.
+func (s *Service) passages(ctx context.Context, user factbase.UserID, question string, n int, now time.Time, warnings *[]string) ([]Passage, error) {
 	res, err := s.Search(ctx, user, question, SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: n, Now: now})
 	if err != nil {
 		return nil, err
 	}
+	addWarnings(warnings, res.Warnings)
 	want := stems(question)
 	var out []Passage
 	for _, h := range res.Hits {

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -109,6 +110,10 @@ type SearchResult struct {
 	// Model is the embedder model the query was embedded with; "" when vectors were
 	// not used.
 	Model string `json:"model,omitempty"`
+	// Warnings say why the search ranked by full text alone although an embedder is
+	// configured: the embedder could not be reached, or the user's stored vectors
+	// were made by another embedder (fixed by `factbase reembed`). None otherwise.
+	Warnings []string `json:"warnings,omitempty" doc:"Why the search ranked by full text alone although an embedder is configured: the embedder could not be reached, or the user's stored vectors were made by another embedder (the command factbase reembed fixes it). Absent when the search used vectors as usual."`
 }
 
 // Ranking parameters, tuned on the LoCoMo development split (see TestLoCoMoRecall in
@@ -185,7 +190,9 @@ func (o SearchOptions) filter() factbase.SearchFilter {
 // Search finds the user's facts and episodes relevant to query: full-text (BM25)
 // and vector candidates fused by reciprocal rank, then damped by recency at query
 // time and boosted for facts about a subject the query names, and for importance.
-// Every hit explains its score.
+// Every hit explains its score. When the embedder cannot be reached, or some of the
+// user's stored vectors of the kinds searched are of another embedder, it ranks by
+// full text alone and says why in the result's Warnings (vectors.go).
 func (s *Service) Search(ctx context.Context, user factbase.UserID, query string, o SearchOptions) (SearchResult, error) {
 	out := SearchResult{Hits: []Hit{}}
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
@@ -216,9 +223,14 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 			epQuery = stripWords(query, common)
 		}
 	}
-	qv, err := s.core.EmbedTexts(ctx, []string{query, epQuery})
+	// The query is embedded outside any transaction; an unreachable embedder leaves
+	// the search to full text (vectors.go).
+	qv, warning, err := s.embedQuery(ctx, []string{query, epQuery})
 	if err != nil {
 		return out, err
+	}
+	if warning != "" {
+		out.Warnings = append(out.Warnings, warning)
 	}
 	vecFor := map[string][]float32{}
 	if qv != nil {
@@ -228,6 +240,19 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
 	err = s.core.View(ctx, user, func(tx factbase.ReadTx) error {
+		if out.Model != "" {
+			// Vectors are used only if every stored vector of the kinds searched is
+			// comparable with the query's (vectors.go).
+			ms, err := tx.VectorModels(ctx)
+			if err != nil {
+				return err
+			}
+			dim := max(len(vecFor[factbase.KindFact]), len(vecFor[factbase.KindEpisode]))
+			if other := incomparable(ms, out.Model, dim, o.Kinds); len(other) > 0 {
+				out.Warnings = append(out.Warnings, mixedWarning(out.Model, dim, other))
+				out.Model, vecFor = "", nil
+			}
+		}
 		var text, vecs []search.Candidate
 		for _, kind := range o.Kinds {
 			kt := terms
@@ -289,6 +314,10 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 		}
 		return nil
 	})
+	if err == nil && len(out.Warnings) > 0 {
+		s.log.LogAttrs(ctx, slog.LevelWarn, "search ranked by full text only", slog.String("user", string(user)),
+			slog.String("embedder", s.core.Embedder().Model()), slog.String("warning", strings.Join(out.Warnings, "; ")))
+	}
 	return out, err
 }
 

@@ -7,12 +7,30 @@
 // the core's write path.
 package retrieve
 
-import "github.com/factbase/factbase/memory/core"
+import (
+	"log/slog"
+
+	"github.com/factbase/factbase/memory/core"
+)
+
+// Options configure a Service. The zero value is usable.
+type Options struct {
+	// Logger receives one warning for each search that ranked by full text alone
+	// because the embedder failed or the user's stored vectors are of another
+	// embedder (the search result's Warnings). Default: none.
+	Logger *slog.Logger
+}
 
 // Service is the retrieval service. It is safe for concurrent use.
 type Service struct {
 	core *core.Engine
+	log  *slog.Logger
 }
 
 // New returns the retrieval service over an engine core.
-func New(c *core.Engine) *Service { return &Service{core: c} }
+func New(c *core.Engine, o Options) *Service {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{core: c, log: o.Logger}
+}
