@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/storetest"
 )
@@ -181,5 +182,51 @@ func TestSearchEmbedderDown(t *testing.T) {
 	cancel()
 	if _, err := down.Retrieve.Search(canceled, u, allergyQuery, retrieve.SearchOptions{}); err == nil {
 		t.Error("Search with a canceled context succeeded, want an error")
+	}
+}
+
+// TestWriteEmbedderDown: a message said while the embedder cannot be reached is
+// stored (without vectors, with a warning), and reembed gives it vectors once the
+// embedder is back; an embedder that refuses the input still fails the write.
+func TestWriteEmbedderDown(t *testing.T) {
+	ctx := t.Context()
+	s := openStore(t, "", nil)
+	u := storetest.NewUser()
+	var logs strings.Builder
+	down := memory.New(s, memory.Options{Embedder: failingEmbedder{factbase.Errorf(factbase.EUNAVAILABLE, "llm: cannot reach the model server")},
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	res, err := down.Chat.Say(ctx, u, "My email is ann@example.com and my favorite teas are oolong and chai.")
+	if err != nil || res.Result.Stored != 3 {
+		t.Fatalf("Say with the embedder down = %+v, %v; want the 3 facts stored", res.Result, err)
+	}
+	if _, err := down.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{Content: "Deployed nexus v2.4.1 to production."}); err != nil {
+		t.Fatalf("AddEpisode with the embedder down: %v", err)
+	}
+	if n := down.EmbedSkipped(); n < 4 {
+		t.Errorf("EmbedSkipped = %d, want the 3 facts and the episode", n)
+	}
+	if lines := warnLines(logs.String()); len(lines) < 2 || !strings.Contains(lines[0], "factbase reembed") {
+		t.Errorf("log warnings %q; want each write to say it stored without vectors", lines)
+	}
+	up := memory.New(s, memory.Options{Embedder: embed.NewHash(64)})
+	unembedded := func() (n int, err error) {
+		err = s.View(ctx, u, func(tx factbase.ReadTx) error {
+			n, err = tx.CountUnembedded(ctx, embed.NewHash(64).Model())
+			return err
+		})
+		return n, err
+	}
+	if n, err := unembedded(); err != nil || n < 4 {
+		t.Fatalf("unembedded before reembed = %d %v, want at least 4", n, err)
+	}
+	if _, err := up.Retrieve.Reembed(ctx, u, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := unembedded(); err != nil || n != 0 {
+		t.Errorf("unembedded after reembed = %d %v, want 0", n, err)
+	}
+	refusing := memory.New(s, memory.Options{Embedder: failingEmbedder{factbase.Errorf(factbase.EINVALID, "llm: the model refused the input")}})
+	if _, err := refusing.Chat.Say(ctx, u, "My phone is +1 555 0100."); factbase.ErrorCode(err) != factbase.EINVALID {
+		t.Errorf("Say with an embedder refusing the input: %v, want the invalid-input error", err)
 	}
 }

@@ -101,7 +101,7 @@ func New(store factbase.Store, o Options) *Engine {
 	}
 	c := core.New(store, core.Options{Cardinalities: o.Cardinalities, NewID: o.NewID, Observer: o.Observer,
 		NoSheetRegen: o.NoSheetRegen, Sheet: o.Sheet, Embedder: o.Embedder, BackgroundDelay: o.BackgroundDelay,
-		BackgroundError: o.BackgroundError, BeforeCheck: o.BeforeCheck})
+		BackgroundError: o.BackgroundError, BeforeCheck: o.BeforeCheck, Logger: o.Logger})
 	p := people.New(c, o.People)
 	r := retrieve.New(c, retrieve.Options{Logger: o.Logger})
 	ch := chat.New(c, p, r, chat.Options{Canon: o.Canon, TopicTeacher: o.TopicTeacher, KnownTopics: o.KnownTopics,

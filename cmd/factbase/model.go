@@ -121,7 +121,10 @@ func (m *Main) startWorkers(ctx context.Context, e *memory.Engine, c *common, lo
 		if c.llm != nil {
 			client = c.llm.c
 		}
-		for _, col := range []prometheus.Collector{server.NewModelCollector(client, w), server.NewJobStateCollector(e.Store(), log)} {
+		skipped := prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "factbase_embed_skipped_total",
+			Help: "Texts stored without vectors because the embedder was unreachable (factbase reembed gives them vectors)."},
+			func() float64 { return float64(e.EmbedSkipped()) })
+		for _, col := range []prometheus.Collector{server.NewModelCollector(client, w), server.NewJobStateCollector(e.Store(), log), skipped} {
 			if err := r.Registry().Register(col); err != nil {
 				w.Stop()
 				return nil, nil, fmt.Errorf("register the model metrics: %w", err)

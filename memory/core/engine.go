@@ -11,6 +11,8 @@ package core
 
 import (
 	"context"
+	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -19,6 +21,9 @@ import (
 
 // Options configure an Engine. The zero value is usable.
 type Options struct {
+	// Logger receives the write path's warnings (facts stored without vectors while
+	// the embedder is unreachable). Default: none.
+	Logger *slog.Logger
 	// Cardinalities declares each key's write semantics. Default:
 	// factbase.DefaultCardinalities (favorites.* ranked), everything else one.
 	// package memory adds the people and model sets to its default.
@@ -70,6 +75,8 @@ type Engine struct {
 	opts    Options
 	metrics metrics
 	bg      *background // nil unless Options.BackgroundDelay > 0
+
+	embedSkipped atomic.Int64 // texts stored without vectors: the embedder was down
 }
 
 // New returns an engine core over store.

@@ -23,6 +23,9 @@ func FactText(f factbase.Fact) string {
 type Vectors struct {
 	Model string
 	Vecs  map[string][]float32
+	// Down reports that the embedder could not be reached before the write: the
+	// write stores its texts without vectors and does not ask it again.
+	Down bool
 }
 
 // Of returns the vector of text; ok is false when there is none.
@@ -37,7 +40,7 @@ func (v *Vectors) Of(text string) (vec []float32, ok bool) {
 // has reports whether text was embedded (a text with nothing to embed has no vector
 // and counts as embedded only when it is empty).
 func (v *Vectors) has(text string) bool {
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" || v != nil && v.Down {
 		return true
 	}
 	_, ok := v.Of(text)
@@ -47,12 +50,12 @@ func (v *Vectors) has(text string) bool {
 // merge returns the vectors of v and w (of one model).
 func (v *Vectors) merge(w *Vectors) *Vectors {
 	switch {
-	case w == nil || len(w.Vecs) == 0:
+	case w == nil || len(w.Vecs) == 0 && !w.Down:
 		return v
-	case v == nil || len(v.Vecs) == 0:
+	case v == nil || len(v.Vecs) == 0 && !v.Down:
 		return w
 	}
-	out := &Vectors{Model: v.Model, Vecs: make(map[string][]float32, len(v.Vecs)+len(w.Vecs))}
+	out := &Vectors{Model: v.Model, Vecs: make(map[string][]float32, len(v.Vecs)+len(w.Vecs)), Down: v.Down || w.Down}
 	for t, x := range v.Vecs {
 		out.Vecs[t] = x
 	}
@@ -98,7 +101,7 @@ func (e *Engine) EmbedTexts(ctx context.Context, texts []string) (*Vectors, erro
 
 // EmbedOps embeds the fact texts of the set ops, before the write transaction: an
 // embedder may be a remote service that takes seconds, and must not hold the
-// writer's lock meanwhile.
+// writer's lock meanwhile. See EmbedForWrite for an embedder that is down.
 func (e *Engine) EmbedOps(ctx context.Context, ops []factbase.Op) (*Vectors, error) {
 	if e.opts.Embedder == nil || len(ops) == 0 {
 		return nil, nil
@@ -109,8 +112,33 @@ func (e *Engine) EmbedOps(ctx context.Context, ops []factbase.Op) (*Vectors, err
 			texts = append(texts, FactText(op.Fact))
 		}
 	}
-	return e.EmbedTexts(ctx, texts)
+	return e.EmbedForWrite(ctx, texts)
 }
+
+// EmbedForWrite is EmbedTexts for texts about to be stored. An embedder that cannot
+// be reached (EUNAVAILABLE, ETIMEOUT) does not stop the write: the texts are stored
+// without vectors, a warning is logged and counted (EmbedSkipped), and "factbase
+// reembed" (Retrieve.Reembed) gives them vectors later; full-text search finds them
+// meanwhile. A message is never lost because an embedding server is down.
+func (e *Engine) EmbedForWrite(ctx context.Context, texts []string) (*Vectors, error) {
+	tv, err := e.EmbedTexts(ctx, texts)
+	switch code := factbase.ErrorCode(err); {
+	case err == nil:
+		return tv, nil
+	case ctx.Err() != nil || code != factbase.EUNAVAILABLE && code != factbase.ETIMEOUT:
+		return nil, err
+	}
+	e.embedSkipped.Add(int64(len(texts)))
+	if e.opts.Logger != nil {
+		e.opts.Logger.Warn("stored without vectors: the embedder is unreachable; run factbase reembed when it is back",
+			"embedder", e.opts.Embedder.Model(), "texts", len(texts), "err", factbase.ErrorMessage(err))
+	}
+	return &Vectors{Model: e.opts.Embedder.Model(), Down: true}, nil
+}
+
+// EmbedSkipped returns how many texts were stored without vectors because the
+// embedder was unreachable, since the engine was made.
+func (e *Engine) EmbedSkipped() int64 { return e.embedSkipped.Load() }
 
 // indexFacts writes, inside the write transaction, the vectors of facts, those of
 // them stored at the transaction's time. Facts' full-text entries are kept by the

@@ -155,7 +155,7 @@ func (s *Service) AddEpisode(ctx context.Context, user factbase.UserID, in Episo
 		extracted = episode.ExtractTagged(ep.Content, ep.Tags)
 	}
 	ops := episodeOps(ep, extracted, in.Facts)
-	tv, err := s.core.EmbedTexts(ctx, []string{ep.Content})
+	tv, err := s.core.EmbedForWrite(ctx, []string{ep.Content})
 	if err != nil {
 		return EpisodeResult{}, err
 	}
