@@ -123,7 +123,8 @@ func TestModelFailures(t *testing.T) {
 			if tc.kind != "" {
 				want = append(want, `factbase_llm_errors_total{code="`+factbase.ModelErrorKind(tc.kind).Code()+`",kind="`+tc.kind+`"} 2`)
 			} else {
-				want = append(want, `factbase_llm_tokens_total{type="prompt"} 100`)
+				want = append(want, `factbase_llm_tokens_total{type="prompt"} 100`, `factbase_llm_tokens_today 120`,
+					`factbase_llm_daily_budget_tokens{scope="all"} 0`)
 			}
 			for _, w := range want {
 				if !strings.Contains(metrics, w) {

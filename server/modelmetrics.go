@@ -19,6 +19,7 @@ type modelCollector struct {
 
 	calls, requests, retries, fallbacks, think, errors, tokens, cost, inFlight *prometheus.Desc
 	jobs, jobsInFlight, jobTokens, jobCost                                     *prometheus.Desc
+	tokensToday, budget                                                        *prometheus.Desc
 }
 
 // NewModelCollector returns the collector of the model client c (nil: no model) and
@@ -41,13 +42,15 @@ func NewModelCollector(c *llm.Client, w *jobs.Workers) prometheus.Collector {
 		jobsInFlight: d("factbase_jobs_in_flight", "Background jobs being processed by this process."),
 		jobTokens:    d("factbase_jobs_tokens_total", "Model tokens used by this process's background jobs, failed attempts included, by type.", "type"),
 		jobCost:      d("factbase_jobs_cost_usd_total", "Model cost of this process's background jobs, in US dollars."),
+		tokensToday:  d("factbase_llm_tokens_today", "Model tokens of every user's jobs today (UTC), read from the store, against the daily budget."),
+		budget:       d("factbase_llm_daily_budget_tokens", "The daily token budgets for model extraction, by scope (all: every user; user: each user); 0: none.", "scope"),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (m *modelCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.calls, m.requests, m.retries, m.fallbacks, m.think, m.errors, m.tokens, m.cost,
-		m.inFlight, m.jobs, m.jobsInFlight, m.jobTokens, m.jobCost} {
+		m.inFlight, m.jobs, m.jobsInFlight, m.jobTokens, m.jobCost, m.tokensToday, m.budget} {
 		ch <- d
 	}
 }
@@ -84,6 +87,15 @@ func (m *modelCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(m.jobTokens, float64(s.Usage.PromptTokens), "prompt")
 		counter(m.jobTokens, float64(s.Usage.CompletionTokens), "completion")
 		counter(m.jobCost, s.Usage.Cost)
+		if m.client != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if b, err := w.Budget(ctx, ""); err == nil { // a store that cannot answer: left out of this scrape
+				ch <- prometheus.MustNewConstMetric(m.tokensToday, prometheus.GaugeValue, float64(b.Tokens))
+				ch <- prometheus.MustNewConstMetric(m.budget, prometheus.GaugeValue, float64(b.DailyTokens), "all")
+				ch <- prometheus.MustNewConstMetric(m.budget, prometheus.GaugeValue, float64(b.UserDailyTokens), "user")
+			}
+		}
 	}
 }
 
