@@ -123,3 +123,54 @@ func slicesHas(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestEndedStates: a statement that something no longer holds retracts the current
+// fact that holds it (kept in history), and only that: a hypothesis, a denial, or an
+// ending that matches nothing stored changes nothing.
+func TestEndedStates(t *testing.T) {
+	e := peopleEngine(t, memory.Options{})
+	u := factbase.UserID("0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c02")
+	for _, m := range []string{"I'm vegetarian.", "I drive a Ford Focus.", "I work at Globex.",
+		"I have a dentist appointment on Friday at 10am.", "I live in Lyon."} {
+		peopleSay(t, e, u, m)
+	}
+	for _, m := range []string{"If I sold my car I would take the bus.", "I'm not vegan anymore.", "Should I leave Globex?"} {
+		if res := peopleSay(t, e, u, m); res.Result.Retracted != 0 {
+			t.Errorf("%q retracted %d facts, want none", m, res.Result.Retracted)
+		}
+	}
+	cases := []struct{ msg, key, reply string }{
+		{"I'm not vegetarian anymore.", "diet", "vegetarian is no longer your diet"},
+		{"I sold the Focus.", "vehicle", "Ford Focus is no longer your vehicle"},
+		{"The dentist appointment got cancelled.", "plan", "is cancelled"},
+		{"I no longer work at Globex.", "work.employer", "Globex is no longer your employer"},
+	}
+	for _, tc := range cases {
+		res := peopleSay(t, e, u, tc.msg)
+		if res.Result.Retracted != 1 || !strings.Contains(res.Reply, tc.reply) {
+			t.Errorf("%q: retracted %d, reply %q; want 1 and %q", tc.msg, res.Result.Retracted, res.Reply, tc.reply)
+		}
+		if got := peopleCurrent(t, e, u, factbase.SubjectUser, tc.key); len(got) != 0 {
+			t.Errorf("after %q, %s = %v, want none current", tc.msg, tc.key, got)
+		}
+		hist, err := e.Facts(t.Context(), u, factbase.FactFilter{Key: tc.key, History: true})
+		if err != nil || len(hist) == 0 {
+			t.Errorf("after %q, %s has no history: %v %v", tc.msg, tc.key, hist, err)
+		}
+	}
+	if got := peopleCurrent(t, e, u, factbase.SubjectUser, "home.city"); strings.Join(got, ",") != "Lyon" {
+		t.Errorf("home.city = %v, want Lyon untouched", got)
+	}
+	// Changing and ending in one message: the new value stands.
+	peopleSay(t, e, u, "I'm vegetarian.")
+	res := peopleSay(t, e, u, "I'm not vegetarian anymore, I'm vegan now.")
+	if got := peopleCurrent(t, e, u, factbase.SubjectUser, "diet"); strings.Join(got, ",") != "vegan" {
+		t.Errorf("diet after a change = %v (reply %q), want vegan", got, res.Reply)
+	}
+	peopleSay(t, e, u, "I work at Oracle.")
+	res = peopleSay(t, e, u, "I quit Oracle last week, I'm at Datadog now.")
+	if got := peopleCurrent(t, e, u, factbase.SubjectUser, "work.employer"); strings.Join(got, ",") != "Datadog" ||
+		strings.Contains(res.Reply, "no longer") {
+		t.Errorf("employer after quitting for another = %v (reply %q), want Datadog and no ending", got, res.Reply)
+	}
+}

@@ -215,6 +215,7 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 			if ops, notes, skipped, err = s.statementOpsIn(ctx, w.Tx(), p.Statements, topics, src); err != nil {
 				return err
 			}
+			pp = pp.KeepSet(ops) // a key the router sets anew is not also ended
 			ops = append(ops, pp.Ops...)
 			if err := w.Apply(ops...); err != nil {
 				return err

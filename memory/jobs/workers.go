@@ -429,6 +429,7 @@ func (w *Workers) process(ctx context.Context, j factbase.Job) (RememberResult, 
 	if pp, err = e.people.PlanPersonal(ctx, j.User, j.Input, people.MessageInfo{Time: now}, src); err != nil {
 		return res, factbase.ModelUsage{}, err
 	}
+	pp = pp.KeepSet(ruleOps) // a key the router sets anew is not also ended
 	ruleOps = append(ruleOps, pp.Ops...)
 	res.Notes = append(res.Notes, pp.Skipped...)
 	for _, op := range ruleOps {

@@ -118,6 +118,55 @@ type PersonalPlan struct {
 	Conflicts []factbase.Conflict        `json:"conflicts"`
 	// Facts are the facts planned, with whom they are about.
 	Facts []personal.Planned `json:"facts"`
+	// Ended are the user's facts the message says no longer hold, retracted by Ops.
+	Ended []Ended `json:"ended,omitempty"`
+}
+
+// Ended is a fact a message ends ("I'm not vegetarian anymore"), with its reply.
+type Ended struct {
+	ID    string `json:"id"`
+	Key   string `json:"key"`
+	Reply string `json:"reply"`
+}
+
+// KeepSet returns p without the retractions of ended facts whose key another part of
+// the same message sets about the user ("I quit Oracle, I'm at Datadog now": the new
+// employer supersedes the old one, which is not retracted as well).
+func (p PersonalPlan) KeepSet(ops []factbase.Op) PersonalPlan {
+	if len(p.Ended) == 0 {
+		return p
+	}
+	set := map[string]bool{}
+	for _, op := range ops {
+		if op.Kind == factbase.OpSet && (op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
+			set[op.Fact.Key] = true
+		}
+	}
+	drop, replies := map[string]bool{}, map[string]bool{}
+	var kept []Ended
+	for _, en := range p.Ended {
+		if set[en.Key] {
+			drop[en.ID], replies[en.Reply] = true, true
+		} else {
+			kept = append(kept, en)
+		}
+	}
+	if len(drop) == 0 {
+		return p
+	}
+	out := p
+	out.Ended, out.Ops, out.Reply = kept, nil, nil
+	for _, op := range p.Ops {
+		if !(op.Kind == factbase.OpRetract && drop[op.ID]) {
+			out.Ops = append(out.Ops, op)
+		}
+	}
+	for _, r := range p.Reply {
+		if !replies[r] {
+			out.Reply = append(out.Reply, r)
+		}
+	}
+	return out
 }
 
 // Empty reports whether the plan writes nothing and has nothing to tell.
@@ -305,7 +354,19 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 		}
 		out.Ops = append(ops, out.Ops...)
 	}
-	out.Reply = append(personalReply(out.Facts), out.Reply...)
+	ended, err := endedFacts(ctx, tx, message, info, out.Ops)
+	if err != nil {
+		return out, err
+	}
+	out.Ended = ended
+	var endOps []factbase.Op
+	var endReplies []string
+	for _, en := range ended {
+		endOps = append(endOps, factbase.Op{Kind: factbase.OpRetract, ID: en.ID})
+		endReplies = append(endReplies, en.Reply)
+	}
+	out.Ops = append(endOps, out.Ops...)
+	out.Reply = append(append(personalReply(out.Facts), endReplies...), out.Reply...)
 	if len(out.Ops) == 0 && len(out.Conflicts) == 0 && len(out.Created) == 0 && len(out.Updated) == 0 && len(notes) == 0 {
 		return out, nil
 	}

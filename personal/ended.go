@@ -1,0 +1,168 @@
+package personal
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/factbase/factbase"
+)
+
+// Ending is a statement that something the user said before no longer holds: "I'm
+// not vegetarian anymore", "I no longer work at Globex", "I sold the Focus", "The
+// dentist appointment got cancelled". It names the value in words; the planner
+// retracts the user's current facts that hold it, and only those: an ending that
+// matches nothing stored changes nothing.
+type Ending struct {
+	// Words are the value's words, lower case, without determiners ("focus").
+	Words []string `json:"words"`
+	// Keys, when set, are the only keys whose facts it ends ("work.employer").
+	Keys []string `json:"keys,omitempty"`
+	Span string   `json:"span"`
+}
+
+// plannedKeys are the keys of what can be cancelled: plans, schedules and trips.
+var plannedKeys = []string{factbase.KeyPlan, factbase.KeySchedule, factbase.KeyTravel}
+
+// endingStops end an ending's value ("... anymore", "... since May").
+var endingStops = map[string]bool{"anymore": true, "now": true, "because": true, "since": true, "and": true, "but": true,
+	"so": true, "as": true, "after": true, "last": true, "yesterday": true, "today": true, "this": true, "any": true,
+	"though": true, "either": true, "either.": true, "for": true}
+
+// endingDeterminers are dropped from the front of an ending's value.
+var endingDeterminers = map[string]bool{"a": true, "an": true, "the": true, "my": true, "our": true}
+
+// endingUnsure marks a sentence that is not a plain statement: a hypothesis, a wish,
+// a question, a possibility.
+var endingUnsure = map[string]bool{"if": true, "would": true, "might": true, "maybe": true, "should": true,
+	"could": true, "wish": true, "might've": true, "perhaps": true, "thinking": true, "planning": true}
+
+// Endings returns the endings stated in msg by the user in the first person.
+func Endings(msg string) []Ending {
+	toks := tokenize(msg)
+	var out []Ending
+	for _, s := range sentences(msg, toks) {
+		var ws []string
+		for _, t := range s {
+			if t.kind == kPunct {
+				if t.w == "?" {
+					ws = nil
+					break
+				}
+				ws = append(ws, ",")
+				continue
+			}
+			ws = append(ws, t.w)
+		}
+		if len(ws) == 0 || slices.ContainsFunc(ws, func(w string) bool { return endingUnsure[w] }) {
+			continue
+		}
+		span := strings.TrimSpace(msg[s[0].start:s[len(s)-1].end])
+		for i := range ws {
+			if e, ok := endingAt(ws, i); ok {
+				e.Span = span
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// endingAt matches an ending that begins at ws[i].
+func endingAt(ws []string, i int) (Ending, bool) {
+	at := func(j int, words ...string) bool {
+		if j+len(words) > len(ws) {
+			return false
+		}
+		for k, w := range words {
+			if ws[j+k] != w {
+				return false
+			}
+		}
+		return true
+	}
+	// A clause's start: the sentence's, or after a comma or a conjunction.
+	if i > 0 && ws[i-1] != "," && ws[i-1] != "and" && ws[i-1] != "but" && ws[i-1] != "so" && ws[i-1] != "actually" &&
+		ws[i-1] != "well" && ws[i-1] != "oh" {
+		return Ending{}, false
+	}
+	anymore := func(j int) bool {
+		return j < len(ws) && ws[j] == "anymore" || at(j, "any", "more") || at(j, "any", "longer")
+	}
+	value := func(j int) ([]string, int) {
+		for j < len(ws) && endingDeterminers[ws[j]] {
+			j++
+		}
+		k := j
+		for k < len(ws) && ws[k] != "," && !endingStops[ws[k]] {
+			k++
+		}
+		if k == j || k-j > 6 {
+			return nil, k
+		}
+		return slices.Clone(ws[j:k]), k
+	}
+	switch {
+	// "I'm not vegetarian anymore", "I am no longer a smoker", "I'm not vegan any more"
+	case at(i, "i", "am", "no", "longer"):
+		if v, _ := value(i + 4); v != nil {
+			return Ending{Words: v}, true
+		}
+	case at(i, "i", "am", "not"):
+		if v, k := value(i + 3); v != nil && anymore(k) {
+			return Ending{Words: v}, true
+		}
+	// "I no longer work at Globex", "I don't work for Initech anymore", "I left Globex", "I quit Globex"
+	case at(i, "i", "no", "longer", "work", "at"), at(i, "i", "no", "longer", "work", "for"):
+		if v, _ := value(i + 5); v != nil {
+			return Ending{Words: v, Keys: []string{"work.employer"}}, true
+		}
+	case at(i, "i", "do", "not", "work", "at"), at(i, "i", "do", "not", "work", "for"):
+		if v, k := value(i + 5); v != nil && anymore(k) {
+			return Ending{Words: v, Keys: []string{"work.employer"}}, true
+		}
+	case at(i, "i", "left"), at(i, "i", "quit"):
+		if v, _ := value(i + 2); v != nil {
+			return Ending{Words: v, Keys: []string{"work.employer"}}, true
+		}
+	// "I don't live in Lyon anymore", "I no longer live in Lyon"
+	case at(i, "i", "no", "longer", "live", "in"):
+		if v, _ := value(i + 5); v != nil {
+			return Ending{Words: v, Keys: []string{"home.city"}}, true
+		}
+	case at(i, "i", "do", "not", "live", "in"):
+		if v, k := value(i + 5); v != nil && anymore(k) {
+			return Ending{Words: v, Keys: []string{"home.city"}}, true
+		}
+	// "I sold the Focus", "I got rid of my bike", "I gave away my old piano"
+	case at(i, "i", "sold"), at(i, "we", "sold"):
+		if v, _ := value(i + 2); v != nil {
+			return Ending{Words: v}, true
+		}
+	case at(i, "i", "got", "rid", "of"), at(i, "we", "got", "rid", "of"):
+		if v, _ := value(i + 4); v != nil {
+			return Ending{Words: v}, true
+		}
+	// "I cancelled the dentist appointment", "The dentist appointment was cancelled"
+	case at(i, "i", "cancelled"), at(i, "i", "canceled"):
+		if v, _ := value(i + 2); v != nil {
+			return Ending{Words: v, Keys: plannedKeys}, true
+		}
+	case at(i, "my"), at(i, "the"), at(i, "our"):
+		j := i + 1
+		for j < len(ws) && ws[j] != "," && ws[j] != "was" && ws[j] != "is" && ws[j] != "got" && ws[j] != "has" {
+			j++
+		}
+		k := j
+		if k < len(ws) && (ws[k] == "was" || ws[k] == "is" || ws[k] == "got") {
+			k++
+		} else if at(k, "has", "been") {
+			k += 2
+		} else {
+			return Ending{}, false
+		}
+		if k < len(ws) && (ws[k] == "cancelled" || ws[k] == "canceled" || at(k, "called", "off")) && j > i+1 && j-i-1 <= 6 {
+			return Ending{Words: slices.Clone(ws[i+1 : j]), Keys: plannedKeys}, true
+		}
+	}
+	return Ending{}, false
+}
