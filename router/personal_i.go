@@ -1,0 +1,216 @@
+package router
+
+// Statements whose subject is the user: "I ...", "I'm ...", "we ...", and the
+// bare basics ("Ann, 34, from Leeds").
+
+import (
+	"github.com/factbase/factbase"
+)
+
+// iStatement parses a clause whose subject is "I", from the token after "I" at j.
+func (c *cl) iStatement(j int) (outcome, bool) {
+	o, ok := c.iStatementAt(j)
+	o.subjectI = true
+	return o, ok
+}
+
+func (c *cl) iStatementAt(j int) (outcome, bool) {
+	skipAdv := func(k int) int {
+		for adverbs[c.w(k)] || workAdverbs[c.w(k)] {
+			k++
+		}
+		return k
+	}
+	j = skipAdv(j)
+	w := c.w(j)
+	// Auxiliaries: "I'm living", "I've been working", "I have moved".
+	switch w {
+	case "am":
+		j = skipAdv(j + 1)
+		switch c.w(j) {
+		case "living", "residing", "staying":
+			if c.w(j+1) == "in" {
+				return c.setFact(factbase.KeyCity, j+2, len(c.t))
+			}
+			return none, false
+		case "based", "located":
+			if n := c.oneOf(j+1, []string{"in"}, []string{"out", "of"}, []string{"at"}); n > 0 {
+				return c.setFact(factbase.KeyCity, n, len(c.t))
+			}
+			return none, false
+		case "working":
+			return c.work(skipAdv(j+1), true)
+		case "employed":
+			return c.work(j+1, true)
+		case "called", "named":
+			return c.setFact(factbase.KeyName, j+1, len(c.t))
+		case "a", "an":
+			return c.iAmA(j)
+		case "the":
+			return c.iAmThe(j)
+		case "at":
+			return c.atWork(j + 1)
+		case "turning":
+			return c.iStatementAt(j) // "I'm turning 30 on June 2"
+		case "retired":
+			if c.trimPunctEnd(j+1, len(c.t)) == j+1 || c.w(j+1) == "now" || c.w(j+1) == "from" {
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{"retired"}}), true
+			}
+			return none, false
+		case "moving", "going", "not", "no", "never":
+			return none, true
+		}
+		// "Hi, I'm Sam.", "I'm Ada Lovelace": capitalised name-like words and nothing
+		// else ("I'm Tired" and "I'm French" are not names).
+		if _, e, _ := c.trimValue(j, len(c.t)); c.introduction(j, e) != "" {
+			// "I'm Sam, by the way"
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{c.introduction(j, e)}}), true
+		}
+		if v := c.introduction(j, c.trimPunctEnd(j, len(c.t))); v != "" {
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyName, Values: []string{v}}), true
+		}
+		return c.introAppositives(j)
+	case "have":
+		k := skipAdv(j + 1)
+		switch c.w(k) {
+		case "been":
+			k = skipAdv(k + 1)
+			switch c.w(k) {
+			case "living", "residing":
+				if c.w(k+1) == "in" {
+					return c.setFact(factbase.KeyCity, k+2, len(c.t))
+				}
+			case "working":
+				return c.work(k+1, false)
+			case "at":
+				return c.beenAt(k + 1)
+			}
+			if o, ok := c.promoted(k); ok {
+				return o, true
+			}
+			return none, false
+		case "moved", "relocated":
+			return c.moved(k + 1)
+		case "lived":
+			if c.w(k+1) == "in" && c.hasTimeTail(k+2) {
+				return c.setFact(factbase.KeyCity, k+2, len(c.t))
+			}
+			return none, false
+		case "a", "an":
+			return c.gotJob(k)
+		}
+		return none, false
+	case "live", "reside", "living", "residing":
+		// "living" with the subject of the clause before: "I'm Brazilian, living in
+		// Lisbon".
+		if c.w(j+1) == "in" && (j > 0 || w == "live" || w == "reside" || c.impliedI) {
+			return c.setFact(factbase.KeyCity, j+2, len(c.t))
+		}
+		return none, false
+	case "based":
+		if n := c.oneOf(j+1, []string{"in"}, []string{"out", "of"}); n > 0 && j == 0 && c.impliedI {
+			return c.setFact(factbase.KeyCity, n, len(c.t))
+		}
+		return none, false
+	case "working":
+		// "..., working at SAP" with the subject of the clause before.
+		if j == 0 && c.impliedI {
+			return c.work(j+1, true)
+		}
+		return none, false
+	case "bought", "rent", "rented", "own":
+		// "We finally bought a house in Leeds"
+		return c.dwelling(j + 1)
+	case "been":
+		// "Been at Microsoft for six years now."
+		return c.beenAt(j + 1)
+	case "retired":
+		return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{"retired"}}), true
+	case "moved", "relocated":
+		return c.moved(j + 1)
+	case "call":
+		// "I call Lisbon home"
+		if n := len(c.t); n-j >= 3 && c.w(n-1) == "home" {
+			return c.setFact(factbase.KeyCity, j+1, n-1)
+		}
+		return none, false
+	case "work":
+		return c.work(skipAdv(j+1), false)
+	case "go":
+		if c.w(j+1) == "by" {
+			return c.setFact(factbase.KeyName, j+2, len(c.t))
+		}
+		return none, false
+	case "was":
+		if o, ok := c.promoted(j + 1); ok {
+			return o, true
+		}
+		if c.w(j+1) == "born" {
+			k := j + 2
+			if c.w(k) == "in" {
+				// "born in May 1990" is a date; "born in Paris" is not.
+				k++
+			}
+			if v := c.birthday(k, len(c.t)); v != "" {
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyUserBirthday, Values: []string{v}}), true
+			}
+		}
+		return none, true
+	case "prefer", "like", "want":
+		// "I prefer to be called Sam"
+		if n := c.oneOf(j+1, []string{"to", "be", "called"}, []string{"being", "called"}, []string{"to", "go", "by"}); n > 0 {
+			return c.setFact(factbase.KeyName, n, len(c.t))
+		}
+		return none, false
+	case "turn", "turning":
+		// "I turn 30 on June 2": the date is the birthday.
+		if c.t[min(j+1, len(c.t)-1)].kind == tNum && c.w(j+2) == "on" {
+			if v := c.birthday(j+2, len(c.t)); v != "" {
+				return c.statement(Statement{Kind: Set, Key: factbase.KeyUserBirthday, Values: []string{v}}), true
+			}
+		}
+		return none, false
+	case "joined", "started":
+		k := j + 1
+		if c.w(k) == "working" {
+			k++
+		}
+		if c.w(k) == "at" || c.w(k) == "with" || c.w(k) == "for" {
+			k++
+		} else if w == "started" {
+			// "I started learning ASL", "I started a new job at ...": not an employer.
+			return c.gotJob(k)
+		}
+		if v := c.employer(k, len(c.t)); v != "" {
+			return c.statement(Statement{Kind: Set, Key: factbase.KeyEmployer, Values: []string{v}}), true
+		}
+		return c.gotJob(k)
+	case "got", "landed", "took", "accepted":
+		if o, ok := c.promoted(j + 1); ok {
+			return o, true
+		}
+		return c.gotJob(j + 1)
+	case "lived":
+		// "I lived in Oslo for ten years before moving to Stockholm."
+		for k := j + 1; k < len(c.t); k++ {
+			if n := c.oneOf(k, []string{"before", "moving", "to"}, []string{"then", "moved", "to"},
+				[]string{"before", "i", "moved", "to"}, []string{"until", "i", "moved", "to"}); n > 0 {
+				return c.setFact(factbase.KeyCity, n, len(c.t))
+			}
+		}
+		return none, true
+	case "do", "did", "used", "worked", "never", "no":
+		return none, true
+	}
+	return none, false
+}
+
+// hasTimeTail reports whether a time phrase follows somewhere in [k, end).
+func (c *cl) hasTimeTail(k int) bool {
+	for ; k < len(c.t); k++ {
+		if c.timeTail(k) {
+			return true
+		}
+	}
+	return false
+}
