@@ -306,7 +306,8 @@ func (x *extractor) genericCounts() {
 		return
 	}
 	slices.SortFunc(x.nouns, func(a, b counted) int { return a.pos - b.pos })
-	tests := containsAny(x.low, []string{"test", "suite", "spec"})
+	// Verb counts count tests where the text speaks of tests or of a CI run.
+	tests := containsAny(x.low, []string{"test", "suite", "spec"}) || hasWord(x.low, "ci", "pipeline", "build", "checks")
 	for _, c := range pending {
 		a, _ := x.sentence(c[0])
 		noun := ""

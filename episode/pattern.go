@@ -68,6 +68,29 @@ func (x *extractor) numbers() []int {
 	return x.nums
 }
 
+// hasWord reports whether s holds one of words as a whole word (letters and digits
+// either side end it).
+func hasWord(s string, words ...string) bool {
+	for _, w := range words {
+		for i := 0; ; {
+			k := strings.Index(s[i:], w)
+			if k < 0 {
+				break
+			}
+			a, b := i+k, i+k+len(w)
+			if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
+				return true
+			}
+			i = b
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {

@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/factbase/factbase"
@@ -121,10 +123,14 @@ func (s *Service) askEpisodes(ctx context.Context, user factbase.UserID, q strin
 		a.Reply = fmt.Sprintf("%s: %s.", planNoun(qa.Fact.Key), qa.Value)
 		a.Reply = strings.ToUpper(a.Reply[:1]) + a.Reply[1:]
 	default:
-		p := qa.Passages[0]
-		if !passageCovers(q, p) {
-			return out, false, nil // the best passage leaves part of the question open: no answer rather than a guess
+		// The best passage that holds all the question asks; none: no answer rather
+		// than a guess.
+		i := slices.IndexFunc(qa.Passages, func(p retrieve.Passage) bool { return passageCovers(q, p) })
+		if i < 0 || strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "who") {
+			// A passage does not name who: that is for the facts about people.
+			return out, false, nil
 		}
+		p := qa.Passages[i]
 		a.Reply = "From your notes: " + strings.TrimSpace(p.Text)
 		out.Source = "episodes"
 		out.Reply = a.Reply
@@ -239,15 +245,34 @@ func coversWords(q, text string) bool {
 		if recallStop[w] || len(w) < 3 || questionWords[w] {
 			continue
 		}
-		if !have[stemOf(w)] {
+		if !have[stemOf(w)] && !implied(w, text, have) {
 			return false
 		}
 	}
 	return true
 }
 
+// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
+var versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+`)
+
+// implied reports whether text says what the question word w names without the
+// word: a percentage is a share, a version number a version, passed and failed
+// counts are tests.
+func implied(w, text string, have map[string]bool) bool {
+	switch w {
+	case "share", "percentage", "percent", "proportion", "fraction":
+		return strings.Contains(text, "%")
+	case "version", "versions":
+		return versionLike.MatchString(text)
+	case "test", "tests":
+		return have[stemOf("passed")] || have[stemOf("failed")] || have[stemOf("skipped")]
+	}
+	return false
+}
+
 // questionWords ask; they are not what is asked about.
-var questionWords = map[string]bool{"current": true, "currently": true, "now": true, "latest": true, "running": true,
+var questionWords = map[string]bool{"many": true, "much": true, "number": true, "amount": true,
+	"current": true, "currently": true, "now": true, "latest": true, "running": true,
 	"run": true, "runs": true, "deployed": true, "status": false, "tell": true, "know": true, "value": true}
 
 // passageCovers reports whether an episode holds every content word of a question
