@@ -38,7 +38,7 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 			subject, about = named[0].Subject(), personal.Label(named[0])
 		}
 	}
-	versions, err := s.historyOf(ctx, user, subject, q)
+	versions, err := s.historyOf(ctx, user, subject, historyQuestion(q, plan))
 	if err != nil || len(versions) == 0 {
 		return out, false, err
 	}
@@ -163,6 +163,26 @@ func during(f factbase.Fact) string {
 // historyOf returns the versions, newest first, of the single-valued key of subject
 // the question asks about: by its words' intents, else the key of the episode fact
 // the hybrid query finds ("What was the NEXUS version before 2.3.1?").
+// historyQuestion is q without the value it names and the words of time that place
+// it ("What was the NEXUS version before 2.3.1?" looks for the NEXUS version): what
+// identifies the key whose history is asked.
+func historyQuestion(q string, plan question.Plan) string {
+	if plan.Value != "" {
+		if i := strings.Index(strings.ToLower(q), strings.ToLower(plan.Value)); i >= 0 {
+			q = q[:i] + " " + q[i+len(plan.Value):]
+		}
+	}
+	var kept []string
+	for _, w := range strings.Fields(q) {
+		switch strings.ToLower(strings.Trim(w, "?.,!")) {
+		case "before", "after", "until", "since", "prior", "to":
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return strings.Join(kept, " ")
+}
+
 func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, q string) ([]factbase.Fact, error) {
 	var versions []factbase.Fact
 	for _, p := range askIntents(q) {
