@@ -216,7 +216,7 @@ func TestReembedCommand(t *testing.T) {
 }
 
 func TestSearchErrors(t *testing.T) {
-	env := testEnv(t)
+	env := testEnvDB(t)
 	runCases(t, env, []cliCase{
 		{"no query", []string{"search", "--user", testUser}, 2, "needs a query"},
 		{"bad kind", []string{"search", "--user", testUser, "--kind", "people", "x"}, 2, "--kind"},

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -39,6 +40,26 @@ type Main struct {
 	Getenv func(string) string
 	// Ready, when set, is called by serve with the address it listens on.
 	Ready func(addr string)
+
+	// readOnly is set by Run for a command that only reads: it refuses a SQLite path
+	// where no database exists rather than create an empty one.
+	readOnly bool
+}
+
+// readCommands only read; readSubcommands are the reading subcommands of the others.
+var (
+	readCommands    = map[string]bool{"ask": true, "recall": true, "search": true, "query": true, "lookup": true, "sheet": true}
+	readSubcommands = map[string]bool{"facts get": true, "facts list": true, "facts history": true, "list show": true,
+		"entities list": true, "entities get": true, "episodes list": true, "episodes get": true, "conflicts list": true,
+		"jobs list": true, "jobs show": true, "jobs usage": true, "keys list": true}
+)
+
+// isReadOnly reports whether args name a command that only reads.
+func isReadOnly(args []string) bool {
+	if readCommands[args[0]] {
+		return true
+	}
+	return len(args) > 1 && readSubcommands[args[0]+" "+args[1]]
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -92,6 +113,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		}
 		return 0
 	}
+	m.readOnly = isReadOnly(args)
 	for _, c := range m.commands() {
 		if c.name == args[0] {
 			err := c.run(m, ctx, args[1:])
@@ -200,7 +222,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err := m.modelEngineOptions(c, &o); err != nil { // model.go
 		return nil, nil, err
 	}
-	s, err := openStore(ctx, c.db)
+	s, err := m.openStore(ctx, c.db)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -211,6 +233,17 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 // isPostgres reports whether db names a PostgreSQL database rather than a SQLite file.
 func isPostgres(db string) bool {
 	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// openStore is openStore that, for a command that only reads, refuses a SQLite path
+// where there is no database: reading an empty one would only say "No facts".
+func (m *Main) openStore(ctx context.Context, db string) (factbase.Store, error) {
+	if path := strings.TrimPrefix(db, "sqlite://"); m.readOnly && !isPostgres(db) {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, factbase.Errorf(factbase.ENOTFOUND, "no database at %s: nothing is stored there yet (check --db or $FACTBASE_DB; writing commands such as say create it)", path)
+		}
+	}
+	return openStore(ctx, db)
 }
 
 // openStore opens db: a postgres:// URL opens the PostgreSQL store, anything else

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,6 +23,34 @@ func run(t *testing.T, env map[string]string, args ...string) (string, string, i
 
 func testEnv(t *testing.T) map[string]string {
 	return map[string]string{"FACTBASE_DB": filepath.Join(t.TempDir(), "f.db"), "HOME": t.TempDir()}
+}
+
+// testEnvDB is testEnv with its database made (a command that only reads refuses a
+// path where none exists).
+func testEnvDB(t *testing.T) map[string]string {
+	t.Helper()
+	env := testEnv(t)
+	mustRun(t, env, "say", "--user", testUser, "Hello there.")
+	return env
+}
+
+// TestReadOnlyNoDatabase: a command that only reads refuses a SQLite path where no
+// database exists, and creates none; a writing command creates it.
+func TestReadOnlyNoDatabase(t *testing.T) {
+	env := testEnv(t)
+	for _, args := range [][]string{{"ask", "--user", testUser, "What is my email?"}, {"facts", "list", "--user", testUser},
+		{"search", "--user", testUser, "x"}, {"sheet", "--user", testUser}, {"jobs", "list"}} {
+		if _, stderr, code := run(t, env, args...); code != 1 || !strings.Contains(stderr, "no database at "+env["FACTBASE_DB"]) {
+			t.Errorf("%v on no database: exit %d, %q", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(env["FACTBASE_DB"]); err == nil {
+		t.Fatal("a reading command created the database")
+	}
+	mustRun(t, env, "say", "--user", testUser, "My email is ann@example.com.")
+	if out := mustRun(t, env, "ask", "--user", testUser, "What is my email?"); !strings.Contains(out, "ann@example.com") {
+		t.Errorf("ask after say = %q", out)
+	}
 }
 
 // mustRun runs a command that must succeed and returns its standard output.

@@ -73,7 +73,7 @@ func TestRecallMustShow(t *testing.T) {
 }
 
 func TestRecallErrors(t *testing.T) {
-	env := testEnv(t)
+	env := testEnvDB(t)
 	runCases(t, env, []cliCase{
 		{"no query", []string{"recall", "--user", testUser}, 2, "recall needs the query"},
 		{"bad now", []string{"recall", "--user", testUser, "--now", "soon", "x"}, 1, "is not a date"},

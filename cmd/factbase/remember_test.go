@@ -197,7 +197,7 @@ func showJob(t *testing.T, env map[string]string, id string) factbase.Job {
 }
 
 func TestRememberErrors(t *testing.T) {
-	env := testEnv(t)
+	env := testEnvDB(t)
 	runCases(t, env, []cliCase{
 		{"no message", []string{"remember", "--user", testUser}, 2, "needs the message"},
 		{"no user", []string{"remember", "hello"}, 2, "--user is required"},

@@ -60,7 +60,7 @@ func TestSheet(t *testing.T) {
 }
 
 func TestSheetErrors(t *testing.T) {
-	env := testEnv(t)
+	env := testEnvDB(t)
 	other := "1b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d"
 	runCases(t, env, []cliCase{
 		{"no user", []string{"sheet"}, 2, "--user is required"},
