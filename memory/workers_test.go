@@ -480,3 +480,45 @@ func TestRememberCrash(t *testing.T) {
 	}
 	t.Logf("%d kills; %d of %d jobs ran more than once; every job applied exactly once", killed.Load(), retried, n)
 }
+
+// TestUserJobs: one user's burst does not take every worker: over UserJobs a job
+// waits its turn (queued, its attempt not counted), and another user's job runs.
+func TestUserJobs(t *testing.T) {
+	gate := make(chan struct{})
+	var asked atomic.Int64
+	env := newRemember(t, func(m string, _ int) reply {
+		asked.Add(1)
+		<-gate
+		return reply{content: answer(nil)}
+	}, jobs.WorkerOptions{Workers: 4, UserJobs: 1, Poll: 5 * time.Millisecond}, llm.Options{})
+	a1 := queue(t, env.w, alice, "I play chess.")
+	a2 := queue(t, env.w, alice, "I play go.")
+	b1 := queue(t, env.w, "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c77", "I play bridge.")
+	if err := env.w.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer env.w.Stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for asked.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the model was asked %d times, want alice's first and bob's jobs at once", asked.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	j, err := env.w.Jobs().Job(t.Context(), a2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != factbase.JobQueued || j.Attempts != 0 || !strings.Contains(j.Error, "already has 1 model jobs running") {
+		t.Errorf("alice's second job = %s, attempts %d, %q; want queued, waiting its turn", j.State, j.Attempts, j.Error)
+	}
+	close(gate)
+	for _, id := range []string{a1.ID, a2.ID, b1.ID} {
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		j, err := env.w.Wait(ctx, id)
+		cancel()
+		if err != nil || j.State != factbase.JobDone {
+			t.Errorf("job %s = %s %v, want done", id, j.State, err)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (s *Server) op(id, method, path, tag, summary, description string, errs ...
 		Description:     description,
 		MaxBodyBytes:    -1, // enforced for every route by limitBody, before huma reads
 		BodyReadTimeout: -1, // bounded by the server's ReadTimeout
-		Errors:          append([]int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable}, errs...),
+		Errors:          append([]int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}, errs...),
 	}
 	if method == http.MethodPost {
 		o.Errors = append(o.Errors, http.StatusBadRequest, http.StatusRequestEntityTooLarge)

@@ -74,6 +74,12 @@ type Options struct {
 	// UI, when set, serves the web page at "/" and its assets under "/ui/" (package
 	// web). Nil: no page.
 	UI http.Handler
+	// RateLimit is the requests a second each API key may send (a token bucket of
+	// RateBurst); over it a request gets 429 with Retry-After. Default
+	// DefaultRateLimit (20, bursts of 40) with keys; none with NoAuth unless set (then
+	// per client address); negative: no limit.
+	RateLimit float64
+	RateBurst int
 	// Version is reported in the OpenAPI document. Default "dev".
 	Version string
 	// MCP, when set, is served at /mcp: the Model Context Protocol endpoint (see
@@ -92,6 +98,7 @@ type Server struct {
 	mux     *http.ServeMux
 	api     huma.API
 	keys    *keyCache
+	limiter *rateLimiter // nil: requests are not limited
 	handler http.Handler
 
 	mu   sync.Mutex
@@ -131,8 +138,9 @@ func New(o Options) *Server {
 	}
 	s := &Server{opts: o, log: o.Logger, metrics: o.Metrics, mux: http.NewServeMux()}
 	s.keys = newKeyCache(o.Keys, o.KeyCacheTTL)
+	s.limiter = newRateLimiter(o, o.Metrics.Registry())
 	s.api = humago.New(s.mux, s.config())
-	s.api.UseMiddleware(s.authenticate)
+	s.api.UseMiddleware(s.authenticate, s.limitRate)
 	s.register()
 	s.registerHealth()
 	s.mux.Handle("GET /metrics", o.Metrics.Handler())

@@ -82,8 +82,9 @@ func newTestEnv(t testing.TB, configure func(*Options)) *testEnv {
 	env.keyA, env.keyAID = mk(userA)
 	env.keyB, _ = mk(userB)
 	m := NewMetrics()
+	// The tests send bursts with one key: no request rate unless a test sets one.
 	o := Options{Engine: memory.New(st, memory.Options{Observer: m}), Keys: st, Metrics: m,
-		Logger: slog.New(slog.NewJSONHandler(env.logs, nil))}
+		Logger: slog.New(slog.NewJSONHandler(env.logs, nil)), RateLimit: -1}
 	if configure != nil {
 		configure(&o)
 	}

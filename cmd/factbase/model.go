@@ -33,6 +33,7 @@ type llmConfig struct {
 	workers         int
 	dailyTokens     int // budgets per UTC day, 0: none
 	userDailyTokens int
+	userJobs        int
 	c               *llm.Client // made by modelEngineOptions
 }
 
@@ -56,6 +57,7 @@ func (m *Main) llmFlags(fs *flag.FlagSet, c *common) {
 	fs.Float64Var(&lc.completionPrice, "llm-completion-price", envFloat("FACTBASE_LLM_COMPLETION_PRICE"), "US dollars per million completion tokens ($FACTBASE_LLM_COMPLETION_PRICE)")
 	fs.BoolVar(&lc.replace, "llm-replace", false, "let the model change a one-valued fact's value (default: such a change is reported as a conflict, not applied)")
 	fs.IntVar(&lc.workers, "workers", 4, "background jobs processed at once")
+	fs.IntVar(&lc.userJobs, "user-jobs", 2, "model jobs of one user processed at once (negative: no limit)")
 	envInt := func(k string) int {
 		n, _ := strconv.Atoi(m.Getenv(k))
 		return n
@@ -144,7 +146,10 @@ func (m *Main) newWorkers(e *memory.Engine, c *common, log *slog.Logger) (*jobs.
 		if lc.dailyTokens < 0 || lc.userDailyTokens < 0 {
 			return nil, usagef("--llm-daily-tokens and --llm-user-daily-tokens must not be negative")
 		}
-		o.DailyTokens, o.UserDailyTokens = lc.dailyTokens, lc.userDailyTokens
+		o.DailyTokens, o.UserDailyTokens, o.UserJobs = lc.dailyTokens, lc.userDailyTokens, lc.userJobs
+		if lc.userJobs == 0 {
+			return nil, usagef("--user-jobs must not be 0 (negative: no limit)")
+		}
 		if lc.c != nil {
 			o.Extractor, o.Endpoint = lc.c, lc.c.Endpoint()
 		}

@@ -34,6 +34,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", 120*time.Second, "keep-alive connections idle longer are closed")
 	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGINT/SIGTERM, time allowed for in-flight requests")
 	fs.DurationVar(&o.EraseTimeout, "erase-timeout", 30*time.Minute, "time allowed to erase a user (DELETE /v1/users/{user}) and write its reply")
+	fs.Float64Var(&o.RateLimit, "rate-limit", 0, fmt.Sprintf("requests a second each API key may send; over it 429 with Retry-After (0: %d with keys, none with --no-auth; negative: no limit)", server.DefaultRateLimit))
+	fs.IntVar(&o.RateBurst, "rate-burst", 0, fmt.Sprintf("requests a key may send at once above its rate (0: %d, or twice --rate-limit)", server.DefaultRateBurst))
 	fs.DurationVar(&o.KeyCacheTTL, "key-cache", 2*time.Second, "how long a checked API key is trusted before it is read again (a revoked key stops working within this time; 0: read it every time)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.backgroundDelay, "background-delay", 200*time.Millisecond, "write answers' references (the fact sheet's scores) and regenerate fact sheets in the background, batched this often, so requests do not wait for them; 0: in each request")

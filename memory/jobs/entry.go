@@ -136,6 +136,5 @@ func (w *Workers) deferJob(ctx context.Context, j factbase.Job, until time.Time,
 		return
 	}
 	w.stats.deferred.Add(1)
-	w.o.Logger.Warn("job put off: token budget spent", "job", j.ID, "user", string(j.User), "until", until.Format(time.RFC3339),
-		"why", why)
+	w.o.Logger.Warn("job put off", "job", j.ID, "user", string(j.User), "until", until.Format(time.RFC3339), "why", why)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"sync"
@@ -56,6 +57,10 @@ type WorkerOptions struct {
 	// is put off until the next day (JobStore.DeferJob), its attempt not counted; the
 	// rules' facts of its message were stored when it was received.
 	DailyTokens, UserDailyTokens int
+	// UserJobs is the most model jobs of one user this pool runs at once, so that one
+	// user's burst does not take every worker; a job over it waits a moment (its
+	// attempt not counted). Default 2; negative: no limit.
+	UserJobs int
 	// Logger receives one line per job outcome. Default: none.
 	Logger *slog.Logger
 	// Now is the clock used to resolve temporal words. Default time.Now.
@@ -99,6 +104,9 @@ type Workers struct {
 	ended chan struct{} // closed and replaced whenever a job of this pool ends
 
 	stats workerCounters
+
+	userMu   sync.Mutex
+	userJobs map[factbase.UserID]int // model jobs in progress, by user
 }
 
 // NewWorkers returns a pool over e's store's job queue; EINVALID for a negative
@@ -123,13 +131,17 @@ func NewWorkers(e *Service, o WorkerOptions) (*Workers, error) {
 	if o.Poll == 0 {
 		o.Poll = 500 * time.Millisecond
 	}
+	if o.UserJobs == 0 {
+		o.UserJobs = 2
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Workers{e: e, js: js, o: o, wake: make(chan struct{}, 1), ended: make(chan struct{})}, nil
+	return &Workers{e: e, js: js, o: o, wake: make(chan struct{}, 1), ended: make(chan struct{}),
+		userJobs: map[factbase.UserID]int{}}, nil
 }
 
 // DefaultMaxAttempts is how many times a job is tried by default.
@@ -285,6 +297,32 @@ func (w *Workers) RunJob(ctx context.Context, id string) (factbase.Job, error) {
 	}
 }
 
+// enterUser counts a job of user as running, unless the user has UserJobs running
+// already (false).
+func (w *Workers) enterUser(user factbase.UserID) bool {
+	if w.o.UserJobs < 0 || w.o.Extractor == nil {
+		return true
+	}
+	w.userMu.Lock()
+	defer w.userMu.Unlock()
+	if w.userJobs[user] >= w.o.UserJobs {
+		return false
+	}
+	w.userJobs[user]++
+	return true
+}
+
+func (w *Workers) leaveUser(user factbase.UserID) {
+	if w.o.UserJobs < 0 || w.o.Extractor == nil {
+		return
+	}
+	w.userMu.Lock()
+	defer w.userMu.Unlock()
+	if w.userJobs[user]--; w.userJobs[user] <= 0 {
+		delete(w.userJobs, user)
+	}
+}
+
 // errLeaseLost marks a completion refused because the job's lease is no longer ours.
 type errLeaseLost struct{ err error }
 
@@ -326,6 +364,11 @@ func (w *Workers) run(ctx context.Context, j factbase.Job) {
 		w.deferJob(ctx, j, until, why)
 		return
 	}
+	if !w.enterUser(j.User) {
+		w.deferJob(ctx, j, time.Now().Add(w.o.Poll*2), fmt.Sprintf("this user already has %d model jobs running; it waits its turn", w.o.UserJobs))
+		return
+	}
+	defer w.leaveUser(j.User)
 	start := time.Now()
 	res, usage, err := w.process(jctx, j)
 	var lostLease *errLeaseLost
