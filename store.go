@@ -45,6 +45,7 @@ type Store interface {
 	// Close releases the store; a closed store returns EUNAVAILABLE.
 	Close() error
 
+	AuditStore // the audit trail (audit.go)
 	JobStore   // the durable job queue (jobs.go)
 	KeyStore   // API keys (keys.go)
 	SheetStore // saved fact sheets (sheetstore.go)

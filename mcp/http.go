@@ -123,7 +123,8 @@ func (a *authenticator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w, "API key "+k.ID+" has been revoked")
 		return
 	}
-	a.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyContext{}, k)))
+	ctx := factbase.WithActor(context.WithValue(r.Context(), keyContext{}, k), "mcp:key:"+k.ID)
+	a.next.ServeHTTP(w, r.WithContext(ctx))
 }
 
 func unauthorized(w http.ResponseWriter, msg string) {

@@ -51,7 +51,8 @@ func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string)
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := server.New(server.Options{Engine: memory.New(st, memory.Options{NoSheetRegen: true}), Keys: st})
+		srv := server.New(server.Options{Engine: memory.New(st, memory.Options{NoSheetRegen: true}), Keys: st,
+			RateLimit: -1}) // the test sends bursts with one key
 		go func() { done <- srv.Serve(ctx, l) }()
 		out[i] = factbaseServer{url: "http://" + l.Addr().String(), store: st}
 	}

@@ -77,6 +77,7 @@ func (s *Server) op(id, method, path, tag, summary, description string, errs ...
 // register adds every /v1 operation.
 func (s *Server) register() {
 	s.registerMessages()
+	s.registerAudit()
 	s.registerFacts()
 	s.registerLists()
 	s.registerTranscripts() // transcripts.go

@@ -18,7 +18,7 @@ const bearerScheme = "bearer"
 // key is 401; a user key used on another user's path is 403.
 func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	if s.opts.NoAuth || !strings.HasPrefix(ctx.Operation().Path, "/v1/") {
-		next(ctx)
+		next(huma.WithContext(ctx, factbase.WithActor(ctx.Context(), "http:no-auth")))
 		return
 	}
 	unauthorized := func(msg string) {
@@ -64,7 +64,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 			return
 		}
 	}
-	next(ctx)
+	next(huma.WithContext(ctx, factbase.WithActor(ctx.Context(), "key:"+key.ID)))
 }
 
 // keyCache looks keys up by hash and remembers found keys for a short time, so that

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Open, opts ...Option) {
 		{"Transcripts", testTranscripts},
 		{"APIKeys", testKeys},
 		{"Jobs", testJobs},
+		{"Audit", testAudit},
 		{"Search", testSearch},
 		{"References", testReferences}, {"SheetFacts", testSheetFacts}, {"Sheets", testSheets}, {"SheetEndToEnd", testSheetEndToEnd},
 		{"People", testPeople},

@@ -72,6 +72,7 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		if err := ks.CreateKey(ctx, k); err != nil {
 			return err
 		}
+		e.Audit(ctx, factbase.AuditKeyCreate, k.User, k.ID, nil)
 		if c.json {
 			return m.printJSON(keyToJSON(k, secret))
 		}
@@ -106,6 +107,7 @@ func (m *Main) runKeys(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
+		e.Audit(ctx, factbase.AuditKeyRevoke, k.User, k.ID, nil)
 		return m.printLine(&c, keyToJSON(k, ""), fmt.Sprintf("Revoked %s at %s.", k.ID, localTime(*k.RevokedAt)))
 	}
 }

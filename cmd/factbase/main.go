@@ -48,7 +48,7 @@ type Main struct {
 
 // readCommands only read; readSubcommands are the reading subcommands of the others.
 var (
-	readCommands    = map[string]bool{"ask": true, "recall": true, "search": true, "query": true, "lookup": true, "sheet": true}
+	readCommands    = map[string]bool{"audit": true, "ask": true, "recall": true, "search": true, "query": true, "lookup": true, "sheet": true}
 	readSubcommands = map[string]bool{"facts get": true, "facts list": true, "facts history": true, "list show": true,
 		"entities list": true, "entities get": true, "episodes list": true, "episodes get": true, "conflicts list": true,
 		"jobs list": true, "jobs show": true, "jobs usage": true, "keys list": true}
@@ -94,6 +94,7 @@ func (m *Main) commands() []command {
 		{"reembed", "give facts and episodes vectors of the configured embedder", (*Main).runReembed},
 		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
 		{"remember", "store a message's rule facts at once and queue it for the model, if one is configured", (*Main).runRemember},
+		{"audit", "read the audit trail: erasures, merges, conflict decisions, keys", (*Main).runAudit},
 		{"hooks", "give a coding agent (Claude Code) memory: session-start context, transcript ingest", (*Main).runHooks},
 		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},
 		{"migrate", "copy users from a SQLite file into PostgreSQL, verified by counts", (*Main).runMigrate},
@@ -114,6 +115,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return 0
 	}
 	m.readOnly = isReadOnly(args)
+	ctx = factbase.WithActor(ctx, "cli") // the audit trail's actor (serve and mcp name their keys)
 	for _, c := range m.commands() {
 		if c.name == args[0] {
 			err := c.run(m, ctx, args[1:])

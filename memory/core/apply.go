@@ -114,6 +114,7 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 		e.SheetAfter(ctx, user, SheetChanged(res) || w.touchSheet)
 	}
 	if res.Deleted > 0 {
+		e.Audit(ctx, factbase.AuditFactsDelete, user, "", map[string]int{"facts": res.Deleted})
 		// Erased data leaves the store's files too where the store can (SQLite: the
 		// write-ahead log, which still holds the rows' earlier pages, is truncated).
 		// Best effort: the erasure has committed.

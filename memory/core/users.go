@@ -79,9 +79,12 @@ func (e *Engine) EraseUser(ctx context.Context, user factbase.UserID) (factbase.
 	if err != nil {
 		return factbase.UserErasure{}, err
 	}
-	for _, n := range out.Removed {
+	counts := map[string]int{}
+	for t, n := range out.Removed {
 		out.Total += n
+		counts[t] = int(n)
 	}
+	e.Audit(ctx, factbase.AuditUserErase, user, "", counts) // a tombstone: counts, no content
 	out.Purged, err = e.store.Purge(ctx)
 	if err != nil {
 		return out, fmt.Errorf("user %s erased; purging the freed space failed: %w", user, err)

@@ -126,6 +126,7 @@ func (s *Service) ConfirmConflict(ctx context.Context, user factbase.UserID, id 
 		return ConflictResult{}, err
 	}
 	res.Facts = nil
+	s.core.Audit(ctx, factbase.AuditConflictDecide, user, "confirmed "+id, map[string]int{"stored": res.Stored, "updated": res.Updated})
 	return ConflictResult{Conflict: out, Result: res}, nil
 }
 
@@ -146,5 +147,8 @@ func (s *Service) RejectConflict(ctx context.Context, user factbase.UserID, id s
 		out = cur
 		return w.Tx().PutConflict(ctx, cur)
 	})
+	if err == nil {
+		s.core.Audit(ctx, factbase.AuditConflictDecide, user, "rejected "+id, nil)
+	}
 	return out, err
 }

@@ -508,6 +508,7 @@ func (s *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 		return EntityResult{}, err
 	}
 	res.Facts = nil
+	s.core.Audit(ctx, factbase.AuditEntityMerge, user, into+" <- "+from, map[string]int{"moved": res.Stored + res.Updated})
 	return EntityResult{Entity: dst, Result: res, Other: &src}, nil
 }
 
@@ -595,6 +596,7 @@ func (s *Service) SplitEntity(ctx context.Context, user factbase.UserID, id stri
 		return EntityResult{}, err
 	}
 	out.Other = &src
+	s.core.Audit(ctx, factbase.AuditEntitySplit, user, id+" -> "+out.Entity.ID, map[string]int{"moved": len(moved)})
 	return out, nil
 }
 
@@ -659,5 +661,6 @@ func (s *Service) DeleteEntity(ctx context.Context, user factbase.UserID, id str
 		return EntityResult{}, err
 	}
 	res.Facts = nil
+	s.core.Audit(ctx, factbase.AuditEntityDelete, user, id, map[string]int{"facts": res.Deleted})
 	return EntityResult{Entity: target, Result: res}, nil
 }
