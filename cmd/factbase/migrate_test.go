@@ -11,6 +11,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
+	"github.com/factbase/factbase/internal/userdata"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
@@ -307,7 +308,7 @@ func TestInsertRanks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var got []string
-		for _, f := range insertRanks(tc.facts) {
+		for _, f := range userdata.InsertRanks(tc.facts) {
 			got = append(got, fmt.Sprintf("%s#%d", f.ID, f.Rank))
 		}
 		if got := strings.Join(got, " "); got != tc.want {
