@@ -15,6 +15,8 @@ const (
 	AuditConflictDecide = "conflict.decide" // a pending change confirmed or rejected
 	AuditKeyCreate      = "key.create"      // an API key made
 	AuditKeyRevoke      = "key.revoke"      // an API key revoked
+	AuditExport         = "user.export"     // a user's data exported (counts by kind)
+	AuditImport         = "user.import"     // data imported into a user (counts by kind)
 )
 
 // Bounds of the audit trail.

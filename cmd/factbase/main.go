@@ -94,6 +94,8 @@ func (m *Main) commands() []command {
 		{"reembed", "give facts and episodes vectors of the configured embedder", (*Main).runReembed},
 		{"eval", "measure retrieval on LoCoMo conversations (recall@k)", (*Main).runEval},
 		{"remember", "store a message's rule facts at once and queue it for the model, if one is configured", (*Main).runRemember},
+		{"export", "write everything a user owns as Factbase's export format (JSONL)", (*Main).runExport},
+		{"import", "load an export, mem0's memories or a list of messages into a user", (*Main).runImport},
 		{"audit", "read the audit trail: erasures, merges, conflict decisions, keys", (*Main).runAudit},
 		{"hooks", "give a coding agent (Claude Code) memory: session-start context, transcript ingest", (*Main).runHooks},
 		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},

@@ -44,7 +44,7 @@ func (o Owner) Entity(r Scanner) (factbase.Entity, error) {
 
 // EntityArgs returns the arguments of an entity's upsert: owner, then EntityColumns.
 // It validates e (factbase.Entity.Validate); nil aliases and attributes are stored
-// as an empty array and object, a zero CreatedAt as now, and UpdatedAt is now.
+// as an empty array and object, and a zero CreatedAt or UpdatedAt as now.
 func EntityArgs(owner any, e factbase.Entity, now time.Time) ([]any, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
@@ -61,12 +61,17 @@ func EntityArgs(owner any, e factbase.Entity, now time.Time) ([]any, error) {
 	if err != nil {
 		return nil, factbase.Errorf(factbase.EINVALID, "entity %s: attributes: %v", e.ID, err)
 	}
-	created := e.CreatedAt
+	// The writer's times are kept (a copy or an import keeps them); a zero time is
+	// the transaction's.
+	created, updated := e.CreatedAt, e.UpdatedAt
 	if created.IsZero() {
 		created = now
 	}
+	if updated.IsZero() {
+		updated = now
+	}
 	return []any{owner, e.ID, e.Name, string(e.Role), e.Relation, string(al), string(at),
-		created.UnixNano(), now.UnixNano(), e.MergedInto}, nil
+		created.UnixNano(), updated.UnixNano(), e.MergedInto}, nil
 }
 
 // ConflictColumns are the columns of a conflict, in the order Owner.Conflict reads

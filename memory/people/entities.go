@@ -484,6 +484,7 @@ func (s *Service) MergeEntities(ctx context.Context, user factbase.UserID, into,
 			d2.Aliases = d2.Aliases[:factbase.MaxAliases]
 		}
 		s2.MergedInto = d2.ID
+		d2.UpdatedAt, s2.UpdatedAt = w.Tx().Now(), w.Tx().Now()
 		if err := w.Tx().PutEntity(ctx, d2); err != nil {
 			return err
 		}

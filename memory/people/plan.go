@@ -381,7 +381,7 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 			return factbase.Errorf(factbase.ECONFLICT, "the user's people changed while the message was read; send it again")
 		}
 		for _, en := range append(append([]factbase.Entity{}, created...), updated...) {
-			en.User = user
+			en.User, en.UpdatedAt = user, w.Tx().Now()
 			if err := w.Tx().PutEntity(ctx, en); err != nil {
 				return err
 			}
