@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/version"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
@@ -39,6 +40,9 @@ type Main struct {
 	Getenv func(string) string
 	// Ready, when set, is called by serve with the address it listens on.
 	Ready func(addr string)
+	// Build is what "version" prints and serve reports (/healthz, /metrics, OpenAPI,
+	// MCP, the web page). Zero: the running binary's (version.Get).
+	Build version.Info
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -75,7 +79,10 @@ func (m *Main) commands() []command {
 		{"remember", "enqueue a message for background extraction (rules, and a model if configured)", (*Main).runRemember},
 		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},
 		{"migrate", "copy users from a SQLite file into PostgreSQL, verified by counts", (*Main).runMigrate},
-		{"entities", "list, show, create, rename, merge, split and delete people", (*Main).runEntities}, {"conflicts", "list, confirm and reject changes waiting for the user", (*Main).runConflicts}, {"recall", "recall the facts that bear on a question, grouped by person", (*Main).runRecall},
+		{"entities", "list, show, create, rename, merge, split and delete people", (*Main).runEntities},
+		{"conflicts", "list, confirm and reject changes waiting for the user", (*Main).runConflicts},
+		{"recall", "recall the facts that bear on a question, grouped by person", (*Main).runRecall},
+		{"version", "print the version, commit, build date and Go version", (*Main).runVersion},
 	}
 }
 
@@ -90,6 +97,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return m.exit(m.runVersion(ctx, args[1:]))
 	}
 	for _, c := range m.commands() {
 		if c.name == args[0] {
