@@ -31,7 +31,7 @@ merging, erasing a user) cost in proportion to that.`
 // config returns the huma configuration: OpenAPI 3.1 at /openapi.json, problem+json
 // errors with field-naming details, and no schema links or hosted docs page.
 func (s *Server) config() huma.Config {
-	c := huma.DefaultConfig("Factbase", s.opts.Version)
+	c := huma.DefaultConfig("Factbase", s.opts.Build.Version)
 	c.Info.Description = apiDescription
 	c.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
 	c.OpenAPIPath = "/openapi"

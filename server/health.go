@@ -50,9 +50,14 @@ func (d Dependency) state(ctx context.Context) (string, string) {
 	return stateNone, ""
 }
 
-// status is the body of the liveness check.
+// status is the body of the liveness check: ok, and which build answers.
 type status struct {
-	Status string `json:"status" example:"ok"`
+	Status    string `json:"status" example:"ok"`
+	Version   string `json:"version" example:"v1.2.0" doc:"the release version of this build (a semver tag), or dev for a build that carries none"`
+	Commit    string `json:"commit,omitempty" example:"4f0c3a9e1b7d2c6a8e5f0b3d9c1a7e4f2b6d8c0a" doc:"the git commit it was built from, when known"`
+	Modified  bool   `json:"modified,omitempty" doc:"true when it was built from a tree with uncommitted changes"`
+	BuildDate string `json:"build_date,omitempty" example:"2026-01-02T15:04:05Z" doc:"when it was built: the time of its commit (RFC 3339), when known"`
+	GoVersion string `json:"go_version" example:"go1.26.0" doc:"the Go release it was built with"`
 }
 
 type statusOutput struct {
@@ -76,7 +81,8 @@ type readinessOutput struct {
 func (s *Server) registerHealth() {
 	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Tags: []string{"Operations"}, Summary: "Liveness",
-		Description: "200 while the process serves HTTP. Needs no key."}, s.healthz)
+		Description: "200 while the process serves HTTP, with the build that serves: version, commit, build date " +
+			"and Go version (as \"factbase version\" prints them). Needs no key."}, s.healthz)
 	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz",
 		Tags: []string{"Operations"}, Summary: "Readiness",
 		Description: "200 while the store can be reached, else 503: the store alone decides readiness. " +
@@ -88,7 +94,9 @@ func (s *Server) registerHealth() {
 }
 
 func (s *Server) healthz(ctx context.Context, _ *struct{}) (*statusOutput, error) {
-	return &statusOutput{Body: status{Status: "ok"}}, nil
+	b := s.opts.Build
+	return &statusOutput{Body: status{Status: "ok", Version: b.Version, Commit: b.Commit, Modified: b.Modified,
+		BuildDate: b.BuildDate, GoVersion: b.GoVersion}}, nil
 }
 
 func (s *Server) readyz(ctx context.Context, _ *struct{}) (*readinessOutput, error) {

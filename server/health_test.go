@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/version"
 )
 
 // TestReadyz: the store decides ready or not; the model and the embedder only make
@@ -87,5 +89,52 @@ func TestReadyzDocumented(t *testing.T) {
 	}
 	if m := sch.Properties["model"]; m == nil || len(m.Enum) != 3 {
 		t.Errorf("the model property's enum = %v, want ok, degraded, none", m)
+	}
+}
+
+// TestBuildInfo: the build the server is given is what /healthz, /metrics and the
+// OpenAPI document report; without one, version dev and this Go.
+func TestBuildInfo(t *testing.T) {
+	cases := []struct {
+		name   string
+		build  version.Info
+		health status
+		metric string
+	}{
+		{name: "a release",
+			build: version.Info{Version: "v1.2.3", Commit: "4f0c3a9e1b7d2c6a8e5f0b3d9c1a7e4f2b6d8c0a",
+				BuildDate: "2026-01-02T15:04:05Z", GoVersion: "go1.26.0"},
+			health: status{Status: "ok", Version: "v1.2.3", Commit: "4f0c3a9e1b7d2c6a8e5f0b3d9c1a7e4f2b6d8c0a",
+				BuildDate: "2026-01-02T15:04:05Z", GoVersion: "go1.26.0"},
+			metric: `factbase_build_info{commit="4f0c3a9e1b7d2c6a8e5f0b3d9c1a7e4f2b6d8c0a",go_version="go1.26.0",version="v1.2.3"} 1`},
+		{name: "a modified tree", build: version.Info{Version: "v1.2.3", Commit: "abc", Modified: true, GoVersion: "go1.26.0"},
+			health: status{Status: "ok", Version: "v1.2.3", Commit: "abc", Modified: true, GoVersion: "go1.26.0"},
+			metric: `factbase_build_info{commit="abc",go_version="go1.26.0",version="v1.2.3"} 1`},
+		{name: "none given",
+			health: status{Status: "ok", Version: "dev", GoVersion: runtime.Version()},
+			metric: `factbase_build_info{commit="",go_version="` + runtime.Version() + `",version="dev"} 1`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEnv(t, func(o *Options) { o.Build = tc.build })
+			var got status
+			e.ok("GET", "/healthz", "", "", &got)
+			if got != tc.health {
+				t.Errorf("GET /healthz = %+v, want %+v", got, tc.health)
+			}
+			r := e.do("GET", "/metrics", "", "")
+			if n := strings.Count(string(r.body), "factbase_build_info{"); n != 1 || !strings.Contains(string(r.body), tc.metric) {
+				t.Errorf("/metrics has %d factbase_build_info series, want one: %s", n, tc.metric)
+			}
+			var doc struct {
+				Info struct {
+					Version string `json:"version"`
+				} `json:"info"`
+			}
+			e.do("GET", "/openapi.json", "", "").json(t, &doc)
+			if got, want := doc.Info.Version, tc.health.Version; got != want {
+				t.Errorf("OpenAPI info.version = %q, want %q", got, want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/version"
 	"github.com/factbase/factbase/memory/core"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -28,6 +29,7 @@ type Metrics struct {
 	invariants prometheus.Counter
 	canonical  *prometheus.CounterVec
 	canonConf  *prometheus.HistogramVec
+	build      *prometheus.GaugeVec
 }
 
 var _ core.Observer = (*Metrics)(nil)
@@ -61,9 +63,12 @@ func NewMetrics() *Metrics {
 		canonConf: histogramVec("factbase_canonicalization_confidence",
 			"Confidence of topic canonicalisation decisions, by method.",
 			[]float64{.1, .2, .3, .4, .5, .6, .7, .8, .9, .95, 1}, "method"),
+		build: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "factbase_build_info",
+			Help: "Always 1; the labels say which build serves: its version, git commit and Go version."},
+			[]string{"version", "commit", "go_version"}),
 	}
 	m.reg.MustRegister(m.requests, m.inFlight, m.apply, m.written, m.mutations, m.duplicates, m.invariants,
-		m.canonical, m.canonConf,
+		m.canonical, m.canonConf, m.build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, a := range []factbase.Action{factbase.Move, factbase.Insert, factbase.NoOp, factbase.Append, factbase.Remove} {
 		m.mutations.WithLabelValues(string(a))
@@ -118,6 +123,12 @@ func (m *Metrics) InvariantViolation() { m.invariants.Inc() }
 func (m *Metrics) Canonicalized(method string, confidence float64) {
 	m.canonical.WithLabelValues(method).Inc()
 	m.canonConf.WithLabelValues(method).Observe(confidence)
+}
+
+// setBuild makes b the one series of factbase_build_info (New calls it).
+func (m *Metrics) setBuild(b version.Info) {
+	m.build.Reset()
+	m.build.WithLabelValues(b.Version, b.Commit, b.GoVersion).Set(1)
 }
 
 // observeRequest records one served request.

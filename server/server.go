@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/version"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
 )
@@ -80,8 +82,10 @@ type Options struct {
 	// per client address); negative: no limit.
 	RateLimit float64
 	RateBurst int
-	// Version is reported in the OpenAPI document. Default "dev".
-	Version string
+	// Build describes the running binary: /healthz reports it, /metrics exports it
+	// as factbase_build_info, and its Version is the OpenAPI document's info.version.
+	// Defaults: Version "dev", GoVersion runtime.Version().
+	Build version.Info
 	// MCP, when set, is served at /mcp: the Model Context Protocol endpoint (see
 	// mcp.NewHandler, which checks the API keys itself). Default nil: no /mcp.
 	MCP http.Handler
@@ -133,9 +137,13 @@ func New(o Options) *Server {
 	if o.KeyCacheTTL == 0 {
 		o.KeyCacheTTL = 2 * time.Second
 	}
-	if o.Version == "" {
-		o.Version = "dev"
+	if o.Build.Version == "" {
+		o.Build.Version = version.Dev
 	}
+	if o.Build.GoVersion == "" {
+		o.Build.GoVersion = runtime.Version()
+	}
+	o.Metrics.setBuild(o.Build)
 	s := &Server{opts: o, log: o.Logger, metrics: o.Metrics, mux: http.NewServeMux()}
 	s.keys = newKeyCache(o.Keys, o.KeyCacheTTL)
 	s.limiter = newRateLimiter(o, o.Metrics.Registry())

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/version"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/sqlite"
@@ -40,6 +41,10 @@ type Main struct {
 	Getenv func(string) string
 	// Ready, when set, is called by serve with the address it listens on.
 	Ready func(addr string)
+
+	// Build is what "version" prints and serve reports (/healthz, /metrics, OpenAPI,
+	// MCP, the web page). Zero: the running binary's (version.Get).
+	Build version.Info
 
 	// readOnly is set by Run for a command that only reads: it refuses a SQLite path
 	// where no database exists rather than create an empty one.
@@ -100,7 +105,10 @@ func (m *Main) commands() []command {
 		{"hooks", "give a coding agent (Claude Code) memory: session-start context, transcript ingest", (*Main).runHooks},
 		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},
 		{"migrate", "copy users from a SQLite file into PostgreSQL, verified by counts", (*Main).runMigrate},
-		{"entities", "list, show, create, rename, merge, split and delete people", (*Main).runEntities}, {"conflicts", "list, confirm and reject changes waiting for the user", (*Main).runConflicts}, {"recall", "recall the facts that bear on a question, grouped by person", (*Main).runRecall},
+		{"entities", "list, show, create, rename, merge, split and delete people", (*Main).runEntities},
+		{"conflicts", "list, confirm and reject changes waiting for the user", (*Main).runConflicts},
+		{"recall", "recall the facts that bear on a question, grouped by person", (*Main).runRecall},
+		{"version", "print the version, commit, build date and Go version", (*Main).runVersion},
 	}
 }
 
@@ -115,6 +123,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return m.exit(m.runVersion(ctx, args[1:]))
 	}
 	m.readOnly = isReadOnly(args)
 	ctx = factbase.WithActor(ctx, "cli") // the audit trail's actor (serve and mcp name their keys)

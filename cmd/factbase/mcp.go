@@ -58,7 +58,7 @@ over HTTP at %s.
 		defer stop()
 		workers = w
 	}
-	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log, Workers: workers})
+	srv, err := mcp.New(mcp.Options{Engine: e, User: user, Logger: log, Workers: workers, Version: m.build().Version})
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func mcpStdio(t *testing.T, env map[string]string, args ...string) (cs *mcpsdk.C
 	cr, sw := io.Pipe() // server stdout -> client
 	sr, cw := io.Pipe() // client -> server stdin
 	stderr = &lockedBuffer{}
-	m := &Main{Stdin: sr, Stdout: sw, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
+	m := &Main{Stdin: sr, Stdout: sw, Stderr: stderr, Getenv: func(k string) string { return env[k] }, Build: testBuild}
 	exit := make(chan int, 1)
 	go func() { exit <- m.Run(context.Background(), append([]string{"mcp"}, args...)) }()
 	cs, err := mcpClient().Connect(context.Background(), &mcpsdk.IOTransport{Reader: cr, Writer: cw}, nil)
@@ -97,6 +97,9 @@ func TestMCPStdio(t *testing.T) {
 	env := testEnv(t)
 	env["FACTBASE_USER"] = testUser
 	cs, stderr, end := mcpStdio(t, env, "--log-level", "info")
+	if got := cs.InitializeResult().ServerInfo.Version; got != testBuild.Version {
+		t.Errorf("MCP handshake version = %q, want the binary's %q", got, testBuild.Version)
+	}
 	rememberThenAsk(t, cs)
 	fg := mcpCall(t, cs, "forget", map[string]any{"key": "favorites.text_editor", "reason": "testing the audit line"})
 	if fg.IsError {

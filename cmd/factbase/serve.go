@@ -74,6 +74,9 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		closeStore()
 		log.Info("store closed", "db", redact.URL(c.db))
 	}()
+	o.Build = m.build()
+	log.Info("build", "version", o.Build.Version, "commit", o.Build.Commit, "modified", o.Build.Modified,
+		"build_date", o.Build.BuildDate, "go_version", o.Build.GoVersion)
 	logConfig(log, &c, e)
 	workers, stopWorkers, err := m.startWorkers(ctx, e, &c, log) // model.go: background jobs
 	if err != nil {
@@ -82,12 +85,12 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	defer stopWorkers()
 	o.Engine, o.Logger, o.Metrics, o.Workers = e, log, metrics, workers
 	o.Model, o.Embedder = dependencies(&c, e)
-	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth})
+	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth, Version: o.Build.Version})
 	if !o.NoAuth {
 		o.Keys = e.Store()
 	}
 	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: o.NoAuth, Logger: log,
-		Workers: workers}); err != nil {
+		Workers: workers, Version: o.Build.Version}); err != nil {
 		return err
 	}
 	srv := server.New(o)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/factbase/factbase/internal/version"
 )
 
 const otherUser = "9a1d3c5e-7f2b-4d6a-8c0e-1f3a5b7c9d2e"
@@ -45,10 +47,16 @@ type served struct {
 // with the database of env, and waits until it listens.
 func serve(t *testing.T, env map[string]string, args ...string) *served {
 	t.Helper()
+	return serveBuild(t, env, version.Info{}, args...)
+}
+
+// serveBuild is serve of a binary whose build is b (zero: the test binary's).
+func serveBuild(t *testing.T, env map[string]string, b version.Info, args ...string) *served {
+	t.Helper()
 	s := &served{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}}
 	ready := make(chan string, 1)
 	m := &Main{Stdin: strings.NewReader(""), Stdout: s.stdout, Stderr: s.stderr,
-		Getenv: func(k string) string { return env[k] }, Ready: func(addr string) { ready <- addr }}
+		Getenv: func(k string) string { return env[k] }, Ready: func(addr string) { ready <- addr }, Build: b}
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
 	go func() { exit <- m.Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)) }()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/factbase/factbase/internal/version"
 )
 
 // The browser tests drive Debian's Chromium (headless) against "factbase serve"
@@ -107,6 +108,10 @@ func TestUIOpenServer(t *testing.T) {
 		chromedp.SendKeys("#pick-user", user), chromedp.Click("#pick-form button"))
 	until(t, ctx, "the facts said through the API", `document.querySelector('#facts-list') && document.querySelector('#facts-list').innerText.includes('rooibos') && document.querySelector('#facts-list').innerText.includes('ada@example.com')`)
 	shot(t, ctx, "facts")
+	// The footer names the build that serves the page (a test binary is "dev").
+	if footer, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('footer').innerText`)); err != nil || footer != "Factbase "+version.Get().Version {
+		t.Errorf("footer = %q (%v), want %q", footer, err, "Factbase "+version.Get().Version)
+	}
 
 	// History of a fact, as a timeline.
 	do(t, ctx, "open history", chromedp.Click(`#facts-list tr button`))
