@@ -78,6 +78,7 @@ func (s *Server) op(id, method, path, tag, summary, description string, errs ...
 func (s *Server) register() {
 	s.registerMessages()
 	s.registerAudit()
+	s.registerExport()
 	s.registerFacts()
 	s.registerLists()
 	s.registerTranscripts() // transcripts.go

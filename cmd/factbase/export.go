@@ -185,11 +185,7 @@ func (m *Main) importExport(ctx context.Context, e *memory.Engine, c *common, bo
 		d.Retarget(user)
 		d.Renew(e.NewID) // beside the original, in the same store or not: ids are unique in a store
 	}
-	d.Counts = map[string]int64{"facts": int64(len(d.Facts)), "list_events": int64(len(d.Events)),
-		"fact_references": int64(len(d.Refs)), "sheets": int64(len(d.Sheets)), "episodes": int64(len(d.Episodes)),
-		"embeddings": int64(len(d.Vectors)), "transcript_checkpoints": int64(len(d.Checkpoints)),
-		"transcript_sessions": int64(len(d.Sessions)), "transcript_subjects": int64(len(d.Links)),
-		"entities": int64(len(d.Entities)), "conflicts": int64(len(d.Conflicts)), "preference_sessions": int64(len(d.Prefs))}
+	d.Counts = userdata.Expected(d)
 	if err := userdata.Refuse(ctx, e.Store(), []factbase.UserID{user}); err != nil {
 		return err
 	}

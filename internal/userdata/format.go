@@ -329,3 +329,13 @@ func (d *Data) Renew(newID func() string) {
 		}
 	}
 }
+
+// Expected returns the rows each table should hold after d is written: what Verify
+// compares a written import with.
+func Expected(d *Data) map[string]int64 {
+	return map[string]int64{"facts": int64(len(d.Facts)), "list_events": int64(len(d.Events)),
+		"fact_references": int64(len(d.Refs)), "sheets": int64(len(d.Sheets)), "episodes": int64(len(d.Episodes)),
+		"embeddings": int64(len(d.Vectors)), "transcript_checkpoints": int64(len(d.Checkpoints)),
+		"transcript_sessions": int64(len(d.Sessions)), "transcript_subjects": int64(len(d.Links)),
+		"entities": int64(len(d.Entities)), "conflicts": int64(len(d.Conflicts)), "preference_sessions": int64(len(d.Prefs))}
+}

@@ -269,14 +269,16 @@ func Refuse(ctx context.Context, dst factbase.Store, users []factbase.UserID) er
 		var rows map[string]int64
 		err := dst.View(ctx, u, func(tx factbase.ReadTx) error {
 			var err error
-			rows, err = tx.UserRows(ctx)
+			rows, err = TableRows(ctx, tx) // the user's data; API keys and jobs do not count
 			return err
 		})
 		if err != nil {
 			return fmt.Errorf("userdata: %w", err)
 		}
-		if len(rows) > 0 {
-			return factbase.Errorf(factbase.ECONFLICT, "user %s already has data in the destination; nothing was copied", u)
+		for _, n := range rows {
+			if n > 0 {
+				return factbase.Errorf(factbase.ECONFLICT, "user %s already has data in the destination; nothing was copied", u)
+			}
 		}
 	}
 	return nil
