@@ -40,6 +40,11 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		return s.askWho(ctx, user, plan, ens, out)
 	}
 	intents := askIntents(q)
+	if len(intents) > 0 && asksDay(q) {
+		// "Which day do I work from home?" asks when: the plans and schedules that
+		// mention it answer, not the employer "work" names.
+		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan, factbase.KeyTravel)
+	}
 	if plan.Kind == question.Group && (plan.Value == "" && len(intents) == 0 || plan.Count) {
 		return s.askGroup(ctx, user, q, plan, ens, out)
 	}
@@ -188,6 +193,18 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// asksDay reports whether q asks for a day or a time ("Which day ...", "What time
+// ...", "On which days ...").
+func asksDay(q string) bool {
+	lq := strings.ToLower(q)
+	for _, p := range []string{"which day", "what day", "what time", "which days", "what days", "on which day"} {
+		if strings.Contains(lq, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // sensitiveAsked reports whether a question asks for high-sensitivity facts (health).
