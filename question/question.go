@@ -90,6 +90,9 @@ var (
 	reCalled  = regexp.MustCompile(`^(?:what is|what's|whats|what are|how is|how are) (?:my|our) ([a-z -]+?) (?:called|named)$`)
 	reNameOf  = regexp.MustCompile(`^(?:what is|what's|whats) the name of (?:my|our) ([a-z -]+)$`)
 	reWhoHas  = regexp.MustCompile(`^who (?:works|lives|worked|lived|is working|is living) (?:at|in|for) (.+)$`)
+	// "Who is flying to Munich with me?", "Who's coming to the party with us?": the
+	// people whose plan holds what follows the verb.
+	reWhoWith = regexp.MustCompile(`^who(?: is| are| will be|'s) \w+ing (?:to |at |for |on |in )?(?:the )?(.+?) with (?:me|us)$`)
 	reGroupIn = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody|who|which|any|one|none|either|both|all) (?:in|of|at) (?:my|our) (family|kids|children|friends|colleagues|coworkers|co-workers|team|household|relatives|parents|siblings|pets|dogs|cats|sons|daughters)\b`)
 	reGroupAt = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody) at work\b`)
 	reKnown   = regexp.MustCompile(`\b(?:anyone|anybody|someone|somebody|who) (?:i|we) know\b`)
@@ -227,6 +230,9 @@ func of(s string) (p Plan, ok bool) {
 		return Plan{Kind: Facts, About: true, Value: "", Self: m[1] == "me" || m[1] == "myself", Many: true}, true
 	}
 	if m := reWhoHas.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: WhoHas, Value: m[1], Many: true}, true
+	}
+	if m := reWhoWith.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: WhoHas, Value: m[1], Many: true}, true
 	}
 	if m := reWho.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 3 && !strings.Contains(m[1], "'s ") {

@@ -38,6 +38,8 @@ func TestOf(t *testing.T) {
 		{"What's my sister's name?", Plan{Kind: Who, Relation: "sister"}},
 		{"What are our dogs called?", Plan{Kind: Group, Group: "dogs", Many: true}},
 		{"Who works at Spotify?", Plan{Kind: WhoHas, Value: "Spotify", Many: true}},
+		{"Who is flying to Munich with me?", Plan{Kind: WhoHas, Value: "Munich", Many: true}},
+		{"Who's coming to the party with us?", Plan{Kind: WhoHas, Value: "party", Many: true}},
 		{"How many kids do we have?", Plan{Kind: Group, Group: "children", Relation: "child", Count: true, Many: true}},
 		{"Which of my kids is 12?", Plan{Kind: Group, Group: "children", Many: true, Value: "12"}},
 		{"When did I move to Oslo?", Plan{Kind: History, When: true, Value: "Oslo", Self: true}},
