@@ -27,7 +27,8 @@ var exportStatements = export.Statements{
 
 // An embeddings row whose item is gone cannot be left by a committed write (the
 // item's deletion deletes it); the joins skip one anyway, as vector search does.
-const qExportVectors = `SELECT m.kind, coalesce(f.id, e.id), m.model, m.vec FROM embeddings m
+// m.vec is real[], or a pgvector vector read as one.
+const qExportVectors = `SELECT m.kind, coalesce(f.id, e.id), m.model, m.vec::real[] FROM embeddings m
 	LEFT JOIN facts f ON m.kind = 'fact' AND f.seq = m.item
 	LEFT JOIN episodes e ON m.kind = 'episode' AND e.seq = m.item
 	WHERE m.u = $1 AND coalesce(f.id, e.id) IS NOT NULL ORDER BY m.seq`

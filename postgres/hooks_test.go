@@ -68,3 +68,52 @@ func WaitPurge(s *Store) { s.purge.wait() }
 
 // Vacuum runs one purge of s now, as Purge's run does: a rewrite when full.
 func Vacuum(ctx context.Context, s *Store, full bool) (bool, error) { return s.vacuum(ctx, full) }
+
+// EnvRequirePgvector names the environment variable that makes the tests of the
+// pgvector path fail, rather than skip, when the server has no pgvector; .ci/run sets
+// it.
+const EnvRequirePgvector = "FACTBASE_REQUIRE_PGVECTOR"
+
+// PrepareVectorExtension creates the extension vector in the schema public of the
+// test database when the server has it, so that the stores of every test schema
+// find it there: created by a store, it would live in that store's schema and go
+// when the test drops it, with the vector columns of every other schema.
+func PrepareVectorExtension(url string) error {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var available bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')").Scan(&available); err != nil || !available {
+		return err
+	}
+	if _, err = conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector SCHEMA public"); err != nil {
+		// Another test package may have created it at the same moment.
+		var n int
+		if cerr := conn.QueryRow(ctx, "SELECT count(*) FROM pg_extension WHERE extname = 'vector'").Scan(&n); cerr != nil || n == 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// RequirePgvector logs how s ranks vectors and skips the test unless it is
+// pgvector; with EnvRequirePgvector set it fails instead.
+func RequirePgvector(t testing.TB, s *Store) {
+	t.Helper()
+	path, reason := s.VectorSearch()
+	if path == VectorsPgvector {
+		t.Logf("vector search: %s (extension %s in schema %s)", path, s.pgv.version, s.pgv.ext)
+		return
+	}
+	t.Logf("vector search: %s (%s)", path, reason)
+	if os.Getenv(EnvRequirePgvector) != "" {
+		t.Fatalf("%s is set but the store does not use pgvector: %s", EnvRequirePgvector, reason)
+	}
+	t.Skipf("pgvector is not used (%s); install it (../shared/vendor/pgvector/install.sh) to run this test", reason)
+}
+
+// InMemoryVectors reports whether s keeps in-memory copies of users' vectors.
+func InMemoryVectors(s *Store) bool { return s.vecs != nil }

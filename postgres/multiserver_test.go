@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/embed"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/ranked"
 	"github.com/factbase/factbase/server"
@@ -32,10 +34,12 @@ type factbaseServer struct {
 }
 
 // startServers opens n stores on schema at once (their migrations race under the
-// advisory lock) and serves each on its own loopback port until the test ends.
-func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string) {
+// advisory lock) and serves each on its own loopback port until the test ends, each
+// engine with the options mo.
+func startServers(t testing.TB, schema string, n int, o postgres.Options, mo memory.Options) ([]factbaseServer, string) {
 	t.Helper()
-	stores := openAtOnce(t, schema, n)
+	o.Schema = schema
+	stores := openAtOnce(t, o, n)
 	ctx, cancel := context.WithCancel(context.Background())
 	secret, key, err := factbase.NewKey("", "multi-server test", time.Now())
 	if err != nil {
@@ -51,7 +55,8 @@ func startServers(t testing.TB, schema string, n int) ([]factbaseServer, string)
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := server.New(server.Options{Engine: memory.New(st, memory.Options{NoSheetRegen: true}), Keys: st,
+		mo.NoSheetRegen = true
+		srv := server.New(server.Options{Engine: memory.New(st, mo), Keys: st,
 			RateLimit: -1}) // the test sends bursts with one key
 		go func() { done <- srv.Serve(ctx, l) }()
 		out[i] = factbaseServer{url: "http://" + l.Addr().String(), store: st}
@@ -112,7 +117,7 @@ func (c apiClient) do(ctx context.Context, method, url string, body any, out any
 // exactly once and reported as a duplicate exactly once, the lists must hold every
 // value with ranks exactly 1..N, and both servers must serve the same lists.
 func TestMultiServer(t *testing.T) {
-	servers, secret := startServers(t, postgres.NewSchema(t), 2)
+	servers, secret := startServers(t, postgres.NewSchema(t), 2, postgres.Options{}, memory.Options{})
 	const clients, each = 32, 24
 	lists := []string{"favorites.shared", "favorites.other"}
 	u := storetest.NewUser()
@@ -223,6 +228,106 @@ func TestMultiServer(t *testing.T) {
 	}
 }
 
+// TestMultiServerSearch: on either vector path, two servers share one database and
+// each finds at once by vector what the other wrote, and not what the other retracted
+// or replaced, though each searched before the other's writes (the in-memory path's
+// copies must catch up; with pgvector no server holds a copy).
+func TestMultiServerSearch(t *testing.T) {
+	emb, err := embed.NewGloVe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []postgres.Options{{}, {NoPgvector: true}} {
+		name := postgres.VectorsPgvector
+		if o.NoPgvector {
+			name = postgres.VectorsInMemory
+		}
+		t.Run(name, func(t *testing.T) {
+			servers, secret := startServers(t, postgres.NewSchema(t), 2, o, memory.Options{Embedder: emb})
+			for _, srv := range servers {
+				if o.NoPgvector {
+					path, reason := srv.store.VectorSearch()
+					t.Logf("vector search: %s (%s)", path, reason)
+				} else {
+					postgres.RequirePgvector(t, srv.store)
+				}
+				if got, want := postgres.InMemoryVectors(srv.store), o.NoPgvector; got != want {
+					t.Errorf("the store keeps in-memory vector copies: %v, want %v", got, want)
+				}
+			}
+			multiServerSearch(t, servers, secret)
+		})
+	}
+}
+
+func multiServerSearch(t *testing.T, servers []factbaseServer, secret string) {
+	ctx := context.Background()
+	c := apiClient{http: &http.Client{Timeout: time.Minute}, key: secret}
+	u := storetest.NewUser()
+	base := func(i int) string { return servers[i].url + "/v1/users/" + string(u) }
+	set := func(i int, key, value string) factbase.Fact {
+		t.Helper()
+		var res factbase.Result
+		if _, err := c.do(ctx, http.MethodPost, base(i)+"/facts", map[string]string{"key": key, "value": value}, &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Facts) != 1 {
+			t.Fatalf("setting %s: %+v", key, res)
+		}
+		return res.Facts[0]
+	}
+	// vectorRank is the rank among the vector candidates of server i of the fact
+	// with id, 0 when it is not a hit.
+	vectorRank := func(i int, query, id string) int {
+		t.Helper()
+		var res retrieve.SearchResult
+		body := map[string]any{"query": query, "kinds": []string{factbase.KindFact}, "limit": 20, "include_superseded": true}
+		if _, err := c.do(ctx, http.MethodPost, base(i)+"/search", body, &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if h.ID == id {
+				return h.Explain.VectorRank
+			}
+		}
+		return 0
+	}
+	values := []string{"sailing the norwegian fjords", "baking sourdough bread", "restoring vintage motorcycles",
+		"playing the cello in an orchestra", "growing tomatoes on the balcony", "collecting antique maps"}
+	facts := make([]factbase.Fact, len(values))
+	// Each server searches first, so that an in-memory copy exists before the writes.
+	for i := range servers {
+		vectorRank(i, "anything at all", "")
+	}
+	for i, v := range values {
+		facts[i] = set(i%2, fmt.Sprintf("hobby.h%d", i), v)
+	}
+	for i, f := range facts {
+		for s := range servers {
+			if got := vectorRank(s, values[i], f.ID); got != 1 {
+				t.Errorf("server %d: %q written through server %d is vector rank %d, want 1", s, values[i], i%2, got)
+			}
+		}
+	}
+	// Server 1 retracts one fact and replaces another; server 0 no longer finds them.
+	if _, err := c.do(ctx, http.MethodPost, base(1)+"/facts/"+facts[0].ID+"/retract", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	replaced := set(1, "hobby.h1", "flying kites at the beach")
+	for s := range servers {
+		if got := vectorRank(s, values[0], facts[0].ID); got != 0 {
+			t.Errorf("server %d: the retracted fact is vector rank %d, want none", s, got)
+		}
+		if got := vectorRank(s, "flying kites at the beach", replaced.ID); got != 1 {
+			t.Errorf("server %d: the new value is vector rank %d, want 1", s, got)
+		}
+		// The old value is history: found with include_superseded, still by its vector.
+		if got := vectorRank(s, values[1], facts[1].ID); got != 1 {
+			t.Errorf("server %d: the superseded value is vector rank %d, want 1", s, got)
+		}
+	}
+}
+
 // BenchmarkServers measures the throughput of one and of two Factbase servers over
 // the same database: 32 clients append over HTTP (each request one write
 // transaction), spread evenly over the servers, either each to its own user's list
@@ -243,7 +348,7 @@ func BenchmarkServers(b *testing.B) {
 
 func benchServers(b *testing.B, n int, shared bool) {
 	schema := postgres.NewSchema(b)
-	srvs, secret := startServers(b, schema, n)
+	srvs, secret := startServers(b, schema, n, postgres.Options{}, memory.Options{})
 	const clients = 32
 	c := apiClient{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}, key: secret}
 	users := make([]factbase.UserID, clients)

@@ -38,9 +38,11 @@
 // # Search
 //
 // Full text uses tsvector columns (English configuration) in GIN indexes. Vectors are
-// real[] rows ranked in Go over a per-user in-memory copy that each server keeps up to
-// date from the rows any server wrote (vectors.go); the pgvector extension is not
-// used.
+// searched in the database by the pgvector extension when it is there or the role
+// may create it (pgvector.go: an HNSW index per dimension, no per-server copy);
+// otherwise, or with Options.NoPgvector, they are real[] rows ranked in Go over a
+// per-user in-memory copy that each server keeps up to date from the rows any server
+// wrote (vectors.go). Store.VectorSearch says which.
 //
 // # Errors
 //
@@ -123,6 +125,11 @@ type Options struct {
 	// erasure returns, PurgeOff leaves them to autovacuum. Default: the URL's
 	// factbase_purge parameter, else PurgeVacuum.
 	Purge PurgeMode
+	// NoPgvector keeps vectors as real[] rows ranked in memory (vectors.go) even when
+	// the pgvector extension is available. A schema whose vectors were converted to
+	// pgvector cannot be opened with it (EINVALID). Default false: pgvector when the
+	// extension is in the database or the role may create it (pgvector.go).
+	NoPgvector bool
 	// Now returns the current time; default time.Now. Tests fix the clock with it.
 	Now func() time.Time
 }
@@ -130,12 +137,17 @@ type Options struct {
 // Store is the PostgreSQL store. It is safe for concurrent use.
 type Store struct {
 	pool    *pgxpool.Pool
-	vecs    *vecindex.Index
 	analyze *analyzer
 	purge   *purger
 	schema  string
 	now     func() time.Time
 	retries int
+
+	// Vectors are searched in the database when pgv is set (pgvector.go), else in
+	// the in-memory copies of vecs (vectors.go), vecReason saying why.
+	pgv       *pgvector
+	vecs      *vecindex.Index
+	vecReason string
 
 	purgeMode PurgeMode
 	gate      storeerr.Gate // closed by Close
@@ -213,13 +225,22 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, mapErr("open", err)
 	}
-	s := &Store{pool: pool, vecs: vecindex.New(vecindex.Options{}), schema: o.Schema, now: o.Now, retries: o.Retries, purgeMode: mode}
-	if err := s.migrate(ctx); err != nil {
+	s := &Store{pool: pool, schema: o.Schema, now: o.Now, retries: o.Retries, purgeMode: mode}
+	if err := s.migrate(ctx, o.NoPgvector); err != nil {
+		if s.pgv != nil {
+			s.pgv.indexes.close()
+		}
 		pool.Close()
 		return nil, err
 	}
+	if s.pgv == nil {
+		s.vecs = vecindex.New(vecindex.Options{})
+	}
 	var autovacuum bool
 	if err := pool.QueryRow(ctx, "SELECT current_setting('autovacuum')::boolean").Scan(&autovacuum); err != nil {
+		if s.pgv != nil {
+			s.pgv.indexes.close()
+		}
 		pool.Close()
 		return nil, mapErr("open", err)
 	}
@@ -238,7 +259,10 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 // analyzeTables updates the statistics of the store's busiest tables and returns the
 // facts table's estimated row count (see analyze.go).
 func (s *Store) analyzeTables(ctx context.Context) (float64, error) {
-	if _, err := s.pool.Exec(ctx, "ANALYZE "+analyzeTables); err != nil {
+	// SKIP_LOCKED: a table being indexed concurrently (an HNSW build, pgvector.go)
+	// is left for the next time, as waiting for its lock would deadlock with the
+	// build, which waits for the ANALYZE's snapshot.
+	if _, err := s.pool.Exec(ctx, "ANALYZE (SKIP_LOCKED) "+analyzeTables); err != nil {
 		return 0, err
 	}
 	var rows float64
@@ -256,6 +280,9 @@ func (s *Store) Close() error {
 	}
 	s.analyze.close()
 	s.purge.close()
+	if s.pgv != nil {
+		s.pgv.indexes.close()
+	}
 	s.pool.Close()
 	return nil
 }
@@ -273,11 +300,12 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// migrate applies the embedded migrations that are not yet recorded. It holds a
+// migrate applies the embedded migrations that are not yet recorded, the pgvector
+// one only if the store uses pgvector (chooseVectors; noPgvector: not). It holds a
 // session-level advisory lock, keyed by the schema, for the whole run, so that servers
 // starting at once apply each migration exactly once: the others wait, then find
 // every migration recorded.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context, noPgvector bool) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return mapErr("migrate", err)
@@ -303,6 +331,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		name text PRIMARY KEY, applied_at bigint NOT NULL)`); err != nil {
 		return mapErr("migrate", err)
 	}
+	if err := s.chooseVectors(ctx, conn.Conn(), noPgvector); err != nil {
+		return err
+	}
 	return migrate.Run(migrations, func(f migrate.File) error { return s.applyMigration(ctx, conn.Conn(), f) })
 }
 
@@ -310,6 +341,10 @@ func (s *Store) migrate(ctx context.Context) error {
 // transaction on conn, unless it is recorded (the caller holds the migration lock).
 func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, f migrate.File) error {
 	base := strings.TrimPrefix(f.Name, "migrations/")
+	setup, skip := s.migrationSetup(base)
+	if skip {
+		return nil
+	}
 	done, err := migrate.Recorded(conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base))
 	if done || err != nil {
 		return mapErr("migrate", err)
@@ -319,6 +354,11 @@ func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, f migrate.Fi
 		return mapErr("migrate", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	if setup != "" {
+		if _, err := tx.Exec(ctx, setup); err != nil {
+			return fmt.Errorf("postgres: migrate %s: %w", base, mapErr("migrate", err))
+		}
+	}
 	// A multi-statement script runs over the simple protocol, in this transaction.
 	if _, err := tx.Exec(ctx, f.Body, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("postgres: migrate %s: %w", base, mapErr("migrate", err))

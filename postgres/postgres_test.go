@@ -14,19 +14,26 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// testSchema is this test binary's own schema, created by TestMain and dropped at the
-// end, so that parallel packages and repeated runs never see each other's rows.
-var testSchema string
+// testSchema and memSchema are this test binary's own schemas, created by TestMain
+// and dropped at the end, so that parallel packages and repeated runs never see each
+// other's rows: stores open testSchema with pgvector when the server has it, and
+// memSchema with the in-memory vector path (postgres.Options.NoPgvector).
+var testSchema, memSchema string
 
 func TestMain(m *testing.M) {
 	url := os.Getenv(postgres.EnvURL)
 	if url == "" {
 		os.Exit(m.Run()) // every test skips with the reason
 	}
-	testSchema = postgres.RandomSchema()
+	if err := postgres.PrepareVectorExtension(url); err != nil {
+		fmt.Fprintf(os.Stderr, "postgres tests: creating the vector extension: %v\n", err)
+	}
+	testSchema, memSchema = postgres.RandomSchema(), postgres.RandomSchema()
 	code := m.Run()
-	if err := postgres.DropSchema(url, testSchema); err != nil {
-		fmt.Fprintf(os.Stderr, "postgres tests: dropping schema %s: %v\n", testSchema, err)
+	for _, schema := range []string{testSchema, memSchema} {
+		if err := postgres.DropSchema(url, schema); err != nil {
+			fmt.Fprintf(os.Stderr, "postgres tests: dropping schema %s: %v\n", schema, err)
+		}
 	}
 	os.Exit(code)
 }
@@ -46,10 +53,10 @@ func openTest(t testing.TB, o postgres.Options) *postgres.Store {
 	return s
 }
 
-// openAtOnce opens n stores on schema at once, so that their migrations race under
-// the advisory lock, and closes them when the test ends. It fails the test if one
-// cannot open.
-func openAtOnce(t testing.TB, schema string, n int) []*postgres.Store {
+// openAtOnce opens n stores with o at once, so that their migrations race under the
+// advisory lock, and closes them when the test ends. It fails the test if one cannot
+// open.
+func openAtOnce(t testing.TB, o postgres.Options, n int) []*postgres.Store {
 	t.Helper()
 	url := postgres.DatabaseURL(t)
 	stores := make([]*postgres.Store, n)
@@ -59,7 +66,7 @@ func openAtOnce(t testing.TB, schema string, n int) []*postgres.Store {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			stores[i], errs[i] = postgres.Open(context.Background(), url, postgres.Options{Schema: schema})
+			stores[i], errs[i] = postgres.Open(context.Background(), url, o)
 		}()
 	}
 	wg.Wait()
@@ -78,14 +85,18 @@ func openAtOnce(t testing.TB, schema string, n int) []*postgres.Store {
 	return stores
 }
 
-// openEmpty opens a store on this run's schema with every table emptied, as the
-// conformance suite asks (its tests run one after another).
-func openEmpty(t *testing.T) factbase.Store {
+// openEmpty opens a store with options o on this run's schema for them (testSchema,
+// or memSchema with NoPgvector) with every table emptied, as the conformance suite
+// asks (its tests run one after another).
+func openEmpty(t *testing.T, o postgres.Options) *postgres.Store {
 	t.Helper()
-	s := openTest(t, postgres.Options{})
+	if o.NoPgvector {
+		o.Schema = memSchema
+	}
+	s := openTest(t, o)
 	ctx := context.Background()
 	rows, err := postgres.PoolOf(s).Query(ctx, `SELECT quote_ident(tablename) FROM pg_tables
-		WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, testSchema)
+		WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, s.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +110,25 @@ func openEmpty(t *testing.T) factbase.Store {
 	return s
 }
 
+// TestConformance runs the conformance suite on both vector paths: pgvector (skipped
+// when the server has none, unless postgres.EnvRequirePgvector is set) and the
+// in-memory one.
 func TestConformance(t *testing.T) {
 	postgres.DatabaseURL(t)
-	storetest.Run(t, openEmpty)
+	for _, o := range []postgres.Options{{}, {NoPgvector: true}} {
+		name := postgres.VectorsPgvector
+		if o.NoPgvector {
+			name = postgres.VectorsInMemory
+		}
+		t.Run(name, func(t *testing.T) {
+			s := openEmpty(t, o)
+			if o.NoPgvector {
+				path, reason := s.VectorSearch()
+				t.Logf("vector search: %s (%s)", path, reason)
+			} else {
+				postgres.RequirePgvector(t, s)
+			}
+			storetest.Run(t, func(t *testing.T) factbase.Store { return openEmpty(t, o) })
+		})
+	}
 }

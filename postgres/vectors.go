@@ -7,11 +7,11 @@ import (
 	"github.com/factbase/factbase/internal/vecindex"
 )
 
-// Vector search ranks in Go over the user's vectors, as the SQLite store does for
-// large users: the vectors are real[] rows (table embeddings), and internal/vecindex
-// keeps an in-memory copy of the vectors of the users the store has searched,
-// brought up to date before each search with one index range read of the rows it
-// has not seen (vecSource).
+// Without pgvector (pgvector.go), vector search ranks in Go over the user's vectors,
+// as the SQLite store does for large users: the vectors are real[] rows (table
+// embeddings), and internal/vecindex keeps an in-memory copy of the vectors of the
+// users the store has searched, brought up to date before each search with one index
+// range read of the rows it has not seen (vecSource).
 //
 // The copy is kept correct without any notification from writers, even when another
 // server wrote the vectors, as vecindex describes: a user's writes are serialised by
@@ -26,7 +26,8 @@ const (
 	qFactSeq    = "SELECT seq FROM facts WHERE u = $1 AND id = $2"
 	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = $1 AND id = $2"
 	qVecDelete  = "DELETE FROM embeddings WHERE kind = $1 AND item = $2"
-	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES ($1, $2, $3, $4, $5, $6)"
+	// vec is real[], or pgvector's vector, to which real[] is cast on assignment.
+	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES ($1, $2, $3, $4, $5, $6::real[])"
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = $1), 0)"
 	qVecDelta   = "SELECT seq, kind, model, dim, vec FROM embeddings WHERE u = $1 AND seq > $2 ORDER BY seq"
 	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = $1 AND n > 0 ORDER BY model, dim, kind"
@@ -178,6 +179,9 @@ func (t *tx) VectorCandidates(ctx context.Context, q factbase.VectorQuery) ([]fa
 	}
 	if q.Kind == factbase.KindEpisode && q.Filter.FactOnly() {
 		return nil, nil
+	}
+	if t.s.pgv != nil {
+		return t.pgvectorCandidates(ctx, q) // pgvector.go
 	}
 	iq := vecindex.Query{User: string(t.user), Model: q.Model, Kind: q.Kind, Vector: q.Vector, Limit: q.Limit}
 	return t.s.vecs.Collect(ctx, vecSource{t}, iq, func(hits []vecindex.Hit) ([]factbase.Candidate, error) {

@@ -50,6 +50,13 @@ func (d Dependency) state(ctx context.Context) (string, string) {
 	return stateNone, ""
 }
 
+// The ways of ranking vectors /readyz reports (Options.Vectors).
+const (
+	VectorsPgvector  = "pgvector"   // in PostgreSQL, by pgvector
+	VectorsInMemory  = "in-memory"  // PostgreSQL rows ranked in each server's memory
+	VectorsSQLiteVec = "sqlite-vec" // SQLite's vec0 tables (in memory for large users)
+)
+
 // status is the body of the liveness check: ok, and which build answers.
 type status struct {
 	Status    string `json:"status" example:"ok"`
@@ -72,6 +79,7 @@ type readiness struct {
 	ModelReason    string `json:"model_reason,omitempty" doc:"why the model is degraded" example:"cannot reach the model server: connection refused"`
 	Embedder       string `json:"embedder" enum:"ok,degraded,builtin,none" doc:"the embedder: ok (its server answers), degraded (it does not: writes and searches that need vectors fail until it does), builtin (in process), none (no vectors: full-text search only)"`
 	EmbedderReason string `json:"embedder_reason,omitempty" doc:"why the embedder is degraded"`
+	Vectors        string `json:"vectors,omitempty" enum:"pgvector,in-memory,sqlite-vec" doc:"how the store ranks vectors: pgvector (in PostgreSQL, by the pgvector extension), in-memory (PostgreSQL without pgvector: each server ranks a user's vectors in its memory), sqlite-vec (the SQLite store)"`
 }
 
 type readinessOutput struct {
@@ -118,7 +126,7 @@ func (s *Server) readyz(ctx context.Context, _ *struct{}) (*readinessOutput, err
 		logger(ctx).Warn("not ready", errAttr(err))
 		return nil, huma.NewError(http.StatusServiceUnavailable, "store unavailable: "+factbase.ErrorMessage(err))
 	}
-	r.Status, r.Store = "ready", stateOK
+	r.Status, r.Store, r.Vectors = "ready", stateOK, s.opts.Vectors
 	if r.Model == stateDegraded || r.Embedder == stateDegraded {
 		r.Status = stateDegraded
 	}

@@ -21,9 +21,12 @@ func TestReadyz(t *testing.T) {
 	cases := []struct {
 		name            string
 		model, embedder Dependency
+		vectors         string
 		want            readiness
 	}{
 		{name: "nothing configured", want: readiness{Status: "ready", Store: "ok", Model: "none", Embedder: "none"}},
+		{name: "vectors in pgvector", vectors: VectorsPgvector,
+			want: readiness{Status: "ready", Store: "ok", Model: "none", Embedder: "none", Vectors: "pgvector"}},
 		{name: "builtin embedder", embedder: Dependency{Builtin: true},
 			want: readiness{Status: "ready", Store: "ok", Model: "none", Embedder: "builtin"}},
 		{name: "both answer", model: Dependency{Probe: up}, embedder: Dependency{Probe: up},
@@ -39,7 +42,7 @@ func TestReadyz(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newTestEnv(t, func(o *Options) { o.Model, o.Embedder = tc.model, tc.embedder })
+			e := newTestEnv(t, func(o *Options) { o.Model, o.Embedder, o.Vectors = tc.model, tc.embedder, tc.vectors })
 			var got readiness
 			r := e.do("GET", "/readyz", "", "")
 			if r.status != http.StatusOK {
@@ -82,13 +85,16 @@ func TestReadyzDocumented(t *testing.T) {
 	if sch.Ref != "" {
 		sch = e.srv.API().OpenAPI().Components.Schemas.SchemaFromRef(sch.Ref)
 	}
-	for _, p := range []string{"status", "store", "model", "model_reason", "embedder", "embedder_reason"} {
+	for _, p := range []string{"status", "store", "model", "model_reason", "embedder", "embedder_reason", "vectors"} {
 		if _, ok := sch.Properties[p]; !ok {
 			t.Errorf("the /readyz schema lacks %q", p)
 		}
 	}
 	if m := sch.Properties["model"]; m == nil || len(m.Enum) != 3 {
 		t.Errorf("the model property's enum = %v, want ok, degraded, none", m)
+	}
+	if v := sch.Properties["vectors"]; v == nil || len(v.Enum) != 3 {
+		t.Errorf("the vectors property's enum = %v, want pgvector, in-memory, sqlite-vec", v)
 	}
 }
 

@@ -92,6 +92,10 @@ type Options struct {
 	// Model and Embedder are what /readyz reports about the model server and the
 	// embedder (health.go). Default: none configured.
 	Model, Embedder Dependency
+	// Vectors names how the store ranks vectors, for /readyz: VectorsPgvector or
+	// VectorsInMemory (the PostgreSQL store), VectorsSQLiteVec (the SQLite store).
+	// Default "": not reported.
+	Vectors string
 }
 
 // Server is the HTTP API. It is safe for concurrent use.

@@ -139,8 +139,8 @@ func TestServeModelHealth(t *testing.T) {
 	s := serve(t, env, "--no-auth")
 
 	lines := logLines(t, s.stderr.String())
-	if st := logLine(t, lines, "store"); st["kind"] != "sqlite" || st["db"] != env["FACTBASE_DB"] {
-		t.Errorf("store line %v, want sqlite and the database path", st)
+	if st := logLine(t, lines, "store"); st["kind"] != "sqlite" || st["db"] != env["FACTBASE_DB"] || st["vectors"] != "sqlite-vec" {
+		t.Errorf("store line %v, want sqlite, the database path and vectors sqlite-vec", st)
 	}
 	m := logLine(t, lines, "model")
 	if want := "http://fb:xxxxx@" + u.Host + "/v1/chat/completions?api_key=xxxxx"; m["endpoint"] != want || m["model"] != "fake" || m["timeout"] != "1m0s" {
@@ -193,7 +193,7 @@ func TestServeModelHealth(t *testing.T) {
 	if err := json.Unmarshal(body, &r); err != nil || status != http.StatusOK {
 		t.Fatalf("GET /readyz with the model server gone = %d %s, want 200", status, body)
 	}
-	want := map[string]string{"status": "degraded", "store": "ok",
+	want := map[string]string{"status": "degraded", "store": "ok", "vectors": "sqlite-vec",
 		"model": "degraded", "model_reason": "cannot reach the model server: connection refused",
 		"embedder": "degraded", "embedder_reason": "cannot reach the embedding server: connection refused"}
 	for k, v := range want {

@@ -4,12 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/factbase/factbase/postgres"
+	"github.com/factbase/factbase/server"
 )
 
 // TestPostgresDB: with FACTBASE_DB (or --db) a postgres:// URL, the commands and the
@@ -19,14 +23,22 @@ func TestPostgresDB(t *testing.T) {
 	rankCryptos(t, env)
 	key := createKey(t, env, "--name", "backend")
 	s := serve(t, env)
-	if status, _, body := call(t, "GET", s.base+"/readyz", "", ""); status != 200 {
+	status, _, body := call(t, "GET", s.base+"/readyz", "", "")
+	var ready map[string]string
+	if err := json.Unmarshal(body, &ready); err != nil || status != 200 {
 		t.Fatalf("GET /readyz = %d %s", status, body)
 	}
+	// pgvector when the server has it, else the in-memory ranking; the log says which.
+	store := logLine(t, logLines(t, s.stderr.String()), "store")
+	if v := ready["vectors"]; (v != "pgvector" && v != "in-memory") || store["vectors"] != v || store["kind"] != "postgres" {
+		t.Errorf("/readyz vectors %q, store line %v; want pgvector or in-memory in both", v, store)
+	}
+	t.Logf("vector search: %v", store["vectors"])
 	list := s.base + "/v1/users/" + testUser + "/lists/favorites.crypto"
 	if status, _, body := call(t, "POST", list, key, `{"value": "btc."}`); status != 200 || !strings.Contains(string(body), `"rank":2`) {
 		t.Fatalf("POST a duplicate = %d %s; want it reported at #2", status, body)
 	}
-	status, _, body := call(t, "GET", list, key, "")
+	status, _, body = call(t, "GET", list, key, "")
 	if status != 200 || !strings.Contains(string(body), `"total":3`) || strings.Index(string(body), "XMR") > strings.Index(string(body), "BTC") {
 		t.Fatalf("GET list = %d %s; want XMR, BTC, ETH", status, body)
 	}
@@ -57,6 +69,7 @@ func pgTestURL(t *testing.T) string {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
+	vectorExtension(t, raw)
 	t.Cleanup(func() {
 		ctx := context.Background()
 		conn, err := pgx.Connect(ctx, raw)
@@ -70,4 +83,38 @@ func pgTestURL(t *testing.T) string {
 		}
 	})
 	return u.String()
+}
+
+// TestVectorNames: the PostgreSQL store names its vector paths as /readyz does, so
+// that serve passes them on as they are.
+func TestVectorNames(t *testing.T) {
+	if postgres.VectorsPgvector != server.VectorsPgvector || postgres.VectorsInMemory != server.VectorsInMemory {
+		t.Errorf("postgres names %q, %q; server names %q, %q", postgres.VectorsPgvector, postgres.VectorsInMemory,
+			server.VectorsPgvector, server.VectorsInMemory)
+	}
+}
+
+// vectorExtension creates the extension vector in the schema public of the database
+// at url, when the server has it: a store that finds none creates it in its own
+// schema, which the test drops at the end, and with it the vector columns of every
+// other test's schema.
+func vectorExtension(t *testing.T, url string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `DO $$ BEGIN
+		IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') THEN
+			CREATE EXTENSION IF NOT EXISTS vector SCHEMA public;
+		END IF; END $$`)
+	if err != nil {
+		// Another test package may have created it at the same moment.
+		var n int
+		if cerr := conn.QueryRow(ctx, "SELECT count(*) FROM pg_extension WHERE extname = 'vector'").Scan(&n); cerr != nil || n == 0 {
+			t.Fatalf("creating the extension vector: %v", err)
+		}
+	}
 }

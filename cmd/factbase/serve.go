@@ -13,6 +13,7 @@ import (
 	"github.com/factbase/factbase/llm"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/postgres"
 	"github.com/factbase/factbase/server"
 	"github.com/factbase/factbase/web"
 )
@@ -85,6 +86,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	defer stopWorkers()
 	o.Engine, o.Logger, o.Metrics, o.Workers = e, log, metrics, workers
 	o.Model, o.Embedder = dependencies(&c, e)
+	o.Vectors, _ = vectorSearch(e.Store())
 	o.UI = web.Handler(web.Options{NoAuth: o.NoAuth, Version: o.Build.Version})
 	if !o.NoAuth {
 		o.Keys = e.Store()
@@ -114,6 +116,15 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 	return srv.Serve(ctx, l)
 }
 
+// vectorSearch says how store ranks vectors (server.Options.Vectors) and, when
+// PostgreSQL's vectors are not in pgvector, why.
+func vectorSearch(store factbase.Store) (string, string) {
+	if s, ok := store.(*postgres.Store); ok {
+		return s.VectorSearch() // its names are server's
+	}
+	return server.VectorsSQLiteVec, ""
+}
+
 // logConfig logs what serve runs on, once at start-up: the store, the model (or
 // none: rules only) and the embedder, every URL with its credentials masked. It
 // sends nothing: whether the model server answers is /readyz's to tell.
@@ -122,7 +133,13 @@ func logConfig(log *slog.Logger, c *common, e *memory.Engine) {
 	if isPostgres(c.db) {
 		kind = "postgres"
 	}
-	log.Info("store", "kind", kind, "db", redact.URL(c.db))
+	attrs := []any{"kind", kind, "db", redact.URL(c.db)}
+	vectors, why := vectorSearch(e.Store())
+	attrs = append(attrs, "vectors", vectors)
+	if why != "" {
+		attrs = append(attrs, "vectors_reason", why)
+	}
+	log.Info("store", attrs...)
 
 	if c.llm != nil && c.llm.c != nil {
 		lc := c.llm
