@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,34 +16,43 @@ import (
 // carries a message and no structured content.
 func FuzzToolCall(f *testing.F) {
 	seeds := []struct {
-		tool int
+		tool string
 		args string
 	}{
-		{0, `{"text":"My favorite editors are Helix and Neovim"}`},
-		{1, `{"question":"What is my second favorite editor?"}`},
-		{2, `{"query":"Neovim","kinds":["fact"],"from":"2026-01-01T00:00:00Z"}`},
-		{3, `{"key":"favorites.text_editor","value":"Vim","rank":1}`},
-		{4, `{"key_prefix":"favorites.","history":true,"limit":3}`},
-		{5, `{"key":"contact.email"}`},
-		{6, `{"key":"favorites.text_editor","mode":"delete","reason":"fuzz"}`},
-		{7, `{"max_tokens":10}`},
-		{8, `{"query":"what does my wife eat?"}`},
-		{9, `{"with_facts":true}`},
-		{10, `{"status":"all"}`},
-		{11, `{"id":"x","decision":"confirm"}`},
-		{0, `{"text":5}`},
-		{1, `[]`},
-		{2, `null`},
-		{3, `{"key":"k","value":"v","user":"not-a-uuid"}`},
-		{4, `{"limit":-1,"offset":-5}`},
-	}
-	for _, s := range seeds {
-		f.Add(s.tool, s.args)
+		{"remember", `{"text":"My favorite editors are Helix and Neovim"}`},
+		{"ask", `{"question":"What is my second favorite editor?"}`},
+		{"search", `{"query":"Neovim","kinds":["fact"],"from":"2026-01-01T00:00:00Z"}`},
+		{"set_fact", `{"key":"favorites.text_editor","value":"Vim","rank":1}`},
+		{"set_fact", `{"key":"favorites.text_editor","value":"Vim","rank":0}`},
+		{"list_facts", `{"key_prefix":"favorites.","history":true,"limit":3}`},
+		{"fact_history", `{"key":"contact.email"}`},
+		{"forget", `{"key":"favorites.text_editor","mode":"delete","reason":"fuzz"}`},
+		{"fact_sheet", `{"max_tokens":10}`},
+		{"recall", `{"query":"what does my wife eat?"}`},
+		{"list_people", `{"with_facts":true}`},
+		{"list_conflicts", `{"status":"all"}`},
+		{"resolve_conflict", `{"id":"x","decision":"confirm"}`},
+		{"add_episode", `{"content":"Deployed v2.3.1","tags":["deploy"],"importance":0.5}`},
+		{"get_fact", `{"id":"x"}`},
+		{"erase_fact", `{"id":"x","confirm":false}`},
+		{"remember", `{"text":5}`},
+		{"ask", `[]`},
+		{"search", `null`},
+		{"set_fact", `{"key":"k","value":"v","user":"not-a-uuid"}`},
+		{"list_facts", `{"limit":-1,"offset":-5}`},
 	}
 	fx := newFixture(f)
 	srv, err := mcp.New(mcp.Options{Engine: fx.engine, User: alice})
 	if err != nil {
 		f.Fatal(err)
+	}
+	tools := srv.Tools()
+	for _, s := range seeds {
+		i := slices.Index(tools, s.tool)
+		if i < 0 {
+			f.Fatalf("seed for unknown tool %s", s.tool)
+		}
+		f.Add(i, s.args)
 	}
 	ct, st := mcpsdk.NewInMemoryTransports()
 	ctx := context.Background()
@@ -56,7 +66,6 @@ func FuzzToolCall(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { cs.Close() })
-	tools := srv.Tools()
 
 	f.Fuzz(func(t *testing.T, tool int, args string) {
 		if !json.Valid([]byte(args)) || len(args) > 1<<16 {

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -11,7 +10,9 @@ import (
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Path is where the HTTP server mounts the MCP endpoint.
@@ -37,6 +38,8 @@ type HandlerOptions struct {
 	Version string
 	// Workers is Options.Workers: the pool remember goes through, if any.
 	Workers *jobs.Workers
+	// Metrics is Options.Metrics: where tool calls are counted and timed, if set.
+	Metrics prometheus.Registerer
 }
 
 // NewHandler returns the streamable HTTP handler of the MCP endpoint, to be mounted
@@ -44,12 +47,14 @@ type HandlerOptions struct {
 // its own, and any instance behind a load balancer can serve it) and answers with
 // JSON rather than event streams. A missing, unknown or revoked key is refused
 // with 401 before any MCP processing; a key used for another user's data gets a
-// tool error. It returns EINVALID if Engine is nil or Keys is nil without NoAuth.
+// tool error. Every error the endpoint answers itself is a JSON-RPC error object
+// (the 401s with code -32001 and a WWW-Authenticate challenge). It returns EINVALID
+// if Engine is nil or Keys is nil without NoAuth.
 func NewHandler(o HandlerOptions) (http.Handler, error) {
 	if o.Keys == nil && !o.NoAuth {
 		return nil, factbase.Errorf(factbase.EINVALID, "mcp: a key store is required unless NoAuth is set")
 	}
-	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, Workers: o.Workers,
+	s, err := New(Options{Engine: o.Engine, Logger: o.Logger, Version: o.Version, Workers: o.Workers, Metrics: o.Metrics,
 		requireKey: !o.NoAuth})
 	if err != nil {
 		return nil, err
@@ -65,9 +70,8 @@ func (s *Server) handler(o HandlerOptions) http.Handler {
 	h := http.Handler(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk },
 		&mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.log,
 			DisableLocalhostProtection: !o.NoAuth}))
-	h = rpcErrors(h) // rpcerror.go
 	if o.NoAuth {
-		return h
+		return rpcErrors(h) // rpcerror.go
 	}
 	// The SDK's bearer middleware carries the key to the tool handlers (as
 	// RequestExtra.TokenInfo); the key was checked by authenticate before it.
@@ -79,7 +83,7 @@ func (s *Server) handler(o HandlerOptions) http.Handler {
 		return &auth.TokenInfo{UserID: k.ID, Extra: map[string]any{keyInfo: k}}, nil
 	}
 	h = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
-	return &authenticator{keys: o.Keys, log: s.log, next: h}
+	return rpcErrors(&authenticator{keys: o.Keys, log: s.log, next: h})
 }
 
 type keyContext struct{}
@@ -114,7 +118,7 @@ func (a *authenticator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		a.log.ErrorContext(r.Context(), "mcp: key lookup failed", "error", err.Error())
-		problem(w, http.StatusServiceUnavailable, "store unavailable: cannot check the API key")
+		writeRPCError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "store unavailable: cannot check the API key")
 		return
 	case !k.Matches(secret): // a store returning the wrong row must not let it in
 		unauthorized(w, "invalid API key")
@@ -129,14 +133,5 @@ func (a *authenticator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func unauthorized(w http.ResponseWriter, msg string) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="factbase"`)
-	problem(w, http.StatusUnauthorized, msg)
-}
-
-// problem writes an RFC 9457 problem document, as the rest of the HTTP API does.
-func problem(w http.ResponseWriter, status int, detail string) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(map[string]any{"title": http.StatusText(status), "status": status, "detail": detail})
+	writeRPCError(w, http.StatusUnauthorized, codeUnauthorized, msg)
 }

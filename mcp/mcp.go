@@ -4,10 +4,12 @@
 // It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // Every tool has typed input and output structs whose JSON Schemas the SDK generates,
-// with a description on each field. Tool handlers call the engine (memory.Engine);
+// with a description on each field and, on inputs, the bounds, enums and formats
+// the HTTP API states (schema.go). Tool handlers call the engine (memory.Engine);
 // they never call each other or the command line. Failures come back as tool errors
 // (isError) with the domain error's plain message; internal details go to the log,
-// never to the client.
+// never to the client. Every tool call is logged and counted (observe.go); what
+// fails outside a tool answers a JSON-RPC error with a valid code (rpcerror.go).
 package mcp
 
 import (
@@ -25,6 +27,7 @@ import (
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/jobs"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Name is the server's name in the MCP handshake.
@@ -47,6 +50,11 @@ type Options struct {
 	// the rules at once and, when the pool has a model, the model's extraction job.
 	// Default nil: the rules only (Say).
 	Workers *jobs.Workers
+	// Metrics, when set, is where the tool calls are counted and timed:
+	// factbase_mcp_tool_calls_total{tool,outcome} and
+	// factbase_mcp_tool_call_duration_seconds{tool} (for example the registry of
+	// server.Metrics, so that /metrics serves them). Default nil: not measured.
+	Metrics prometheus.Registerer
 
 	// requireKey makes every call without an API key fail (set by NewHandler unless
 	// its NoAuth is set).
@@ -56,17 +64,22 @@ type Options struct {
 // Server is Factbase's MCP server: the SDK server with Factbase's tools, resource and
 // prompt registered. It is safe for concurrent use.
 type Server struct {
-	opts  Options
-	log   *slog.Logger
-	sdk   *mcpsdk.Server
-	e     *memory.Engine
-	tools []string
+	opts    Options
+	log     *slog.Logger
+	sdk     *mcpsdk.Server
+	e       *memory.Engine
+	tools   []string
+	schemas map[string]*jsonschema.Schema // each tool's input schema, to explain a refusal (observe.go)
+	metrics *toolMetrics                  // nil without Options.Metrics
+	err     error                         // what registering the tools failed with, if anything
 }
 
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // New returns a server over o.Engine with every tool the engine supports registered.
-// It returns EINVALID if o.Engine is nil or o.User is not a canonical user id.
+// It returns EINVALID if o.Engine is nil or o.User is not a canonical user id, and
+// EINTERNAL if a tool's input schema cannot be made or o.Metrics refuses the tool
+// metrics.
 func New(o Options) (*Server, error) {
 	if o.Engine == nil {
 		return nil, factbase.Errorf(factbase.EINVALID, "mcp: an engine is required")
@@ -84,28 +97,60 @@ func New(o Options) (*Server, error) {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := &Server{opts: o, log: o.Logger, e: o.Engine}
+	s := &Server{opts: o, log: o.Logger, e: o.Engine, schemas: map[string]*jsonschema.Schema{}}
 	s.sdk = mcpsdk.NewServer(&mcpsdk.Implementation{Name: Name, Title: "Factbase", Version: o.Version},
 		&mcpsdk.ServerOptions{
 			Instructions: instructions,
 			// No logging capability: the server has nothing to log to clients.
 			Capabilities: &mcpsdk.ServerCapabilities{},
+			SetCacheable: s.cacheable,
 		})
 	s.registerTools()
+	s.registerFacts()    // fact.go
+	s.registerEpisodes() // episode.go
 	s.registerSheet()
 	s.registerPeople()
 	sort.Strings(s.tools)
+	if s.err != nil {
+		return nil, factbase.Errorf(factbase.EINTERNAL, "%v", s.err)
+	}
+	if o.Metrics != nil {
+		m, err := newToolMetrics(o.Metrics, s.tools)
+		if err != nil {
+			return nil, err
+		}
+		s.metrics = m
+	}
+	// observe (observe.go) sees each call as the client will: after wireErrors
+	// (rpcerror.go) has given every error a JSON-RPC code.
+	s.sdk.AddReceivingMiddleware(s.observe, wireErrors)
 	return s, nil
+}
+
+// cacheable marks what belongs to one user as private, so that no shared cache
+// keeps it: a resource's contents (the fact sheet), and on a server for one user
+// the list of resources, which names that user. Tools, prompts and templates are
+// the same for every user: public, the protocol's default.
+func (s *Server) cacheable(_ context.Context, req mcpsdk.Request, c *mcpsdk.Cacheable) {
+	switch req.(type) {
+	case *mcpsdk.ReadResourceRequest:
+		c.CacheScope = "private"
+	case *mcpsdk.ListResourcesRequest:
+		if s.opts.User != "" {
+			c.CacheScope = "private"
+		}
+	}
 }
 
 // instructions tell a connected client what the server is for.
 const instructions = `Factbase is the user's long-term memory. Call "remember" with what the user says ` +
 	`about themself (favorites, email, name, city, work, birthday) and "ask" for questions about it; ` +
 	`"recall" gathers what bears on a question, grouped by person; "search" finds facts and episodes; ` +
-	`"list_facts", "fact_history" and "set_fact" read and write facts directly; "forget" retracts or ` +
-	`deletes with a reason; "list_people", "list_conflicts" and "resolve_conflict" handle the people ` +
-	`the user mentions and the changes that wait for their confirmation. Leave the "user" argument ` +
-	`out unless you were told to name a user.`
+	`"add_episode" stores what happened as a narrative record; "list_facts", "get_fact", ` +
+	`"fact_history" and "set_fact" read and write facts directly; "forget" retracts or deletes with ` +
+	`a reason, and "erase_fact" erases one fact once confirmed; "list_people", "list_conflicts" and ` +
+	`"resolve_conflict" handle the people the user mentions and the changes that wait for their ` +
+	`confirmation. Leave the "user" argument out unless you were told to name a user.`
 
 // SDK returns the underlying SDK server, e.g. to connect it over another transport.
 func (s *Server) SDK() *mcpsdk.Server { return s.sdk }
@@ -113,8 +158,9 @@ func (s *Server) SDK() *mcpsdk.Server { return s.sdk }
 // Tools returns the names of the registered tools, sorted.
 func (s *Server) Tools() []string { return append([]string(nil), s.tools...) }
 
-// Run serves one session over t (for example &mcpsdk.StdioTransport{}) until the
-// client disconnects or ctx is cancelled.
+// Run serves one session over t (for example &Stdio{In: os.Stdin, Out: os.Stdout},
+// which survives a line that is not JSON-RPC and answers what is in flight before
+// it ends) until the client disconnects or ctx is cancelled.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 	err := s.sdk.Run(ctx, t)
 	if ctx.Err() != nil || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
@@ -125,7 +171,7 @@ func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 
 // Caller is embedded in every tool's input: the optional user argument.
 type Caller struct {
-	User string `json:"user,omitempty" jsonschema:"The id (a UUID) of the user whose memory to use. Leave it out: the server or your API key already names the user. Only an application key or a server without keys needs it."`
+	User string `json:"user,omitempty" format:"uuid" maxLength:"64" jsonschema:"The id (a UUID) of the user whose memory to use. Leave it out: the server or your API key already names the user. Only an application key or a server without keys needs it."`
 }
 
 // userArg returns the user argument; tool inputs get it by embedding Caller.
@@ -175,30 +221,37 @@ func (s *Server) user(extra *mcpsdk.RequestExtra, arg string) (factbase.UserID, 
 	return named, nil
 }
 
-// toolError turns an engine error into a tool error for the client: the domain
-// error's message, or "internal error" (the details are logged).
-func (s *Server) toolError(ctx context.Context, tool string, err error) error {
-	code := factbase.ErrorCode(err)
-	if code == factbase.EINTERNAL {
-		s.log.ErrorContext(ctx, "mcp tool failed", "tool", tool, "error", err.Error())
-	}
+// clientMessage is what the client is told of an engine error: the domain error's
+// message ("internal error" for an internal one, whose details only the log gets).
+func clientMessage(err error) string {
 	msg := factbase.ErrorMessage(err)
-	if code == factbase.EUNAVAILABLE {
+	if factbase.ErrorCode(err) == factbase.EUNAVAILABLE {
 		msg = "store unavailable: " + msg
 	}
-	return errors.New(msg)
+	return msg
 }
 
-// addTool registers a typed tool whose handler receives the resolved user. A panic
-// in a handler becomes an internal tool error, never a crash or a stack trace sent
-// to the client.
+// addTool registers a typed tool whose handler receives the resolved user. Its
+// input schema is In's with the constraints of its struct tags (inputSchema). A
+// panic in a handler becomes an internal tool error, never a crash or a stack trace
+// sent to the client. What the call did (its user, its error) is noted for the
+// call's log line and metrics (observe.go).
 func addTool[In callerInput, Out any](s *Server, t *mcpsdk.Tool, h func(ctx context.Context, user factbase.UserID, in In) (Out, error)) {
 	s.tools = append(s.tools, t.Name)
+	is, err := inputSchema[In]()
+	if err != nil {
+		s.err = errors.Join(s.err, err) // New fails: a tool must not lose its bounds unseen
+		return
+	}
+	t.InputSchema, s.schemas[t.Name] = is, is
 	mcpsdk.AddTool(s.sdk, t, func(ctx context.Context, req *mcpsdk.CallToolRequest, in In) (_ *mcpsdk.CallToolResult, out Out, err error) {
+		call := callOf(ctx)
+		call.ran = true
 		defer func() {
 			if v := recover(); v != nil {
 				s.log.ErrorContext(ctx, "mcp tool panicked", "tool", t.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				var zero Out
+				call.err = factbase.Errorf(factbase.EINTERNAL, "panic: %v", v)
 				out, err = zero, errors.New("internal error")
 			}
 		}()
@@ -208,12 +261,15 @@ func addTool[In callerInput, Out any](s *Server, t *mcpsdk.Tool, h func(ctx cont
 		}
 		user, err := s.user(extra, in.userArg())
 		if err != nil {
-			return nil, out, s.toolError(ctx, t.Name, err)
+			call.err = err
+			return nil, out, errors.New(clientMessage(err))
 		}
+		call.user = user
 		out, err = h(ctx, user, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, s.toolError(ctx, t.Name, err)
+			call.err = err
+			return nil, zero, errors.New(clientMessage(err))
 		}
 		return nil, out, nil
 	})
@@ -241,28 +297,6 @@ func tool(name, title, short string, e effect, description string) *mcpsdk.Tool 
 		a.DestructiveHint = ptr(true)
 	}
 	return &mcpsdk.Tool{Name: name, Title: title, Description: description, Annotations: a}
-}
-
-// bounded states in t's input schema the bounds of the paging arguments of In: limit
-// from 0 to most (0 or absent: def, said in the field's description), offset at
-// least 0. The SDK then refuses a call outside them before the tool runs (the engine
-// checks them too), and clients see them. No "default" goes into the schema: the SDK
-// writes defaults into the arguments, and a call whose arguments are null panicked
-// there (FuzzToolCall found it; the input is kept as a seed). If the schema cannot be
-// made, t is left to the SDK's own schema.
-func bounded[In any](t *mcpsdk.Tool, _, most int) *mcpsdk.Tool {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		return t
-	}
-	if p := s.Properties["limit"]; p != nil {
-		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(most))
-	}
-	if p := s.Properties["offset"]; p != nil {
-		p.Minimum = ptr(0.0)
-	}
-	t.InputSchema = s
-	return t
 }
 
 // ptr returns a pointer to v (for the SDK's optional annotation fields).

@@ -237,7 +237,7 @@ func TestSchemas(t *testing.T) {
 	if got, want := strings.Join(names, ","), strings.Join(srv.Tools(), ","); got != want {
 		t.Errorf("tools/list = %s, want %s", got, want)
 	}
-	for _, want := range []string{"remember", "ask", "search", "set_fact", "list_facts", "fact_history", "forget", "fact_sheet"} {
+	for _, want := range []string{"remember", "ask", "search", "add_episode", "set_fact", "list_facts", "get_fact", "fact_history", "forget", "erase_fact", "fact_sheet"} {
 		if !strings.Contains(","+strings.Join(names, ",")+",", ","+want+",") {
 			t.Errorf("tools/list = %v, missing %s", names, want)
 		}

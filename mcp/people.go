@@ -10,15 +10,15 @@ import (
 )
 
 func (s *Server) registerPeople() {
-	addTool(s, bounded[RecallInput](tool("recall", "Recall what bears on a question", "Recall", reads,
+	addTool(s, tool("recall", "Recall what bears on a question", "Recall", reads,
 		`What the user's memory holds that bears on a question or a topic ("what does my wife eat?", "what is happening next week?", "Martin"): hybrid search, the facts of the people the query names (by name, alias or relation), the facts whose keys the question asks about, and facts anchored in the time window it names (birthdays recur yearly). Returns the facts grouped by person and a prompt block to put in context. High-sensitivity facts (health, medical) are left out unless the query asks about them or include_sensitive is set. At most limit facts (default 10, at most 100), the best ones.`),
-		chat.DefaultRecallLimit, chat.MaxRecallLimit), s.recall)
-	addTool(s, bounded[ListPeopleInput](tool("list_people", "List the people the user mentioned", "List people", reads,
+		s.recall)
+	addTool(s, tool("list_people", "List the people the user mentioned", "List people", reads,
 		`The people (and pets) the user has mentioned, oldest first: name, role, relation in the user's words ("wife", "son's friend"), aliases; with with_facts, each one's first 100 current facts. Paged: at most limit people (default 100, at most 1000) from offset on; more says whether more follow.`),
-		core.DefaultPageSize, core.MaxPageSize), s.listPeople)
-	addTool(s, bounded[ListConflictsInput](tool("list_conflicts", "List changes waiting for confirmation", "List conflicts", reads,
+		s.listPeople)
+	addTool(s, tool("list_conflicts", "List changes waiting for confirmation", "List conflicts", reads,
 		`Changes to single-valued facts that wait for the user's confirmation instead of replacing the current value (a changed home city or employer, a value from a less trusted speaker): the current value, the proposed one and why it waits. Pass an id to resolve_conflict. Paged: at most limit conflicts (default 100, at most 1000) from offset on; more says whether more follow.`),
-		core.DefaultPageSize, core.MaxPageSize), s.listConflicts)
+		s.listConflicts)
 	addTool(s, tool("resolve_conflict", "Confirm or reject a change", "Resolve conflict", writes,
 		`Resolve a pending conflict as the user decided: confirm writes the proposed value (the current one stays in history); reject keeps the current value. Either way the decision is recorded.`),
 		s.resolveConflict)
@@ -27,8 +27,8 @@ func (s *Server) registerPeople() {
 // RecallInput is the input of the recall tool.
 type RecallInput struct {
 	Caller
-	Query            string `json:"query" jsonschema:"The question or topic, in words (at most 4096 bytes), e.g. \"what does my wife eat?\"."`
-	Limit            int    `json:"limit,omitempty" jsonschema:"The most facts to return, 1 to 100 (default 10)."`
+	Query            string `json:"query" maxLength:"4096" jsonschema:"The question or topic, in words (at most 4096 bytes), e.g. \"what does my wife eat?\"."`
+	Limit            int    `json:"limit,omitempty" minimum:"0" maximum:"100" jsonschema:"The most facts to return, 1 to 100 (default 10)."`
 	IncludeSensitive bool   `json:"include_sensitive,omitempty" jsonschema:"Include high-sensitivity facts (health, medical) even when the query does not ask about them."`
 }
 
@@ -94,8 +94,8 @@ type ListPeopleInput struct {
 	Caller
 	WithFacts     bool `json:"with_facts,omitempty" jsonschema:"Also return each person's current facts (the first 100)."`
 	IncludeMerged bool `json:"include_merged,omitempty" jsonschema:"Also list people merged into another (merged_into names which)."`
-	Limit         int  `json:"limit,omitempty" jsonschema:"The most people to return, 1 to 1000 (default 100)."`
-	Offset        int  `json:"offset,omitempty" jsonschema:"How many people to skip, for paging."`
+	Limit         int  `json:"limit,omitempty" minimum:"0" maximum:"1000" jsonschema:"The most people to return, 1 to 1000 (default 100)."`
+	Offset        int  `json:"offset,omitempty" minimum:"0" jsonschema:"How many people to skip, for paging."`
 }
 
 // Person is someone the user mentioned.
@@ -144,9 +144,9 @@ func (s *Server) listPeople(ctx context.Context, user factbase.UserID, in ListPe
 // ListConflictsInput is the input of the list_conflicts tool.
 type ListConflictsInput struct {
 	Caller
-	Status string `json:"status,omitempty" jsonschema:"pending (the default), confirmed, rejected, or all."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"The most conflicts to return, 1 to 1000 (default 100)."`
-	Offset int    `json:"offset,omitempty" jsonschema:"How many conflicts to skip, for paging."`
+	Status string `json:"status,omitempty" enum:"pending,confirmed,rejected,all" jsonschema:"pending (the default), confirmed, rejected, or all."`
+	Limit  int    `json:"limit,omitempty" minimum:"0" maximum:"1000" jsonschema:"The most conflicts to return, 1 to 1000 (default 100)."`
+	Offset int    `json:"offset,omitempty" minimum:"0" jsonschema:"How many conflicts to skip, for paging."`
 }
 
 // Conflict is a change that waits for (or got) the user's decision.
@@ -220,8 +220,8 @@ func (s *Server) listConflicts(ctx context.Context, user factbase.UserID, in Lis
 // ResolveConflictInput is the input of the resolve_conflict tool.
 type ResolveConflictInput struct {
 	Caller
-	ID       string `json:"id" jsonschema:"The conflict's id, from list_conflicts."`
-	Decision string `json:"decision" jsonschema:"confirm (write the proposed value) or reject (keep the current one)."`
+	ID       string `json:"id" maxLength:"100" jsonschema:"The conflict's id, from list_conflicts."`
+	Decision string `json:"decision" enum:"confirm,reject" jsonschema:"confirm (write the proposed value) or reject (keep the current one)."`
 }
 
 // ResolveConflictOutput is what resolving a conflict did.

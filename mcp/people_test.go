@@ -80,16 +80,16 @@ func TestPeople(t *testing.T) {
 			want string
 		}{
 			{"resolve_conflict", map[string]any{"id": city.ID, "decision": "confirm"}, "already confirmed"},
-			{"resolve_conflict", map[string]any{"id": city.ID, "decision": "maybe"}, `decision "maybe"`},
+			{"resolve_conflict", map[string]any{"id": city.ID, "decision": "maybe"}, `decision "maybe" is not one of confirm, reject`},
 			{"resolve_conflict", map[string]any{"id": "nope", "decision": "reject"}, "not found"},
 			{"resolve_conflict", map[string]any{"id": " ", "decision": "reject"}, "id is empty"},
-			{"resolve_conflict", map[string]any{"id": city.ID}, `validating "arguments"`},
-			{"list_conflicts", map[string]any{"status": "open"}, `status "open"`},
+			{"resolve_conflict", map[string]any{"id": city.ID}, "decision is required"},
+			{"list_conflicts", map[string]any{"status": "open"}, `status "open" is not one of pending, confirmed, rejected, all`},
 			{"recall", map[string]any{"query": " "}, "query is empty"},
-			{"recall", map[string]any{"query": "x", "limit": 500}, "/properties/limit: maximum: 500/1 is greater than 100"},
-			{"list_people", map[string]any{"limit": 1001}, "/properties/limit: maximum"},
-			{"list_conflicts", map[string]any{"limit": 1001}, "/properties/limit: maximum"},
-			{"list_conflicts", map[string]any{"offset": -1}, "/properties/offset: minimum"},
+			{"recall", map[string]any{"query": "x", "limit": 500}, "limit must be at most 100, got 500"},
+			{"list_people", map[string]any{"limit": 1001}, "limit must be at most 1000, got 1001"},
+			{"list_conflicts", map[string]any{"limit": 1001}, "limit must be at most 1000, got 1001"},
+			{"list_conflicts", map[string]any{"offset": -1}, "offset must be at least 0, got -1"},
 		}
 		for _, tc := range errs {
 			if got := callError(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {

@@ -47,8 +47,8 @@ func (s *Server) registerSheet() {
 // FactSheetInput is the input of the fact_sheet tool.
 type FactSheetInput struct {
 	Caller
-	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"The most tokens the block may take, estimated as characters / 4 (default: no limit)."`
-	MaxChars  int `json:"max_chars,omitempty" jsonschema:"The most characters the block may take (default: no limit)."`
+	MaxTokens int `json:"max_tokens,omitempty" minimum:"0" jsonschema:"The most tokens the block may take, estimated as characters / 4 (default: no limit)."`
+	MaxChars  int `json:"max_chars,omitempty" minimum:"0" jsonschema:"The most characters the block may take (default: no limit)."`
 }
 
 // FactSheetOutput is the fact sheet as a prompt block.
@@ -87,23 +87,30 @@ func (s *Server) sheetPrompt(ctx context.Context, user factbase.UserID, ro sheet
 
 // sheetText renders the fact sheet of the user a resource or prompt request names
 // (userArg) as resource text, within maxTokens ("" for no limit). A failure is a
-// tool error that names what asked.
+// JSON-RPC error with a valid code (rpcError), logged with its details when
+// internal.
 func (s *Server) sheetText(ctx context.Context, what string, extra *mcpsdk.RequestExtra, userArg, maxTokens string) (string, error) {
+	fail := func(err error) (string, error) {
+		if factbase.ErrorCode(err) == factbase.EINTERNAL {
+			s.log.ErrorContext(ctx, "mcp request failed", "request", what, "error", err.Error())
+		}
+		return "", rpcError(err)
+	}
 	user, err := s.user(extra, userArg)
 	if err != nil {
-		return "", s.toolError(ctx, what, err)
+		return fail(err)
 	}
 	var ro sheet.RenderOptions
 	if maxTokens != "" {
 		n, err := strconv.Atoi(maxTokens)
 		if err != nil || n < 0 {
-			return "", s.toolError(ctx, what, factbase.Errorf(factbase.EINVALID, "max_tokens %q is not a whole number of at least 0", maxTokens))
+			return fail(factbase.Errorf(factbase.EINVALID, "max_tokens %q is not a whole number of at least 0", maxTokens))
 		}
 		ro.MaxTokens = n
 	}
 	p, _, err := s.sheetPrompt(ctx, user, ro)
 	if err != nil {
-		return "", s.toolError(ctx, what, err)
+		return fail(err)
 	}
 	if p.Text == "" {
 		return emptySheet, nil
@@ -125,7 +132,10 @@ func (s *Server) readSheet(ctx context.Context, req *mcpsdk.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
+	// One user's sheet: private to that user's client, never cached by a shared one
+	// (Server.cacheable says so too, for every resource read).
+	return &mcpsdk.ReadResourceResult{Cacheable: mcpsdk.Cacheable{CacheScope: "private"},
+		Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
 }
 
 // prompt serves the prompt that injects the fact sheet.

@@ -34,18 +34,18 @@ func (s *Server) registerTools() {
 	addTool(s, tool("ask", "Ask about the user's facts", "Ask", reads,
 		`Answer a question about the user from what is stored, deterministically and without a model: their lists ("What is my second favorite editor?", "Is Dune one of my favorite books?", "How many favorite podcasts do I have?"), their facts and the people they mention ("Who is my husband?", "When is Kai's birthday?", "Is anyone in my family allergic to nuts?"), earlier values ("Where did I live before Oslo?"), times ("What do I have on Friday?") and episodes. Each item names the fact it came from. It never guesses: when nothing stored answers, the reply says "I don't know" and items is empty.`),
 		s.ask)
-	addTool(s, bounded[SearchInput](tool("search", "Search facts and episodes", "Search", reads,
+	addTool(s, tool("search", "Search facts and episodes", "Search", reads,
 		`Hybrid search over the user's facts and episodes: full text (BM25) and, when an embedder is configured, vector similarity, fused by reciprocal rank, damped by age and boosted for facts about a person the query names. Filters narrow the candidates; fact-only filters (key_prefix, type, category, subject, min_confidence) leave episodes out. At most limit hits (default 10, at most 100), the best ones.`),
-		retrieve.DefaultSearchLimit, retrieve.MaxSearchLimit), s.search)
+		s.search)
 	addTool(s, tool("set_fact", "Set a fact", "Set fact", writes,
 		`Write one fact directly through the write path, by its key's cardinality: a single-valued key keeps the newest value current and the earlier ones in history; a favorites.* key is a ranked list (append, or place at rank); a value already present is reported as a duplicate and not stored again.`),
 		s.setFact)
-	addTool(s, bounded[ListFactsInput](tool("list_facts", "List facts", "List facts", reads,
+	addTool(s, tool("list_facts", "List facts", "List facts", reads,
 		`List the user's facts: the current ones by default, or every version with history. With key, the current facts of that key (a ranked list in rank order); filters narrow by subject, key prefix, category, type and confidence; as_of reads the facts as they were at a past time. Paged: at most limit facts (default 100, at most 1000) from offset on; more says whether more follow.`),
-		core.DefaultPageSize, core.MaxPageSize), s.listFacts)
-	addTool(s, bounded[FactHistoryInput](tool("fact_history", "Show a fact's history", "Fact history", reads,
+		s.listFacts)
+	addTool(s, tool("fact_history", "Show a fact's history", "Fact history", reads,
 		`Every version of a key, newest first, with when each held (valid_from, valid_to) and what superseded it: "what was my email before?". Name the key, or a fact id to see the history of its key. Paged: at most limit versions (default 100, at most 1000) from offset on; more says whether older ones remain.`),
-		core.DefaultPageSize, core.MaxPageSize), s.factHistory)
+		s.factHistory)
 	addTool(s, tool("forget", "Forget a fact", "Forget", erases,
 		`Forget a fact by id, or every fact of a key. mode "retract" (the default) ends its validity and keeps it in history; mode "delete" erases it, history, references and index entries included, and cannot be undone. A reason is required: it is returned and written to the server's audit log (the store keeps no reason).`),
 		s.forget)
@@ -54,7 +54,7 @@ func (s *Server) registerTools() {
 // RememberInput is the input of the remember tool.
 type RememberInput struct {
 	Caller
-	Text string `json:"text" jsonschema:"What the user said, as plain text (at most 16 KiB), e.g. \"My favorite editors are Helix and Neovim\"."`
+	Text string `json:"text" maxLength:"16384" jsonschema:"What the user said, as plain text (at most 16 KiB), e.g. \"My favorite editors are Helix and Neovim\"."`
 }
 
 // Write is one write that remember made.
@@ -116,7 +116,7 @@ func (s *Server) remember(ctx context.Context, user factbase.UserID, in Remember
 // AskInput is the input of the ask tool.
 type AskInput struct {
 	Caller
-	Question string `json:"question" jsonschema:"The user's question, as plain text (at most 16 KiB), e.g. \"What is my second favorite editor?\"."`
+	Question string `json:"question" maxLength:"16384" jsonschema:"The user's question, as plain text (at most 16 KiB), e.g. \"What is my second favorite editor?\"."`
 }
 
 // AskItem is one value of an answer.
@@ -172,18 +172,18 @@ func (s *Server) ask(ctx context.Context, user factbase.UserID, in AskInput) (As
 // SearchInput is the input of the search tool.
 type SearchInput struct {
 	Caller
-	Query             string   `json:"query" jsonschema:"What to look for, in words (at most 4096 bytes)."`
-	Kinds             []string `json:"kinds,omitempty" jsonschema:"Which items to search: fact, episode or both (the default)."`
-	KeyPrefix         string   `json:"key_prefix,omitempty" jsonschema:"Only facts whose key starts with this, e.g. favorites."`
-	Type              string   `json:"type,omitempty" jsonschema:"Only facts of this type, e.g. contact or preference."`
-	Category          string   `json:"category,omitempty" jsonschema:"Only facts of this sheet category: core, technical, project or transient."`
-	Subject           string   `json:"subject,omitempty" jsonschema:"Only facts about this subject: user, or entity:<id>."`
-	MinConfidence     float64  `json:"min_confidence,omitempty" jsonschema:"Only facts at least this confident, 0 to 1."`
-	Tags              []string `json:"tags,omitempty" jsonschema:"Only episodes carrying every tag, and facts from such episodes."`
-	From              string   `json:"from,omitempty" jsonschema:"Only items from this time on (RFC 3339, inclusive): a fact's valid-from time, an episode's created time."`
-	To                string   `json:"to,omitempty" jsonschema:"Only items before this time (RFC 3339, exclusive)."`
+	Query             string   `json:"query" maxLength:"4096" jsonschema:"What to look for, in words (at most 4096 bytes)."`
+	Kinds             []string `json:"kinds,omitempty" enum:"fact,episode" jsonschema:"Which items to search: fact, episode or both (the default)."`
+	KeyPrefix         string   `json:"key_prefix,omitempty" maxLength:"200" jsonschema:"Only facts whose key starts with this, e.g. favorites."`
+	Type              string   `json:"type,omitempty" maxLength:"100" jsonschema:"Only facts of this type, e.g. contact or preference."`
+	Category          string   `json:"category,omitempty" enum:"core,technical,project,transient" jsonschema:"Only facts of this sheet category: core, technical, project or transient."`
+	Subject           string   `json:"subject,omitempty" maxLength:"200" jsonschema:"Only facts about this subject: user, or entity:<id>."`
+	MinConfidence     float64  `json:"min_confidence,omitempty" minimum:"0" maximum:"1" jsonschema:"Only facts at least this confident, 0 to 1."`
+	Tags              []string `json:"tags,omitempty" maxItems:"32" jsonschema:"Only episodes carrying every tag, and facts from such episodes."`
+	From              string   `json:"from,omitempty" format:"date-time" jsonschema:"Only items from this time on (RFC 3339, inclusive): a fact's valid-from time, an episode's created time."`
+	To                string   `json:"to,omitempty" format:"date-time" jsonschema:"Only items before this time (RFC 3339, exclusive)."`
 	IncludeSuperseded bool     `json:"include_superseded,omitempty" jsonschema:"Also find facts a newer value replaced."`
-	Limit             int      `json:"limit,omitempty" jsonschema:"The most hits to return, 1 to 100 (default 10)."`
+	Limit             int      `json:"limit,omitempty" minimum:"0" maximum:"100" jsonschema:"The most hits to return, 1 to 100 (default 10)."`
 }
 
 // Hit is one search result.
@@ -237,15 +237,15 @@ func (s *Server) search(ctx context.Context, user factbase.UserID, in SearchInpu
 // SetFactInput is the input of the set_fact tool.
 type SetFactInput struct {
 	Caller
-	Key         string  `json:"key" jsonschema:"What the fact is, e.g. contact.email, work.employer, or favorites.movie for a ranked list."`
-	Value       string  `json:"value" jsonschema:"The value, as the user said it (at most 4096 bytes)."`
-	Subject     string  `json:"subject,omitempty" jsonschema:"Whom the fact is about: user (the default) or entity:<id>."`
-	Rank        int     `json:"rank,omitempty" jsonschema:"For a ranked list (favorites.*): the rank to place the value at; leave out to append."`
-	Text        string  `json:"text,omitempty" jsonschema:"The fact as a short sentence (at most 200 characters)."`
-	Type        string  `json:"type,omitempty" jsonschema:"The kind of fact: contact, work, preference, schedule, health, ..."`
-	Category    string  `json:"category,omitempty" jsonschema:"The fact sheet category: core, technical, project or transient (the default)."`
-	Confidence  float64 `json:"confidence,omitempty" jsonschema:"How sure you are, above 0 and at most 1 (default 1)."`
-	Sensitivity string  `json:"sensitivity,omitempty" jsonschema:"How private the fact is: low, medium or high (a privacy mode hides high)."`
+	Key         string  `json:"key" maxLength:"200" jsonschema:"What the fact is, e.g. contact.email, work.employer, or favorites.movie for a ranked list."`
+	Value       string  `json:"value" maxLength:"4096" jsonschema:"The value, as the user said it (at most 4096 bytes)."`
+	Subject     string  `json:"subject,omitempty" maxLength:"200" jsonschema:"Whom the fact is about: user (the default) or entity:<id>."`
+	Rank        *int    `json:"rank,omitempty" minimum:"1" jsonschema:"For a ranked list (favorites.*): the rank to place the value at, 1 for first; leave it out to append."`
+	Text        string  `json:"text,omitempty" maxLength:"200" jsonschema:"The fact as a short sentence (at most 200 characters)."`
+	Type        string  `json:"type,omitempty" maxLength:"100" jsonschema:"The kind of fact: contact, work, preference, schedule, health, ..."`
+	Category    string  `json:"category,omitempty" enum:"core,technical,project,transient" jsonschema:"The fact sheet category: core, technical, project or transient (the default)."`
+	Confidence  float64 `json:"confidence,omitempty" minimum:"0" maximum:"1" jsonschema:"How sure you are, above 0 and at most 1 (default 1)."`
+	Sensitivity string  `json:"sensitivity,omitempty" enum:"low,medium,high" jsonschema:"How private the fact is: low, medium or high (a privacy mode hides high)."`
 }
 
 // WriteOutput is what a write did.
@@ -317,11 +317,16 @@ func (s *Server) setFact(ctx context.Context, user factbase.UserID, in SetFactIn
 	if err := checkSensitivity(in.Sensitivity); err != nil {
 		return WriteOutput{}, err
 	}
-	if in.Rank < 0 {
-		return WriteOutput{}, factbase.Errorf(factbase.EINVALID, "rank must be at least 1, got %d", in.Rank)
+	// An absent rank appends; a rank that is given must be a place in the list (the
+	// schema says so too, but a rank of 0 must never quietly mean "append").
+	rank := 0
+	if in.Rank != nil {
+		if rank = *in.Rank; rank < 1 {
+			return WriteOutput{}, factbase.Errorf(factbase.EINVALID, "rank %d is not a place in a list: give 1 for first, 2 for second, ..., or leave rank out to append", rank)
+		}
 	}
 	op := factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{Subject: in.Subject, Key: in.Key, Value: in.Value,
-		Rank: in.Rank, Text: in.Text, Type: in.Type, Category: factbase.Category(in.Category),
+		Rank: rank, Text: in.Text, Type: in.Type, Category: factbase.Category(in.Category),
 		Confidence: in.Confidence, Sensitivity: factbase.Sensitivity(in.Sensitivity),
 		Source: factbase.Source{Kind: factbase.SourceManual}, Extractor: "mcp", SaidBy: "user"}}
 	res, err := s.e.Apply(ctx, user, []factbase.Op{op})
@@ -334,16 +339,16 @@ func (s *Server) setFact(ctx context.Context, user factbase.UserID, in SetFactIn
 // ListFactsInput is the input of the list_facts tool.
 type ListFactsInput struct {
 	Caller
-	Key           string  `json:"key,omitempty" jsonschema:"Only this key, e.g. favorites.movie; a ranked list comes in rank order."`
-	KeyPrefix     string  `json:"key_prefix,omitempty" jsonschema:"Only keys starting with this, e.g. favorites."`
-	Subject       string  `json:"subject,omitempty" jsonschema:"Only facts about this subject: user or entity:<id>; default every subject (user with key)."`
-	Category      string  `json:"category,omitempty" jsonschema:"Only this sheet category: core, technical, project or transient."`
-	Type          string  `json:"type,omitempty" jsonschema:"Only facts of this type, e.g. contact."`
-	MinConfidence float64 `json:"min_confidence,omitempty" jsonschema:"Only facts at least this confident, 0 to 1."`
+	Key           string  `json:"key,omitempty" maxLength:"200" jsonschema:"Only this key, e.g. favorites.movie; a ranked list comes in rank order."`
+	KeyPrefix     string  `json:"key_prefix,omitempty" maxLength:"200" jsonschema:"Only keys starting with this, e.g. favorites."`
+	Subject       string  `json:"subject,omitempty" maxLength:"200" jsonschema:"Only facts about this subject: user or entity:<id>; default every subject (user with key)."`
+	Category      string  `json:"category,omitempty" enum:"core,technical,project,transient" jsonschema:"Only this sheet category: core, technical, project or transient."`
+	Type          string  `json:"type,omitempty" maxLength:"100" jsonschema:"Only facts of this type, e.g. contact."`
+	MinConfidence float64 `json:"min_confidence,omitempty" minimum:"0" maximum:"1" jsonschema:"Only facts at least this confident, 0 to 1."`
 	History       bool    `json:"history,omitempty" jsonschema:"Include superseded, retracted and removed versions."`
-	AsOf          string  `json:"as_of,omitempty" jsonschema:"Read the facts as they were at this time (RFC 3339)."`
-	Limit         int     `json:"limit,omitempty" jsonschema:"The most facts to return, 1 to 1000 (default 100)."`
-	Offset        int     `json:"offset,omitempty" jsonschema:"How many facts to skip, for paging."`
+	AsOf          string  `json:"as_of,omitempty" format:"date-time" jsonschema:"Read the facts as they were at this time (RFC 3339)."`
+	Limit         int     `json:"limit,omitempty" minimum:"0" maximum:"1000" jsonschema:"The most facts to return, 1 to 1000 (default 100)."`
+	Offset        int     `json:"offset,omitempty" minimum:"0" jsonschema:"How many facts to skip, for paging."`
 }
 
 // ListFactsOutput is a page of facts.
@@ -421,11 +426,11 @@ func validCategory(c string) bool {
 // FactHistoryInput is the input of the fact_history tool.
 type FactHistoryInput struct {
 	Caller
-	Key     string `json:"key,omitempty" jsonschema:"The key whose versions to list, e.g. contact.email. Give key or id."`
-	ID      string `json:"id,omitempty" jsonschema:"A fact id: list the versions of that fact's key. Give key or id."`
-	Subject string `json:"subject,omitempty" jsonschema:"Whom the key is about: user (the default) or entity:<id>; ignored with id."`
-	Offset  int    `json:"offset,omitempty" jsonschema:"Skip this many of the newest versions (default 0)."`
-	Limit   int    `json:"limit,omitempty" jsonschema:"At most this many versions (default 100, at most 1000)."`
+	Key     string `json:"key,omitempty" maxLength:"200" jsonschema:"The key whose versions to list, e.g. contact.email. Give key or id."`
+	ID      string `json:"id,omitempty" maxLength:"100" jsonschema:"A fact id: list the versions of that fact's key. Give key or id."`
+	Subject string `json:"subject,omitempty" maxLength:"200" jsonschema:"Whom the key is about: user (the default) or entity:<id>; ignored with id."`
+	Offset  int    `json:"offset,omitempty" minimum:"0" jsonschema:"Skip this many of the newest versions (default 0)."`
+	Limit   int    `json:"limit,omitempty" minimum:"0" maximum:"1000" jsonschema:"At most this many versions (default 100, at most 1000)."`
 }
 
 // FactHistoryOutput is the history of a key.
@@ -463,11 +468,11 @@ func (s *Server) factHistory(ctx context.Context, user factbase.UserID, in FactH
 // ForgetInput is the input of the forget tool.
 type ForgetInput struct {
 	Caller
-	ID      string `json:"id,omitempty" jsonschema:"The id of the fact to forget. Give id or key."`
-	Key     string `json:"key,omitempty" jsonschema:"Forget every fact of this key instead (the current ones for retract, every version for delete). Give id or key."`
-	Subject string `json:"subject,omitempty" jsonschema:"With key: whom the key is about, user (the default) or entity:<id>."`
-	Mode    string `json:"mode,omitempty" jsonschema:"retract (the default: end its validity, keep history) or delete (erase it, history included; cannot be undone)."`
-	Reason  string `json:"reason" jsonschema:"Why the fact is forgotten, e.g. \"the user asked\" or \"it was wrong\" (required; at most 1000 bytes)."`
+	ID      string `json:"id,omitempty" maxLength:"100" jsonschema:"The id of the fact to forget. Give id or key."`
+	Key     string `json:"key,omitempty" maxLength:"200" jsonschema:"Forget every fact of this key instead (the current ones for retract, every version for delete). Give id or key."`
+	Subject string `json:"subject,omitempty" maxLength:"200" jsonschema:"With key: whom the key is about, user (the default) or entity:<id>."`
+	Mode    string `json:"mode,omitempty" enum:"retract,delete" jsonschema:"retract (the default: end its validity, keep history) or delete (erase it, history included; cannot be undone)."`
+	Reason  string `json:"reason" maxLength:"1000" jsonschema:"Why the fact is forgotten, e.g. \"the user asked\" or \"it was wrong\" (required; at most 1000 bytes)."`
 }
 
 // ForgetOutput is what forget did.

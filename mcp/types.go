@@ -8,7 +8,7 @@ import (
 
 // Fact is a stored fact as tools return it.
 type Fact struct {
-	ID           string  `json:"id" jsonschema:"The fact's id, for fact_history and forget."`
+	ID           string  `json:"id" jsonschema:"The fact's id, for get_fact, fact_history, forget and erase_fact."`
 	Subject      string  `json:"subject" jsonschema:"Whom the fact is about: \"user\" for the user themself, or \"entity:<id>\" for a person they mentioned."`
 	Key          string  `json:"key" jsonschema:"What the fact is, e.g. \"contact.email\" or \"favorites.movie\" (a ranked list)."`
 	Value        string  `json:"value" jsonschema:"The value as it was said."`

@@ -41,6 +41,21 @@ func (s *Server) config() huma.Config {
 	// Factbase's responses are the engine's types as they are.
 	c.CreateHooks = nil
 	c.Transformers = []huma.Transformer{transformProblem}
+	c.Info.Contact = &huma.Contact{Name: "Factbase", URL: "https://github.com/factbase/factbase"}
+	c.Servers = []*huma.Server{{
+		URL:         "http://{host}",
+		Description: "A factbase serve process: --addr, " + DefaultAddr + " by default.",
+		Variables: map[string]*huma.ServerVariable{
+			"host": {Default: DefaultAddr, Description: "The host and port the server listens on."},
+		},
+	}}
+	c.Tags = tags
+	if s.opts.NoAuth {
+		// Nothing needs a key: every operation says so (security: []), and no
+		// scheme is offered that no operation uses.
+		return c
+	}
+	c.Security = []map[string][]string{{bearerScheme: {}}}
 	c.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		bearerScheme: {
 			Type:         "http",
@@ -51,6 +66,41 @@ func (s *Server) config() huma.Config {
 	}
 	return c
 }
+
+// The tags group the operations by the resource they act on, in the document's
+// order.
+const (
+	tagMessages    = "Messages"
+	tagMemories    = "Memories"
+	tagFacts       = "Facts"
+	tagLists       = "Lists"
+	tagPeople      = "People"
+	tagEpisodes    = "Episodes"
+	tagSearch      = "Search"
+	tagSheet       = "Fact sheet"
+	tagTranscripts = "Transcripts"
+	tagJobs        = "Jobs"
+	tagUsers       = "Users"
+	tagOperations  = "Operations"
+)
+
+var tags = []*huma.Tag{
+	{Name: tagMessages, Description: "What a user says (say) and asks (ask), read by the rules at once, without a model."},
+	{Name: tagMemories, Description: "A message remembered: the rules' facts at once, and the model's extraction as a background job when a model is configured."},
+	{Name: tagFacts, Description: "Facts read and written directly: set by the key's cardinality, listed, retracted, erased, and every version of a key."},
+	{Name: tagLists, Description: "Ranked lists (favorites.*): append, place at a rank, remove and close the gap."},
+	{Name: tagPeople, Description: "The people a user mentions (entities), the changes that wait for the user's confirmation (conflicts), and recall grouped by person."},
+	{Name: tagEpisodes, Description: "Narrative records of what happened, with the facts extracted from them."},
+	{Name: tagSearch, Description: "Hybrid search over facts and episodes, the hybrid query and the direct look-up."},
+	{Name: tagSheet, Description: "The user's most important facts, scored and grouped by category, and the same as a prompt block."},
+	{Name: tagTranscripts, Description: "Agent session transcripts (JSONL): ingest, and the facts, objects and sessions found in them."},
+	{Name: tagJobs, Description: "Background model jobs: their state, attempts, tokens and cost."},
+	{Name: tagUsers, Description: "Whose data a key opens, the erasure of everything a user owns, its export and import, and the audit trail."},
+	{Name: tagOperations, Description: "Liveness, readiness, Prometheus metrics and this document; they need no key."},
+}
+
+// public is the security requirement of an operation that needs no key.
+var public = []map[string][]string{}
 
 // op fills the fields every /v1 operation shares.
 func (s *Server) op(id, method, path, tag, summary, description string, errs ...int) huma.Operation {
@@ -68,8 +118,9 @@ func (s *Server) op(id, method, path, tag, summary, description string, errs ...
 	if method == http.MethodPost {
 		o.Errors = append(o.Errors, http.StatusBadRequest, http.StatusRequestEntityTooLarge)
 	}
-	if !s.opts.NoAuth {
-		o.Security = []map[string][]string{{bearerScheme: {}}}
+	o.Security = []map[string][]string{{bearerScheme: {}}}
+	if s.opts.NoAuth {
+		o.Security = public
 	}
 	return o
 }
@@ -127,4 +178,22 @@ func forUser[T any](ctx context.Context, user string, call func(factbase.UserID)
 		return nil, fail(ctx, err)
 	}
 	return &output[T]{Body: v}, nil
+}
+
+// documentPlainRoutes describes in oapi the routes huma does not serve: /metrics
+// (promhttp) and the document itself. Both need no key.
+func documentPlainRoutes(oapi *huma.OpenAPI) {
+	text := func(description string, schema *huma.Schema, contentType string) map[string]*huma.Response {
+		return map[string]*huma.Response{"200": {Description: description,
+			Content: map[string]*huma.MediaType{contentType: {Schema: schema}}}}
+	}
+	oapi.AddOperation(&huma.Operation{OperationID: "get-metrics", Method: http.MethodGet, Path: "/metrics",
+		Tags: []string{tagOperations}, Security: public, Summary: "Prometheus metrics",
+		Description: "The server's metrics in the Prometheus text exposition format: requests, writes, rank " +
+			"mutations, canonicalisations, model jobs and tokens, MCP tool calls, and the Go runtime. Needs no key.",
+		Responses: text("The metrics.", &huma.Schema{Type: huma.TypeString}, "text/plain")})
+	oapi.AddOperation(&huma.Operation{OperationID: "get-openapi", Method: http.MethodGet, Path: "/openapi.json",
+		Tags: []string{tagOperations}, Security: public, Summary: "This OpenAPI document",
+		Description: "The OpenAPI 3.1 document of the API, generated from the server's types. Needs no key.",
+		Responses:   text("The document.", &huma.Schema{Type: huma.TypeObject}, "application/json")})
 }

@@ -20,7 +20,7 @@ type auditList struct {
 }
 
 func (s *Server) registerAudit() {
-	huma.Register(s.api, s.op("list-audit", http.MethodGet, "/v1/audit", "Audit", "Read the audit trail",
+	huma.Register(s.api, s.op("list-audit-entries", http.MethodGet, "/v1/audit", tagUsers, "Read the audit trail",
 		`The privacy-relevant operations, newest first: erasures (of a user, of facts, of a
 person), merges and splits of people, conflict decisions, API keys created and revoked.
 Each entry says when, which key (or the command line) acted, what, on which user and ids,

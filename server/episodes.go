@@ -130,29 +130,28 @@ type backfillInput struct {
 
 // registerEpisodes adds the episode, search, query and look-up operations.
 func (s *Server) registerEpisodes() {
-	const tag = "Episodes and search"
-	huma.Register(s.api, s.op("addEpisode", http.MethodPost, "/v1/users/{user}/episodes", tag, "Store an episode",
+	huma.Register(s.api, s.op("add-episode", http.MethodPost, "/v1/users/{user}/episodes", tagEpisodes, "Store an episode",
 		`Stores a narrative record. Unless no_extract is set, pattern extraction turns its
 content into facts linked to it (versions, percentages, latencies, counts, statuses,
 phases, dates), each with its confidence, in the same transaction; the answer lists
 them.`), s.addEpisode)
-	huma.Register(s.api, s.op("listEpisodes", http.MethodGet, "/v1/users/{user}/episodes", tag, "List episodes",
+	huma.Register(s.api, s.op("list-episodes", http.MethodGet, "/v1/users/{user}/episodes", tagEpisodes, "List episodes",
 		`Lists the user's episodes, oldest first, filtered by tags and time. Paged: at most
 limit episodes (default 100, at most 1000) from offset on, with the total that match.`), s.listEpisodes)
-	huma.Register(s.api, s.op("getEpisode", http.MethodGet, "/v1/users/{user}/episodes/{id}", tag, "Get an episode",
+	huma.Register(s.api, s.op("get-episode", http.MethodGet, "/v1/users/{user}/episodes/{id}", tagEpisodes, "Get an episode",
 		`Returns an episode and a page of the facts linked to it: at most limit facts
 (default 100, at most 1000) from offset on; "more" says whether more follow.`, http.StatusNotFound), s.getEpisode)
-	huma.Register(s.api, s.op("deleteEpisode", http.MethodDelete, "/v1/users/{user}/episodes/{id}", tag, "Delete an episode",
+	huma.Register(s.api, s.op("delete-episode", http.MethodDelete, "/v1/users/{user}/episodes/{id}", tagEpisodes, "Delete an episode",
 		`Erases an episode with its search index entries and, unless keep_facts, every
 version of the facts linked to it (the work grows with those facts).`, http.StatusNotFound), s.deleteEpisode)
-	huma.Register(s.api, s.op("addEpisodeFacts", http.MethodPost, "/v1/users/{user}/episodes/{id}/facts", tag, "Add facts to an episode",
+	huma.Register(s.api, s.op("add-episode-facts", http.MethodPost, "/v1/users/{user}/episodes/{id}/facts", tagEpisodes, "Add facts to an episode",
 		`Links facts to an episode by hand; each goes through the one write path.`, http.StatusNotFound), s.addEpisodeFacts)
-	huma.Register(s.api, s.op("backfillEpisodes", http.MethodPost, "/v1/users/{user}/episodes/backfill", tag, "Extract facts from stored episodes",
+	huma.Register(s.api, s.op("backfill-episodes", http.MethodPost, "/v1/users/{user}/episodes/backfill", tagEpisodes, "Extract facts from stored episodes",
 		`Runs pattern extraction over the episodes stored without it, oldest first, in
 batches of 64, one transaction each; an interrupted backfill resumes where it stopped.
 One call extracts at most about limit episodes (default 1000, at most 10000) and
 reports how many still wait in "remaining": call again until it is 0.`), s.backfillEpisodes)
-	huma.Register(s.api, s.op("search", http.MethodPost, "/v1/users/{user}/search", tag, "Search facts and episodes",
+	huma.Register(s.api, s.op("search-memory", http.MethodPost, "/v1/users/{user}/search", tagSearch, "Search facts and episodes",
 		`Hybrid search: full-text (BM25) and vector candidates fused by reciprocal rank,
 damped by recency at query time, boosted for facts about a subject the query names.
 Every hit explains its score. At most limit hits (default 10, at most 100), the best
@@ -160,12 +159,12 @@ ones: a ranking, not a list to page through. Each index contributes at most
 max(50, 4 × limit) candidates per kind. When the embedder cannot be reached, or the
 user's stored vectors were made by another embedder, the search ranks by full text
 alone and says why in "warnings".`), s.search)
-	huma.Register(s.api, s.op("query", http.MethodPost, "/v1/users/{user}/query", tag, "Answer a question (hybrid query)",
+	huma.Register(s.api, s.op("query-memory", http.MethodPost, "/v1/users/{user}/query", tagSearch, "Answer a question (hybrid query)",
 		`Decides whether the question seeks a fact ("What is the NEXUS version?"), tries the
 facts first when it does and falls back to a narrative search over episodes, and says
 which source answered: the value of a fact, or passages of episodes (at most
 passages of them, default 3, at most 20).`), s.query)
-	huma.Register(s.api, s.op("lookup", http.MethodGet, "/v1/users/{user}/lookup", tag, "Look up facts directly",
+	huma.Register(s.api, s.op("lookup-facts", http.MethodGet, "/v1/users/{user}/lookup", tagSearch, "Look up facts directly",
 		`The direct fact look-up: current facts of a type or key, newest first, with value,
 source episode, confidence and time. Needs type, key or prefix. Paged: at most limit
 facts (default 10, at most 1000) from offset on; "more" says whether more follow.`), s.lookup)

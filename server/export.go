@@ -27,13 +27,13 @@ type importResult struct {
 }
 
 func (s *Server) registerExport() {
-	huma.Register(s.api, s.op("export-user", http.MethodGet, "/v1/users/{user}/export", "Users", "Export everything a user owns",
+	huma.Register(s.api, s.op("export-user", http.MethodGet, "/v1/users/{user}/export", tagUsers, "Export everything a user owns",
 		`Streams everything the user owns, read in one snapshot, as Factbase's export format
 (JSON lines, application/x-ndjson; docs/export-format.md): facts with their history,
 list events, references, people, conflicts, episodes, transcript state, preference
 sessions and saved sheets; the embeddings with vectors=true. Recorded in the audit
 trail.`), s.exportUser)
-	huma.Register(s.api, s.op("import-user", http.MethodPost, "/v1/users/{user}/import", "Users", "Import an export into a user",
+	huma.Register(s.api, s.op("import-user", http.MethodPost, "/v1/users/{user}/import", tagUsers, "Import an export into a user",
 		`Loads an export into the user in one transaction (its saved sheets after), refusing a
 user who already has data (409), a file of a newer format version, a file cut short or
 malformed (422 naming the line). Into another user id than the export's, every id is

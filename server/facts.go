@@ -83,31 +83,31 @@ type history struct {
 }
 
 func (s *Server) registerFacts() {
-	huma.Register(s.api, s.op("setFact", http.MethodPost, "/v1/users/{user}/facts", "Facts",
+	huma.Register(s.api, s.op("set-fact", http.MethodPost, "/v1/users/{user}/facts", tagFacts,
 		"Create or set a fact",
 		`Writes a fact through the one write path according to its key's cardinality: a
 single-valued key keeps the newest value current and the earlier one in history; a set
 stores a value unless an equal one is present; a ranked list appends, or places the
 value at "rank". A value already present is reported in "duplicates" and not stored
 again.`, http.StatusConflict), s.setFact)
-	huma.Register(s.api, s.op("listFacts", http.MethodGet, "/v1/users/{user}/facts", "Facts",
+	huma.Register(s.api, s.op("list-facts", http.MethodGet, "/v1/users/{user}/facts", tagFacts,
 		"List facts",
 		`Lists the user's current facts, filtered by key, key prefix, subject, category, type
 and minimum confidence; with history=true superseded and removed versions too, and with
 as_of the facts as they were at a past time. Paged: at most limit facts (default 100,
 at most 1000) from offset on; "more" says whether more follow.`), s.listFacts)
-	huma.Register(s.api, s.op("getFact", http.MethodGet, "/v1/users/{user}/facts/{id}", "Facts",
+	huma.Register(s.api, s.op("get-fact", http.MethodGet, "/v1/users/{user}/facts/{id}", tagFacts,
 		"Get a fact by id", `Returns one fact, current or not. 404 if the user has no fact with that id.`,
 		http.StatusNotFound), s.getFact)
-	huma.Register(s.api, s.op("deleteFact", http.MethodDelete, "/v1/users/{user}/facts/{id}", "Facts",
+	huma.Register(s.api, s.op("delete-fact", http.MethodDelete, "/v1/users/{user}/facts/{id}", tagFacts,
 		"Delete a fact",
 		`Erases the fact from the store, history included; a ranked list closes the gap.
 To end a fact's validity but keep its history, retract it instead.`, http.StatusNotFound), s.deleteFact)
-	huma.Register(s.api, s.op("retractFact", http.MethodPost, "/v1/users/{user}/facts/{id}/retract", "Facts",
+	huma.Register(s.api, s.op("retract-fact", http.MethodPost, "/v1/users/{user}/facts/{id}/retract", tagFacts,
 		"Retract a fact",
 		`Ends the fact's validity now and keeps it in history; a ranked list closes the gap.
 409 if the fact is not current.`, http.StatusNotFound, http.StatusConflict), s.retractFact)
-	huma.Register(s.api, s.op("history", http.MethodGet, "/v1/users/{user}/history/{key}", "Facts",
+	huma.Register(s.api, s.op("get-fact-history", http.MethodGet, "/v1/users/{user}/history/{key}", tagFacts,
 		"History of a key",
 		`Every version of the key, newest first, with the times it was valid. 404 if the key
 was never written. Paged: at most limit versions (default 100, at most 1000) from offset

@@ -71,10 +71,13 @@ type route struct{ method, path string }
 // paramRE matches a path parameter of an OpenAPI path template.
 var paramRE = regexp.MustCompile(`\{[^}]+\}`)
 
-// apiRoutes lists every operation of srv's OpenAPI document, in a fixed order.
+// apiRoutes lists every JSON operation of srv's OpenAPI document, in a fixed order.
 func apiRoutes(srv *Server) []route {
 	var out []route
 	for path, item := range srv.API().OpenAPI().Paths {
+		if path == "/metrics" || path == "/openapi.json" {
+			continue // documented, but not huma's operations (documentPlainRoutes): no JSON API
+		}
 		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put,
 			"PATCH": item.Patch, "DELETE": item.Delete} {
 			if op != nil {

@@ -87,12 +87,12 @@ type readinessOutput struct {
 }
 
 func (s *Server) registerHealth() {
-	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
-		Tags: []string{"Operations"}, Summary: "Liveness",
+	huma.Register(s.api, huma.Operation{OperationID: "get-health", Method: http.MethodGet, Path: "/healthz",
+		Tags: []string{tagOperations}, Security: public, Summary: "Liveness",
 		Description: "200 while the process serves HTTP, with the build that serves: version, commit, build date " +
 			"and Go version (as \"factbase version\" prints them). Needs no key."}, s.healthz)
-	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz",
-		Tags: []string{"Operations"}, Summary: "Readiness",
+	huma.Register(s.api, huma.Operation{OperationID: "get-readiness", Method: http.MethodGet, Path: "/readyz",
+		Tags: []string{tagOperations}, Security: public, Summary: "Readiness",
 		Description: "200 while the store can be reached, else 503: the store alone decides readiness. " +
 			"The body also reports the model server and the embedder: when one cannot be reached the answer is " +
 			"still 200, with status \"degraded\", that part \"degraded\" and a reason. A remote model or embedder " +

@@ -47,23 +47,23 @@ type removeInput struct {
 }
 
 func (s *Server) registerLists() {
-	huma.Register(s.api, s.op("showList", http.MethodGet, "/v1/users/{user}/lists/{key}", "Lists",
+	huma.Register(s.api, s.op("get-list", http.MethodGet, "/v1/users/{user}/lists/{key}", tagLists,
 		"Show a ranked list",
 		`A page of the ranked list in rank order, with the list's total length. An unknown
 list is empty, not an error. Paged: at most limit members (default 100, at most 1000)
 from offset on. With as_of the list's change events up to that time are replayed and
 only the page's members are read.`), s.showList)
-	huma.Register(s.api, s.op("addToList", http.MethodPost, "/v1/users/{user}/lists/{key}", "Lists",
+	huma.Register(s.api, s.op("add-list-items", http.MethodPost, "/v1/users/{user}/lists/{key}", tagLists,
 		"Append to a ranked list",
 		`Appends "value", or each of "values" in order. A value already in the list (by
 normalised comparison: "btc." is BTC) is not added again; it is reported in
 "duplicates" with its rank.`, http.StatusConflict), s.addToList)
-	huma.Register(s.api, s.op("rankInList", http.MethodPost, "/v1/users/{user}/lists/{key}/rank", "Lists",
+	huma.Register(s.api, s.op("rank-list-item", http.MethodPost, "/v1/users/{user}/lists/{key}/rank", tagLists,
 		"Place a value at a rank",
 		`MOVEs a present value to the rank, INSERTs an absent one there (the members below
 shift down), is a NOOP when it is already there, and APPENDs when the rank is beyond
 the end. The mutation is reported with its from and to ranks.`, http.StatusConflict), s.rankInList)
-	huma.Register(s.api, s.op("removeFromList", http.MethodDelete, "/v1/users/{user}/lists/{key}/items/{value}", "Lists",
+	huma.Register(s.api, s.op("remove-list-item", http.MethodDelete, "/v1/users/{user}/lists/{key}/items/{value}", tagLists,
 		"Remove a value from a ranked list",
 		`Removes the value and closes the gap; it stays in history. 404 if the value is not
 in the list.`, http.StatusNotFound), s.removeFromList)

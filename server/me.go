@@ -19,7 +19,7 @@ type meOutput struct {
 }
 
 func (s *Server) registerMe() {
-	huma.Register(s.api, s.op("me", http.MethodGet, "/v1/me", "Operations", "Who am I",
+	huma.Register(s.api, s.op("get-me", http.MethodGet, "/v1/me", tagUsers, "Who am I",
 		"Says which key the request carries and whose data it opens: a user key's user, or every user for an application key. The web page uses it after sign-in."),
 		func(ctx context.Context, _ *struct{}) (*meOutput, error) {
 			if s.opts.NoAuth {

@@ -37,7 +37,7 @@ type questionInput struct {
 }
 
 func (s *Server) registerMessages() {
-	huma.Register(s.api, s.op("say", http.MethodPost, "/v1/users/{user}/messages", "Messages",
+	huma.Register(s.api, s.op("say-message", http.MethodPost, "/v1/users/{user}/messages", tagMessages,
 		"Remember what a message states",
 		`Routes a user's message with the rule-based router: statements about the user's own
 facts and favorites are written through the one write path; questions, statements about
@@ -45,7 +45,7 @@ others and negations write nothing. The response is the same as "factbase say --
 the route, the ops, what the write did (stored, updated, duplicates with their rank,
 rank mutations) and a one-sentence reply; all of it bounded by the message (at most
 16 KiB).`), s.say)
-	huma.Register(s.api, s.op("ask", http.MethodPost, "/v1/users/{user}/questions", "Messages",
+	huma.Register(s.api, s.op("ask-question", http.MethodPost, "/v1/users/{user}/questions", tagMessages,
 		"Answer a question from stored facts",
 		`The one answer path: answers a question about the user, the people they mention,
 their lists, earlier values, a time window or their episodes, deterministically from

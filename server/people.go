@@ -104,43 +104,42 @@ type recallInput struct {
 
 // registerPeople adds the entity, conflict and recall operations.
 func (s *Server) registerPeople() {
-	const tag = "People"
-	huma.Register(s.api, s.op("listEntities", http.MethodGet, "/v1/users/{user}/entities", tag, "List entities",
+	huma.Register(s.api, s.op("list-entities", http.MethodGet, "/v1/users/{user}/entities", tagPeople, "List entities",
 		`Lists the people (and pets) the user talks about, oldest first: id, name, role,
 relation, aliases (at most 32 each). Messages create them ("my son Leo is 8"). Paged: at
 most limit entities (default 100, at most 1000) from offset on; "more" says whether more
 follow.`), s.listEntities)
-	huma.Register(s.api, s.op("createEntity", http.MethodPost, "/v1/users/{user}/entities", tag, "Create an entity",
+	huma.Register(s.api, s.op("create-entity", http.MethodPost, "/v1/users/{user}/entities", tagPeople, "Create an entity",
 		`Creates an entity from a name and/or relation; the relation is recorded as a fact.`), s.createEntity)
-	huma.Register(s.api, s.op("getEntity", http.MethodGet, "/v1/users/{user}/entities/{id}", tag, "Get an entity with its facts",
+	huma.Register(s.api, s.op("get-entity", http.MethodGet, "/v1/users/{user}/entities/{id}", tagPeople, "Get an entity with its facts",
 		`Returns the entity and a page of its current facts, oldest first, or of every
 version with history (those of entities merged into it included): at most limit facts
 (default 100, at most 1000) from offset on; "more" says whether more follow. An id is
 looked up directly; a name or alias reads the user's entities to find it.`, http.StatusNotFound, http.StatusConflict), s.getEntity)
-	huma.Register(s.api, s.op("renameEntity", http.MethodPost, "/v1/users/{user}/entities/{id}/rename", tag, "Rename an entity",
+	huma.Register(s.api, s.op("rename-entity", http.MethodPost, "/v1/users/{user}/entities/{id}/rename", tagPeople, "Rename an entity",
 		`Gives the entity a new display name; the old one becomes an alias.`, http.StatusNotFound, http.StatusConflict), s.renameEntity)
-	huma.Register(s.api, s.op("addEntityAlias", http.MethodPost, "/v1/users/{user}/entities/{id}/aliases", tag, "Add an alias",
+	huma.Register(s.api, s.op("add-entity-alias", http.MethodPost, "/v1/users/{user}/entities/{id}/aliases", tagPeople, "Add an alias",
 		`Adds another name the entity goes by; messages naming it resolve to the entity.`, http.StatusNotFound, http.StatusConflict), s.addAlias)
-	huma.Register(s.api, s.op("mergeEntities", http.MethodPost, "/v1/users/{user}/entities/{id}/merge", tag, "Merge another entity into this one",
+	huma.Register(s.api, s.op("merge-entities", http.MethodPost, "/v1/users/{user}/entities/{id}/merge", tagPeople, "Merge another entity into this one",
 		`Moves the other entity's current facts to this one (a single-valued fact only where
 it is newer), makes its names aliases, moves its pending conflicts, and keeps it, marked
 merged, with the history of its facts.`, http.StatusNotFound, http.StatusConflict), s.mergeEntities)
-	huma.Register(s.api, s.op("splitEntity", http.MethodPost, "/v1/users/{user}/entities/{id}/split", tag, "Split facts off to a new entity",
+	huma.Register(s.api, s.op("split-entity", http.MethodPost, "/v1/users/{user}/entities/{id}/split", tagPeople, "Split facts off to a new entity",
 		`Moves the chosen current facts to a new entity; the old entity keeps them in history.`, http.StatusNotFound, http.StatusConflict), s.splitEntity)
-	huma.Register(s.api, s.op("deleteEntity", http.MethodDelete, "/v1/users/{user}/entities/{id}", tag, "Delete an entity",
+	huma.Register(s.api, s.op("delete-entity", http.MethodDelete, "/v1/users/{user}/entities/{id}", tagPeople, "Delete an entity",
 		`Erases the entity, every version of its facts and its conflicts (entities merged
 into it too); the work grows with those facts.`, http.StatusNotFound, http.StatusConflict), s.deleteEntity)
-	huma.Register(s.api, s.op("listConflicts", http.MethodGet, "/v1/users/{user}/conflicts", tag, "List conflicts",
+	huma.Register(s.api, s.op("list-conflicts", http.MethodGet, "/v1/users/{user}/conflicts", tagPeople, "List conflicts",
 		`Lists changes to single-valued facts that wait for the user, oldest first: the
 current fact, the proposed value with its source and time, and why it waits. Paged: at
 most limit conflicts (default 100, at most 1000) from offset on; "more" says whether
 more follow.`), s.listConflicts)
-	huma.Register(s.api, s.op("confirmConflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/confirm", tag, "Confirm a conflict",
+	huma.Register(s.api, s.op("confirm-conflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/confirm", tagPeople, "Confirm a conflict",
 		`Applies the proposed value through the write path; the old value stays in history.`,
 		http.StatusNotFound, http.StatusConflict), s.confirmConflict)
-	huma.Register(s.api, s.op("rejectConflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/reject", tag, "Reject a conflict",
+	huma.Register(s.api, s.op("reject-conflict", http.MethodPost, "/v1/users/{user}/conflicts/{id}/reject", tagPeople, "Reject a conflict",
 		`Records the rejection; no fact changes.`, http.StatusNotFound, http.StatusConflict), s.rejectConflict)
-	huma.Register(s.api, s.op("recall", http.MethodPost, "/v1/users/{user}/recall", tag, "Recall what bears on a question",
+	huma.Register(s.api, s.op("recall-facts", http.MethodPost, "/v1/users/{user}/recall", tagPeople, "Recall what bears on a question",
 		`Merges hybrid search, the facts of the people the query names (boosted), the facts
 its words ask about and the facts in the time window it names ("next week", "upcoming
 birthdays"; birthdays recur yearly). High-sensitivity facts are left out unless asked for.

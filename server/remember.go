@@ -37,7 +37,7 @@ type jobList struct {
 }
 
 func (s *Server) registerRemember() {
-	huma.Register(s.api, s.op("remember", http.MethodPost, "/v1/users/{user}/memories", "Jobs",
+	huma.Register(s.api, s.op("remember-message", http.MethodPost, "/v1/users/{user}/memories", tagMemories,
 		"Remember a message: the rules now, the model in the background",
 		`Stores what the rules find in the message at once, in this request's transaction, and
 answers with it (the same as POST /v1/users/{user}/messages). When "factbase serve" has a
@@ -49,19 +49,19 @@ A model that is down, slow or answers garbage loses nothing the rules stored: th
 is retried and, at last, dead with its reason. Poll GET /v1/jobs/{id} for the model's
 outcome. "model_note" says when the model will not read the message, or when it will
 (a spent daily token budget).`), s.remember)
-	huma.Register(s.api, s.op("get-job", http.MethodGet, "/v1/jobs/{id}", "Jobs", "Get a background job",
+	huma.Register(s.api, s.op("get-job", http.MethodGet, "/v1/jobs/{id}", tagJobs, "Get a background job",
 		`A job's state (queued, running, done, dead), attempts, last error, model tokens and
 cost, and, once done, what it did: the rules' ops, each model proposal's decision with
 its reason, and what the write stored. A key for one user sees only that user's jobs.`, http.StatusNotFound), s.getJob)
-	huma.Register(s.api, s.op("list-jobs", http.MethodGet, "/v1/users/{user}/jobs", "Jobs", "List a user's background jobs",
+	huma.Register(s.api, s.op("list-jobs", http.MethodGet, "/v1/users/{user}/jobs", tagJobs, "List a user's background jobs",
 		`The user's jobs, newest first, optionally in one state (dead jobs carry their reason).
 Paged by a cursor: at most limit jobs (default 100, at most 1000); "next", when older
 jobs remain, is the before value of the next page.`), s.listJobs)
-	huma.Register(s.api, s.op("job-usage", http.MethodGet, "/v1/users/{user}/jobs/usage", "Jobs", "A user's background jobs and model usage",
+	huma.Register(s.api, s.op("get-job-usage", http.MethodGet, "/v1/users/{user}/jobs/usage", tagJobs, "A user's background jobs and model usage",
 		`The user's jobs by state, and the prompt and completion tokens and cost (at the
 configured prices) of every model call they made, failed attempts included. A fixed-size
 answer, summed in the database.`), s.jobUsage)
-	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", "Jobs", "Retry a dead job",
+	huma.Register(s.api, s.op("retry-job", http.MethodPost, "/v1/jobs/{id}/retry", tagJobs, "Retry a dead job",
 		`Queues a dead job again with its attempts reset; with retarget=true, for this server's
 model instead of the one it was queued for (only a worker with a job's model claims it).
 409 if the job is not dead.`, http.StatusNotFound, http.StatusConflict), s.retryJob)

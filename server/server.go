@@ -155,6 +155,8 @@ func New(o Options) *Server {
 	s.api.UseMiddleware(s.authenticate, s.limitRate)
 	s.register()
 	s.registerHealth()
+	documentPlainRoutes(s.api.OpenAPI()) // api.go: /metrics and /openapi.json
+	addExamples(s.api.OpenAPI())         // examples.go
 	s.mux.Handle("GET /metrics", o.Metrics.Handler())
 	if o.MCP != nil {
 		s.mux.Handle("/mcp", o.MCP)

@@ -17,8 +17,7 @@ type sheetPromptInput struct {
 }
 
 func (s *Server) registerSheet() {
-	const tag = "Fact sheet"
-	huma.Register(s.api, s.op("getFactSheet", http.MethodGet, "/v1/users/{user}/fact-sheet", tag, "The latest fact sheet",
+	huma.Register(s.api, s.op("get-fact-sheet", http.MethodGet, "/v1/users/{user}/fact-sheet", tagSheet, "The latest fact sheet",
 		`The user's most recently saved fact sheet: the scored selection of their most
 important facts (at most 100; by category, then score), with its count and created time,
 each entry's explanation (category weight × the decay points of its references, per age
@@ -26,12 +25,12 @@ bucket, and the assembly step that took it) and the log of duplicates left off (
 that bear on the sheet, at most 10 per fact kept). Sheets are regenerated after writes
 that change the user's facts and on demand (POST). 404 if none has been saved yet. Not
 paged: the sheet's own size cap (100 entries) bounds it.`, http.StatusNotFound), s.getSheet)
-	huma.Register(s.api, s.op("generateFactSheet", http.MethodPost, "/v1/users/{user}/fact-sheet", tag, "Generate the fact sheet now",
+	huma.Register(s.api, s.op("generate-fact-sheet", http.MethodPost, "/v1/users/{user}/fact-sheet", tagSheet, "Generate the fact sheet now",
 		`Scores the user's current facts by their references, assembles and saves a new
 sheet (deleting the user's sheets older than the retention, 7 days by default) and
 returns it. The answer is bounded by the sheet's size cap (100 entries); the work reads
 one row per current fact of the user, with its references counted in the database.`), s.generateSheet)
-	huma.Register(s.api, s.op("getFactSheetPrompt", http.MethodGet, "/v1/users/{user}/fact-sheet/prompt", tag, "The fact sheet as a prompt block",
+	huma.Register(s.api, s.op("get-fact-sheet-prompt", http.MethodGet, "/v1/users/{user}/fact-sheet/prompt", tagSheet, "The fact sheet as a prompt block",
 		`The latest sheet rendered for a prompt: "# Fact sheet", then per category a
 "## <category>" heading and one "- <text>" line per entry. With max_tokens or max_chars,
 the lowest-ranked entries are dropped until it fits ("dropped" counts them). A user

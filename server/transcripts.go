@@ -67,7 +67,7 @@ type transcriptSessionsInput struct {
 }
 
 func (s *Server) registerTranscripts() {
-	up := s.op("uploadTranscript", http.MethodPost, "/v1/users/{user}/transcripts", "Transcripts",
+	up := s.op("upload-transcript", http.MethodPost, "/v1/users/{user}/transcripts", tagTranscripts,
 		"Ingest an agent session transcript",
 		`Reads an agent session log (JSONL, one message per line, such as Claude Code's
 ~/.claude/projects/*/*.jsonl) from the request body, streamed, and stores its facts:
@@ -87,13 +87,13 @@ summary and skipped. The server's request body limit applies ("factbase serve
 		},
 	}
 	huma.Register(s.api, up, s.uploadTranscript)
-	huma.Register(s.api, s.op("transcriptFacts", http.MethodGet, "/v1/users/{user}/transcripts/facts", "Transcripts",
+	huma.Register(s.api, s.op("list-transcript-facts", http.MethodGet, "/v1/users/{user}/transcripts/facts", tagTranscripts,
 		"Query facts from transcripts",
 		`Lists the current facts ingested from transcripts, oldest first, filtered by
 predicate, subject, session, object substring and minimum confidence. Paged: at most
 limit facts (default 1000, at most 10000) from offset on; "more" says whether more
 follow.`), s.transcriptFacts)
-	huma.Register(s.api, s.op("transcriptObjects", http.MethodGet, "/v1/users/{user}/transcripts/objects", "Transcripts",
+	huma.Register(s.api, s.op("list-transcript-objects", http.MethodGet, "/v1/users/{user}/transcripts/objects", tagTranscripts,
 		"Group transcript facts by object",
 		`Groups the facts the same filters select by object, most facts first, with the
 sessions they came from: for example every host the user's agents connected to
@@ -101,7 +101,7 @@ sessions they came from: for example every host the user's agents connected to
 from offset on; "more" says whether more follow. Each object lists at most 100 of its
 sessions, the least first, and counts them all in sessions_total. The grouping counts
 every fact the filters select, so a narrow filter is the cheap one.`), s.transcriptObjects)
-	huma.Register(s.api, s.op("transcriptSessions", http.MethodGet, "/v1/users/{user}/transcripts/sessions", "Transcripts",
+	huma.Register(s.api, s.op("list-transcript-sessions", http.MethodGet, "/v1/users/{user}/transcripts/sessions", tagTranscripts,
 		"List transcript sessions",
 		`Lists the agent sessions found in ingested transcripts, by first message time: file,
 project directory, branch, first and last message time, and message counts. Paged: at

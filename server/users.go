@@ -9,7 +9,7 @@ import (
 )
 
 func (s *Server) registerUsers() {
-	huma.Register(s.api, s.op("eraseUser", http.MethodDelete, "/v1/users/{user}", "Operations",
+	huma.Register(s.api, s.op("erase-user", http.MethodDelete, "/v1/users/{user}", tagUsers,
 		"Erase a user",
 		`Deletes everything the user owns, in one transaction: facts and their history, ranked
 lists, references, embeddings and full-text entries, episodes, transcripts, people,

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/factbase/factbase/internal/redact"
 	"github.com/factbase/factbase/mcp"
 	"github.com/factbase/factbase/memory/jobs"
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP implements "factbase mcp": the MCP server over stdio for one user.
@@ -19,17 +17,20 @@ func (m *Main) runMCP(ctx context.Context, args []string) error {
 	)
 	fs := m.flags("mcp", &c, true)
 	m.llmFlags(fs, &c)
-	fs.StringVar(&logLevel, "log-level", "warn", "log level on stderr: debug, info (adds one line per forget, with its reason), warn or error")
+	fs.StringVar(&logLevel, "log-level", "warn", "log level on stderr: debug, info (adds one line per tool call, with its tool, user, duration and outcome, and one per forget or erase_fact, with its reason), warn or error")
 	setUsage(fs, fmt.Sprintf(`Usage: factbase mcp --user UUID [flags]
 
 Serve the Model Context Protocol over stdio (newline-delimited JSON-RPC on stdin and
 stdout) for one user, so that an agent can remember and recall through tools:
-remember, ask, recall, search, set_fact, list_facts, fact_history, forget,
-fact_sheet, list_people, list_conflicts and resolve_conflict; the fact sheet is also
-a resource (%s) and a prompt (%s). With a model (--llm-url and
---llm-model), remember also queues each message for it, and this process runs the
-background workers. Logs are JSON lines on stderr. "factbase serve" offers the same
-over HTTP at %s.
+remember, ask, recall, search, add_episode, set_fact, list_facts, get_fact,
+fact_history, forget, erase_fact, fact_sheet, list_people, list_conflicts and
+resolve_conflict; the fact sheet is also a resource
+(%s) and a prompt (%s). A line that is
+not JSON-RPC is answered with a JSON-RPC error (-32700 for one that is not JSON)
+and the session goes on; when stdin ends, the requests already read are answered
+before the process exits. With a model (--llm-url and --llm-model), remember also
+queues each message for it, and this process runs the background workers. Logs are
+JSON lines on stderr. "factbase serve" offers the same over HTTP at %s.
 
 `, mcp.SheetURITemplate, mcp.PromptName, mcp.Path))
 	if err := parseNone(fs, args, "mcp"); err != nil {
@@ -63,10 +64,7 @@ over HTTP at %s.
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", string(user), "db", redact.URL(c.db))
-	return srv.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
+	// mcp.Stdio answers a line that is not JSON-RPC with an error and goes on, and
+	// answers what is in flight when stdin ends before returning.
+	return srv.Run(ctx, &mcp.Stdio{In: m.Stdin, Out: m.Stdout})
 }
-
-// nopWriteCloser makes a writer an io.WriteCloser; closing it leaves the stream open.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

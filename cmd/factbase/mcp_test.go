@@ -201,8 +201,17 @@ func TestMCPServe(t *testing.T) {
 		t.Errorf("connected to /mcp without a key")
 	}
 	status, ctype, body := call(t, http.MethodPost, s.base+mcp.Path, "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	if status != http.StatusUnauthorized || ctype != "application/problem+json" || !strings.Contains(string(body), "missing API key") {
-		t.Errorf("POST /mcp without a key: %d %s %s; want 401 problem+json", status, ctype, body)
+	if status != http.StatusUnauthorized || ctype != "application/json" || !strings.Contains(string(body), `"code":-32001`) ||
+		!strings.Contains(string(body), "missing API key") {
+		t.Errorf("POST /mcp without a key: %d %s %s; want 401 with a JSON-RPC error", status, ctype, body)
+	}
+	// The tool calls are counted in the server's metrics.
+	_, _, metrics := call(t, http.MethodGet, s.base+"/metrics", "", "")
+	for _, want := range []string{`factbase_mcp_tool_calls_total{outcome="ok",tool="remember"} 1`,
+		`factbase_mcp_tool_calls_total{outcome="forbidden",tool="ask"} 1`, `factbase_mcp_tool_call_duration_seconds_count{tool="ask"} 2`} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 	if !strings.Contains(s.stderr.String(), `"route":"/mcp"`) {
 		t.Errorf("the request log has no /mcp route: %s", s.stderr.String())

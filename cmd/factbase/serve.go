@@ -92,7 +92,7 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 		o.Keys = e.Store()
 	}
 	if o.MCP, err = mcp.NewHandler(mcp.HandlerOptions{Engine: e, Keys: o.Keys, NoAuth: o.NoAuth, Logger: log,
-		Workers: workers, Version: o.Build.Version}); err != nil {
+		Workers: workers, Version: o.Build.Version, Metrics: metrics.Registry()}); err != nil {
 		return err
 	}
 	srv := server.New(o)

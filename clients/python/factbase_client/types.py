@@ -844,11 +844,15 @@ _ReadinessOptional = TypedDict("_ReadinessOptional", {
     "embedder_reason": str,
     # why the model is degraded
     "model_reason": str,
+    # how the store ranks vectors: pgvector (in PostgreSQL, by the pgvector extension), in-
+    # memory (PostgreSQL without pgvector: each server ranks a user's vectors in its
+    # memory), sqlite-vec (the SQLite store)
+    "vectors": Literal["pgvector", "in-memory", "sqlite-vec"],
 }, total=False)
 
 
 class Readiness(_ReadinessRequired, _ReadinessOptional):
-    """Fields: embedder, model, status, store; optional: embedder_reason, model_reason."""
+    """Fields: embedder, model, status, store; optional: embedder_reason, model_reason, vectors."""
 
 
 _RecallHitRequired = TypedDict("_RecallHitRequired", {

@@ -15,7 +15,47 @@ export interface paths {
          * Liveness
          * @description 200 while the process serves HTTP, with the build that serves: version, commit, build date and Go version (as "factbase version" prints them). Needs no key.
          */
-        get: operations["healthz"];
+        get: operations["get-health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The server's metrics in the Prometheus text exposition format: requests, writes, rank mutations, canonicalisations, model jobs and tokens, MCP tool calls, and the Go runtime. Needs no key.
+         */
+        get: operations["get-metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description The OpenAPI 3.1 document of the API, generated from the server's types. Needs no key.
+         */
+        get: operations["get-openapi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -35,7 +75,7 @@ export interface paths {
          * Readiness
          * @description 200 while the store can be reached, else 503: the store alone decides readiness. The body also reports the model server and the embedder: when one cannot be reached the answer is still 200, with status "degraded", that part "degraded" and a reason. A remote model or embedder is probed at most every few seconds (the answer is kept meanwhile), each probe bounded to a second. Needs no key.
          */
-        get: operations["readyz"];
+        get: operations["get-readiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -59,7 +99,7 @@ export interface paths {
          *     and how many rows; never the text of what was erased. The trail is append-only and a
          *     user's erasure keeps it. Only an application key (one for every user) may read it.
          */
-        get: operations["list-audit"];
+        get: operations["list-audit-entries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -123,7 +163,7 @@ export interface paths {
          * Who am I
          * @description Says which key the request carries and whose data it opens: a user key's user, or every user for an application key. The web page uses it after sign-in.
          */
-        get: operations["me"];
+        get: operations["get-me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -154,7 +194,7 @@ export interface paths {
          *     when the store is set to rewrite them, factbase_purge=full). Returns the rows removed per
          *     table. 404 if the user has no data.
          */
-        delete: operations["eraseUser"];
+        delete: operations["erase-user"];
         options?: never;
         head?: never;
         patch?: never;
@@ -174,7 +214,7 @@ export interface paths {
          *     most limit conflicts (default 100, at most 1000) from offset on; "more" says whether
          *     more follow.
          */
-        get: operations["listConflicts"];
+        get: operations["list-conflicts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -196,7 +236,7 @@ export interface paths {
          * Confirm a conflict
          * @description Applies the proposed value through the write path; the old value stays in history.
          */
-        post: operations["confirmConflict"];
+        post: operations["confirm-conflict"];
         delete?: never;
         options?: never;
         head?: never;
@@ -216,7 +256,7 @@ export interface paths {
          * Reject a conflict
          * @description Records the rejection; no fact changes.
          */
-        post: operations["rejectConflict"];
+        post: operations["reject-conflict"];
         delete?: never;
         options?: never;
         head?: never;
@@ -237,13 +277,13 @@ export interface paths {
          *     most limit entities (default 100, at most 1000) from offset on; "more" says whether more
          *     follow.
          */
-        get: operations["listEntities"];
+        get: operations["list-entities"];
         put?: never;
         /**
          * Create an entity
          * @description Creates an entity from a name and/or relation; the relation is recorded as a fact.
          */
-        post: operations["createEntity"];
+        post: operations["create-entity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -264,7 +304,7 @@ export interface paths {
          *     (default 100, at most 1000) from offset on; "more" says whether more follow. An id is
          *     looked up directly; a name or alias reads the user's entities to find it.
          */
-        get: operations["getEntity"];
+        get: operations["get-entity"];
         put?: never;
         post?: never;
         /**
@@ -272,7 +312,7 @@ export interface paths {
          * @description Erases the entity, every version of its facts and its conflicts (entities merged
          *     into it too); the work grows with those facts.
          */
-        delete: operations["deleteEntity"];
+        delete: operations["delete-entity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -291,7 +331,7 @@ export interface paths {
          * Add an alias
          * @description Adds another name the entity goes by; messages naming it resolve to the entity.
          */
-        post: operations["addEntityAlias"];
+        post: operations["add-entity-alias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -313,7 +353,7 @@ export interface paths {
          *     it is newer), makes its names aliases, moves its pending conflicts, and keeps it, marked
          *     merged, with the history of its facts.
          */
-        post: operations["mergeEntities"];
+        post: operations["merge-entities"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,7 +373,7 @@ export interface paths {
          * Rename an entity
          * @description Gives the entity a new display name; the old one becomes an alias.
          */
-        post: operations["renameEntity"];
+        post: operations["rename-entity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -353,7 +393,7 @@ export interface paths {
          * Split facts off to a new entity
          * @description Moves the chosen current facts to a new entity; the old entity keeps them in history.
          */
-        post: operations["splitEntity"];
+        post: operations["split-entity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -372,7 +412,7 @@ export interface paths {
          * @description Lists the user's episodes, oldest first, filtered by tags and time. Paged: at most
          *     limit episodes (default 100, at most 1000) from offset on, with the total that match.
          */
-        get: operations["listEpisodes"];
+        get: operations["list-episodes"];
         put?: never;
         /**
          * Store an episode
@@ -381,7 +421,7 @@ export interface paths {
          *     phases, dates), each with its confidence, in the same transaction; the answer lists
          *     them.
          */
-        post: operations["addEpisode"];
+        post: operations["add-episode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -404,7 +444,7 @@ export interface paths {
          *     One call extracts at most about limit episodes (default 1000, at most 10000) and
          *     reports how many still wait in "remaining": call again until it is 0.
          */
-        post: operations["backfillEpisodes"];
+        post: operations["backfill-episodes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -423,7 +463,7 @@ export interface paths {
          * @description Returns an episode and a page of the facts linked to it: at most limit facts
          *     (default 100, at most 1000) from offset on; "more" says whether more follow.
          */
-        get: operations["getEpisode"];
+        get: operations["get-episode"];
         put?: never;
         post?: never;
         /**
@@ -431,7 +471,7 @@ export interface paths {
          * @description Erases an episode with its search index entries and, unless keep_facts, every
          *     version of the facts linked to it (the work grows with those facts).
          */
-        delete: operations["deleteEpisode"];
+        delete: operations["delete-episode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -450,7 +490,7 @@ export interface paths {
          * Add facts to an episode
          * @description Links facts to an episode by hand; each goes through the one write path.
          */
-        post: operations["addEpisodeFacts"];
+        post: operations["add-episode-facts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -498,7 +538,7 @@ export interface paths {
          *     that change the user's facts and on demand (POST). 404 if none has been saved yet. Not
          *     paged: the sheet's own size cap (100 entries) bounds it.
          */
-        get: operations["getFactSheet"];
+        get: operations["get-fact-sheet"];
         put?: never;
         /**
          * Generate the fact sheet now
@@ -507,7 +547,7 @@ export interface paths {
          *     returns it. The answer is bounded by the sheet's size cap (100 entries); the work reads
          *     one row per current fact of the user, with its references counted in the database.
          */
-        post: operations["generateFactSheet"];
+        post: operations["generate-fact-sheet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -529,7 +569,7 @@ export interface paths {
          *     without a saved sheet gets one generated first. Bounded by the sheet's size cap (100
          *     entries).
          */
-        get: operations["getFactSheetPrompt"];
+        get: operations["get-fact-sheet-prompt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -552,7 +592,7 @@ export interface paths {
          *     as_of the facts as they were at a past time. Paged: at most limit facts (default 100,
          *     at most 1000) from offset on; "more" says whether more follow.
          */
-        get: operations["listFacts"];
+        get: operations["list-facts"];
         put?: never;
         /**
          * Create or set a fact
@@ -562,7 +602,7 @@ export interface paths {
          *     value at "rank". A value already present is reported in "duplicates" and not stored
          *     again.
          */
-        post: operations["setFact"];
+        post: operations["set-fact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -580,7 +620,7 @@ export interface paths {
          * Get a fact by id
          * @description Returns one fact, current or not. 404 if the user has no fact with that id.
          */
-        get: operations["getFact"];
+        get: operations["get-fact"];
         put?: never;
         post?: never;
         /**
@@ -588,7 +628,7 @@ export interface paths {
          * @description Erases the fact from the store, history included; a ranked list closes the gap.
          *     To end a fact's validity but keep its history, retract it instead.
          */
-        delete: operations["deleteFact"];
+        delete: operations["delete-fact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -608,7 +648,7 @@ export interface paths {
          * @description Ends the fact's validity now and keeps it in history; a ranked list closes the gap.
          *     409 if the fact is not current.
          */
-        post: operations["retractFact"];
+        post: operations["retract-fact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -628,7 +668,7 @@ export interface paths {
          *     was never written. Paged: at most limit versions (default 100, at most 1000) from offset
          *     on; "more" says whether older ones remain.
          */
-        get: operations["history"];
+        get: operations["get-fact-history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -697,7 +737,7 @@ export interface paths {
          *     configured prices) of every model call they made, failed attempts included. A fixed-size
          *     answer, summed in the database.
          */
-        get: operations["job-usage"];
+        get: operations["get-job-usage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -720,7 +760,7 @@ export interface paths {
          *     from offset on. With as_of the list's change events up to that time are replayed and
          *     only the page's members are read.
          */
-        get: operations["showList"];
+        get: operations["get-list"];
         put?: never;
         /**
          * Append to a ranked list
@@ -728,7 +768,7 @@ export interface paths {
          *     normalised comparison: "btc." is BTC) is not added again; it is reported in
          *     "duplicates" with its rank.
          */
-        post: operations["addToList"];
+        post: operations["add-list-items"];
         delete?: never;
         options?: never;
         head?: never;
@@ -750,7 +790,7 @@ export interface paths {
          * @description Removes the value and closes the gap; it stays in history. 404 if the value is not
          *     in the list.
          */
-        delete: operations["removeFromList"];
+        delete: operations["remove-list-item"];
         options?: never;
         head?: never;
         patch?: never;
@@ -771,7 +811,7 @@ export interface paths {
          *     shift down), is a NOOP when it is already there, and APPENDs when the rank is beyond
          *     the end. The mutation is reported with its from and to ranks.
          */
-        post: operations["rankInList"];
+        post: operations["rank-list-item"];
         delete?: never;
         options?: never;
         head?: never;
@@ -791,7 +831,7 @@ export interface paths {
          *     source episode, confidence and time. Needs type, key or prefix. Paged: at most limit
          *     facts (default 10, at most 1000) from offset on; "more" says whether more follow.
          */
-        get: operations["lookup"];
+        get: operations["lookup-facts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -822,7 +862,7 @@ export interface paths {
          *     outcome. "model_note" says when the model will not read the message, or when it will
          *     (a spent daily token budget).
          */
-        post: operations["remember"];
+        post: operations["remember-message"];
         delete?: never;
         options?: never;
         head?: never;
@@ -847,7 +887,7 @@ export interface paths {
          *     rank mutations) and a one-sentence reply; all of it bounded by the message (at most
          *     16 KiB).
          */
-        post: operations["say"];
+        post: operations["say-message"];
         delete?: never;
         options?: never;
         head?: never;
@@ -870,7 +910,7 @@ export interface paths {
          *     which source answered: the value of a fact, or passages of episodes (at most
          *     passages of them, default 3, at most 20).
          */
-        post: operations["query"];
+        post: operations["query-memory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -897,7 +937,7 @@ export interface paths {
          *     100 people, other answers the facts of the people the question names (500 each) and
          *     recall's 100 hits. The response is the same as "factbase ask --json".
          */
-        post: operations["ask"];
+        post: operations["ask-question"];
         delete?: never;
         options?: never;
         head?: never;
@@ -922,7 +962,7 @@ export interface paths {
          *     limit facts (default 10, at most 100), the best ones; each source contributes a bounded
          *     number of candidates (search 20, an entity's or a key prefix's facts 500, a key 1000).
          */
-        post: operations["recall"];
+        post: operations["recall-facts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -948,7 +988,7 @@ export interface paths {
          *     user's stored vectors were made by another embedder, the search ranks by full text
          *     alone and says why in "warnings".
          */
-        post: operations["search"];
+        post: operations["search-memory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,7 +1017,7 @@ export interface paths {
          *     summary and skipped. The server's request body limit applies ("factbase serve
          *     --max-body"); the CLI ("factbase ingest transcript") has none.
          */
-        post: operations["uploadTranscript"];
+        post: operations["upload-transcript"];
         delete?: never;
         options?: never;
         head?: never;
@@ -998,7 +1038,7 @@ export interface paths {
          *     limit facts (default 1000, at most 10000) from offset on; "more" says whether more
          *     follow.
          */
-        get: operations["transcriptFacts"];
+        get: operations["list-transcript-facts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1023,7 +1063,7 @@ export interface paths {
          *     sessions, the least first, and counts them all in sessions_total. The grouping counts
          *     every fact the filters select, so a narrow filter is the cheap one.
          */
-        get: operations["transcriptObjects"];
+        get: operations["list-transcript-objects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1046,7 +1086,7 @@ export interface paths {
          *     most limit sessions (default 100, at most 1000) from offset on; "more" says whether more
          *     follow.
          */
-        get: operations["transcriptSessions"];
+        get: operations["list-transcript-sessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1870,6 +1910,11 @@ export interface components {
              * @enum {string}
              */
             store: "ok";
+            /**
+             * @description how the store ranks vectors: pgvector (in PostgreSQL, by the pgvector extension), in-memory (PostgreSQL without pgvector: each server ranks a user's vectors in its memory), sqlite-vec (the SQLite store)
+             * @enum {string}
+             */
+            vectors?: "pgvector" | "in-memory" | "sqlite-vec";
         };
         RecallHit: {
             about: string;
@@ -2196,7 +2241,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    healthz: {
+    "get-health": {
         parameters: {
             query?: never;
             header?: never;
@@ -2225,7 +2270,47 @@ export interface operations {
             };
         };
     };
-    readyz: {
+    "get-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    "get-openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    "get-readiness": {
         parameters: {
             query?: never;
             header?: never;
@@ -2263,7 +2348,7 @@ export interface operations {
             };
         };
     };
-    "list-audit": {
+    "list-audit-entries": {
         parameters: {
             query?: {
                 /** @description Only the entries of this user (a UUID). */
@@ -2548,7 +2633,7 @@ export interface operations {
             };
         };
     };
-    me: {
+    "get-me": {
         parameters: {
             query?: never;
             header?: never;
@@ -2622,7 +2707,7 @@ export interface operations {
             };
         };
     };
-    eraseUser: {
+    "erase-user": {
         parameters: {
             query?: never;
             header?: never;
@@ -2708,7 +2793,7 @@ export interface operations {
             };
         };
     };
-    listConflicts: {
+    "list-conflicts": {
         parameters: {
             query?: {
                 /** @description Which conflicts. */
@@ -2792,7 +2877,7 @@ export interface operations {
             };
         };
     };
-    confirmConflict: {
+    "confirm-conflict": {
         parameters: {
             query?: never;
             header?: never;
@@ -2907,7 +2992,7 @@ export interface operations {
             };
         };
     };
-    rejectConflict: {
+    "reject-conflict": {
         parameters: {
             query?: never;
             header?: never;
@@ -3022,7 +3107,7 @@ export interface operations {
             };
         };
     };
-    listEntities: {
+    "list-entities": {
         parameters: {
             query?: {
                 /** @description Include entities merged into others. */
@@ -3106,7 +3191,7 @@ export interface operations {
             };
         };
     };
-    createEntity: {
+    "create-entity": {
         parameters: {
             query?: never;
             header?: never;
@@ -3205,7 +3290,7 @@ export interface operations {
             };
         };
     };
-    getEntity: {
+    "get-entity": {
         parameters: {
             query?: {
                 /** @description Every version of the facts, those of merged entities included. */
@@ -3309,7 +3394,7 @@ export interface operations {
             };
         };
     };
-    deleteEntity: {
+    "delete-entity": {
         parameters: {
             query?: never;
             header?: never;
@@ -3406,7 +3491,7 @@ export interface operations {
             };
         };
     };
-    addEntityAlias: {
+    "add-entity-alias": {
         parameters: {
             query?: never;
             header?: never;
@@ -3525,7 +3610,7 @@ export interface operations {
             };
         };
     };
-    mergeEntities: {
+    "merge-entities": {
         parameters: {
             query?: never;
             header?: never;
@@ -3644,7 +3729,7 @@ export interface operations {
             };
         };
     };
-    renameEntity: {
+    "rename-entity": {
         parameters: {
             query?: never;
             header?: never;
@@ -3763,7 +3848,7 @@ export interface operations {
             };
         };
     };
-    splitEntity: {
+    "split-entity": {
         parameters: {
             query?: never;
             header?: never;
@@ -3882,7 +3967,7 @@ export interface operations {
             };
         };
     };
-    listEpisodes: {
+    "list-episodes": {
         parameters: {
             query?: {
                 /** @description Only episodes with every one of these comma-separated tags. */
@@ -3974,7 +4059,7 @@ export interface operations {
             };
         };
     };
-    addEpisode: {
+    "add-episode": {
         parameters: {
             query?: never;
             header?: never;
@@ -4073,7 +4158,7 @@ export interface operations {
             };
         };
     };
-    backfillEpisodes: {
+    "backfill-episodes": {
         parameters: {
             query?: {
                 /** @description Extract at most about this many episodes (whole batches of 64); call again while "remaining" is not 0. */
@@ -4171,7 +4256,7 @@ export interface operations {
             };
         };
     };
-    getEpisode: {
+    "get-episode": {
         parameters: {
             query?: {
                 /** @description Also list the episode's superseded facts. */
@@ -4266,7 +4351,7 @@ export interface operations {
             };
         };
     };
-    deleteEpisode: {
+    "delete-episode": {
         parameters: {
             query?: {
                 /** @description Keep the facts extracted from the episode; by default they are erased with it. */
@@ -4357,7 +4442,7 @@ export interface operations {
             };
         };
     };
-    addEpisodeFacts: {
+    "add-episode-facts": {
         parameters: {
             query?: never;
             header?: never;
@@ -4545,7 +4630,7 @@ export interface operations {
             };
         };
     };
-    getFactSheet: {
+    "get-fact-sheet": {
         parameters: {
             query?: never;
             header?: never;
@@ -4631,7 +4716,7 @@ export interface operations {
             };
         };
     };
-    generateFactSheet: {
+    "generate-fact-sheet": {
         parameters: {
             query?: never;
             header?: never;
@@ -4726,7 +4811,7 @@ export interface operations {
             };
         };
     };
-    getFactSheetPrompt: {
+    "get-fact-sheet-prompt": {
         parameters: {
             query?: {
                 /** @description The most tokens the block may take, estimated as characters / 4. Default: no limit beyond the sheet's own size (at most 100 entries). */
@@ -4808,7 +4893,7 @@ export interface operations {
             };
         };
     };
-    listFacts: {
+    "list-facts": {
         parameters: {
             query?: {
                 /** @description Only this key. */
@@ -4849,6 +4934,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "facts": [
+                     *         {
+                     *           "id": "01a215c6-044d-763a-80ca-ea65c80e2e25",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "contact.email",
+                     *           "cardinality": "one",
+                     *           "value": "ana@example.com",
+                     *           "value_type": "string",
+                     *           "text": "User's email is ana@example.com",
+                     *           "type": "contact",
+                     *           "category": "core",
+                     *           "confidence": 1,
+                     *           "said_by": "user",
+                     *           "source": {
+                     *             "kind": "message"
+                     *           },
+                     *           "extractor": "router",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 0,
+                     *       "more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["FactsPage"];
                 };
             };
@@ -4908,7 +5023,7 @@ export interface operations {
             };
         };
     };
-    setFact: {
+    "set-fact": {
         parameters: {
             query?: never;
             header?: never;
@@ -4920,6 +5035,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "work.employer",
+                 *       "value": "Acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactBody"];
             };
         };
@@ -4930,6 +5051,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stored": 1,
+                     *       "updated": 0,
+                     *       "retracted": 0,
+                     *       "deleted": 0,
+                     *       "duplicates": [],
+                     *       "mutations": [],
+                     *       "facts": [
+                     *         {
+                     *           "id": "01a215c6-0465-782c-a350-b7933d938c63",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "work.employer",
+                     *           "cardinality": "one",
+                     *           "value": "Acme",
+                     *           "value_type": "string",
+                     *           "category": "transient",
+                     *           "confidence": 1,
+                     *           "source": {
+                     *             "kind": "manual"
+                     *           },
+                     *           "extractor": "api",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Result"];
                 };
             };
@@ -5016,7 +5167,7 @@ export interface operations {
             };
         };
     };
-    getFact: {
+    "get-fact": {
         parameters: {
             query?: never;
             header?: never;
@@ -5104,7 +5255,7 @@ export interface operations {
             };
         };
     };
-    deleteFact: {
+    "delete-fact": {
         parameters: {
             query?: never;
             header?: never;
@@ -5192,7 +5343,7 @@ export interface operations {
             };
         };
     };
-    retractFact: {
+    "retract-fact": {
         parameters: {
             query?: never;
             header?: never;
@@ -5307,7 +5458,7 @@ export interface operations {
             };
         };
     };
-    history: {
+    "get-fact-history": {
         parameters: {
             query?: {
                 /** @description Whose key. Default user. */
@@ -5594,7 +5745,7 @@ export interface operations {
             };
         };
     };
-    "job-usage": {
+    "get-job-usage": {
         parameters: {
             query?: never;
             header?: never;
@@ -5671,7 +5822,7 @@ export interface operations {
             };
         };
     };
-    showList: {
+    "get-list": {
         parameters: {
             query?: {
                 /** @description Whose list: user (the default) or entity:<id>. */
@@ -5700,6 +5851,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "subject": "user",
+                     *       "key": "favorites.cryptocurrency",
+                     *       "items": [
+                     *         {
+                     *           "id": "01a215c6-0437-7f07-a4c9-628b4ccda72c",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "cardinality": "ranked",
+                     *           "value": "BTC",
+                     *           "value_type": "string",
+                     *           "rank": 1,
+                     *           "type": "preference",
+                     *           "category": "core",
+                     *           "confidence": 1,
+                     *           "source": {
+                     *             "kind": "message"
+                     *           },
+                     *           "extractor": "router",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         },
+                     *         {
+                     *           "id": "01a215c6-0437-7f07-a4c9-628b4ccda72e",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "cardinality": "ranked",
+                     *           "value": "ETH",
+                     *           "value_type": "string",
+                     *           "rank": 2,
+                     *           "type": "preference",
+                     *           "category": "core",
+                     *           "confidence": 1,
+                     *           "source": {
+                     *             "kind": "message"
+                     *           },
+                     *           "extractor": "router",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         }
+                     *       ],
+                     *       "total": 3,
+                     *       "offset": 0,
+                     *       "limit": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListPage"];
                 };
             };
@@ -5759,7 +5961,7 @@ export interface operations {
             };
         };
     };
-    addToList: {
+    "add-list-items": {
         parameters: {
             query?: {
                 /** @description Whose list: user (the default) or entity:<id>. */
@@ -5776,6 +5978,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "SOL"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddBody"];
             };
         };
@@ -5786,6 +5993,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stored": 1,
+                     *       "updated": 0,
+                     *       "retracted": 0,
+                     *       "deleted": 0,
+                     *       "duplicates": [],
+                     *       "mutations": [
+                     *         {
+                     *           "key": "favorites.cryptocurrency",
+                     *           "value": "SOL",
+                     *           "action": "APPEND",
+                     *           "from": 0,
+                     *           "to": 4,
+                     *           "shifted": 0
+                     *         }
+                     *       ],
+                     *       "facts": [
+                     *         {
+                     *           "id": "01a215c6-047d-79a6-bc9c-53301d10c8eb",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "cardinality": "ranked",
+                     *           "value": "SOL",
+                     *           "value_type": "string",
+                     *           "rank": 4,
+                     *           "type": "preference",
+                     *           "category": "core",
+                     *           "confidence": 1,
+                     *           "source": {
+                     *             "kind": "manual"
+                     *           },
+                     *           "extractor": "api",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Result"];
                 };
             };
@@ -5872,7 +6120,7 @@ export interface operations {
             };
         };
     };
-    removeFromList: {
+    "remove-list-item": {
         parameters: {
             query?: {
                 /** @description Whose list: user (the default) or entity:<id>. */
@@ -5965,7 +6213,7 @@ export interface operations {
             };
         };
     };
-    rankInList: {
+    "rank-list-item": {
         parameters: {
             query?: {
                 /** @description Whose list: user (the default) or entity:<id>. */
@@ -5982,6 +6230,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rank": 1,
+                 *       "value": "XMR"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RankBody"];
             };
         };
@@ -5992,6 +6246,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stored": 1,
+                     *       "updated": 0,
+                     *       "retracted": 0,
+                     *       "deleted": 0,
+                     *       "duplicates": [],
+                     *       "mutations": [
+                     *         {
+                     *           "key": "favorites.cryptocurrency",
+                     *           "value": "XMR",
+                     *           "action": "MOVE",
+                     *           "from": 3,
+                     *           "to": 1,
+                     *           "shifted": 2
+                     *         }
+                     *       ],
+                     *       "facts": [
+                     *         {
+                     *           "id": "01a215c6-0486-7d76-8b51-e0f49a49192c",
+                     *           "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *           "subject": "user",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "cardinality": "ranked",
+                     *           "value": "XMR",
+                     *           "value_type": "string",
+                     *           "rank": 1,
+                     *           "type": "preference",
+                     *           "category": "core",
+                     *           "confidence": 1,
+                     *           "source": {
+                     *             "kind": "manual"
+                     *           },
+                     *           "extractor": "api",
+                     *           "recorded_at": "2026-01-02T15:04:05Z",
+                     *           "valid_from": "2026-01-02T15:04:05Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Result"];
                 };
             };
@@ -6078,7 +6373,7 @@ export interface operations {
             };
         };
     };
-    lookup: {
+    "lookup-facts": {
         parameters: {
             query?: {
                 /** @description Fact type: version, metric, latency, count, status, date, phase, ... */
@@ -6172,7 +6467,7 @@ export interface operations {
             };
         };
     };
-    remember: {
+    "remember-message": {
         parameters: {
             query?: never;
             header?: never;
@@ -6184,6 +6479,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "My email is ana@example.com"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessageBody"];
             };
         };
@@ -6194,6 +6494,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "route": "write",
+                     *       "ops": [
+                     *         {
+                     *           "kind": "set",
+                     *           "key": "contact.email",
+                     *           "value": "ana@example.com"
+                     *         }
+                     *       ],
+                     *       "result": {
+                     *         "stored": 1,
+                     *         "updated": 0,
+                     *         "retracted": 0,
+                     *         "deleted": 0,
+                     *         "duplicates": [],
+                     *         "mutations": []
+                     *       },
+                     *       "reply": "Noted: your email is ana@example.com.",
+                     *       "extraction": "rules"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Remembered"];
                 };
             };
@@ -6271,7 +6593,7 @@ export interface operations {
             };
         };
     };
-    say: {
+    "say-message": {
         parameters: {
             query?: never;
             header?: never;
@@ -6283,6 +6605,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "My favorite cryptos are BTC, ETH and XMR."
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessageBody"];
             };
         };
@@ -6293,6 +6620,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "route": "write",
+                     *       "ops": [
+                     *         {
+                     *           "kind": "set",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "value": "BTC"
+                     *         },
+                     *         {
+                     *           "kind": "set",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "value": "ETH"
+                     *         },
+                     *         {
+                     *           "kind": "set",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "value": "XMR"
+                     *         }
+                     *       ],
+                     *       "result": {
+                     *         "stored": 3,
+                     *         "updated": 0,
+                     *         "retracted": 0,
+                     *         "deleted": 0,
+                     *         "duplicates": [],
+                     *         "mutations": [
+                     *           {
+                     *             "key": "favorites.cryptocurrency",
+                     *             "value": "BTC",
+                     *             "action": "APPEND",
+                     *             "from": 0,
+                     *             "to": 1,
+                     *             "shifted": 0
+                     *           },
+                     *           {
+                     *             "key": "favorites.cryptocurrency",
+                     *             "value": "ETH",
+                     *             "action": "APPEND",
+                     *             "from": 0,
+                     *             "to": 2,
+                     *             "shifted": 0
+                     *           },
+                     *           {
+                     *             "key": "favorites.cryptocurrency",
+                     *             "value": "XMR",
+                     *             "action": "APPEND",
+                     *             "from": 0,
+                     *             "to": 3,
+                     *             "shifted": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "reply": "Added BTC, ETH and XMR to your favorite cryptocurrencies (#1-#3).",
+                     *       "topics": [
+                     *         {
+                     *           "topic": "cryptos",
+                     *           "key": "favorites.cryptocurrency",
+                     *           "method": "alias",
+                     *           "confidence": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SayResult"];
                 };
             };
@@ -6370,7 +6761,7 @@ export interface operations {
             };
         };
     };
-    query: {
+    "query-memory": {
         parameters: {
             query?: never;
             header?: never;
@@ -6469,7 +6860,7 @@ export interface operations {
             };
         };
     };
-    ask: {
+    "ask-question": {
         parameters: {
             query?: never;
             header?: never;
@@ -6481,6 +6872,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "What is my second favorite crypto?"
+                 *     }
+                 */
                 "application/json": components["schemas"]["QuestionBody"];
             };
         };
@@ -6491,6 +6887,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "route": "read",
+                     *       "key": "favorites.cryptocurrency",
+                     *       "items": [
+                     *         {
+                     *           "rank": 2,
+                     *           "value": "ETH",
+                     *           "id": "01a215c6-0437-7f07-a4c9-628b4ccda72e"
+                     *         }
+                     *       ],
+                     *       "reply": "Your #2 favorite cryptocurrency is ETH.",
+                     *       "plan": {
+                     *         "kind": "facts",
+                     *         "self": true
+                     *       },
+                     *       "source": "list"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AskResult"];
                 };
             };
@@ -6568,7 +6983,7 @@ export interface operations {
             };
         };
     };
-    recall: {
+    "recall-facts": {
         parameters: {
             query?: never;
             header?: never;
@@ -6667,7 +7082,7 @@ export interface operations {
             };
         };
     };
-    search: {
+    "search-memory": {
         parameters: {
             query?: never;
             header?: never;
@@ -6679,6 +7094,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kinds": [
+                 *         "fact"
+                 *       ],
+                 *       "limit": 1,
+                 *       "query": "What is my email?"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SearchInputBody"];
             };
         };
@@ -6689,6 +7113,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "hits": [
+                     *         {
+                     *           "kind": "fact",
+                     *           "id": "01a215c6-044d-763a-80ca-ea65c80e2e25",
+                     *           "text": "User's email is ana@example.com",
+                     *           "score": 0.4,
+                     *           "explain": {
+                     *             "bm25_rank": 1,
+                     *             "bm25": 2.0056,
+                     *             "vector_rank": 1,
+                     *             "similarity": 0.7804,
+                     *             "rrf_text": 0.1667,
+                     *             "rrf_vector": 0.1667,
+                     *             "decay": 1,
+                     *             "age_days": 0,
+                     *             "subject_boost": 1,
+                     *             "importance": 1,
+                     *             "importance_boost": 1.2,
+                     *             "period_boost": 1,
+                     *             "context": 0,
+                     *             "speaker_boost": 1,
+                     *             "score": 0.4
+                     *           },
+                     *           "fact": {
+                     *             "id": "01a215c6-044d-763a-80ca-ea65c80e2e25",
+                     *             "user": "0b7c2a4e-2f1d-4c3b-9a8e-5d6f7a8b9c0d",
+                     *             "subject": "user",
+                     *             "key": "contact.email",
+                     *             "cardinality": "one",
+                     *             "value": "ana@example.com",
+                     *             "value_type": "string",
+                     *             "text": "User's email is ana@example.com",
+                     *             "type": "contact",
+                     *             "category": "core",
+                     *             "confidence": 1,
+                     *             "said_by": "user",
+                     *             "source": {
+                     *               "kind": "message"
+                     *             },
+                     *             "extractor": "router",
+                     *             "recorded_at": "2026-01-02T15:04:05Z",
+                     *             "valid_from": "2026-01-02T15:04:05Z",
+                     *             "current": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "model": "glove-6b-100d-sif-v1"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
@@ -6766,7 +7241,7 @@ export interface operations {
             };
         };
     };
-    uploadTranscript: {
+    "upload-transcript": {
         parameters: {
             query: {
                 /** @description The transcript's name, the same on every upload of the same file (e.g. its path on the agent's machine): the checkpoint is kept under it, so an upload of a grown file stores only its new lines. */
@@ -6882,7 +7357,7 @@ export interface operations {
             };
         };
     };
-    transcriptFacts: {
+    "list-transcript-facts": {
         parameters: {
             query?: {
                 /** @description Only this predicate. */
@@ -6974,7 +7449,7 @@ export interface operations {
             };
         };
     };
-    transcriptObjects: {
+    "list-transcript-objects": {
         parameters: {
             query?: {
                 /** @description Only this predicate. */
@@ -7066,7 +7541,7 @@ export interface operations {
             };
         };
     };
-    transcriptSessions: {
+    "list-transcript-sessions": {
         parameters: {
             query?: {
                 /** @description Only this session (one row per file that holds it). */
