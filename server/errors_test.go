@@ -43,7 +43,7 @@ func TestErrors(t *testing.T) {
 		{name: "non-UUID user", method: "POST", path: "/v1/users/alice/messages", key: "app", body: `{"text": "hi"}`,
 			status: 422, detail: `user id "alice" is not a UUID`, locate: "path.user"},
 		{name: "empty text", method: "POST", path: a + "/messages", key: "app", body: `{"text": ""}`,
-			status: 422, detail: "body.text", locate: "body.text"},
+			status: 422, detail: "text", locate: "body"},
 		{name: "missing text", method: "POST", path: a + "/messages", key: "app", body: `{}`,
 			status: 422, detail: "text", locate: "body"},
 		{name: "blank value", method: "POST", path: a + "/facts", key: "app", body: `{"key": "k", "value": "  "}`,

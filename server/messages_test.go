@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -39,6 +40,31 @@ func TestMessagesAndQuestions(t *testing.T) {
 	for _, f := range []string{`"route":"write"`, `"ops":[`, `"result":{`, `"stored":1`, `"duplicates":[]`, `"mutations":[`, `"action":`, `"reply":`} {
 		if !bytes.Contains(r.body, []byte(f)) {
 			t.Errorf("say body %s lacks %s", r.body, f)
+		}
+	}
+}
+
+// TestSayTurns: the messages endpoint takes a conversation's turns as chat APIs write
+// them: user turns state the user's facts, assistant turns never do, system turns are
+// skipped; text and turns together, or neither, are refused.
+func TestSayTurns(t *testing.T) {
+	env := newTestEnv(t, nil)
+	body := `{"messages":[{"role":"system","content":"You are a helpful assistant."},
+{"role":"user","content":"My favorite teas are oolong and chai."},
+{"role":"assistant","content":"My favorite tea is green tea, and I live in the cloud."},
+{"role":"user","content":"I work at Globex."}]}`
+	var res chat.SayResult
+	env.ok("POST", "/v1/users/"+userA+"/messages", env.keyA, body, &res)
+	if res.Result.Stored != 3 || !strings.Contains(res.Reply, "oolong") {
+		t.Fatalf("turns = %+v, want the user's 3 facts", res)
+	}
+	if got := env.listValues(userA, "favorites.tea"); got != "1:oolong 2:chai" {
+		t.Errorf("favorite teas = %q, want the user's only", got)
+	}
+	for _, bad := range []string{`{"text":"hi","messages":[{"role":"user","content":"hi"}]}`, `{}`,
+		`{"messages":[{"role":"system","content":"x"}]}`, `{"messages":[{"role":"robot","content":"x"}]}`} {
+		if r := env.do("POST", "/v1/users/"+userA+"/messages", env.keyA, bad); r.status != http.StatusUnprocessableEntity {
+			t.Errorf("%s = %d %s, want 422", bad, r.status, r.body)
 		}
 	}
 }

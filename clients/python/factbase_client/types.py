@@ -955,6 +955,24 @@ class Result(_ResultRequired, _ResultOptional):
     """Fields: deleted, duplicates, mutations, retracted, stored, updated; optional: facts."""
 
 
+SayBody = TypedDict("SayBody", {
+    # A conversation's turns instead of text, as chat APIs write them: each user turn is
+    # said as the user's, each assistant turn as the assistant's (it never makes facts about
+    # the assistant), system and tool turns are skipped. At most 100 turns.
+    "messages": "Optional[List[Turn]]",
+    # The conversation the message belongs to; a communication preference stated in enough
+    # different sessions becomes durable. Default: the message's UTC date.
+    "session": str,
+    # Who wrote the text. Default user. (Turns name their own role.)
+    "speaker": Literal["user", "assistant"],
+    # What the user said, as plain text (at most 16 KiB). Give text or messages.
+    "text": str,
+    # When the message was said (RFC 3339); temporal markers such as "next Friday" resolve
+    # against it. Default: now.
+    "time": str,
+}, total=False)
+
+
 _SayResultRequired = TypedDict("_SayResultRequired", {
     "ops": "Optional[List[OpView]]",
     "reply": str,
@@ -1183,6 +1201,14 @@ TranscriptSessionsOutputBody = TypedDict("TranscriptSessionsOutputBody", {
 })
 
 
+Turn = TypedDict("Turn", {
+    # What the turn says, as plain text (at most 16 KiB).
+    "content": str,
+    # Who wrote the turn.
+    "role": Literal["user", "assistant", "system", "tool"],
+})
+
+
 Usage = TypedDict("Usage", {
     # Model tokens used today (UTC) by every user and by this user, against the daily
     # budgets (0: none).
@@ -1273,6 +1299,7 @@ __all__ = [
     "Remembered",
     "RenameEntityInputBody",
     "Result",
+    "SayBody",
     "SayResult",
     "SearchInputBody",
     "SearchResult",
@@ -1290,6 +1317,7 @@ __all__ = [
     "TranscriptObjectsOutputBody",
     "TranscriptSession",
     "TranscriptSessionsOutputBody",
+    "Turn",
     "Usage",
     "UserErasure",
     "Window",

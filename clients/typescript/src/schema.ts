@@ -1989,6 +1989,27 @@ export interface components {
             /** Format: int64 */
             updated: number;
         };
+        SayBody: {
+            /** @description A conversation's turns instead of text, as chat APIs write them: each user turn is said as the user's, each assistant turn as the assistant's (it never makes facts about the assistant), system and tool turns are skipped. At most 100 turns. */
+            messages?: components["schemas"]["Turn"][] | null;
+            /** @description The conversation the message belongs to; a communication preference stated in enough different sessions becomes durable. Default: the message's UTC date. */
+            session?: string;
+            /**
+             * @description Who wrote the text. Default user. (Turns name their own role.)
+             * @enum {string}
+             */
+            speaker?: "user" | "assistant";
+            /**
+             * @description What the user said, as plain text (at most 16 KiB). Give text or messages.
+             * @example My favorite cryptos are BTC, ETH and XMR.
+             */
+            text?: string;
+            /**
+             * Format: date-time
+             * @description When the message was said (RFC 3339); temporal markers such as "next Friday" resolve against it. Default: now.
+             */
+            time?: string;
+        };
         SayResult: {
             clarify?: string;
             ops: components["schemas"]["OpView"][] | null;
@@ -2202,6 +2223,15 @@ export interface components {
             /** @description More sessions follow this page: ask again with offset+limit. */
             more: boolean;
             sessions: components["schemas"]["TranscriptSession"][] | null;
+        };
+        Turn: {
+            /** @description What the turn says, as plain text (at most 16 KiB). */
+            content: string;
+            /**
+             * @description Who wrote the turn.
+             * @enum {string}
+             */
+            role: "user" | "assistant" | "system" | "tool";
         };
         Usage: {
             /** @description Model tokens used today (UTC) by every user and by this user, against the daily budgets (0: none). */
@@ -6610,7 +6640,7 @@ export interface operations {
                  *       "text": "My favorite cryptos are BTC, ETH and XMR."
                  *     }
                  */
-                "application/json": components["schemas"]["MessageBody"];
+                "application/json": components["schemas"]["SayBody"];
             };
         };
         responses: {
