@@ -48,6 +48,11 @@ type Options struct {
 	// resident (they count towards the process's resident memory), and the mapping is
 	// dropped when the scan ends. Default DefaultMmapSize; negative: no mapping.
 	MmapSize int64
+	// ExactVectors ranks every vector of a large user by its exact dot product with
+	// the query, without the sign-bit prefilter that narrows them first: a full scan,
+	// slower, for measuring what the prefilter loses (factbase bench search). Default
+	// false.
+	ExactVectors bool
 }
 
 // DefaultMmapSize is the default Options.MmapSize: 2 GiB less 64 KiB, the most
@@ -104,6 +109,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	s.reader = reader
 	s.wstmts, s.rstmts = newStmtCache(writer), newStmtCache(reader)
 	for _, c := range []*stmtCache{s.wstmts, s.rstmts} {
+		c.exactVectors = o.ExactVectors
 		if err := c.prepare(ctx, allStaticQueries()); err != nil {
 			s.Close()
 			return nil, err

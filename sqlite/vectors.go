@@ -189,13 +189,14 @@ var migrationSteps = map[string]func(context.Context, *sql.Tx) error{
 var vecCaches sync.Map // weak.Pointer[stmtCache] -> *vecindex.Index
 
 // vecCacheFor returns the vector index of the connection pool of sc. Its copies
-// keep sign bits: the prefilter keeps the ranking of a 100,000-vector user cheap.
+// keep sign bits, unless sc ranks exactly: the prefilter keeps the ranking of a
+// 100,000-vector user cheap.
 func vecCacheFor(sc *stmtCache) *vecindex.Index {
 	key := weak.Make(sc)
 	if c, ok := vecCaches.Load(key); ok {
 		return c.(*vecindex.Index)
 	}
-	c, loaded := vecCaches.LoadOrStore(key, vecindex.New(vecindex.Options{Prefilter: true}))
+	c, loaded := vecCaches.LoadOrStore(key, vecindex.New(vecindex.Options{Prefilter: !sc.exactVectors}))
 	if !loaded {
 		runtime.AddCleanup(sc, func(k weak.Pointer[stmtCache]) { vecCaches.Delete(k) }, key)
 	}
