@@ -31,13 +31,17 @@ const (
 
 // The static statements of the search indexes, prepared at open.
 var (
-	qFactSeq    = "SELECT seq FROM facts WHERE u = ? AND id = ?"
-	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
-	qVecDelete  = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
-	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
-	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
-	qVecCount   = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?"
-	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = ? AND n > 0 ORDER BY model, dim, kind"
+	qFactSeq     = "SELECT seq FROM facts WHERE u = ? AND id = ?"
+	qEpisodeSeq  = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
+	qVecDelete   = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
+	qVecInsert   = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
+	qVecDeletes  = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
+	qVecCount    = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?"
+	qVecModels   = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = ? AND n > 0 ORDER BY model, dim, kind"
+	qVecSize     = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND dim = ? AND model = ?"
+	qVecDimCount = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND dim = ?"
+	// qVecKindMax is the most vectors of dim the user has of one kind.
+	qVecKindMax = "SELECT coalesce(max(n), 0) FROM (SELECT sum(n) AS n FROM embedding_counts WHERE u = ? AND dim = ? GROUP BY kind)"
 	qUsers      = "SELECT id FROM users ORDER BY seq"
 	qUnembFacts = "SELECT " + factRecord("f.") + ` FROM facts f
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
@@ -69,6 +73,7 @@ var (
 	qSampleEpisodes = "SELECT seq FROM episodes WHERE +u = ? ORDER BY seq DESC LIMIT 1 OFFSET "
 
 	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qVecModels, qUsers,
+		qVecSize, qVecDimCount, qVecKindMax,
 		qUnembFacts, qUnembEpisodes, qCountUnemb, qSubjectsNamed}
 )
 
@@ -320,6 +325,10 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if isZero(v.Vec) {
 			continue // similar to nothing: no vec0 row (see vectors.go)
 		}
+		if t.vecPuts == nil {
+			t.vecPuts = map[vecPut]int{}
+		}
+		t.vecPuts[vecPut{v.Model, len(v.Vec)}]++
 		seq, err := res.LastInsertId()
 		if err != nil {
 			return mapErr("put vector", err)

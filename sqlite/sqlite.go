@@ -71,6 +71,7 @@ type Store struct {
 	mmap   int64 // Options.MmapSize; 0: none
 
 	gate storeerr.Gate // closed by Close
+	warm *warmer       // background refreshes of the vector copies (warm.go)
 
 	// users caches user id -> users.seq; rows of users are never renumbered.
 	users sync.Map
@@ -91,7 +92,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		return nil, err
 	}
 
-	s := &Store{path: path, writer: writer, now: o.Now, mmap: o.MmapSize}
+	s := &Store{path: path, writer: writer, now: o.Now, mmap: o.MmapSize, warm: newWarmer()}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
@@ -115,6 +116,8 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 			return nil, err
 		}
 	}
+	s.warm.wg.Add(1)
+	go s.warmOpen()
 	return s, nil
 }
 
@@ -126,6 +129,7 @@ func (s *Store) Close() error {
 	if !s.gate.Close() {
 		return nil
 	}
+	s.warm.close()
 	s.wstmts.close()
 	s.rstmts.close()
 	// A statement still being prepared in the background holds a pool connection,
@@ -197,6 +201,9 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return mapErr("commit", err)
+	}
+	if len(t.vecPuts) > 0 {
+		s.afterVectors(user, t.u, t.vecPuts)
 	}
 	return nil
 }
