@@ -94,28 +94,20 @@ type Question struct {
 // rareShare is the share of memories with a rare token.
 const rareShare = 0.3
 
-// GenMemory returns memory i of the data set seeded by seed.
-func GenMemory(seed uint64, i int) Memory {
+// GenMemory returns memory i of the n memories of the data set seeded by seed (n
+// sizes the pool of rare tokens).
+func GenMemory(seed uint64, n, i int) Memory {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
-	v, n := memVerbs[r.IntN(len(memVerbs))], memNouns[r.IntN(len(memNouns))]
-	m := Memory{person: pick(memPeople), verb: v[0], verbBase: v[1], adj: pick(memAdjs), noun: n[0], synonym: n[1],
+	v, noun := memVerbs[r.IntN(len(memVerbs))], memNouns[r.IntN(len(memNouns))]
+	m := Memory{person: pick(memPeople), verb: v[0], verbBase: v[1], adj: pick(memAdjs), noun: noun[0], synonym: noun[1],
 		place: pick(memPlaces), time: pick(memTimes)}
 	if r.Float64() < rareShare {
-		switch r.IntN(3) {
-		case 0:
-			m.Rare = RareID
-			if r.IntN(2) == 0 {
-				m.Token = fmt.Sprintf("%s-%06d", pick(memIDPrefixes), 100000+r.IntN(900000))
-			} else {
-				m.Token = fmt.Sprintf("%s%c%d", strings.ToLower(pick(memIDPrefixes)[:2]), 'a'+rune(r.IntN(26)), 1000+r.IntN(9000))
-			}
-		case 1:
-			m.Rare, m.Token = RareInvented, invented(r, 2+r.IntN(2))
-		case 2:
-			m.Rare = RareName
-			m.Token = capitalise(invented(r, 2+r.IntN(2)))
-		}
+		// A rare token is one of a pool that holds one token for every rareRepeat
+		// memories with one, so that a token is in about rareRepeat memories, as a
+		// ticket, a pet's name or a person seen a few times is.
+		pool := max(1, int(float64(n)*rareShare/rareRepeat))
+		m.Rare, m.Token = rareToken(seed, r.IntN(pool))
 	}
 	switch m.Rare {
 	case RareID:
@@ -135,6 +127,25 @@ func GenMemory(seed uint64, i int) Memory {
 		}
 	}
 	return m
+}
+
+// rareRepeat is about how many memories hold each rare token.
+const rareRepeat = 2.5
+
+// rareToken returns rare token j of the data set seeded by seed, and its kind.
+func rareToken(seed uint64, j int) (kind, token string) {
+	r := rand.New(rand.NewPCG(seed^0x5bd1e995, uint64(j)))
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	switch j % 3 {
+	case 0:
+		if r.IntN(2) == 0 {
+			return RareID, fmt.Sprintf("%s-%06d", pick(memIDPrefixes), 100000+r.IntN(900000))
+		}
+		return RareID, fmt.Sprintf("%s%c%d", strings.ToLower(pick(memIDPrefixes)[:2]), 'a'+rune(r.IntN(26)), 1000+r.IntN(9000))
+	case 1:
+		return RareInvented, invented(r, 2+r.IntN(2))
+	}
+	return RareName, capitalise(invented(r, 2+r.IntN(2)))
 }
 
 // invented returns a made-up word of syllables syllables.
@@ -166,12 +177,12 @@ func GenQuestion(seed uint64, n, j int) Question {
 	r := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(j)))
 	rare := r.Float64() < rareQuestionShare
 	i := r.IntN(n)
-	m := GenMemory(seed, i)
+	m := GenMemory(seed, n, i)
 	if rare {
 		// The next memory from i on with a rare token (one in rareShare has one).
 		for k := 0; k < n && m.Rare == RareNone; k++ {
 			i = (i + 1) % n
-			m = GenMemory(seed, i)
+			m = GenMemory(seed, n, i)
 		}
 		if m.Rare == RareNone {
 			rare = false

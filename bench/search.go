@@ -224,7 +224,7 @@ func loadMemories(ctx context.Context, e *memory.Engine, o SearchOptions, rep *S
 		for off := w * batch; off < o.N; off += writers * batch {
 			in := make([]ingest.EpisodeInput, 0, batch)
 			for i := off; i < min(o.N, off+batch); i++ {
-				in = append(in, ingest.EpisodeInput{Content: GenMemory(o.Seed, i).Text})
+				in = append(in, ingest.EpisodeInput{Content: GenMemory(o.Seed, o.N, i).Text})
 			}
 			eps, _, err := e.Ingest.AddEpisodes(ctx, searchUser, in)
 			if err != nil {
