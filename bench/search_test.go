@@ -42,9 +42,11 @@ func TestRunSearch(t *testing.T) {
 		if r.All.Questions != 100 || r.Rare.Questions+r.Common.Questions != 100 || r.Rare.Questions == 0 || r.Synonym.Questions == 0 {
 			t.Errorf("%s: %d questions, %d rare, %d common, %d synonym", name, r.All.Questions, r.Rare.Questions, r.Common.Questions, r.Synonym.Questions)
 		}
-		// Floors a little below what was measured (2026-11-26: recall@10 1.00, hit@1 0.83).
-		if r.All.RecallAt10 < 0.95 || r.All.HitAt1 < 0.75 || r.All.HitAt1 > r.All.RecallAt10 {
-			t.Errorf("%s: recall@10 %.3f, hit@1 %.3f; want at least 0.95 and 0.75", name, r.All.RecallAt10, r.All.HitAt1)
+		// Floors below what was measured (2026-11-26: recall@10 1.00, hit@1 1.00, of
+		// rare-token questions 1.00; 0.83 and 0.56 before issue #26's fusion), the
+		// rare-token one the issue's target.
+		if r.All.RecallAt10 < 0.95 || r.All.HitAt1 < 0.9 || r.All.HitAt1 > r.All.RecallAt10 || r.Rare.HitAt1 < 0.9 {
+			t.Errorf("%s: recall@10 %.3f, hit@1 %.3f, rare-token hit@1 %.3f; want at least 0.95, 0.9 and 0.9", name, r.All.RecallAt10, r.All.HitAt1, r.Rare.HitAt1)
 		}
 	}
 	if rep.AgreementAt10 != 1 || rep.VectorRecallAt10 != 1 {
@@ -62,10 +64,10 @@ func TestGeneratedQuestionsKnowTheirSource(t *testing.T) {
 	rare := 0
 	for j := range 500 {
 		q := GenQuestion(7, 1000, j)
-		if q != GenQuestion(7, 1000, j) || GenMemory(7, q.Source) != GenMemory(7, q.Source) {
+		if q != GenQuestion(7, 1000, j) || GenMemory(7, 1000, q.Source) != GenMemory(7, 1000, q.Source) {
 			t.Fatalf("question %d is not reproducible", j)
 		}
-		m := GenMemory(7, q.Source)
+		m := GenMemory(7, 1000, q.Source)
 		words := search.Terms(q.Text)
 		switch {
 		case q.Rare != RareNone:
