@@ -217,10 +217,13 @@ func (t *tx) ownerShare(ctx context.Context, kind string) (ownerShare, bool) {
 	if err := t.queryRow(ctx, own, t.u).Scan(&n); err != nil {
 		return ownerShare{}, false
 	}
-	if err := t.queryRow(ctx, all).Scan(&total); err != nil || total == 0 {
+	if err := t.queryRow(ctx, all).Scan(&total); err != nil {
 		return ownerShare{}, false
 	}
-	sh := ownerShare{n: n, share: float64(n) / float64(total), at: time.Now()}
+	sh := ownerShare{n: n, at: time.Now()} // no entries at all: a share of 0
+	if total > 0 {
+		sh.share = float64(n) / float64(total)
+	}
 	t.cache.shares.Store(k, sh)
 	return sh, true
 }

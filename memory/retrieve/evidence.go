@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/factbase/factbase"
 )
@@ -43,33 +44,54 @@ type vocabulary interface {
 
 // kindTerms is what the user's items of one kind say of a query's terms.
 type kindTerms struct {
-	docs  int   // the items counted over (TermStats: all, or a sample of the newest)
-	df    []int // per term, the items of docs that hold it, counted up to commonFraction
 	exact []int // per term, all the items that hold it, counted up to rareMax+1
+	// docs and df are TermStats': the items counted over (all, or a sample of the
+	// newest) and, per term, those of them that hold it, counted up to
+	// commonFraction. Read only when needed: for episodes (common terms), when the
+	// embedder does not know a term (vectorWeight) or a term may be rare (rareTerms).
+	docs int
+	df   []int
 }
 
 // queryTerms reads, in one snapshot, the statistics of terms among the user's items
-// of each kind.
-func (s *Service) queryTerms(ctx context.Context, user factbase.UserID, terms []string, kinds []string) (map[string]kindTerms, error) {
+// of each kind; known says which terms the embedder knows (nil: all of them).
+func (s *Service) queryTerms(ctx context.Context, user factbase.UserID, terms []string, kinds []string, known []bool) (map[string]kindTerms, error) {
 	out := map[string]kindTerms{}
 	if len(terms) == 0 {
 		return out, nil
 	}
+	unknown := slices.Contains(known, false)
 	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
 		for _, kind := range kinds {
-			docs, df, err := tx.TermStats(ctx, kind, terms, commonFraction)
-			if err != nil {
-				return err
-			}
 			exact, err := tx.TermCounts(ctx, kind, terms, rareMax+1)
 			if err != nil {
 				return err
 			}
-			out[kind] = kindTerms{docs: docs, df: df, exact: exact}
+			st := kindTerms{exact: exact}
+			maybeRare := slices.ContainsFunc(exact, func(n int) bool { return n > 0 && n <= rareMax })
+			if kind == factbase.KindEpisode || unknown || maybeRare {
+				if st.docs, st.df, err = tx.TermStats(ctx, kind, terms, commonFraction); err != nil {
+					return err
+				}
+			}
+			out[kind] = st
 		}
 		return nil
 	})
 	return out, err
+}
+
+// knownTerms says which of terms emb's vectors see; nil when it sees every word.
+func knownTerms(emb factbase.Embedder, terms []string) []bool {
+	v, ok := emb.(vocabulary)
+	if !ok {
+		return nil
+	}
+	known := make([]bool, len(terms))
+	for i, t := range terms {
+		known[i] = v.Knows(t)
+	}
+	return known
 }
 
 // rareTerms returns the terms rare among the items st describes.
@@ -85,11 +107,10 @@ func rareTerms(terms []string, st kindTerms) []string {
 
 // vectorWeight is the share of the query's information the embedder's vectors see:
 // the inverse document frequencies, among the items of every kind searched, of the
-// terms it knows over those of all terms that some item holds. 1 when the embedder
-// sees every word, or no item holds any term.
-func vectorWeight(emb factbase.Embedder, terms []string, stats map[string]kindTerms) float64 {
-	v, ok := emb.(vocabulary)
-	if !ok {
+// terms it knows (known) over those of all terms that some item holds. 1 when it
+// knows every term, or no item holds any.
+func vectorWeight(known []bool, stats map[string]kindTerms) float64 {
+	if !slices.Contains(known, false) {
 		return 1
 	}
 	docs := 0
@@ -97,17 +118,19 @@ func vectorWeight(emb factbase.Embedder, terms []string, stats map[string]kindTe
 		docs += st.docs
 	}
 	var seen, all float64
-	for i, t := range terms {
+	for i, k := range known {
 		df := 0
 		for _, st := range stats {
-			df += st.df[i]
+			if st.df != nil {
+				df += st.df[i]
+			}
 		}
 		if df == 0 {
 			continue
 		}
 		idf := math.Log(1 + float64(docs)/float64(df))
 		all += idf
-		if v.Knows(t) {
+		if k {
 			seen += idf
 		}
 	}

@@ -224,7 +224,8 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 		return out, err
 	}
 	terms := search.Terms(query)
-	stats, err := s.queryTerms(ctx, user, terms, o.Kinds)
+	known := knownTerms(s.core.Embedder(), terms)
+	stats, err := s.queryTerms(ctx, user, terms, o.Kinds, known)
 	if err != nil {
 		return out, err
 	}
@@ -264,7 +265,7 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 	if qv != nil {
 		out.Model = qv.Model
 		vecFor[factbase.KindFact], vecFor[factbase.KindEpisode] = qv.Vecs[query], qv.Vecs[epQuery]
-		out.VectorWeight = vectorWeight(s.core.Embedder(), terms, stats)
+		out.VectorWeight = vectorWeight(known, stats)
 	}
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
