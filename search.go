@@ -60,6 +60,10 @@ func NormalizeTags(tags []string) ([]string, error) {
 	return out, nil
 }
 
+// TermStatsSample is the fewest of a user's newest items of a kind that
+// SearchReadTx.TermStats counts over when it does not count over all of them.
+const TermStatsSample = 2048
+
 // The kinds of searchable items.
 const (
 	KindFact    = "fact"
@@ -213,10 +217,18 @@ type SearchReadTx interface {
 	// dimension; none when the user has no vectors. Its cost does not grow with the
 	// number of vectors: a search reads it every time.
 	VectorModels(ctx context.Context) ([]VectorModel, error)
-	// TermStats returns how many items of kind the user has (current facts, or
-	// episodes) and, for each term, in how many of them the full-text index finds it,
-	// counting no further than maxFraction of them (plus one) when maxFraction > 0.
+	// TermStats returns how many of the user's items of kind (current facts, or
+	// episodes) it counted over and, for each term, in how many of them the
+	// full-text index finds it, counting no further than maxFraction of them (plus
+	// one) when maxFraction > 0. It counts over all the user's items, or, for a user
+	// with more than TermStatsSample of them, over at least the TermStatsSample
+	// newest: a term's share of those estimates its share of all, at a cost that
+	// need not grow with the user's items.
 	TermStats(ctx context.Context, kind string, terms []string, maxFraction float64) (docs int, df []int, err error)
+	// TermCounts returns, for each term, in how many of the user's items of kind the
+	// full-text index finds it, counting no further than limit (> 0): a count of limit
+	// means limit or more. Its cost grows with limit, not with the user's items.
+	TermCounts(ctx context.Context, kind string, terms []string, limit int) ([]int, error)
 	// SubjectsNamed returns the subjects of the user's current facts that names (lower
 	// case words) name: a subject equal to a name, or a subject with a current fact
 	// keyed "name" whose value is a name.

@@ -112,6 +112,21 @@ func (g *GloVe) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	return out, nil
 }
 
+// Knows reports whether word (a search term, in lower case) adds to a text's
+// vector: it is not a stop word, and it or one of its fallbacks (see GloVe) is in the
+// vocabulary. Words it does not know (names, identifiers, invented words) add
+// nothing: a search weighs the vector's evidence by the share of the query it saw.
+func (g *GloVe) Knows(word string) bool {
+	known := false
+	var buf []byte
+	eachToken(word, &buf, func(tok []byte) {
+		if !known && !isStopWord(tok) && g.t.lookup(tok) >= 0 {
+			known = true
+		}
+	})
+	return known
+}
+
 // gloveTable is the parsed asset. It is read-only after parseGloVe, except for the
 // stem index, which is built once under stemOnce.
 type gloveTable struct {

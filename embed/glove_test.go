@@ -472,3 +472,23 @@ func BenchmarkGloVeStemIndex(b *testing.B) {
 		tab.buildStems()
 	}
 }
+
+// TestGloVeKnows: common words, their inflections and clitics are known; names,
+// identifiers, invented words and stop words are not.
+func TestGloVeKnows(t *testing.T) {
+	g, err := NewGloVe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		word string
+		want bool
+	}{
+		{"coffee", true}, {"bicycles", true}, {"martin's", true}, {"lisbon", true},
+		{"zorblatt", false}, {"inc48213", false}, {"vydepor", false}, {"the", false}, {"", false},
+	} {
+		if got := g.Knows(tc.word); got != tc.want {
+			t.Errorf("Knows(%q) = %v, want %v", tc.word, got, tc.want)
+		}
+	}
+}

@@ -74,9 +74,12 @@ func TestSearchExplain(t *testing.T) {
 	}
 	for _, h := range res.Hits {
 		x := h.Explain
-		want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost*x.PeriodBoost + x.Context) * x.SpeakerBoost
+		want := ((x.RRFText+x.RRFVector)*x.Decay*x.SubjectBoost*x.ImportanceBoost*x.PeriodBoost*x.RareBoost + x.Context) * x.SpeakerBoost
 		if math.Abs(h.Score-want) > 1e-12 || x.Score != h.Score {
 			t.Errorf("hit %q: score %v, explain recomputes %v (explain score %v)", h.Text, h.Score, want, x.Score)
+		}
+		if sum := x.TextShare + x.VectorShare + x.ContextShare; math.Abs(sum-1) > 1e-9 || (x.BM25Rank > 0) != (x.TextShare > 0) || (x.VectorRank > 0) != (x.VectorShare > 0) {
+			t.Errorf("hit %q: shares text %v, vector %v, context %v; want them to add up to 1, each > 0 when its list found the hit", h.Text, x.TextShare, x.VectorShare, x.ContextShare)
 		}
 		if x.BM25Rank == 0 && x.VectorRank == 0 {
 			t.Errorf("hit %q found by neither list: %+v", h.Text, x)

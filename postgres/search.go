@@ -161,7 +161,6 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 	if err := checkKind(kind); err != nil {
 		return 0, nil, err
 	}
-	df := make([]int, len(terms))
 	count, match := qCountFacts, qTermFacts
 	if kind == factbase.KindEpisode {
 		count, match = qCountEpisodes, qTermEpisodes
@@ -174,16 +173,38 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 	if maxFraction > 0 {
 		limit = min(docs, int(maxFraction*float64(docs))+1)
 	}
+	df, err := t.termCounts(ctx, match, terms, limit)
+	return docs, df, err
+}
+
+// TermCounts counts the user's items of kind each term matches, up to limit.
+func (t *tx) TermCounts(ctx context.Context, kind string, terms []string, limit int) ([]int, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return make([]int, len(terms)), nil
+	}
+	match := qTermFacts
+	if kind == factbase.KindEpisode {
+		match = qTermEpisodes
+	}
+	return t.termCounts(ctx, match, terms, limit)
+}
+
+// termCounts runs the count query match for each term, up to limit.
+func (t *tx) termCounts(ctx context.Context, match string, terms []string, limit int) ([]int, error) {
+	df := make([]int, len(terms))
 	for i, term := range terms {
 		words := ftsWords(strings.ToValidUTF8(term, " "))
 		if words == "" {
 			continue
 		}
 		if err := t.q.QueryRow(ctx, match, string(t.user), words, limit).Scan(&df[i]); err != nil {
-			return 0, nil, mapErr("term stats", err)
+			return nil, mapErr("term stats", err)
 		}
 	}
-	return docs, df, nil
+	return df, nil
 }
 
 // SubjectsNamed returns the subjects the names name, in one statement: each name as

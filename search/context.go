@@ -94,7 +94,7 @@ func WithContext(hits []Hit, turns map[string]Turn, o ContextOptions) []Hit {
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, Hit{ID: id, Kind: kind, Explain: Explain{Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, SpeakerBoost: 1}})
+			out = append(out, Hit{ID: id, Kind: kind, Explain: Explain{Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, RareBoost: 1, SpeakerBoost: 1}})
 		}
 		out[i].Explain.Context += share
 	}
@@ -115,7 +115,7 @@ func WithContext(hits []Hit, turns map[string]Turn, o ContextOptions) []Hit {
 		if t, ok := turns[out[i].ID]; ok && t.Kind == out[i].Kind && t.Named {
 			e.SpeakerBoost = o.SpeakerBoost
 		}
-		e.Score = e.Recompute()
+		e.settle()
 		out[i].Score = e.Score
 	}
 	slices.SortStableFunc(out, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })

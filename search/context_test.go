@@ -11,7 +11,7 @@ import (
 func fusedHits(ids []string, own []float64) []Hit {
 	hs := make([]Hit, len(ids))
 	for i, id := range ids {
-		e := Explain{RRFText: own[i], Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, SpeakerBoost: 1}
+		e := Explain{RRFText: own[i], Decay: 1, SubjectBoost: 1, ImportanceBoost: 1, PeriodBoost: 1, RareBoost: 1, SpeakerBoost: 1}
 		e.Score = e.Recompute()
 		hs[i] = Hit{ID: id, Kind: "episode", Score: e.Score, Explain: e}
 	}

@@ -13,15 +13,28 @@
 //	RRFText = WText / (K + r_t)                     0 when absent from the text list
 //	RRFVec  = WVec  / (K + r_v)                     0 when absent from the vector list
 //	Decay   = max(Floor, 0.5^(age / HalfLife))      1 for future or unknown times
-//	Own     = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost
+//	Own     = (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost * RareBoost
 //	ImportanceBoost = 1 + ImportanceWeight * Importance
 //	PeriodBoost     = Options.PeriodBoost for a Time in [PeriodFrom, PeriodTo), else 1
+//	RareBoost       = 1 + (Options.RareBoost - 1) * Rare
 //	Score   = (Own + Context) * SpeakerBoost
 //
 // Context and SpeakerBoost come from WithContext (conversation turns: a turn inherits
 // a share of its neighbours' Own scores, and a turn said by someone the query names is
-// boosted); Fuse leaves them at 0 and 1. Every Hit carries these terms in its Explain, and Score is computed from them by
-// exactly that expression (Explain.Recompute), so a score can always be explained.
+// boosted); Fuse leaves them at 0 and 1. Every Hit carries these terms in its
+// Explain, and Score is computed from them by exactly that expression
+// (Explain.Recompute), so a score can always be explained; TextShare, VecShare and
+// ContextShare say how much of it each signal gave.
+//
+// # Decisive evidence
+//
+// Reciprocal ranks count every list alike, so an item found first by full text
+// through a word few items hold (a name, an identifier, an invented word) loses to
+// items that both lists rank a little lower, when the vector list knows nothing of
+// that word: the embedder's vocabulary lacks it. Two terms let the caller say so:
+// WVec, the vector list's weight, is the share of the query the embedder saw (a
+// caller computes it from the words' rarity), and RareBoost multiplies the score of
+// an item by how many of the query's rare words it holds (Candidate.Rare).
 package search
 
 import (
@@ -51,6 +64,9 @@ type Candidate struct {
 	Time       time.Time // recorded (facts) or created (episodes); zero = unknown
 	Subject    string    // "user", "entity:<id>", ...
 	Importance float64   // episodes: importance 0..1; facts: confidence 0..1
+	// Rare is the share (0..1) of the query's rare words the item holds: words few
+	// of the user's items hold, whose full-text match is decisive (see RareBoost).
+	Rare float64
 }
 
 // Options tunes Fuse. The zero value is usable: each zero field takes the default its
@@ -80,6 +96,10 @@ type Options struct {
 	// PeriodBoost, 0 (or negative) meaning DefaultPeriodBoost (2). Zero times: no period.
 	PeriodFrom, PeriodTo time.Time
 	PeriodBoost          float64
+	// RareBoost multiplies the score of a candidate holding every rare word of the
+	// query (Candidate.Rare 1), and a share of it one holding some: 1 + (RareBoost -
+	// 1) * Rare. 1 or less (the default, 0) turns it off.
+	RareBoost float64
 	// Threshold is the least final score a hit may have; 0 keeps every hit.
 	Threshold float64
 	// MinSimilarity drops candidates found only by vector whose similarity is below
@@ -104,20 +124,42 @@ type Explain struct {
 	Importance      float64 // the candidate's importance, clamped to [0, 1]
 	ImportanceBoost float64 // the multiplier applied: 1 + ImportanceWeight*Importance
 	PeriodBoost     float64 // the multiplier applied: 1 or Options.PeriodBoost
+	Rare            float64 // the candidate's share of the query's rare words
+	RareBoost       float64 // the multiplier applied: 1 + (Options.RareBoost - 1) * Rare
 	Context         float64 // score inherited from neighbouring turns (WithContext), else 0
 	SpeakerBoost    float64 // 1, or the boost of a turn said by someone the query names
 	Score           float64 // (Own() + Context) * SpeakerBoost
+	// TextShare, VecShare and ContextShare are the shares of Score that full text
+	// (RRFText), the vector list (RRFVec) and the neighbouring turns (Context) gave,
+	// each with the multipliers applied to it; they add up to 1 (all 0 when Score is).
+	TextShare, VecShare, ContextShare float64
 }
 
 // Own is the score a hit has by itself, before context and the speaker boost:
-// (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost.
+// (RRFText + RRFVec) * Decay * SubjectBoost * ImportanceBoost * PeriodBoost * RareBoost.
 func (e Explain) Own() float64 {
-	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost * e.PeriodBoost
+	return (e.RRFText + e.RRFVec) * e.Decay * e.SubjectBoost * e.ImportanceBoost * e.PeriodBoost * e.RareBoost
+}
+
+// boosts is the product of the multipliers of the own score.
+func (e Explain) boosts() float64 {
+	return e.Decay * e.SubjectBoost * e.ImportanceBoost * e.PeriodBoost * e.RareBoost
 }
 
 // Recompute returns the score the Explain's terms give; it equals Score exactly.
 func (e Explain) Recompute() float64 {
 	return (e.Own() + e.Context) * e.SpeakerBoost
+}
+
+// settle sets Score from the terms, and the signals' shares of it.
+func (e *Explain) settle() {
+	e.Score = e.Recompute()
+	e.TextShare, e.VecShare, e.ContextShare = 0, 0, 0
+	if e.Score > 0 {
+		m := e.boosts() * e.SpeakerBoost / e.Score
+		e.TextShare, e.VecShare = e.RRFText*m, e.RRFVec*m
+		e.ContextShare = e.Context * e.SpeakerBoost / e.Score
+	}
 }
 
 // Hit is one fused result.
@@ -162,7 +204,7 @@ func Decay(age, halfLife time.Duration, floor float64) float64 {
 // resolved is Options with its defaults applied.
 type resolved struct {
 	k, wText, wVec, floor, boost, impWeight, threshold, minSim float64
-	periodBoost                                                float64
+	periodBoost, rareBoost                                     float64
 	periodFrom, periodTo                                       time.Time
 	halfLife                                                   time.Duration
 	boostSet                                                   map[string]bool
@@ -177,6 +219,9 @@ func (o Options) resolve() resolved {
 		halfLife: o.HalfLife, limit: o.Limit, periodBoost: o.PeriodBoost, periodFrom: o.PeriodFrom, periodTo: o.PeriodTo}
 	if !finite(r.periodBoost) || r.periodBoost <= 0 {
 		r.periodBoost = DefaultPeriodBoost
+	}
+	if r.rareBoost = o.RareBoost; !finite(r.rareBoost) || r.rareBoost < 1 {
+		r.rareBoost = 1
 	}
 	if !finite(r.k) || r.k <= 0 {
 		r.k = DefaultK
@@ -279,6 +324,7 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 			if f.c.Importance == 0 {
 				f.c.Importance = c.Importance
 			}
+			f.c.Rare = max(f.c.Rare, c.Rare)
 		}
 		if isText && (f.textRank == 0 || rank < f.textRank) {
 			f.textRank, f.bm25 = rank, c.BM25
@@ -304,7 +350,7 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 			continue
 		}
 		e := Explain{BM25Rank: f.textRank, BM25: f.bm25, VecRank: f.vecRank, Similarity: f.sim,
-			Decay: 1, SubjectBoost: 1, SpeakerBoost: 1, PeriodBoost: 1}
+			Decay: 1, SubjectBoost: 1, SpeakerBoost: 1, PeriodBoost: 1, RareBoost: 1}
 		if f.textRank > 0 {
 			e.RRFText = r.wText * RRF(f.textRank, r.k)
 		}
@@ -324,7 +370,9 @@ func Fuse(text, vec []Candidate, now time.Time, o Options) []Hit {
 		}
 		e.Importance = clamp01(f.c.Importance)
 		e.ImportanceBoost = 1 + r.impWeight*e.Importance
-		e.Score = e.Recompute()
+		e.Rare = clamp01(f.c.Rare)
+		e.RareBoost = 1 + (r.rareBoost-1)*e.Rare
+		e.settle()
 		if e.Score < r.threshold {
 			continue
 		}

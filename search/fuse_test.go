@@ -351,3 +351,66 @@ func TestFuseProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestFuseRareBoost: an item found first by full text through a rare word, and not
+// by vector, loses to an item both lists rank near the top, unless the rare word's
+// boost applies; an item holding half of the rare words gets half of the boost; a
+// boost of 1 or less, or not finite, is none.
+func TestFuseRareBoost(t *testing.T) {
+	text := []Candidate{{ID: "rare", Kind: "episode", Rare: 1}, {ID: "both", Kind: "episode"}, {ID: "half", Kind: "episode", Rare: 0.5}}
+	vec := []Candidate{{ID: "both", Kind: "episode", Similarity: 0.6}}
+	for _, tc := range []struct {
+		name  string
+		boost float64
+		first string
+		rb    map[string]float64
+	}{
+		{"no boost", 0, "both", map[string]float64{"rare": 1, "half": 1}},
+		{"boost 1", 1, "both", map[string]float64{"rare": 1, "half": 1}},
+		{"NaN", math.NaN(), "both", map[string]float64{"rare": 1, "half": 1}},
+		{"boost 2", 2, "rare", map[string]float64{"rare": 2, "half": 1.5, "both": 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := Fuse(text, vec, now, Options{K: 5, RareBoost: tc.boost})
+			if hits[0].ID != tc.first {
+				t.Errorf("first = %s, want %s", hits[0].ID, tc.first)
+			}
+			for _, h := range hits {
+				if want, ok := tc.rb[h.ID]; ok && h.Explain.RareBoost != want {
+					t.Errorf("%s: rare boost %v, want %v", h.ID, h.Explain.RareBoost, want)
+				}
+				if h.Explain.Recompute() != h.Score {
+					t.Errorf("%s: score %v, explain recomputes %v", h.ID, h.Score, h.Explain.Recompute())
+				}
+			}
+		})
+	}
+}
+
+// TestExplainShares: each hit's shares of its score, by signal, add up to 1 and are
+// the signals' parts, after Fuse and after WithContext.
+func TestExplainShares(t *testing.T) {
+	text := []Candidate{{ID: "a", Kind: "episode", Rare: 1}, {ID: "b", Kind: "episode"}}
+	vec := []Candidate{{ID: "b", Kind: "episode"}, {ID: "c", Kind: "episode"}}
+	hits := Fuse(text, vec, now, Options{K: 5, WText: 1, WVec: 0.5, RareBoost: 2, ImportanceWeight: 0.2})
+	hits = WithContext(hits, map[string]Turn{"a": {Kind: "episode", ID: "a", Next: "c", Named: true}, "c": {Kind: "episode", ID: "c"}}, ContextOptions{})
+	for _, h := range hits {
+		e := h.Explain
+		if sum := e.TextShare + e.VecShare + e.ContextShare; math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: shares %v + %v + %v = %v, want 1", h.ID, e.TextShare, e.VecShare, e.ContextShare, sum)
+		}
+		m := e.Decay * e.SubjectBoost * e.ImportanceBoost * e.PeriodBoost * e.RareBoost * e.SpeakerBoost
+		for _, p := range [][2]float64{{e.TextShare, e.RRFText * m}, {e.VecShare, e.RRFVec * m}, {e.ContextShare, e.Context * e.SpeakerBoost}} {
+			if math.Abs(p[0]*h.Score-p[1]) > 1e-12 {
+				t.Errorf("%s: share %v of score %v, want %v", h.ID, p[0], h.Score, p[1])
+			}
+		}
+	}
+	byID := map[string]Explain{}
+	for _, h := range hits {
+		byID[h.ID] = h.Explain
+	}
+	if a, b, c := byID["a"], byID["b"], byID["c"]; a.VecShare != 0 || a.TextShare != 1 || !(b.VecShare > 0 && b.TextShare > 0) || !(c.ContextShare > 0 && c.VecShare > 0) {
+		t.Errorf("a %+v\nb %+v\nc %+v", a, b, c)
+	}
+}

@@ -31,13 +31,17 @@ const (
 
 // The static statements of the search indexes, prepared at open.
 var (
-	qFactSeq    = "SELECT seq FROM facts WHERE u = ? AND id = ?"
-	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
-	qVecDelete  = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
-	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
-	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
-	qVecCount   = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?"
-	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = ? AND n > 0 ORDER BY model, dim, kind"
+	qFactSeq     = "SELECT seq FROM facts WHERE u = ? AND id = ?"
+	qEpisodeSeq  = "SELECT seq FROM episodes WHERE u = ? AND id = ?"
+	qVecDelete   = "DELETE FROM embeddings WHERE kind = ? AND item = ?"
+	qVecInsert   = "INSERT INTO embeddings (u, kind, item, model, dim) VALUES (?, ?, ?, ?, ?)"
+	qVecDeletes  = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = ?), 0)"
+	qVecCount    = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND kind = ? AND dim = ?"
+	qVecModels   = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = ? AND n > 0 ORDER BY model, dim, kind"
+	qVecSize     = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND dim = ? AND model = ?"
+	qVecDimCount = "SELECT coalesce(sum(n), 0) FROM embedding_counts WHERE u = ? AND dim = ?"
+	// qVecKindMax is the most vectors of dim the user has of one kind.
+	qVecKindMax = "SELECT coalesce(max(n), 0) FROM (SELECT sum(n) AS n FROM embedding_counts WHERE u = ? AND dim = ? GROUP BY kind)"
 	qUsers      = "SELECT id FROM users ORDER BY seq"
 	qUnembFacts = "SELECT " + factRecord("f.") + ` FROM facts f
 		WHERE f.u = ?1 AND f.id > ?2 AND (f.current = 1 OR f.superseded_by <> '')
@@ -55,13 +59,21 @@ var (
 
 	qCountFacts    = "SELECT count(*) FROM facts WHERE u = ? AND current = 1"
 	qCountEpisodes = "SELECT count(*) FROM episodes WHERE u = ?"
-	// The term counts end with a literal limit and a closing parenthesis (TermStats).
+	// The term counts (termCounts) count the items from a seq on, and end with a
+	// literal limit and a closing parenthesis.
 	qTermFacts = `SELECT count(*) FROM (SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
-		WHERE facts_fts MATCH ? AND f.u = ? AND f.current = 1 LIMIT `
+		WHERE facts_fts MATCH ? AND facts_fts.rowid >= ? AND f.u = ? AND f.current = 1 LIMIT `
 	qTermEpisodes = `SELECT count(*) FROM (SELECT 1 FROM episodes_fts CROSS JOIN episodes e ON e.seq = episodes_fts.rowid
-		WHERE episodes_fts MATCH ? AND e.u = ? LIMIT `
+		WHERE episodes_fts MATCH ? AND episodes_fts.rowid >= ? AND e.u = ? LIMIT `
+	// The sample's first seq (termSampleFrom) ends with a literal offset. The user's
+	// items are walked from the newest back by seq (+u: not by an index on the user,
+	// which would visit all of them): at most about twice the sample, as the user owns
+	// at least half of the kind's items.
+	qSampleFacts    = "SELECT seq FROM facts WHERE +u = ? AND current = 1 ORDER BY seq DESC LIMIT 1 OFFSET "
+	qSampleEpisodes = "SELECT seq FROM episodes WHERE +u = ? ORDER BY seq DESC LIMIT 1 OFFSET "
 
 	searchQueries = []string{qCountFacts, qCountEpisodes, qFactSeq, qEpisodeSeq, qVecDelete, qVecInsert, qVecDeletes, qVecCount, qVecModels, qUsers,
+		qVecSize, qVecDimCount, qVecKindMax,
 		qUnembFacts, qUnembEpisodes, qCountUnemb, qSubjectsNamed}
 )
 
@@ -162,14 +174,16 @@ func (t *tx) TextCandidates(ctx context.Context, q factbase.TextQuery) ([]factba
 	}
 }
 
-// shareKey names a user's full-text entries of one kind; ownerShare is their share of
-// all entries of that kind, as measured at a time.
+// shareKey names a user's full-text entries of one kind; ownerShare is how many
+// items of that kind the user had and their share of all entries of the kind, as
+// measured at a time.
 type shareKey struct {
 	u    int64
 	kind string
 }
 
 type ownerShare struct {
+	n     int64
 	share float64
 	at    time.Time
 }
@@ -184,9 +198,16 @@ const shareTTL = time.Minute
 // user with 100,000 facts: about 40% more) and saves nothing there. So it is used
 // when the user owns less than half of the entries, measured at most once a minute.
 func (t *tx) byOwner(ctx context.Context, kind string) bool {
+	sh, ok := t.ownerShare(ctx, kind)
+	return !ok || sh.share < 0.5
+}
+
+// ownerShare returns the user's items of kind and their share of the kind's
+// entries, measured at most once a minute; false if they could not be measured.
+func (t *tx) ownerShare(ctx context.Context, kind string) (ownerShare, bool) {
 	k := shareKey{t.u, kind}
 	if v, ok := t.cache.shares.Load(k); ok && time.Since(v.(ownerShare).at) < shareTTL {
-		return v.(ownerShare).share < 0.5
+		return v.(ownerShare), true
 	}
 	own, all := qCountFacts, "SELECT coalesce(max(seq), 0) FROM facts"
 	if kind == factbase.KindEpisode {
@@ -194,14 +215,17 @@ func (t *tx) byOwner(ctx context.Context, kind string) bool {
 	}
 	var n, total int64
 	if err := t.queryRow(ctx, own, t.u).Scan(&n); err != nil {
-		return true
+		return ownerShare{}, false
 	}
-	if err := t.queryRow(ctx, all).Scan(&total); err != nil || total == 0 {
-		return true
+	if err := t.queryRow(ctx, all).Scan(&total); err != nil {
+		return ownerShare{}, false
 	}
-	share := float64(n) / float64(total)
-	t.cache.shares.Store(k, ownerShare{share: share, at: time.Now()})
-	return share < 0.5
+	sh := ownerShare{n: n, at: time.Now()} // no entries at all: a share of 0
+	if total > 0 {
+		sh.share = float64(n) / float64(total)
+	}
+	t.cache.shares.Store(k, sh)
+	return sh, true
 }
 
 // userMatch restricts an FTS query to the user's entries (migration 0012): the owner
@@ -304,6 +328,10 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if isZero(v.Vec) {
 			continue // similar to nothing: no vec0 row (see vectors.go)
 		}
+		if t.vecPuts == nil {
+			t.vecPuts = map[vecPut]int{}
+		}
+		t.vecPuts[vecPut{v.Model, len(v.Vec)}]++
 		seq, err := res.LastInsertId()
 		if err != nil {
 			return mapErr("put vector", err)
@@ -366,26 +394,83 @@ func (t *tx) CountUnembedded(ctx context.Context, model string) (int, error) {
 	return n, mapErr("count unembedded", err)
 }
 
-// TermStats counts the user's items of kind and the items each term matches.
+// termSample is factbase.TermStatsSample (a variable for tests and benchmarks).
+var termSample = factbase.TermStatsSample
+
+// TermStats counts the user's items of kind, or a sample of the newest, and the
+// items each term matches among them. Counting every match of a common word cost a
+// row read each: over 100,000 episodes of one user, most of a search's time. A user
+// with more than termSample items who owns at least half of the kind's entries is
+// counted over their termSample newest items (termSampleFrom), which costs the same
+// whatever the user holds. A user with a smaller share is counted in full through
+// the owner token, as it was: their matches are a part of the entries either way.
 func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFraction float64) (int, []int, error) {
 	if err := checkKind(kind); err != nil {
 		return 0, nil, err
 	}
-	df := make([]int, len(terms))
 	if t.u == 0 {
-		return 0, df, nil
+		return 0, make([]int, len(terms)), nil
 	}
-	count, match := qCountFacts, qTermFacts
-	if kind == factbase.KindEpisode {
-		count, match = qCountEpisodes, qTermEpisodes
-	}
-	var docs int
-	if err := t.queryRow(ctx, count, t.u).Scan(&docs); err != nil {
-		return 0, nil, mapErr("term stats", err)
+	from, docs, err := t.termSampleFrom(ctx, kind)
+	if err != nil {
+		return 0, nil, err
 	}
 	limit := docs
 	if maxFraction > 0 {
 		limit = min(docs, int(maxFraction*float64(docs))+1)
+	}
+	df, err := t.termCounts(ctx, kind, terms, from, limit)
+	return docs, df, err
+}
+
+// TermCounts counts the user's items of kind each term matches, up to limit.
+func (t *tx) TermCounts(ctx context.Context, kind string, terms []string, limit int) ([]int, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, err
+	}
+	if t.u == 0 || limit <= 0 {
+		return make([]int, len(terms)), nil
+	}
+	return t.termCounts(ctx, kind, terms, 0, limit)
+}
+
+// termSampleFrom returns the first seq of the items TermStats counts over (0: all
+// of them) and how many of the user's items of kind that is.
+func (t *tx) termSampleFrom(ctx context.Context, kind string) (from int64, docs int, err error) {
+	count, sample := qCountFacts, qSampleFacts
+	if kind == factbase.KindEpisode {
+		count, sample = qCountEpisodes, qSampleEpisodes
+	}
+	sh, ok := t.ownerShare(ctx, kind)
+	if !ok || sh.n <= int64(termSample) || sh.share < 0.5 {
+		if err := t.queryRow(ctx, count, t.u).Scan(&docs); err != nil {
+			return 0, 0, mapErr("term stats", err)
+		}
+		// The measured share may be a minute old: the fresh count decides.
+		if docs <= termSample || ok && sh.share < 0.5 {
+			return 0, docs, nil
+		}
+	}
+	err = t.queryRow(ctx, sample+strconv.Itoa(termSample-1), t.u).Scan(&from)
+	switch {
+	case errors.Is(err, sql.ErrNoRows): // fewer now: count them all
+		if err := t.queryRow(ctx, count, t.u).Scan(&docs); err != nil {
+			return 0, 0, mapErr("term stats", err)
+		}
+		return 0, docs, nil
+	case err != nil:
+		return 0, 0, mapErr("term stats", err)
+	}
+	return from, termSample, nil
+}
+
+// termCounts counts, for each term, the user's items of kind from seq from on that
+// it matches, up to limit.
+func (t *tx) termCounts(ctx context.Context, kind string, terms []string, from int64, limit int) ([]int, error) {
+	df := make([]int, len(terms))
+	match := qTermFacts
+	if kind == factbase.KindEpisode {
+		match = qTermEpisodes
 	}
 	owner := t.byOwner(ctx, kind)
 	// The limit only bounds the counting: raised to a power of two it stays a literal
@@ -400,12 +485,12 @@ func (t *tx) TermStats(ctx context.Context, kind string, terms []string, maxFrac
 		if owner {
 			m = t.userMatch(kind, m)
 		}
-		if err := t.queryRow(ctx, match, m, t.u).Scan(&df[i]); err != nil {
-			return 0, nil, mapErr("term stats", err)
+		if err := t.queryRow(ctx, match, m, from, t.u).Scan(&df[i]); err != nil {
+			return nil, mapErr("term stats", err)
 		}
 		df[i] = min(df[i], limit)
 	}
-	return docs, df, nil
+	return df, nil
 }
 
 // SubjectsNamed returns the subjects the names name.

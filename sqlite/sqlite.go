@@ -48,6 +48,11 @@ type Options struct {
 	// resident (they count towards the process's resident memory), and the mapping is
 	// dropped when the scan ends. Default DefaultMmapSize; negative: no mapping.
 	MmapSize int64
+	// ExactVectors ranks every vector of a large user by its exact dot product with
+	// the query, without the sign-bit prefilter that narrows them first: a full scan,
+	// slower, for measuring what the prefilter loses (factbase bench search). Default
+	// false.
+	ExactVectors bool
 }
 
 // DefaultMmapSize is the default Options.MmapSize: 2 GiB less 64 KiB, the most
@@ -66,6 +71,7 @@ type Store struct {
 	mmap   int64 // Options.MmapSize; 0: none
 
 	gate storeerr.Gate // closed by Close
+	warm *warmer       // background refreshes of the vector copies (warm.go)
 
 	// users caches user id -> users.seq; rows of users are never renumbered.
 	users sync.Map
@@ -86,7 +92,7 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 		return nil, err
 	}
 
-	s := &Store{path: path, writer: writer, now: o.Now, mmap: o.MmapSize}
+	s := &Store{path: path, writer: writer, now: o.Now, mmap: o.MmapSize, warm: newWarmer()}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
@@ -104,11 +110,14 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	s.reader = reader
 	s.wstmts, s.rstmts = newStmtCache(writer), newStmtCache(reader)
 	for _, c := range []*stmtCache{s.wstmts, s.rstmts} {
+		c.exactVectors = o.ExactVectors
 		if err := c.prepare(ctx, allStaticQueries()); err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
+	s.warm.wg.Add(1)
+	go s.warmOpen()
 	return s, nil
 }
 
@@ -120,6 +129,7 @@ func (s *Store) Close() error {
 	if !s.gate.Close() {
 		return nil
 	}
+	s.warm.close()
 	s.wstmts.close()
 	s.rstmts.close()
 	// A statement still being prepared in the background holds a pool connection,
@@ -191,6 +201,9 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return mapErr("commit", err)
+	}
+	if len(t.vecPuts) > 0 {
+		s.afterVectors(user, t.u, t.vecPuts)
 	}
 	return nil
 }

@@ -25,8 +25,9 @@ type tx struct {
 	user  factbase.UserID
 	now   time.Time
 
-	inserts int   // facts inserted through Insert (fts.go)
-	ftsFrom int64 // the first seq whose full text flushFTS indexes; 0: none deferred
+	inserts int            // facts inserted through Insert (fts.go)
+	ftsFrom int64          // the first seq whose full text flushFTS indexes; 0: none deferred
+	vecPuts map[vecPut]int // vectors stored, by model and dimension (warm.go)
 
 	export.Reads // the export reads but ExportVectors (export.go)
 }

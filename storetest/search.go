@@ -501,6 +501,26 @@ func testTermStatsAndSubjects(t *testing.T, s factbase.Store, e *memory.Engine) 
 		if df[0] != 1 {
 			t.Errorf("TermStats capped at 10%% = %v, want [1]", df)
 		}
+		for _, tc := range []struct {
+			kind  string
+			limit int
+			want  []int
+		}{
+			{factbase.KindEpisode, 5, []int{2, 2, 0}},
+			{factbase.KindEpisode, 1, []int{1, 1, 0}},
+			{factbase.KindFact, 5, []int{0, 0, 0}},
+		} {
+			got, err := st.TermCounts(ctx, tc.kind, []string{"caroline", "pottery", "zebra"}, tc.limit)
+			if err != nil {
+				return err
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("TermCounts(%s, limit %d) = %v, want %v", tc.kind, tc.limit, got, tc.want)
+			}
+		}
+		if got, err := st.TermCounts(ctx, factbase.KindFact, []string{"vegetarian", "martin"}, 5); err != nil || !slices.Equal(got, []int{1, 1}) {
+			t.Errorf("TermCounts(fact) = %v, %v; want [1 1]", got, err)
+		}
 		subs, err := st.SubjectsNamed(ctx, []string{"martin", "user", "entity:42", "nobody"})
 		if slices.Sort(subs); !slices.Equal(subs, []string{"entity:42"}) {
 			t.Errorf("SubjectsNamed = %v, want [entity:42]", subs)

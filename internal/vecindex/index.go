@@ -23,6 +23,7 @@ package vecindex
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -90,6 +91,13 @@ type Source interface {
 	Load(ctx context.Context, after int64, add AddFunc) (through int64, err error)
 }
 
+// A Sizer is a Source that can tell cheaply about how many vectors of model and
+// dimension dim the user has, so that an empty copy is read into room made once
+// rather than grown by copying as it fills.
+type Sizer interface {
+	Size(ctx context.Context, model string, dim int) (int, error)
+}
+
 // AddFunc takes one stored vector from Source.Load: its seq, the kind of item it
 // belongs to (factbase.KindFact or factbase.KindEpisode), its model and its
 // components. A vec of another length than the dimension searched (nil, for a row
@@ -154,6 +162,69 @@ func (x *Index) Search(ctx context.Context, src Source, q Query, accept func([]H
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.rank(q, accept)
+}
+
+// Budget returns the most bytes the copies may hold together (Options.MaxBytes) and
+// what one vector of dimension dim takes in a copy.
+func (x *Index) Budget(dim int) (maxBytes, each int64) {
+	return x.maxBytes, entryBytes(dim, x.prefilter)
+}
+
+// entryBytes is what one vector of dimension dim takes in a copy, with its sign bits
+// if signed.
+func entryBytes(dim int, signed bool) int64 {
+	each := int64(4*dim + 9)
+	if signed {
+		each += int64(8 * signWords(dim))
+	}
+	return each
+}
+
+// Holds reports whether x holds a copy of user's vectors of model and dimension
+// dim, made or being made; it does not wait for one being read.
+func (x *Index) Holds(user, model string, dim int) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.sets[key{user: user, model: model, dim: dim}] != nil
+}
+
+// Through reports whether x holds a copy of user's vectors of model and dimension
+// dim and, if so, the seq through which it has read them. It waits while the copy
+// is being read.
+func (x *Index) Through(user, model string, dim int) (int64, bool) {
+	x.mu.Lock()
+	s := x.sets[key{user: user, model: model, dim: dim}]
+	x.mu.Unlock()
+	if s == nil {
+		return 0, false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.maxSeq, true
+}
+
+// Refresh brings the copy of user's vectors of model and dimension dim up to date
+// through src, making it if there is none, as Search does before it ranks: a store
+// calls it in the background after writes, so that the search after a large load
+// does not read the vectors itself. A user whose vectors exceed the bound, or who has
+// none, gets no copy. It returns the first error of src.
+func (x *Index) Refresh(ctx context.Context, src Source, user, model string, dim int) error {
+	if dim <= 0 {
+		return nil
+	}
+	k := key{user: user, model: model, dim: dim}
+	s := x.set(k)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if over, err := s.oversized(ctx, src, model, x.maxBytes); over || err != nil {
+		return err
+	}
+	if s.empty() {
+		x.drop(k, s)
+		return nil
+	}
+	x.evict(s)
+	return nil
 }
 
 // Clear forgets every copy: the next search of each user reads its vectors afresh.
@@ -246,6 +317,16 @@ func (s *set) clear() {
 	s.maxSeq, s.seqs, s.kinds, s.vecs, s.signs = 0, nil, nil, nil, nil
 }
 
+// reserve makes room for n more entries. The caller holds s.mu.
+func (s *set) reserve(n int) {
+	s.seqs = slices.Grow(s.seqs, n)
+	s.kinds = slices.Grow(s.kinds, n)
+	s.vecs = slices.Grow(s.vecs, n*s.dim)
+	if s.signed {
+		s.signs = slices.Grow(s.signs, n*signWords(s.dim))
+	}
+}
+
 // resize records the copy's size. The caller holds s.mu.
 func (s *set) resize() {
 	s.size.Store(int64(len(s.vecs))*4 + int64(len(s.signs))*8 + int64(len(s.seqs))*9)
@@ -307,9 +388,11 @@ func (s *set) refresh(ctx context.Context, src Source, model string, maxBytes in
 		s.deleted = deleted
 	}
 	n, maxSeq := len(s.seqs), s.maxSeq
-	each := int64(4*s.dim + 9)
-	if s.signed {
-		each += int64(8 * signWords(s.dim))
+	each := entryBytes(s.dim, s.signed)
+	if sz, ok := src.(Sizer); ok && s.empty() {
+		if want, err := sz.Size(ctx, model, s.dim); err == nil && want > 0 && int64(want)*each <= maxBytes {
+			s.reserve(want)
+		}
 	}
 	over := false
 	through, err := src.Load(ctx, s.maxSeq, func(seq int64, kind, mdl string, vec []float32) {

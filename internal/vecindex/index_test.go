@@ -225,6 +225,54 @@ func TestSearchRefresh(t *testing.T) {
 	}
 }
 
+// sizedSource is a memSource that tells its size (Sizer).
+type sizedSource struct {
+	*memSource
+	asked int
+}
+
+func (s *sizedSource) Size(_ context.Context, model string, dim int) (int, error) {
+	s.asked++
+	return len(s.rows), nil
+}
+
+// TestRefresh: Refresh makes a user's copy without a search, and later reads only
+// the new rows; a Sizer is asked once, for the empty copy; a user without vectors
+// gets no copy; a search after a refresh loads nothing.
+func TestRefresh(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 7))
+	src := &sizedSource{memSource: facts(r, 100, 8)}
+	x := New(Options{Prefilter: true})
+	ctx := context.Background()
+	if x.Holds("u", "m", 8) {
+		t.Fatal("a copy before any refresh")
+	}
+	if err := x.Refresh(ctx, src, "u", "m", 8); err != nil {
+		t.Fatal(err)
+	}
+	if through, ok := x.Through("u", "m", 8); !ok || through != 100 || !x.Holds("u", "m", 8) {
+		t.Errorf("after Refresh: through %d, %v; want 100, true", through, ok)
+	}
+	src.put("fact", "m", randVec(r, 8))
+	if err := x.Refresh(ctx, src, "u", "m", 8); err != nil {
+		t.Fatal(err)
+	}
+	if through, _ := x.Through("u", "m", 8); through != 101 || src.lastLoad() != 100 || src.asked != 1 {
+		t.Errorf("second Refresh: through %d, loaded after %d, size asked %d times; want 101, 100, 1", through, src.lastLoad(), src.asked)
+	}
+	loads := len(src.loads)
+	q := Query{User: "u", Model: "m", Kind: "fact", Vector: randVec(r, 8), Limit: 10}
+	if got := all(t, x, src, q); len(got) != 101 {
+		t.Errorf("search after Refresh offered %d hits, want 101", len(got))
+	}
+	if len(src.loads) != loads+1 || src.lastLoad() != 101 {
+		t.Errorf("search after Refresh loaded after %d, want 101 (nothing new)", src.lastLoad())
+	}
+	if err := x.Refresh(ctx, &memSource{}, "v", "m", 8); err != nil || x.Holds("v", "m", 8) {
+		t.Errorf("Refresh of a user without vectors: %v, holds %v; want no copy", err, x.Holds("v", "m", 8))
+	}
+}
+
 func TestSearchGhosts(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	src := facts(r, 1000, 8)

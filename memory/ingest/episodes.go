@@ -184,14 +184,92 @@ func (s *Service) AddEpisode(ctx context.Context, user factbase.UserID, in Episo
 }
 
 func putEpisodeVector(ctx context.Context, st factbase.SearchTx, ep factbase.Episode, tv *core.Vectors) error {
+	return putEpisodeVectors(ctx, st, []factbase.Episode{ep}, tv)
+}
+
+// putEpisodeVectors writes the vectors tv holds for the episodes' contents.
+func putEpisodeVectors(ctx context.Context, st factbase.SearchTx, eps []factbase.Episode, tv *core.Vectors) error {
 	if tv == nil {
 		return nil
 	}
-	v, ok := tv.Vecs[ep.Content]
-	if !ok {
+	vs := make([]factbase.Vector, 0, len(eps))
+	for _, ep := range eps {
+		if v, ok := tv.Vecs[ep.Content]; ok {
+			vs = append(vs, factbase.Vector{Kind: factbase.KindEpisode, ID: ep.ID, Model: tv.Model, Vec: v})
+		}
+	}
+	if len(vs) == 0 {
 		return nil
 	}
-	return st.PutVectors(ctx, []factbase.Vector{{Kind: factbase.KindEpisode, ID: ep.ID, Model: tv.Model, Vec: v}})
+	return st.PutVectors(ctx, vs)
+}
+
+// MaxEpisodeBatch is the most episodes AddEpisodes stores in one call.
+const MaxEpisodeBatch = 1000
+
+// AddEpisodes stores several new episodes in one transaction, as AddEpisode stores
+// one: each is validated, extracted unless its NoExtract is set, and written with
+// its facts, full-text entry and vector; the texts are embedded together before the
+// transaction. Either all are stored or none. It returns the episodes as stored, in
+// order, and what the write did to facts. At most MaxEpisodeBatch episodes, and at
+// most core.MaxOps facts in all.
+func (s *Service) AddEpisodes(ctx context.Context, user factbase.UserID, in []EpisodeInput) ([]factbase.Episode, factbase.Result, error) {
+	if _, err := factbase.ParseUserID(string(user)); err != nil {
+		return nil, factbase.Result{}, err
+	}
+	if len(in) > MaxEpisodeBatch {
+		return nil, factbase.Result{}, factbase.Errorf(factbase.EINVALID, "%d episodes; the limit of a batch is %d", len(in), MaxEpisodeBatch)
+	}
+	if len(in) == 0 {
+		return []factbase.Episode{}, factbase.Result{}, nil
+	}
+	now := time.Now()
+	eps := make([]factbase.Episode, len(in))
+	texts := make([]string, len(in))
+	var ops []factbase.Op
+	for i, x := range in {
+		ep, err := validateEpisode(x, now)
+		if err != nil {
+			return nil, factbase.Result{}, fmt.Errorf("episode %d: %w", i+1, err)
+		}
+		ep.ID = s.core.NewID()
+		var extracted []episode.Fact
+		if !x.NoExtract {
+			extracted = episode.ExtractTagged(ep.Content, ep.Tags)
+		}
+		ops = append(ops, episodeOps(ep, extracted, x.Facts)...)
+		eps[i], texts[i] = ep, ep.Content
+	}
+	if len(ops) > core.MaxOps {
+		return nil, factbase.Result{}, factbase.Errorf(factbase.EINVALID, "the batch's episodes hold %d facts; the limit is %d", len(ops), core.MaxOps)
+	}
+	tv, err := s.core.EmbedForWrite(ctx, texts)
+	if err != nil {
+		return nil, factbase.Result{}, err
+	}
+	res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
+		now := w.Tx().Now()
+		for i := range eps {
+			ep := &eps[i]
+			if ep.CreatedAt.IsZero() || ep.CreatedAt.After(now) {
+				ep.CreatedAt = now
+			}
+			if !in[i].NoExtract {
+				ep.ExtractedAt = &now
+			}
+			if err := w.Tx().InsertEpisode(ctx, *ep); err != nil {
+				return err
+			}
+		}
+		return putEpisodeVectors(ctx, w.Tx(), eps, tv)
+	})
+	if err != nil {
+		return nil, factbase.Result{}, err
+	}
+	for i := range eps {
+		eps[i].User = user
+	}
+	return eps, res, nil
 }
 
 // AddEpisodeFacts adds facts to episode id by hand: each is written through the one

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/search"
@@ -71,32 +70,42 @@ type Hit struct {
 }
 
 // Explain says how a hit's score was made:
-// score = ((rrf_text + rrf_vector) * decay * subject_boost * importance_boost * period_boost + context) * speaker_boost.
+// score = ((rrf_text + rrf_vector) * decay * subject_boost * importance_boost * period_boost * rare_boost + context) * speaker_boost,
+// and how much of it each signal gave (text_share, vector_share, context_share).
 type Explain struct {
 	BM25Rank        int     `json:"bm25_rank"`   // rank among full-text candidates, 0 = not found by text
 	BM25            float64 `json:"bm25"`        // the BM25 score (higher is better)
 	VectorRank      int     `json:"vector_rank"` // rank among vector candidates, 0 = not found by vector
 	Similarity      float64 `json:"similarity"`  // cosine similarity to the query
 	RRFText         float64 `json:"rrf_text"`    // w_text / (k + bm25_rank)
-	RRFVector       float64 `json:"rrf_vector"`  // w_vector / (k + vector_rank)
+	RRFVector       float64 `json:"rrf_vector"`  // w_vector / (k + vector_rank); w_vector is the result's vector_weight
 	Decay           float64 `json:"decay"`       // recency factor, applied at query time
 	AgeDays         float64 `json:"age_days"`
 	SubjectBoost    float64 `json:"subject_boost"` // > 1 for facts about a subject the query names
 	Importance      float64 `json:"importance"`    // a fact's confidence, an episode's importance
 	ImportanceBoost float64 `json:"importance_boost"`
 	PeriodBoost     float64 `json:"period_boost"` // > 1 for an item from the period the query names
+	Rare            float64 `json:"rare"`         // the share of the query's rare terms the item holds
+	RareBoost       float64 `json:"rare_boost"`   // 1 + (2 - 1) * rare
 	// Context is the score an episode inherits from the turns next to it in its
 	// conversation; SpeakerBoost is > 1 for an episode said by someone the query names.
 	Context      float64 `json:"context"`
 	SpeakerBoost float64 `json:"speaker_boost"`
 	Score        float64 `json:"score"`
+	// TextShare, VectorShare and ContextShare are the shares of the score that full
+	// text, the vector list and the neighbouring turns gave, each with the
+	// multipliers applied to it; they add up to 1.
+	TextShare    float64 `json:"text_share"`
+	VectorShare  float64 `json:"vector_share"`
+	ContextShare float64 `json:"context_share"`
 }
 
 func explainOf(x search.Explain) Explain {
 	return Explain{BM25Rank: x.BM25Rank, BM25: x.BM25, VectorRank: x.VecRank, Similarity: x.Similarity,
 		RRFText: x.RRFText, RRFVector: x.RRFVec, Decay: x.Decay, AgeDays: x.AgeDays, SubjectBoost: x.SubjectBoost,
-		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, PeriodBoost: x.PeriodBoost, Context: x.Context, SpeakerBoost: x.SpeakerBoost,
-		Score: x.Score}
+		Importance: x.Importance, ImportanceBoost: x.ImportanceBoost, PeriodBoost: x.PeriodBoost, Rare: x.Rare, RareBoost: x.RareBoost,
+		Context: x.Context, SpeakerBoost: x.SpeakerBoost, Score: x.Score,
+		TextShare: x.TextShare, VectorShare: x.VecShare, ContextShare: x.ContextShare}
 }
 
 // SearchResult is what Search found.
@@ -110,6 +119,13 @@ type SearchResult struct {
 	// Model is the embedder model the query was embedded with; "" when vectors were
 	// not used.
 	Model string `json:"model,omitempty"`
+	// VectorWeight is the weight of the vector list in the fusion: the share of the
+	// query's information in the words the embedder knows (1 for an embedder that
+	// knows every word); 0 when vectors were not used.
+	VectorWeight float64 `json:"vector_weight,omitempty"`
+	// RareTerms are the query's words that few of the user's items hold: the items
+	// holding them are boosted (Explain.RareBoost).
+	RareTerms []string `json:"rare_terms,omitempty"`
 	// Warnings say why the search ranked by full text alone although an embedder is
 	// configured: the embedder could not be reached, or the user's stored vectors
 	// were made by another embedder (fixed by `factbase reembed`). None otherwise.
@@ -208,19 +224,32 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 		return out, err
 	}
 	terms := search.Terms(query)
+	known := knownTerms(s.core.Embedder(), terms)
+	stats, err := s.queryTerms(ctx, user, terms, o.Kinds, known)
+	if err != nil {
+		return out, err
+	}
 	// Episode terms that most of the user's episodes contain (the names of the two
 	// people of a conversation, the project every note is about) say nothing about
 	// which episode is meant, and in short episodes they would outrank the words
 	// that do; they are left out of the episode query, text and vector alike.
 	epTerms, epQuery := terms, query
-	if slices.Contains(o.Kinds, factbase.KindEpisode) {
-		common, err := s.commonTerms(ctx, user, terms)
-		if err != nil {
-			return out, err
-		}
-		if len(common) > 0 {
+	if st, ok := stats[factbase.KindEpisode]; ok {
+		if common := commonTerms(terms, st); len(common) > 0 {
 			epTerms = slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return common[t] })
 			epQuery = stripWords(query, common)
+		}
+	}
+	// Words few items hold decide between the items that hold them (evidence.go).
+	rare := map[string][]string{}
+	for kind, st := range stats {
+		if r := rareTerms(terms, st); len(r) > 0 {
+			rare[kind] = r
+			for _, t := range r {
+				if !slices.Contains(out.RareTerms, t) {
+					out.RareTerms = append(out.RareTerms, t)
+				}
+			}
 		}
 	}
 	// The query is embedded outside any transaction; an unreachable embedder leaves
@@ -236,6 +265,7 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 	if qv != nil {
 		out.Model = qv.Model
 		vecFor[factbase.KindFact], vecFor[factbase.KindEpisode] = qv.Vecs[query], qv.Vecs[epQuery]
+		out.VectorWeight = vectorWeight(known, stats)
 	}
 	filter := o.filter()
 	n := candidatesPerList(o.Limit)
@@ -250,10 +280,16 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 			dim := max(len(vecFor[factbase.KindFact]), len(vecFor[factbase.KindEpisode]))
 			if other := incomparable(ms, out.Model, dim, o.Kinds); len(other) > 0 {
 				out.Warnings = append(out.Warnings, mixedWarning(out.Model, dim, other))
-				out.Model, vecFor = "", nil
+				out.Model, vecFor, out.VectorWeight = "", nil, 0
 			}
 		}
 		var text, vecs []search.Candidate
+		shares := map[string]map[string]float64{} // kind → id → share of the rare terms held
+		for kind, r := range rare {
+			if shares[kind], err = rareShares(ctx, tx, kind, r, filter); err != nil {
+				return err
+			}
+		}
 		for _, kind := range o.Kinds {
 			kt := terms
 			if kind == factbase.KindEpisode {
@@ -275,7 +311,16 @@ func (s *Service) Search(ctx context.Context, user factbase.UserID, query string
 		if out.Subjects, err = tx.SubjectsNamed(ctx, subjectNames(query, terms)); err != nil {
 			return err
 		}
+		for _, cs := range [][]search.Candidate{text, vecs} {
+			for i := range cs {
+				cs[i].Rare = shares[cs[i].Kind][cs[i].ID]
+			}
+		}
 		fo := fusion
+		fo.RareBoost = rareBoost
+		if out.Model != "" {
+			fo.WVec *= out.VectorWeight
+		}
 		fo.BoostSubjects = out.Subjects
 		fo.MinSimilarity = o.MinSimilarity // threshold and limit apply after context
 		if p, ok := queryPeriod(query, o.Now); ok {
@@ -343,32 +388,25 @@ const (
 	minCommonDocs  = 30
 )
 
-// commonTerms returns the terms too common among the user's episodes to rank by.
-// It never returns every term: a query of common words only keeps them all.
-func (s *Service) commonTerms(ctx context.Context, user factbase.UserID, terms []string) (map[string]bool, error) {
-	if len(terms) < 2 {
-		return nil, nil
+// commonTerms returns the terms too common among the user's episodes (st) to rank
+// by. It never returns every term: a query of common words only keeps them all.
+func commonTerms(terms []string, st kindTerms) map[string]bool {
+	if len(terms) < 2 || st.docs < minCommonDocs {
+		return nil
 	}
 	var common map[string]bool
-	err := s.core.View(ctx, user, func(tx factbase.ReadTx) error {
-		docs, df, err := tx.TermStats(ctx, factbase.KindEpisode, terms, commonFraction)
-		if err != nil || docs < minCommonDocs {
-			return err
-		}
-		for i, t := range terms {
-			if float64(df[i]) > commonFraction*float64(docs) {
-				if common == nil {
-					common = map[string]bool{}
-				}
-				common[t] = true
+	for i, t := range terms {
+		if float64(st.df[i]) > commonFraction*float64(st.docs) {
+			if common == nil {
+				common = map[string]bool{}
 			}
+			common[t] = true
 		}
-		return nil
-	})
-	if len(common) == len(terms) {
-		return nil, err
 	}
-	return common, err
+	if len(common) == len(terms) {
+		return nil
+	}
+	return common
 }
 
 // stripWords removes from query the words (and their possessives) in drop, given
@@ -452,211 +490,4 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
-}
-
-// contextOptions are the conversation-context parameters of Search (the defaults of
-// search.WithContext, measured on the LoCoMo development split).
-var contextOptions = search.ContextOptions{}
-
-// contextGap is the longest pause between two turns of one conversation: episodes
-// further apart in time are not each other's context.
-const contextGap = 30 * time.Minute
-
-// SpeakerKey is the episode metadata key naming who said an episode. Without it, a
-// "Name: " at the start of the content names the speaker.
-const SpeakerKey = "speaker"
-
-// episodeSpeaker returns who said ep: its speaker metadata, else the one to three
-// capitalised words before a colon that open its content ("Caroline: ..."), else "".
-func episodeSpeaker(ep factbase.Episode) string {
-	if s := strings.TrimSpace(ep.Metadata[SpeakerKey]); s != "" {
-		return s
-	}
-	head, _, ok := strings.Cut(ep.Content, ":")
-	if !ok || len(head) > 64 {
-		return ""
-	}
-	words := strings.Fields(head)
-	if len(words) == 0 || len(words) > 3 {
-		return ""
-	}
-	for _, w := range words {
-		r, _ := utf8.DecodeRuneInString(w)
-		if !unicode.IsUpper(r) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '.' && r != '\'' }) >= 0 {
-			return ""
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// minNickname is the shortest capitalised word taken for the start of a name.
-const minNickname = 3
-
-// queryNames returns the capitalised words of query (lower case, stop words and
-// words shorter than minNickname left out): the words that may be a short form of a
-// name ("Mel" for Melanie).
-func queryNames(query string) map[string]bool {
-	names := map[string]bool{}
-	for _, w := range strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || utf8.RuneCountInString(w) < minNickname {
-			continue
-		}
-		if l := strings.ToLower(w); !search.IsStopWord(l) {
-			names[l] = true
-		}
-	}
-	return names
-}
-
-// speakerNamed reports whether the query names speaker: a word of the speaker's
-// name (not a stop word) is one of the query's terms, or starts with one of its
-// capitalised words (names, from queryNames).
-func speakerNamed(speaker string, terms, names map[string]bool) bool {
-	for _, w := range search.Terms(speaker) {
-		if terms[w] {
-			return true
-		}
-		for n := range names {
-			if strings.HasPrefix(w, n) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// conversationContext applies conversation context (search.WithContext) to hits,
-// ranked best first by Fuse, for a search returning o.Limit hits. Turns of a
-// conversation are episodes with a speaker. The best of them pass context to the
-// turns just before and after them (the nearest episodes within contextGap, inside
-// the search's tag and time filters); every turn the query names the speaker of is
-// boosted. Episodes are read only where it can change the first o.Limit hits; those
-// read are returned by id.
-func (s *Service) conversationContext(ctx context.Context, st factbase.SearchReadTx, hits []search.Hit, query string, terms []string, o SearchOptions) ([]search.Hit, map[string]factbase.Episode, error) {
-	termSet := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		termSet[t] = true
-	}
-	names := queryNames(query)
-	turns := map[string]search.Turn{}
-	eps := map[string]factbase.Episode{} // episodes read, turns or not
-	// read reads episode id and records it as a turn if it has a speaker.
-	read := func(id string, ep *factbase.Episode) (bool, error) {
-		if ep == nil {
-			x, err := st.Episode(ctx, id)
-			if err != nil {
-				return false, err
-			}
-			ep = &x
-		}
-		eps[id] = *ep
-		sp := episodeSpeaker(*ep)
-		if sp == "" {
-			return false, nil
-		}
-		if _, ok := turns[id]; !ok {
-			turns[id] = search.Turn{Kind: factbase.KindEpisode, ID: id, Named: speakerNamed(sp, termSet, names)}
-		}
-		return true, nil
-	}
-	co := contextOptions.Resolved()
-	for i := 0; i < len(hits) && i < co.Spread; i++ {
-		h := hits[i]
-		if h.Kind != factbase.KindEpisode {
-			continue
-		}
-		ep, ok := eps[h.ID]
-		if !ok {
-			var err error
-			if ep, err = st.Episode(ctx, h.ID); err != nil {
-				return nil, nil, err
-			}
-		}
-		if ok, err := read(h.ID, &ep); err != nil || !ok {
-			if err != nil {
-				return nil, nil, err
-			}
-			continue
-		}
-		t := turns[h.ID]
-		for _, next := range []bool{false, true} {
-			if next && co.Next == 0 || !next && co.Prev == 0 {
-				continue // that side passes no context
-			}
-			nb, found, err := neighbour(ctx, st, ep, next, o)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !found {
-				continue
-			}
-			if ok, err := read(nb.ID, &nb); err != nil {
-				return nil, nil, err
-			} else if !ok {
-				continue
-			}
-			if next {
-				t.Next = nb.ID
-			} else {
-				t.Prev = nb.ID
-			}
-		}
-		turns[h.ID] = t
-	}
-	if len(turns) == 0 {
-		return hits, eps, nil
-	}
-	out := search.WithContext(hits, turns, contextOptions)
-	// The other episodes matter only if the speaker boost could lift them into the
-	// first o.Limit hits: scores only grow, so the o.Limit-th score is a floor.
-	var floor float64
-	if len(out) > o.Limit {
-		floor = out[o.Limit-1].Score
-	}
-	boost := co.SpeakerBoost
-	more := false
-	for _, h := range out {
-		if h.Kind != factbase.KindEpisode || hasEp(eps, h.ID) || h.Score*boost < floor {
-			continue
-		}
-		ok, err := read(h.ID, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		more = more || ok && turns[h.ID].Named
-	}
-	if more {
-		out = search.WithContext(hits, turns, contextOptions)
-	}
-	return out, eps, nil
-}
-
-func hasEp(eps map[string]factbase.Episode, id string) bool {
-	_, ok := eps[id]
-	return ok
-}
-
-// neighbour returns the episode just before (or after, with next) ep within
-// contextGap and the search's tag and time filters.
-func neighbour(ctx context.Context, st factbase.SearchReadTx, ep factbase.Episode, next bool, o SearchOptions) (factbase.Episode, bool, error) {
-	f := factbase.EpisodeFilter{Tags: o.Tags, Limit: 1}
-	if next {
-		f.From, f.To = ep.CreatedAt.Add(time.Nanosecond), ep.CreatedAt.Add(contextGap+time.Nanosecond)
-	} else {
-		f.From, f.To, f.NewestFirst = ep.CreatedAt.Add(-contextGap), ep.CreatedAt, true
-	}
-	if !o.From.IsZero() && o.From.After(f.From) {
-		f.From = o.From
-	}
-	if !o.To.IsZero() && o.To.Before(f.To) {
-		f.To = o.To
-	}
-	if !f.From.Before(f.To) {
-		return factbase.Episode{}, false, nil
-	}
-	eps, err := st.Episodes(ctx, f)
-	if err != nil || len(eps) == 0 {
-		return factbase.Episode{}, false, err
-	}
-	return eps[0], true, nil
 }
