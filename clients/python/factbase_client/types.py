@@ -398,17 +398,22 @@ Explain = TypedDict("Explain", {
     "bm25": float,
     "bm25_rank": int,
     "context": float,
+    "context_share": float,
     "decay": float,
     "importance": float,
     "importance_boost": float,
     "period_boost": float,
+    "rare": float,
+    "rare_boost": float,
     "rrf_text": float,
     "rrf_vector": float,
     "score": float,
     "similarity": float,
     "speaker_boost": float,
     "subject_boost": float,
+    "text_share": float,
     "vector_rank": int,
+    "vector_share": float,
 })
 
 
@@ -1032,7 +1037,9 @@ _SearchResultRequired = TypedDict("_SearchResultRequired", {
 _SearchResultOptional = TypedDict("_SearchResultOptional", {
     "model": str,
     "period": "Window",
+    "rare_terms": Optional[List[str]],
     "subjects": Optional[List[str]],
+    "vector_weight": float,
     # Why the search ranked by full text alone although an embedder is configured: the
     # embedder could not be reached, or the user's stored vectors were made by another
     # embedder (the command factbase reembed fixes it). Absent when the search used vectors
@@ -1042,7 +1049,7 @@ _SearchResultOptional = TypedDict("_SearchResultOptional", {
 
 
 class SearchResult(_SearchResultRequired, _SearchResultOptional):
-    """Fields: hits; optional: model, period, subjects, warnings."""
+    """Fields: hits; optional: model, period, rare_terms, subjects, vector_weight, warnings."""
 
 
 SheetBucket = TypedDict("SheetBucket", {

@@ -1469,6 +1469,8 @@ export interface components {
             /** Format: double */
             context: number;
             /** Format: double */
+            context_share: number;
+            /** Format: double */
             decay: number;
             /** Format: double */
             importance: number;
@@ -1476,6 +1478,10 @@ export interface components {
             importance_boost: number;
             /** Format: double */
             period_boost: number;
+            /** Format: double */
+            rare: number;
+            /** Format: double */
+            rare_boost: number;
             /** Format: double */
             rrf_text: number;
             /** Format: double */
@@ -1488,8 +1494,12 @@ export interface components {
             speaker_boost: number;
             /** Format: double */
             subject_boost: number;
+            /** Format: double */
+            text_share: number;
             /** Format: int64 */
             vector_rank: number;
+            /** Format: double */
+            vector_share: number;
         };
         Fact: {
             /** Format: date-time */
@@ -2072,7 +2082,10 @@ export interface components {
             hits: components["schemas"]["Hit"][] | null;
             model?: string;
             period?: components["schemas"]["Window"];
+            rare_terms?: string[] | null;
             subjects?: string[] | null;
+            /** Format: double */
+            vector_weight?: number;
             /** @description Why the search ranked by full text alone although an embedder is configured: the embedder could not be reached, or the user's stored vectors were made by another embedder (the command factbase reembed fixes it). Absent when the search used vectors as usual. */
             warnings?: string[] | null;
         };
@@ -7164,9 +7177,14 @@ export interface operations {
                      *             "importance": 1,
                      *             "importance_boost": 1.2,
                      *             "period_boost": 1,
+                     *             "rare": 0,
+                     *             "rare_boost": 0,
                      *             "context": 0,
                      *             "speaker_boost": 1,
-                     *             "score": 0.4
+                     *             "score": 0.4,
+                     *             "text_share": 0,
+                     *             "vector_share": 0,
+                     *             "context_share": 0
                      *           },
                      *           "fact": {
                      *             "id": "01a215c6-044d-763a-80ca-ea65c80e2e25",
