@@ -1,6 +1,6 @@
 """Factbase: a client of one Factbase server."""
 import urllib.request
-from typing import Any, List, Mapping, Optional, cast
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 from . import types as t
 from ._transport import DEFAULT_URL, Transport, given as _body
@@ -49,6 +49,13 @@ class Factbase:
         """Remembers what a user's message states (rules, no model). time: RFC 3339."""
         return cast(t.SayResult, self._post("/messages", user, _body(text=text, time=time, session=session,
                                                                      speaker=speaker)))
+
+    def say_messages(self, user: str, messages: List[Dict[str, str]], time: Optional[str] = None,
+                     session: Optional[str] = None) -> t.SayResult:
+        """Remembers a conversation's turns ([{"role", "content"}], as chat APIs write
+        them): user turns state the user's facts, assistant turns never do, system and
+        tool turns are skipped."""
+        return cast(t.SayResult, self._post("/messages", user, _body(messages=messages, time=time, session=session)))
 
     def ask(self, user: str, text: str, time: Optional[str] = None) -> t.AskResult:
         """Answers a question from the stored facts, citing them; "I don't know" rather than a guess."""

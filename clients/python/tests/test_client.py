@@ -12,6 +12,15 @@ class ClientTest(unittest.TestCase):
         cls.server = shared()
         cls.fb = Factbase(cls.server.url, api_key=cls.server.key)
 
+    def test_say_messages(self):
+        u = new_user()
+        said = self.fb.say_messages(u, [{"role": "system", "content": "You are helpful."},
+                                        {"role": "user", "content": "My favorite teas are oolong and chai."},
+                                        {"role": "assistant", "content": "My favorite tea is green tea."}])
+        self.assertEqual(said["result"]["stored"], 2)
+        answer = self.fb.ask(u, "What are my favorite teas?")
+        self.assertEqual([i["value"] for i in answer["items"]], ["oolong", "chai"])
+
     def test_say_then_ask(self):
         u = new_user()
         said = self.fb.say(u, "My favorite cryptos are BTC, ETH, and XMR")

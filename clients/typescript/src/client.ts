@@ -39,6 +39,18 @@ export class Factbase {
     return this.transport.op("post", `${U}/messages`, { user }, { json: { ...options, text } });
   }
 
+  /**
+   * Remembers a conversation's turns, as chat APIs write them: user turns state the
+   * user's facts, assistant turns never do, system and tool turns are skipped.
+   */
+  sayMessages(
+    user: string,
+    messages: NonNullable<T.SayRequest["messages"]>,
+    options?: Omit<T.SayRequest, "text" | "messages">,
+  ): Promise<T.SayResult> {
+    return this.transport.op("post", `${U}/messages`, { user }, { json: { ...options, messages } });
+  }
+
   /** Answers a question from the stored facts, citing them; "I don't know" rather than a guess. */
   ask(user: string, text: string, options?: Omit<T.AskRequest, "text">): Promise<T.AskResult> {
     return this.transport.op("post", `${U}/questions`, { user }, { json: { ...options, text } });

@@ -15,6 +15,18 @@ before(async () => {
 });
 after(() => server?.stop());
 
+test("sayMessages: a conversation's turns", async () => {
+  const u = newUser();
+  const said = await fb.sayMessages(u, [
+    { role: "system", content: "You are helpful." },
+    { role: "user", content: "My favorite teas are oolong and chai." },
+    { role: "assistant", content: "My favorite tea is green tea." },
+  ]);
+  assert.equal(said.result.stored, 2);
+  const answer = await fb.ask(u, "What are my favorite teas?");
+  assert.deepEqual(answer.items?.map((i) => i.value), ["oolong", "chai"]);
+});
+
 test("say then ask: a ranked list round trip", async () => {
   const u = newUser();
   const said = await fb.say(u, "My favorite cryptos are BTC, ETH, and XMR");
