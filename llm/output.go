@@ -30,7 +30,7 @@ func stripThink(content string, allow bool) (string, *factbase.ModelError) {
 		return "", newError(factbase.ModelThink, nil, "the model's answer starts with a <think> block (set AllowThink to strip it)")
 	}
 	rest := s[len(thinkOpen):]
-	i := strings.Index(strings.ToLower(rest), thinkClose)
+	i := indexASCIIFold(rest, thinkClose)
 	if i < 0 {
 		return "", newError(factbase.ModelThink, nil, "the model's answer has an unclosed <think> block")
 	}
@@ -39,6 +39,32 @@ func stripThink(content string, allow bool) (string, *factbase.ModelError) {
 		return "", newError(factbase.ModelThink, nil, "the model's answer has more than one <think> block")
 	}
 	return rest, nil
+}
+
+// indexASCIIFold is strings.Index ignoring the case of ASCII letters, with offsets in
+// s itself: lower-casing s first would move them wherever s holds bytes that are not
+// valid UTF-8 (each becomes a three-byte U+FFFD), which a model's output may.
+func indexASCIIFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		match := true
+		for j := 0; j < len(sub); j++ {
+			a, b := s[i+j], sub[j]
+			if 'A' <= a && a <= 'Z' {
+				a += 'a' - 'A'
+			}
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			if a != b {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
 }
 
 // decode turns a completion's content into out: the <think> policy, the truncation

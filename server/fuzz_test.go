@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -55,6 +56,15 @@ func FuzzRequest(f *testing.F) {
 		ct := rec.Header().Get("Content-Type")
 		if rec.Code >= 400 && ct != problemType {
 			t.Fatalf("%s %s = %d with Content-Type %q, want %s", r.method, target, rec.Code, ct, problemType)
+		}
+		if rec.Code == http.StatusOK && ct == "application/x-ndjson" {
+			// an export: JSON lines
+			for i, line := range bytes.Split(bytes.TrimRight(rec.Body.Bytes(), "\n"), []byte("\n")) {
+				if !json.Valid(line) {
+					t.Fatalf("%s %s = 200 with line %d not JSON: %q", r.method, target, i+1, line)
+				}
+			}
+			return
 		}
 		if !json.Valid(rec.Body.Bytes()) {
 			t.Fatalf("%s %s = %d with a body that is not JSON: %q", r.method, target, rec.Code, rec.Body)
