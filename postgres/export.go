@@ -14,7 +14,7 @@ import (
 // order.
 var exportStatements = export.Statements{
 	References: `SELECT f.id, r.at, r.source_kind, r.source_id FROM fact_references r
-		JOIN facts f ON f.seq = r.fact WHERE r.u = $1 ORDER BY r.at, r.seq`,
+		JOIN facts f ON f.u = r.u AND f.seq = r.fact WHERE r.u = $1 ORDER BY r.at, r.seq`,
 	Checkpoints: `SELECT file, byte_off, line, sum, updated_at FROM transcript_checkpoints
 		WHERE u = $1 ORDER BY file COLLATE "C"`,
 	Links: `SELECT session, subject FROM transcript_subjects WHERE u = $1
@@ -29,8 +29,8 @@ var exportStatements = export.Statements{
 // item's deletion deletes it); the joins skip one anyway, as vector search does.
 // m.vec is real[], or a pgvector vector read as one.
 const qExportVectors = `SELECT m.kind, coalesce(f.id, e.id), m.model, m.vec::real[] FROM embeddings m
-	LEFT JOIN facts f ON m.kind = 'fact' AND f.seq = m.item
-	LEFT JOIN episodes e ON m.kind = 'episode' AND e.seq = m.item
+	LEFT JOIN facts f ON f.u = m.u AND m.kind = 'fact' AND f.seq = m.item
+	LEFT JOIN episodes e ON e.u = m.u AND m.kind = 'episode' AND e.seq = m.item
 	WHERE m.u = $1 AND coalesce(f.id, e.id) IS NOT NULL ORDER BY m.seq`
 
 // ExportRows runs one of exportStatements for export.Reads.

@@ -342,11 +342,11 @@ func (t *tx) pgvectorQuery(ctx context.Context, q factbase.VectorQuery, exact bo
 	if q.Kind == factbase.KindFact {
 		t.factWhere(&w, q.Filter)
 		sql = "SELECT f.id, " + score + ", f.valid_from, f.subject, f.confidence FROM embeddings m " +
-			"JOIN facts f ON f.seq = m.item WHERE " + match + " AND m.u = f.u AND " + w.String()
+			"JOIN facts f ON f.u = m.u AND f.seq = m.item WHERE " + match + " AND " + w.String()
 	} else {
 		t.episodeWhere(&w, factbase.EpisodeFilter{Tags: q.Filter.Tags, From: q.Filter.From, To: q.Filter.To})
 		sql = "SELECT e.id, " + score + ", e.created_at, '', e.importance FROM embeddings m " +
-			"JOIN episodes e ON e.seq = m.item WHERE " + match + " AND m.u = e.u AND " + w.String()
+			"JOIN episodes e ON e.u = m.u AND e.seq = m.item WHERE " + match + " AND " + w.String()
 	}
 	sql += " ORDER BY " + order + " LIMIT " + w.arg(q.Limit)
 	rows, err := t.q.Query(ctx, sql, w.args...)

@@ -46,7 +46,7 @@ const (
 	qRespaceNegate = `UPDATE facts f SET rank = -o.n * $1 FROM (
 			SELECT seq, row_number() OVER (ORDER BY rank) AS n FROM facts
 			WHERE u = $2 AND subject = $3 AND key = $4 AND current AND cardinality = 'ranked') o
-		WHERE f.seq = o.seq`
+		WHERE f.u = $2 AND f.seq = o.seq`
 	qRespaceFlip = `UPDATE facts SET rank = -rank
 		WHERE u = $1 AND subject = $2 AND key = $3 AND current AND cardinality = 'ranked' AND rank < 0`
 )

@@ -23,12 +23,12 @@ const (
 		JOIN facts f ON f.u = $1 AND f.id = r.id
 		ORDER BY r.ord`
 	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
-		JOIN fact_references r ON r.fact = f.seq
+		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = $1 AND f.id = $2 ORDER BY r.at, r.seq`
 	qSheetInsert = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES ($1, $2, $3, $4, $5, $6)
 		RETURNING seq`
-	qSheetFacts = `INSERT INTO sheet_facts (fact, sheet)
-		SELECT DISTINCT f.seq, $1::bigint FROM facts f WHERE f.u = $2 AND f.id = ANY($3::text[])
+	qSheetFacts = `INSERT INTO sheet_facts (u, fact, sheet)
+		SELECT DISTINCT f.u, f.seq, $1::bigint FROM facts f WHERE f.u = $2 AND f.id = ANY($3::text[])
 		ON CONFLICT DO NOTHING`
 	qSheetPrune  = `DELETE FROM sheets WHERE u = $1 AND created_at < $2 AND seq <> $3`
 	qSheetLatest = `SELECT ` + rowcodec.SheetColumns + ` FROM sheets
@@ -45,8 +45,8 @@ func sheetFactsQuery(n int) string {
 	for i := range n {
 		fmt.Fprintf(&b, ", count(*) FILTER (WHERE r.at > $%d)", i+2)
 	}
-	b.WriteString(` FROM facts f LEFT JOIN fact_references r ON r.fact = f.seq
-		WHERE f.u = $1 AND f.current GROUP BY f.seq`)
+	b.WriteString(` FROM facts f LEFT JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
+		WHERE f.u = $1 AND f.current GROUP BY f.u, f.seq`)
 	return b.String()
 }
 

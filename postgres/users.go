@@ -10,7 +10,7 @@ import (
 
 // userTables is the user's rows of the transaction, for the erasure's order and
 // tally (internal/erasure). Rows of sheet_facts go with their sheet (ON DELETE
-// CASCADE).
+// CASCADE), before the erasure reaches the table.
 type userTables struct{ t *tx }
 
 // Owned lists the tables of the store's schema with a column u, the owner's id.

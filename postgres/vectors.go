@@ -25,7 +25,7 @@ import (
 const (
 	qFactSeq    = "SELECT seq FROM facts WHERE u = $1 AND id = $2"
 	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = $1 AND id = $2"
-	qVecDelete  = "DELETE FROM embeddings WHERE kind = $1 AND item = $2"
+	qVecDelete  = "DELETE FROM embeddings WHERE u = $1 AND kind = $2 AND item = $3"
 	// vec is real[], or pgvector's vector, to which real[] is cast on assignment.
 	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES ($1, $2, $3, $4, $5, $6::real[])"
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = $1), 0)"
@@ -33,17 +33,17 @@ const (
 	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = $1 AND n > 0 ORDER BY model, dim, kind"
 	qUnembFacts = "SELECT " + factColumnsF + ` FROM facts f
 		WHERE f.u = $1 AND f.id > $2 AND (f.current OR f.superseded_by <> '')
-		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = $3)
+		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.u = f.u AND m.kind = 'fact' AND m.item = f.seq AND m.model = $3)
 		ORDER BY f.id LIMIT $4`
 	qUnembEpisodes = `SELECT e.id, e.content, e.tags, e.importance, e.created_at, e.metadata, e.extracted_at FROM episodes e
 		WHERE e.u = $1 AND e.id > $2
-		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = $3)
+		AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.u = e.u AND m.kind = 'episode' AND m.item = e.seq AND m.model = $3)
 		ORDER BY e.id LIMIT $4`
 	qCountUnemb = `SELECT
 		(SELECT count(*) FROM facts f WHERE f.u = $1 AND (f.current OR f.superseded_by <> '')
-			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'fact' AND m.item = f.seq AND m.model = $2)) +
+			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.u = f.u AND m.kind = 'fact' AND m.item = f.seq AND m.model = $2)) +
 		(SELECT count(*) FROM episodes e WHERE e.u = $1
-			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.kind = 'episode' AND m.item = e.seq AND m.model = $2))`
+			AND NOT EXISTS (SELECT 1 FROM embeddings m WHERE m.u = e.u AND m.kind = 'episode' AND m.item = e.seq AND m.model = $2))`
 )
 
 // PutVectors stores each item's vector, replacing the item's earlier one; vectors of
@@ -82,7 +82,7 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if !found {
 			continue
 		}
-		if _, err := t.q.Exec(ctx, qVecDelete, v.Kind, item); err != nil {
+		if _, err := t.q.Exec(ctx, qVecDelete, string(t.user), v.Kind, item); err != nil {
 			return mapErr("put vector", err)
 		}
 		if _, err := t.q.Exec(ctx, qVecInsert, string(t.user), v.Kind, item, v.Model, len(v.Vec), v.Vec); err != nil {
@@ -204,13 +204,13 @@ func (t *tx) resolveVectors(ctx context.Context, q factbase.VectorQuery, hits []
 	if q.Kind == factbase.KindFact {
 		t.factWhere(&w, q.Filter)
 		sql = "SELECT m.seq, f.id, f.valid_from, f.subject, f.confidence FROM embeddings m " +
-			"JOIN facts f ON f.seq = m.item " +
-			"WHERE m.seq = ANY(" + list + "::bigint[]) AND m.u = f.u AND m.kind = 'fact' AND " + w.String()
+			"JOIN facts f ON f.u = m.u AND f.seq = m.item " +
+			"WHERE m.seq = ANY(" + list + "::bigint[]) AND m.kind = 'fact' AND " + w.String()
 	} else {
 		t.episodeWhere(&w, factbase.EpisodeFilter{Tags: q.Filter.Tags, From: q.Filter.From, To: q.Filter.To})
 		sql = "SELECT m.seq, e.id, e.created_at, '', e.importance FROM embeddings m " +
-			"JOIN episodes e ON e.seq = m.item " +
-			"WHERE m.seq = ANY(" + list + "::bigint[]) AND m.u = e.u AND m.kind = 'episode' AND " + w.String()
+			"JOIN episodes e ON e.u = m.u AND e.seq = m.item " +
+			"WHERE m.seq = ANY(" + list + "::bigint[]) AND m.kind = 'episode' AND " + w.String()
 	}
 	rows, err := t.q.Query(ctx, sql, w.args...)
 	if err != nil {
