@@ -16,10 +16,14 @@ import (
 
 // runBench implements "factbase bench": synthetic workloads beside a raw-SQLite
 // baseline measured in the same run, the store's size on disk and the memory target;
-// "factbase bench search" is search at scale (benchsearch.go).
+// "factbase bench search" is search at scale (benchsearch.go), "factbase bench
+// scale" many users in PostgreSQL and SQLite (benchscale.go).
 func (m *Main) runBench(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "search" {
 		return m.runBenchSearch(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "scale" {
+		return m.runBenchScale(ctx, args[1:])
 	}
 	var (
 		c              common
