@@ -109,7 +109,7 @@ func tokenize(sql string) []sqlToken {
 var clauseWords = map[string]bool{
 	"where": true, "on": true, "join": true, "left": true, "right": true, "inner": true, "full": true,
 	"cross": true, "natural": true, "lateral": true, "group": true, "order": true, "limit": true, "offset": true,
-	"set": true, "using": true, "with": true, "union": true, "except": true, "intersect": true,
+	"set": true, "with": true, "union": true, "except": true, "intersect": true,
 	"returning": true, "for": true, "window": true, "having": true, "values": true, "select": true,
 	"and": true, "or": true, "not": true, "as": true, "tablesample": true,
 }
@@ -164,8 +164,8 @@ func splitStatements(ts []sqlToken) [][]sqlToken {
 	return append(out, ts[start:])
 }
 
-// tableRefs finds the per-user tables a statement reads: the table after FROM, JOIN
-// or UPDATE, or after a comma of a FROM list, with its alias, and the extent of its
+// tableRefs finds the per-user tables a statement reads: the table after FROM, JOIN,
+// UPDATE or USING (of a DELETE), or after a comma of a FROM list, with its alias, and the extent of its
 // query level (from the parenthesis that opens it to the one that closes it, or the
 // whole statement). A scan's r.start > 0 marks a table of a subquery.
 func tableRefs(ts []sqlToken, users map[string]string) []tableRef {
@@ -174,7 +174,7 @@ func tableRefs(ts []sqlToken, users map[string]string) []tableRef {
 	for i := 0; i < len(ts); i++ {
 		t := ts[i]
 		switch {
-		case t.text == "from" || t.text == "join" || t.text == "update":
+		case t.text == "from" || t.text == "join" || t.text == "update" || t.text == "using":
 			fromList[t.depth] = t.text != "update"
 		case t.text == "," && fromList[t.depth]:
 		case t.text == "(":
@@ -333,6 +333,8 @@ func TestCrossUserJoins(t *testing.T) {
 			bad: []string{"sheet_facts"}},
 		{name: "inequality is no tie", sql: "SELECT 1 FROM facts f JOIN embeddings m ON m.u <> f.u WHERE f.u = $1", bad: []string{"embeddings"}},
 		{name: "unnest and catalogue tables are not per user", sql: "SELECT f.id FROM unnest($2::text[]) AS k (s) JOIN facts f ON f.u = $1 AND f.subject = k.s JOIN pg_class c ON c.oid = 1"},
+		{name: "delete using, tied", sql: "DELETE FROM embeddings m USING facts f WHERE m.u = $1 AND f.u = m.u AND m.item = f.seq"},
+		{name: "delete using, loose", sql: "DELETE FROM embeddings m USING facts f WHERE m.u = $1 AND m.item = f.seq", bad: []string{"facts"}},
 		{name: "users by id", sql: "SELECT 1 FROM users x JOIN facts f ON f.u = x.id WHERE x.id = $1"},
 		{name: "strings and comments are not read", sql: "SELECT 'FROM facts' FROM facts f -- JOIN embeddings m\nWHERE f.u = $1"},
 	}

@@ -84,7 +84,9 @@ func (s *Store) BlockCounts(ctx context.Context) (hit, read int64, err error) {
 // is valid: after a bulk load, so that the first searches do not rank exactly. It
 // returns nil at once when the index is valid, and EINVALID when the store does not
 // use pgvector or no HNSW index can hold dim. Another server's build under way is
-// waited for.
+// waited for. A build chosen as a deadlock's victim (a database-wide ANALYZE or
+// VACUUM waits for its lock while it waits for their transactions) starts again, a
+// few times.
 func (s *Store) BuildVectorIndex(ctx context.Context, dim int) error {
 	if s.gate.Closed() {
 		return storeerr.ErrClosed
@@ -95,8 +97,11 @@ func (s *Store) BuildVectorIndex(ctx context.Context, dim int) error {
 	if typ, _ := s.pgv.hnswType(dim); typ == "" {
 		return factbase.Errorf(factbase.EINVALID, "postgres: no HNSW index holds vectors of %d dimensions", dim)
 	}
-	for {
+	for deadlocks := 0; ; {
 		if err := s.pgv.indexes.build(ctx, dim); err != nil {
+			if deadlocks++; retryable(err) && deadlocks <= s.retries {
+				continue
+			}
 			return err
 		}
 		valid, _, err := indexValid(ctx, s.pool, dim)

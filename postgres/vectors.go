@@ -23,11 +23,21 @@ import (
 
 // The statements of vectors.
 const (
-	qFactSeq    = "SELECT seq FROM facts WHERE u = $1 AND id = $2"
-	qEpisodeSeq = "SELECT seq FROM episodes WHERE u = $1 AND id = $2"
-	qVecDelete  = "DELETE FROM embeddings WHERE u = $1 AND kind = $2 AND item = $3"
-	// vec is real[], or pgvector's vector, to which real[] is cast on assignment.
-	qVecInsert  = "INSERT INTO embeddings (u, kind, item, model, dim, vec) VALUES ($1, $2, $3, $4, $5, $6::real[])"
+	// A batch of vectors (PutVectors): the earlier vectors of the items named, then
+	// the new ones, each a slice of the components' array. vec is real[], or
+	// pgvector's vector, to which real[] is cast on assignment.
+	qVecDeleteFacts = `DELETE FROM embeddings m USING facts f
+		WHERE m.u = $1 AND m.kind = 'fact' AND f.u = m.u AND f.id = ANY($2::text[]) AND m.item = f.seq`
+	qVecDeleteEpisodes = `DELETE FROM embeddings m USING episodes e
+		WHERE m.u = $1 AND m.kind = 'episode' AND e.u = m.u AND e.id = ANY($2::text[]) AND m.item = e.seq`
+	qVecInsertFacts = `INSERT INTO embeddings (u, kind, item, model, dim, vec)
+		SELECT $1, 'fact', f.seq, v.model, v.dim, ($6::real[])[v.off + 1 : v.off + v.dim]
+		FROM unnest($2::text[], $3::text[], $4::int[], $5::int[]) WITH ORDINALITY AS v (id, model, dim, off, ord)
+		JOIN facts f ON f.u = $1 AND f.id = v.id ORDER BY v.ord`
+	qVecInsertEpisodes = `INSERT INTO embeddings (u, kind, item, model, dim, vec)
+		SELECT $1, 'episode', e.seq, v.model, v.dim, ($6::real[])[v.off + 1 : v.off + v.dim]
+		FROM unnest($2::text[], $3::text[], $4::int[], $5::int[]) WITH ORDINALITY AS v (id, model, dim, off, ord)
+		JOIN episodes e ON e.u = $1 AND e.id = v.id ORDER BY v.ord`
 	qVecDeletes = "SELECT coalesce((SELECT deleted FROM embedding_deletes WHERE u = $1), 0)"
 	qVecDelta   = "SELECT seq, kind, model, dim, vec FROM embeddings WHERE u = $1 AND seq > $2 ORDER BY seq"
 	qVecModels  = "SELECT model, dim, kind, n FROM embedding_counts WHERE u = $1 AND n > 0 ORDER BY model, dim, kind"
@@ -47,7 +57,10 @@ const (
 )
 
 // PutVectors stores each item's vector, replacing the item's earlier one; vectors of
-// items the user does not have are skipped.
+// items the user does not have are skipped. Each run of vectors of one kind of item
+// goes in two statements, sent in one round trip with the statements queued before
+// them (the facts' inserts of the same write): the deletion of the items' earlier
+// vectors, and one insert of them all, in order, their components in one array.
 func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 	for _, v := range vs {
 		if err := checkKind(v.Kind); err != nil {
@@ -59,38 +72,54 @@ func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
 		if v.Model == "" {
 			return factbase.Errorf(factbase.EINVALID, "vector of %s %s names no model", v.Kind, v.ID)
 		}
-		q := qFactSeq
-		if v.Kind == factbase.KindEpisode {
-			q = qEpisodeSeq
+	}
+	for len(vs) > 0 {
+		n := 1
+		for n < len(vs) && vs[n].Kind == vs[0].Kind {
+			n++
 		}
-		var item int64
-		rows, err := t.q.Query(ctx, q, string(t.user), v.ID)
+		b := vectorBatch(vs[:n])
+		del, ins := qVecDeleteFacts, qVecInsertFacts
+		if vs[0].Kind == factbase.KindEpisode {
+			del, ins = qVecDeleteEpisodes, qVecInsertEpisodes
+		}
+		t.q.queue(queued{op: "put vectors", sql: del, args: []any{string(t.user), b.ids}})
+		tag, err := t.q.Exec(ctx, ins, string(t.user), b.ids, b.models, b.dims, b.offsets, b.components)
 		if err != nil {
-			return mapErr("put vector", err)
+			return mapErr("put vectors", err)
 		}
-		found := rows.Next()
-		if found {
-			err = rows.Scan(&item)
-		}
-		rows.Close()
-		if err == nil {
-			err = rows.Err()
-		}
-		if err != nil {
-			return mapErr("put vector", err)
-		}
-		if !found {
-			continue
-		}
-		if _, err := t.q.Exec(ctx, qVecDelete, string(t.user), v.Kind, item); err != nil {
-			return mapErr("put vector", err)
-		}
-		if _, err := t.q.Exec(ctx, qVecInsert, string(t.user), v.Kind, item, v.Model, len(v.Vec), v.Vec); err != nil {
-			return mapErr("put vector", err)
-		}
-		t.writes++
+		t.writes += int(tag.RowsAffected())
+		vs = vs[n:]
 	}
 	return nil
+}
+
+// vectorArrays are the vectors of one kind of item as the batch statements take
+// them: ids, models, dimensions and offsets into components, which holds every
+// vector's components one after the other.
+type vectorArrays struct {
+	ids, models   []string
+	dims, offsets []int32
+	components    []float32
+}
+
+// vectorBatch returns the vectors vs, all of one kind of item, in order, the last of
+// each item's when vs holds several (as one statement after another would leave it).
+func vectorBatch(vs []factbase.Vector) vectorArrays {
+	last := make(map[string]int, len(vs))
+	for i, v := range vs {
+		last[v.ID] = i
+	}
+	var b vectorArrays
+	for i, v := range vs {
+		if last[v.ID] != i {
+			continue
+		}
+		b.ids, b.models = append(b.ids, v.ID), append(b.models, v.Model)
+		b.dims, b.offsets = append(b.dims, int32(len(v.Vec))), append(b.offsets, int32(len(b.components)))
+		b.components = append(b.components, v.Vec...)
+	}
+	return b
 }
 
 // UnembeddedFacts returns indexed facts without a vector of model, by id after after.

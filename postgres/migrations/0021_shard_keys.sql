@@ -13,6 +13,10 @@
 -- The table of which facts each saved sheet names gains the user's column, filled
 -- from the sheets. Each constraint is rebuilt in this one transaction, under an
 -- exclusive lock on its table: on a large database, stop the servers first.
+--
+-- Two changes found by the scale benchmark (factbase bench scale) ride along: the
+-- index of vectors by (u, seq) goes, being the new key, and the counts of vectors
+-- per model are kept once per statement.
 
 -- References point at their fact by (user, seq).
 ALTER TABLE fact_references DROP CONSTRAINT fact_references_fact_fkey;
@@ -27,6 +31,7 @@ ALTER TABLE episodes DROP CONSTRAINT episodes_pkey, ADD CONSTRAINT episodes_pkey
 ALTER TABLE episodes DROP CONSTRAINT episodes_id_key, ADD CONSTRAINT episodes_id_key UNIQUE (u, id);
 
 ALTER TABLE embeddings DROP CONSTRAINT embeddings_pkey, ADD CONSTRAINT embeddings_pkey PRIMARY KEY (u, seq);
+DROP INDEX embeddings_user; -- (u, seq), the key's own columns now
 ALTER TABLE embeddings DROP CONSTRAINT embeddings_kind_item_key, ADD CONSTRAINT embeddings_kind_item_key UNIQUE (u, kind, item);
 
 ALTER TABLE fact_references DROP CONSTRAINT fact_references_pkey, ADD CONSTRAINT fact_references_pkey PRIMARY KEY (u, seq);
@@ -74,3 +79,31 @@ BEGIN
 	RETURN OLD;
 END;
 $$;
+
+-- The counts of vectors per model (0012) are kept once per statement, as those per
+-- dimension are (0013), rather than once per row: a batch of a hundred vectors
+-- updated its user's count a hundred times, each leaving a dead row version.
+DROP TRIGGER embeddings_count_models ON embeddings;
+DROP FUNCTION embeddings_count_models();
+
+CREATE FUNCTION embeddings_models_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO embedding_counts (u, kind, dim, model, n)
+	SELECT u, kind, dim, model, count(*) FROM inserted GROUP BY u, kind, dim, model
+	ON CONFLICT (u, kind, dim, model) DO UPDATE SET n = embedding_counts.n + excluded.n;
+	RETURN NULL;
+END;
+$$;
+CREATE TRIGGER embeddings_models_inserts AFTER INSERT ON embeddings
+	REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION embeddings_models_inserts();
+
+CREATE FUNCTION embeddings_models_deletes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	UPDATE embedding_counts c SET n = c.n - d.n
+	FROM (SELECT u, kind, dim, model, count(*) AS n FROM deleted GROUP BY u, kind, dim, model) d
+	WHERE c.u = d.u AND c.kind = d.kind AND c.dim = d.dim AND c.model = d.model;
+	RETURN NULL;
+END;
+$$;
+CREATE TRIGGER embeddings_models_deletes AFTER DELETE ON embeddings
+	REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION embeddings_models_deletes();
