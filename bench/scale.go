@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/factbase/factbase"
@@ -443,7 +445,7 @@ func SQLiteScaleStore(dir string, keep bool) ScaleStore {
 }
 
 // sqliteTables returns the rows of each table of the file at path and, when SQLite
-// has its dbstat table, the bytes of each table with its indexes.
+// has its dbstat table, the bytes of each table with its indexes, largest first.
 func sqliteTables(ctx context.Context, path string) ([]TableSize, error) {
 	db, err := sqlite.OpenDB(path, sqlite.Options{})
 	if err != nil {
@@ -487,5 +489,6 @@ func sqliteTables(ctx context.Context, path string) ([]TableSize, error) {
 		}
 		out = append(out, t)
 	}
+	slices.SortStableFunc(out, func(a, b TableSize) int { return cmp.Compare(b.Bytes, a.Bytes) })
 	return out, nil
 }
