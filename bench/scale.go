@@ -63,8 +63,8 @@ type ScaleStore struct {
 	Open func(ctx context.Context) (factbase.Store, string, error)
 	// Prepare, if set, runs after the load and is timed: what the store does once
 	// after a bulk load (PostgreSQL builds the HNSW index of the embedder's
-	// dimension, dim; 0 without an embedder).
-	Prepare func(ctx context.Context, s factbase.Store, dim int) error
+	// dimension, dim, 0 without an embedder, if a search would). It says what it did.
+	Prepare func(ctx context.Context, s factbase.Store, dim int) (string, error)
 	// Size returns the store's bytes on disk, indexes, vectors and logs included,
 	// and its tables, when it can tell them.
 	Size func(ctx context.Context, s factbase.Store) (int64, []TableSize, error)
@@ -126,7 +126,9 @@ type StoreReport struct {
 	// many it found already there (none, with this data).
 	Facts      int `json:"facts"`
 	Duplicates int `json:"duplicates"`
-	// PrepareSeconds is the time of ScaleStore.Prepare (the index build).
+	// Prepared is what ScaleStore.Prepare did (the index build), PrepareSeconds
+	// its time.
+	Prepared       string  `json:"prepared,omitempty"`
 	PrepareSeconds float64 `json:"prepare_seconds,omitempty"`
 	// Search is hybrid search (top 10, facts by full text and vector) of a random
 	// user; HitShare the share of searches that found anything.
@@ -271,7 +273,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	if st.Prepare != nil {
 		progress("preparing after the load")
 		p0 := time.Now()
-		if err := st.Prepare(ctx, s, dim); err != nil {
+		if sr.Prepared, err = st.Prepare(ctx, s, dim); err != nil {
 			return sr, fmt.Errorf("prepare: %w", err)
 		}
 		sr.PrepareSeconds = time.Since(p0).Seconds()

@@ -372,10 +372,27 @@ func TestVectorIndexBuilds(t *testing.T) {
 	ctx := context.Background()
 	s := openVectors(t, Options{})
 	RequirePgvector(t, s)
+	texts, vecs := vecTexts(t, 3100, 51)
+	// A user of 300 vectors is scanned exactly whatever the index: its searches ask
+	// for no build.
+	small := storetest.NewUser()
+	putFacts(t, s, small, texts[:300], vecs[:300], false)
+	for range 3 {
+		search(t, s, small, factbase.VectorQuery{Kind: factbase.KindFact, Model: embed.GloVeModel, Vector: vecs[0], Limit: 50})
+	}
+	s.pgv.indexes.wg.Wait()
+	if _, exists, err := indexValid(ctx, s.pool, 100); err != nil || exists {
+		t.Fatalf("after a small user's searches: index exists %v (%v), want none", exists, err)
+	}
+	if wanted, err := s.VectorIndexWanted(ctx, 100, 50); err != nil || wanted {
+		t.Errorf("VectorIndexWanted with a user of 300 vectors = %v (%v), want false", wanted, err)
+	}
 	u := storetest.NewUser()
-	texts, vecs := vecTexts(t, 300, 51)
 	putFacts(t, s, u, texts, vecs, false)
-	vq := factbase.VectorQuery{Kind: factbase.KindFact, Model: embed.GloVeModel, Vector: vecs[0], Limit: 10}
+	if wanted, err := s.VectorIndexWanted(ctx, 100, 50); err != nil || !wanted {
+		t.Errorf("VectorIndexWanted with a user of 3,100 vectors = %v (%v), want true", wanted, err)
+	}
+	vq := factbase.VectorQuery{Kind: factbase.KindFact, Model: embed.GloVeModel, Vector: vecs[0], Limit: 50}
 	// waitValid searches until the index is valid, each search free to start a build.
 	waitValid := func(s *Store, label string) {
 		t.Helper()
@@ -448,8 +465,26 @@ func TestHNSWPlan(t *testing.T) {
 		{"limit 600", 1e6, 1e6, 600, true, 1000},
 	} {
 		walk, ef := hnswPlan(tc.n, tc.total, tc.limit)
+		if walk && !hnswUseful(tc.n, tc.limit) {
+			t.Errorf("%s: hnswPlan walks, yet hnswUseful(%d, %d) says no walk could", tc.name, tc.n, tc.limit)
+		}
 		if walk != tc.walk || ef != tc.ef {
 			t.Errorf("%s: hnswPlan(%d, %g, %d) = %v, %d; want %v, %d", tc.name, tc.n, tc.total, tc.limit, walk, ef, tc.walk, tc.ef)
+		}
+	}
+	for _, tc := range []struct {
+		n     int64
+		limit int
+		want  bool
+	}{{0, 50, false}, {100, 50, false}, {3000, 50, false}, {3001, 50, true}, {2200, 10, false}, {2201, 10, true}, {1e6, 50, true}} {
+		if got := hnswUseful(tc.n, tc.limit); got != tc.want {
+			t.Errorf("hnswUseful(%d, %d) = %v, want %v", tc.n, tc.limit, got, tc.want)
+		}
+		// No index, however large, makes a walk of a user for whom it is not useful.
+		for _, total := range []float64{float64(tc.n), 1e4, 1e6, 1e9} {
+			if walk, _ := hnswPlan(tc.n, total, tc.limit); walk && !tc.want {
+				t.Errorf("hnswPlan(%d, %g, %d) walks, yet hnswUseful says no walk could", tc.n, total, tc.limit)
+			}
 		}
 	}
 	for _, tc := range []struct {

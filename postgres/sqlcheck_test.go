@@ -444,7 +444,8 @@ func packageStatements(t *testing.T, fsys fs.FS) map[string]string {
 // everyUserStatements read every user's rows by design, and why: on Citus each is
 // a query of every shard.
 var everyUserStatements = map[string]string{
-	qUsers: "Store.Users lists every user, for operators' commands (export of all users, re-embedding)",
+	qUsers:        "Store.Users lists every user, for operators' commands (export of all users, re-embedding)",
+	qVecMostOfDim: "Store.VectorIndexWanted asks whether any user would walk an HNSW index, after a bulk load",
 }
 
 // TestNoCrossUserJoins: no statement of the package, nor any trigger function of

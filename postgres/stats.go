@@ -116,6 +116,27 @@ func (s *Store) BuildVectorIndex(ctx context.Context, dim int) error {
 	}
 }
 
+// qVecMostOfDim is the most vectors of a dimension any user holds.
+const qVecMostOfDim = "SELECT coalesce(max(n), 0) FROM embedding_dims WHERE dim = $1"
+
+// VectorIndexWanted reports whether a search of vectors of dim would have the
+// dimension's HNSW index built (pgvector.go: hnswUseful): whether some user holds
+// enough of them that walking the index could beat scanning the user's vectors, for
+// a search of limit items. False without pgvector.
+func (s *Store) VectorIndexWanted(ctx context.Context, dim, limit int) (bool, error) {
+	if s.gate.Closed() {
+		return false, storeerr.ErrClosed
+	}
+	if s.pgv == nil {
+		return false, nil
+	}
+	var most int64
+	if err := s.pool.QueryRow(ctx, qVecMostOfDim, dim).Scan(&most); err != nil {
+		return false, mapErr("vector index", err)
+	}
+	return hnswUseful(most, limit), nil
+}
+
 // DropSchema closes the store and drops its schema (Options.Schema) with everything
 // in it: for benchmarks and tests that made a schema for themselves. The pgvector
 // extension, if it lives there, moves to the schema public first, so that the

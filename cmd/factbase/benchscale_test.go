@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +49,8 @@ func TestBenchScale(t *testing.T) {
 		Dim      int
 		Stores   []struct {
 			Name         string
+			Vectors      string
+			Prepared     string
 			Facts        int
 			Duplicates   int
 			Load         result
@@ -92,6 +95,23 @@ func TestBenchScale(t *testing.T) {
 			t.Errorf("postgres: %d vectors, tables of %d bytes in all against %d on disk, blocks per search %+v",
 				rows["embeddings"], total, s.DiskBytes, s.SearchBlocks)
 		}
+	}
+	pg := rep.Stores[0]
+	if strings.Contains(pg.Vectors, "vectors pgvector") && !strings.HasPrefix(pg.Prepared, "no HNSW index: no user has enough") {
+		t.Errorf("postgres after the load of users of 40 vectors: %q, want no index", pg.Prepared)
+	}
+
+	// --hnsw build builds the index whatever the users.
+	out, stderr, code = run(t, testEnv(t), "bench", "scale", "--users", "5", "--facts", "40", "--searches", "5",
+		"--reads", "5", "--writes", "5", "--embedder", "hash", "--postgres", raw, "--schema", schema, "--no-sqlite", "--hnsw", "build", "--json")
+	if code != 0 {
+		t.Fatalf("bench scale --hnsw build: exit %d: %s", code, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Stores) != 1 {
+		t.Fatalf("bench scale --hnsw build --json printed %q: %v", out, err)
+	}
+	if pg := rep.Stores[0]; strings.Contains(pg.Vectors, "vectors pgvector") && pg.Prepared != "HNSW index of 256 dimensions built" {
+		t.Errorf("postgres with --hnsw build: %q, want the index built", pg.Prepared)
 	}
 	var left bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", schema).Scan(&left); err != nil || left {
