@@ -171,6 +171,21 @@ func ScaleFact(seed uint64, u, i int) factbase.Fact {
 	return f
 }
 
+// ScaleUser returns user u of the data set seed: a version 4 UUID drawn from a
+// generator seeded by (seed, u), so that users' rows arrive in the indexes led by
+// the user in no order, as real users' random ids do (sequential ids would fill
+// those b-trees at their right edge, denser than they get in service).
+func ScaleUser(seed uint64, u int) factbase.UserID {
+	r := rand.New(rand.NewPCG(seed, uint64(u)^0x5ca1e))
+	var b [16]byte
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return factbase.UserID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
+}
+
 // RunScale loads and measures each of o.Stores in turn.
 func RunScale(ctx context.Context, o ScaleOptions) (ScaleReport, error) {
 	o = scaleDefaults(o)
@@ -293,7 +308,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	// One search first, untimed: a store's first search may load what later ones
 	// find ready (SQLite's vector copy of a user is loaded per user, so every timed
 	// search of a random user still pays for its own).
-	if _, err := e.Retrieve.Search(ctx, userID(0), qs[0], retrieve.SearchOptions{}); err != nil {
+	if _, err := e.Retrieve.Search(ctx, ScaleUser(o.Seed, 0), qs[0], retrieve.SearchOptions{}); err != nil {
 		return sr, fmt.Errorf("search: %w", err)
 	}
 	progress("%d searches of random users", o.Searches)
@@ -301,7 +316,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	sr.SearchBlocks, err = phase(o.Searches, func() error {
 		var err error
 		sr.Search, err = timeOps("hybrid search, top 10, random user", o.Searches, func(i int) error {
-			res, err := e.Retrieve.Search(ctx, userID(r.IntN(o.Users)), qs[i%len(qs)], retrieve.SearchOptions{})
+			res, err := e.Retrieve.Search(ctx, ScaleUser(o.Seed, r.IntN(o.Users)), qs[i%len(qs)], retrieve.SearchOptions{})
 			if len(res.Hits) > 0 {
 				hits++
 			}
@@ -320,7 +335,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 		sr.PointRead, err = timeOps("read by key, random user", o.Reads, func(int) error {
 			u, i := r.IntN(o.Users), r.IntN(o.Facts)
 			want := ScaleFact(o.Seed, u, i)
-			got, err := e.Get(ctx, userID(u), "", want.Key, nil)
+			got, err := e.Get(ctx, ScaleUser(o.Seed, u), "", want.Key, nil)
 			if err == nil && (len(got) != 1 || got[0].Value != want.Value) {
 				err = fmt.Errorf("user %d, key %s: read %d facts, want the one of value %q", u, want.Key, len(got), want.Value)
 			}
@@ -338,7 +353,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 		sr.Write, err = timeOps("write one fact, random user", o.Writes, func(i int) error {
 			u := r.IntN(o.Users)
 			f := ScaleFact(o.Seed, u, o.Facts+i) // a fact the load did not write
-			res, err := e.Apply(ctx, userID(u), []factbase.Op{{Kind: factbase.OpSet, Fact: f}})
+			res, err := e.Apply(ctx, ScaleUser(o.Seed, u), []factbase.Op{{Kind: factbase.OpSet, Fact: f}})
 			if err == nil && res.Stored != 1 {
 				err = fmt.Errorf("user %d: the write stored %d facts, want 1", u, res.Stored)
 			}
@@ -377,7 +392,7 @@ func scaleLoad(ctx context.Context, e *memory.Engine, o ScaleOptions, progress f
 					ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: ScaleFact(o.Seed, u, i)})
 				}
 				s := time.Now()
-				res, err := e.Apply(ctx, userID(u), ops)
+				res, err := e.Apply(ctx, ScaleUser(o.Seed, u), ops)
 				if err != nil {
 					return lat, fmt.Errorf("user %d: %w", u, err)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/embed"
 )
 
@@ -35,6 +36,22 @@ func TestScaleSQLite(t *testing.T) {
 	}
 	if s.LoadBlocks != nil {
 		t.Errorf("SQLite counts no blocks, yet the report has %+v", s.LoadBlocks)
+	}
+}
+
+// TestScaleUser: the generated users are valid, distinct and the same for the same
+// arguments.
+func TestScaleUser(t *testing.T) {
+	seen := map[factbase.UserID]bool{}
+	for i := range 1000 {
+		u := ScaleUser(1, i)
+		if _, err := factbase.ParseUserID(string(u)); err != nil || seen[u] || u != ScaleUser(1, i) {
+			t.Fatalf("ScaleUser(1, %d) = %q: %v, seen before %v", i, u, err, seen[u])
+		}
+		seen[u] = true
+	}
+	if ScaleUser(1, 0) == ScaleUser(2, 0) {
+		t.Errorf("seeds 1 and 2 have the same first user")
 	}
 }
 
