@@ -315,7 +315,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	hits := 0
 	sr.SearchBlocks, err = phase(o.Searches, func() error {
 		var err error
-		sr.Search, err = timeOps("hybrid search, top 10, random user", o.Searches, func(i int) error {
+		sr.Search, err = timedOps("hybrid search, top 10, random user", o.Searches, func(i int) error {
 			res, err := e.Retrieve.Search(ctx, ScaleUser(o.Seed, r.IntN(o.Users)), qs[i%len(qs)], retrieve.SearchOptions{})
 			if len(res.Hits) > 0 {
 				hits++
@@ -332,7 +332,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	progress("%d reads by key of random users", o.Reads)
 	sr.PointReadBlocks, err = phase(o.Reads, func() error {
 		var err error
-		sr.PointRead, err = timeOps("read by key, random user", o.Reads, func(int) error {
+		sr.PointRead, err = timedOps("read by key, random user", o.Reads, func(int) error {
 			u, i := r.IntN(o.Users), r.IntN(o.Facts)
 			want := ScaleFact(o.Seed, u, i)
 			got, err := e.Get(ctx, ScaleUser(o.Seed, u), "", want.Key, nil)
@@ -350,7 +350,7 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 	progress("%d writes of one fact of random users", o.Writes)
 	sr.WriteBlocks, err = phase(o.Writes, func() error {
 		var err error
-		sr.Write, err = timeOps("write one fact, random user", o.Writes, func(i int) error {
+		sr.Write, err = timedOps("write one fact, random user", o.Writes, func(i int) error {
 			u := r.IntN(o.Users)
 			f := ScaleFact(o.Seed, u, o.Facts+i) // a fact the load did not write
 			res, err := e.Apply(ctx, ScaleUser(o.Seed, u), []factbase.Op{{Kind: factbase.OpSet, Fact: f}})
@@ -372,6 +372,16 @@ func runScaleStore(ctx context.Context, o ScaleOptions, st ScaleStore, dim int) 
 		sr.CPUSeconds = (cputime.Used() - c0).Seconds()
 	}
 	return sr, nil
+}
+
+// timedOps is timeOps with the process's CPU time over the operations.
+func timedOps(name string, n int, op func(i int) error) (Result, error) {
+	c0 := cputime.Used()
+	r, err := timeOps(name, n, op)
+	if c0 >= 0 {
+		r.CPUSeconds = (cputime.Used() - c0).Seconds()
+	}
+	return r, err
 }
 
 // scaleLoad writes every user's facts through Apply, o.Batch facts a transaction

@@ -222,7 +222,7 @@ func (m *Main) printBenchScale(rep bench.ScaleReport) error {
 	row(fmt.Sprintf("load facts/s (target %.0f)", rep.Targets.LoadPerSecond), func(s bench.StoreReport) string {
 		return fmt.Sprintf("%.0f%s", s.Load.Throughput, verdict(s.LoadWithin))
 	})
-	row("load s (cpu s of this process)", func(s bench.StoreReport) string {
+	row("load s (cpu s)", func(s bench.StoreReport) string {
 		return fmt.Sprintf("%.1f (%.1f)", s.Load.Seconds, s.Load.CPUSeconds)
 	})
 	lat("load transaction", func(s bench.StoreReport) bench.Result { return s.Load })
@@ -234,6 +234,10 @@ func (m *Main) printBenchScale(rep bench.ScaleReport) error {
 	row("searches with hits", func(s bench.StoreReport) string { return fmt.Sprintf("%.0f%%", 100*s.HitShare) })
 	lat("read by key", func(s bench.StoreReport) bench.Result { return s.PointRead })
 	lat("write one fact", func(s bench.StoreReport) bench.Result { return s.Write })
+	row("cpu ms per search / read / write", func(s bench.StoreReport) string {
+		per := func(r bench.Result) float64 { return 1000 * r.CPUSeconds / float64(max(1, r.Ops)) }
+		return fmt.Sprintf("%.2f / %.2f / %.2f", per(s.Search), per(s.PointRead), per(s.Write))
+	})
 	row("disk MB", func(s bench.StoreReport) string { return fmt.Sprintf("%.1f", float64(s.DiskBytes)/(1<<20)) })
 	row(fmt.Sprintf("bytes per fact (target %.0f)", rep.Targets.BytesPerFactMax), func(s bench.StoreReport) string {
 		return fmt.Sprintf("%.0f%s", s.BytesPerFact, verdict(s.DiskWithin))
@@ -251,6 +255,7 @@ func (m *Main) printBenchScale(rep bench.ScaleReport) error {
 	blocks("per read by key", func(s bench.StoreReport) *bench.Blocks { return s.PointReadBlocks })
 	blocks("per write", func(s bench.StoreReport) *bench.Blocks { return s.WriteBlocks })
 	tw.Flush()
+	fmt.Fprintln(m.Stdout, "(cpu: this process's, PostgreSQL's own not counted; blocks: PostgreSQL's shared buffers)")
 	for _, s := range rep.Stores {
 		fmt.Fprintf(m.Stdout, "\n%s: %s\n", s.Name, s.Vectors)
 		if s.Prepared != "" {
