@@ -57,7 +57,10 @@
 // Migrations are embedded and applied at Open, one transaction each, recorded in
 // schema_migrations, under a PostgreSQL advisory lock so that several servers can
 // start at once against a fresh database. Options.Schema places the tables in their
-// own schema (created if needed); tests use a schema per run. On a server whose
+// own schema (created if needed); tests use a schema per run. Every key of a per-user
+// table includes the user and every statement names it, so that the schema can be
+// distributed by user (docs/scaling.md; shard_test.go and sqlcheck_test.go check
+// both). On a server whose
 // autovacuum is off the store keeps its tables' statistics itself (analyze.go).
 // After an erasure it vacuums its tables, or rewrites them so that the table files
 // no longer hold the erased rows (Options.Purge, purge.go).
