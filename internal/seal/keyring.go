@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Keyring seals with one data key and opens with any key it holds, and makes blind
@@ -17,6 +18,9 @@ type Keyring struct {
 	sealer *Key
 	keys   map[string]*Key
 	index  []byte
+
+	exactOnce sync.Once // makes exact, SealExact's keys, on first use
+	exact     *exactKeys
 }
 
 // Record is what a database keeps about its keys (a store setting, SettingName): the

@@ -187,3 +187,48 @@ func TestBlindAndTerms(t *testing.T) {
 		t.Error("terms do not depend on the index key")
 	}
 }
+
+func TestSealExact(t *testing.T) {
+	k := testKey(t)
+	kr, rec := NewKeyring(k)
+	s := kr.SealExact("u1", "pets", "dog")
+	if !strings.HasPrefix(s, ExactPrefix) || strings.Contains(s, "dog") || IsSealed(s) {
+		t.Fatalf("sealed %q", s)
+	}
+	if s2 := kr.SealExact("u1", "pets", "dog"); s2 != s {
+		t.Fatalf("two exact seals of one text differ: %q, %q", s, s2)
+	}
+	for _, c := range []struct{ user, row, plain string }{{"u2", "pets", "dog"}, {"u1", "pet", "dog"}, {"u1", "pets", "dogs"}} {
+		if kr.SealExact(c.user, c.row, c.plain) == s {
+			t.Errorf("SealExact(%q, %q, %q) equals the seal of (u1, pets, dog)", c.user, c.row, c.plain)
+		}
+	}
+	if got, err := kr.OpenExact("u1", "pets", s); got != "dog" || err != nil {
+		t.Fatalf("OpenExact = %q, %v", got, err)
+	}
+	for _, c := range []struct{ user, row, s string }{{"u2", "pets", s}, {"u1", "pet", s}, {"u1", "pets", s[:len(s)-2]},
+		{"u1", "pets", "dog"}, {"u1", "pets", ExactPrefix + "!!"}} {
+		if _, err := kr.OpenExact(c.user, c.row, c.s); !errors.Is(err, ErrOpen) {
+			t.Errorf("OpenExact(%q, %q, %q) = %v, want ErrOpen", c.user, c.row, c.s, err)
+		}
+	}
+	if kr.SealExact("u1", "pets", "") != "" {
+		t.Error("the empty text is sealed")
+	}
+	// Another database (another index key) neither makes nor opens the same text;
+	// a rotation of the data key keeps the index key, so its texts stay equal.
+	other, _ := NewKeyring(k)
+	if other.SealExact("u1", "pets", "dog") == s {
+		t.Error("two index keys seal a text equally")
+	}
+	if _, err := other.OpenExact("u1", "pets", s); !errors.Is(err, ErrOpen) {
+		t.Errorf("another index key opened it: %v", err)
+	}
+	rotated, _, err := kr.Rotate(rec, testKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rotated.SealExact("u1", "pets", "dog"); got != s {
+		t.Errorf("after a rotation SealExact = %q, want %q", got, s)
+	}
+}
