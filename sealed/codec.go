@@ -151,4 +151,3 @@ func (s *Store) openJob(ctx context.Context, j *factbase.Job) error {
 	j.Result = json.RawMessage(r)
 	return nil
 }
-
