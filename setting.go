@@ -49,7 +49,9 @@ type ResealStore interface {
 	// user, that come after the row whose position is after ("" from the start), in
 	// an order of the backend's that new rows do not disturb, calls fn with them, and
 	// writes back the Texts fn changed, all in one transaction. next is the position
-	// of the last row read, "" when the table has no more rows. fn's error aborts the
-	// batch and is returned.
+	// of the last row read, "" when the table has no more rows; n is the number of
+	// rows written back. fn's error aborts the batch and is returned. EINVALID for a
+	// table SealedTables does not name, a limit below 1, a position that is not one
+	// of the table's, or an fn that changes a row's User, Row or number of Texts.
 	ResealRows(ctx context.Context, table, after string, limit int, fn func(rows []SealedRow) error) (next string, n int, err error)
 }

@@ -70,6 +70,9 @@ func Run(t *testing.T, open Open, opts ...Option) {
 		{"EraseUser", testEraseUser},
 		{"EraseLargeUser", testEraseLargeUser},
 		{"Export", testExport},
+		{"Settings", testSettings},
+		{"Reseal", testReseal},
+		{"SealedIndex", testSealedIndex},
 	}
 	for _, tc := range tests {
 		if cfg.only != nil && !slices.Contains(cfg.only, tc.name) {
