@@ -16,11 +16,16 @@ import (
 // that it matches nothing.
 const noWords = "-"
 
-func (c codec) sealFact(f factbase.Fact) factbase.Fact {
-	kr := c.s.ring.Load().kr
-	if f.Index = kr.IndexText(f.Text, f.Key, f.Value); f.Index == "" {
-		f.Index = noWords
+// index is the index text of texts: their hashed words, or noWords.
+func (c codec) index(texts ...string) string {
+	if s := c.s.ring.Load().kr.IndexText(texts...); s != "" {
+		return s
 	}
+	return noWords
+}
+
+func (c codec) sealFact(f factbase.Fact) factbase.Fact {
+	f.Index = c.index(f.Text, f.Key, f.Value)
 	c.seal(f.ID, &f.Value, &f.Text)
 	return f
 }
@@ -34,10 +39,7 @@ func (c codec) openListEvent(ctx context.Context, e *factbase.ListEvent) error {
 }
 
 func (c codec) sealEpisode(e factbase.Episode) factbase.Episode {
-	kr := c.s.ring.Load().kr
-	if e.Index = kr.IndexText(append([]string{e.Content}, e.Tags...)...); e.Index == "" {
-		e.Index = noWords
-	}
+	e.Index = c.index(append([]string{e.Content}, e.Tags...)...)
 	c.seal(e.ID, &e.Content)
 	e.Metadata = c.sealMap(e.ID, e.Metadata)
 	return e

@@ -31,7 +31,7 @@ const settle = 2 * refreshEvery
 // re-seal; last it stores the record that names the new key alone, after which the
 // database opens with the new key only (a server that ran with the old key through
 // the rotation keeps the new key it learnt). progress, when not nil, is called after
-// each batch with the table and the rows read of it in this pass.
+// each batch with the table and the rows of it read so far in this pass.
 //
 // A rotation that stopped (a crash, a cancelled context) is resumed by calling
 // Rotate again with the same keys; a database already sealed with newKey alone is
@@ -101,30 +101,16 @@ func Rotate(ctx context.Context, inner factbase.Store, oldKey, newKey *seal.Key,
 }
 
 // reseal makes one pass over table, re-sealing with kr's key every text a stale
-// key sealed, and returns how many texts it re-sealed.
+// key sealed, and returns how many rows it wrote back.
 func reseal(ctx context.Context, inner factbase.Store, kr *seal.Keyring, table string, batch int, progress func(string, int)) (int, error) {
-	after, done, changed := "", 0, 0
+	after, read, changed := "", 0, 0
 	for {
+		var got int
 		next, n, err := inner.ResealRows(ctx, table, after, batch, func(rows []factbase.SealedRow) error {
+			got = len(rows)
 			for i := range rows {
-				row := &rows[i]
-				for j, text := range row.Texts {
-					var ferr error
-					row.Texts[j] = sealedText.ReplaceAllStringFunc(text, func(s string) string {
-						if ferr != nil || !kr.Stale(s) {
-							return s
-						}
-						plain, err := kr.Open(string(row.User), row.Row, s)
-						if err != nil {
-							ferr = fmt.Errorf("sealed: rotate: %s row %s of user %s: %w", table, row.Row, row.User, err)
-							return s
-						}
-						changed++
-						return kr.Seal(string(row.User), row.Row, plain)
-					})
-					if ferr != nil {
-						return ferr
-					}
+				if err := resealRow(kr, table, &rows[i]); err != nil {
+					return err
 				}
 			}
 			return nil
@@ -132,13 +118,32 @@ func reseal(ctx context.Context, inner factbase.Store, kr *seal.Keyring, table s
 		if err != nil {
 			return 0, err
 		}
-		done += n
+		read, changed = read+got, changed+n
 		if progress != nil {
-			progress(table, done)
+			progress(table, read)
 		}
 		if next == "" {
 			return changed, nil
 		}
 		after = next
 	}
+}
+
+// resealRow re-seals with kr's key, in place, the texts of row a stale key sealed.
+func resealRow(kr *seal.Keyring, table string, row *factbase.SealedRow) error {
+	var err error
+	for j, text := range row.Texts {
+		row.Texts[j] = sealedText.ReplaceAllStringFunc(text, func(s string) string {
+			if err != nil || !kr.Stale(s) {
+				return s
+			}
+			plain, oerr := kr.Open(string(row.User), row.Row, s)
+			if oerr != nil {
+				err = fmt.Errorf("sealed: rotate: %s row %s of user %s: %w", table, row.Row, row.User, oerr)
+				return s
+			}
+			return kr.Seal(string(row.User), row.Row, plain)
+		})
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package sealed_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +69,10 @@ func TestRotate(t *testing.T) {
 		progress[table] = done
 		once.Do(func() {
 			ids2 = writeEverything(t, s2, u2, m2) // before s2 read the record again, or after
+			if f, _, err := inner.CurrentFact(ctx, u2, factbase.SubjectUser, "pet.name"); err == nil {
+				t.Logf("the other server's first write during the rotation sealed with key %s (old %s, new %s)",
+					seal.KeyID(f.Value), oldKey.ID(), nextKey.ID())
+			}
 			time.Sleep(1100 * time.Millisecond)
 			writeEverything(t, s2, u3, m3)
 			if s2.KeyID() != nextKey.ID() {

@@ -14,6 +14,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/search"
@@ -126,6 +127,7 @@ func TestSameAnswers(t *testing.T) {
 {"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s-one","timestamp":"2025-06-02T18:48:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"ssh root@192.168.20.4 uptime"}}]}}
 {"type":"user","uuid":"u2","sessionId":"s-two","cwd":"/srv/web","timestamp":"2025-06-03T09:00:00Z","message":{"role":"user","content":"Is web01 up?"}}
 {"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s-two","timestamp":"2025-06-03T09:01:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"ssh ops@web01.example.com systemctl status nginx"}}]}}
+{"type":"assistant","uuid":"a4","parentUuid":"a3","sessionId":"s-two","timestamp":"2025-06-03T09:02:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t4","name":"Bash","input":{"command":"ssh admin@web01.example.com uptime"}}]}}
 `
 	both(t, twins, "IngestTranscript", func(tw twin) (ingest.IngestSummary, error) {
 		return tw.e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "s.jsonl", ingest.IngestOptions{})
@@ -194,7 +196,7 @@ func TestSameAnswers(t *testing.T) {
 		return out, err
 	})
 	both(t, twins, "GenerateSheet", func(tw twin) (factbase.FactSheet, error) {
-		return tw.e.GenerateSheet(ctx, u, memory.SheetOptions{})
+		return tw.e.GenerateSheet(ctx, u, core.SheetOptions{})
 	})
 	both(t, twins, "ScrubJobs", func(tw twin) ([]string, error) {
 		for i, in := range []string{"my email is ana@example.com", "my cat is Miso", "nothing here"} {

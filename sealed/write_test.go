@@ -11,6 +11,7 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
+	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/memory/ingest"
 )
 
@@ -54,7 +55,9 @@ func writeEverything(t *testing.T, s factbase.Store, u factbase.UserID, m string
 		t.Fatalf("Say: %v", err)
 	}
 	ep, err := e.Ingest.AddEpisode(ctx, u, ingest.EpisodeInput{
-		Content:  "Session 14 complete: " + w("episode") + " v2.3.1 deployed, accuracy 94.2%",
+		// The marker is not a name the patterns read (as "NEXUS" in "NEXUS v2.3.1",
+		// which becomes the key nexus.version: keys stay in the clear).
+		Content:  "Session 14 complete: NEXUS v2.3.1 deployed, accuracy 94.2%. Reviewed with " + w("episode") + ".",
 		Tags:     []string{"deploy"},
 		Metadata: map[string]string{"host": w("metadata")},
 	})
@@ -83,10 +86,10 @@ func writeEverything(t *testing.T, s factbase.Store, u factbase.UserID, m string
 	}
 
 	log := strings.Join([]string{
-		fmt.Sprintf(`{"type":"user","uuid":"u1","sessionId":"s-%s","cwd":"/srv/%s","gitBranch":"%s","timestamp":"2025-06-02T18:46:00Z","message":{"role":"user","content":"Deploy %s now"}}`,
-			m, w("cwd"), w("branch"), w("task")),
-		fmt.Sprintf(`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s-%s","timestamp":"2025-06-02T18:47:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ssh root@%s.example.com uptime"}}]}}`,
-			m, w("host")),
+		fmt.Sprintf(`{"type":"user","uuid":"u1","sessionId":"s-scan","cwd":"/srv/%s","gitBranch":"%s","timestamp":"2025-06-02T18:46:00Z","message":{"role":"user","content":"Deploy %s now"}}`,
+			w("cwd"), w("branch"), w("task")),
+		fmt.Sprintf(`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s-scan","timestamp":"2025-06-02T18:47:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ssh root@%s.example.com uptime"}}]}}`,
+			w("host")),
 		fmt.Sprintf(`{"type":"summary","summary":"Deploying %s","leafUuid":"a1"}`, w("summary")),
 	}, "\n") + "\n"
 	if _, err := e.Ingest.IngestTranscript(ctx, u, strings.NewReader(log), "session.jsonl", ingest.IngestOptions{}); err != nil {
@@ -121,7 +124,7 @@ func writeEverything(t *testing.T, s factbase.Store, u factbase.UserID, m string
 		t.Fatalf("CompleteJob: %v", err)
 	}
 
-	sh, err := e.GenerateSheet(ctx, u, memory.SheetOptions{})
+	sh, err := e.GenerateSheet(ctx, u, core.SheetOptions{})
 	if err != nil {
 		t.Fatalf("GenerateSheet: %v", err)
 	}
