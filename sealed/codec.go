@@ -3,6 +3,7 @@ package sealed
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/seal"
@@ -90,9 +91,7 @@ func (c codec) openSession(ctx context.Context, s *factbase.TranscriptSession) e
 }
 
 func (c codec) sealSheet(s factbase.FactSheet) factbase.FactSheet {
-	if s.Entries != nil {
-		s.Entries = append([]factbase.SheetEntry(nil), s.Entries...)
-	}
+	s.Entries = slices.Clone(s.Entries)
 	for i := range s.Entries {
 		c.seal(s.ID, &s.Entries[i].Text)
 	}

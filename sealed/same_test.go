@@ -199,23 +199,7 @@ func TestSameAnswers(t *testing.T) {
 		return tw.e.GenerateSheet(ctx, u, core.SheetOptions{})
 	})
 	both(t, twins, "ScrubJobs", func(tw twin) ([]string, error) {
-		for i, in := range []string{"my email is ana@example.com", "my cat is Miso", "nothing here"} {
-			if _, err := tw.store.EnqueueJob(ctx, factbase.Job{ID: fmt.Sprintf("job-%d", i), User: u, Kind: factbase.JobExtract, Input: in, MaxAttempts: 1}); err != nil {
-				return nil, err
-			}
-		}
-		var n int
-		err := tw.store.Update(ctx, u, func(tx factbase.Tx) (err error) {
-			n, err = tx.ScrubJobs(ctx, []string{"ana@example.com", "", "Miso"})
-			return err
-		})
-		out := []string{fmt.Sprint(n)}
-		for i := range 3 {
-			j, jerr := tw.store.Job(ctx, fmt.Sprintf("job-%d", i))
-			err = errors.Join(err, jerr)
-			out = append(out, j.Input)
-		}
-		return out, err
+		return scrubJobs(ctx, tw.store, u)
 	})
 }
 
@@ -230,4 +214,50 @@ func candidates(ctx context.Context, s factbase.Store, u factbase.UserID, kind s
 		return err
 	})
 	return ids, err
+}
+
+// scrubJobs queues jobs holding a text in their input, their error or their result,
+// and others, scrubs the text, and returns the count and every job's texts after.
+func scrubJobs(ctx context.Context, s factbase.Store, u factbase.UserID) ([]string, error) {
+	inputs := []string{"my email is ana@example.com", "my cat is Miso", "nothing here", "a failure", "a result", `say "Miso"`}
+	for i, in := range inputs {
+		if _, err := s.EnqueueJob(ctx, factbase.Job{ID: fmt.Sprintf("job-%d", i), User: u, Kind: factbase.JobExtract, Input: in, MaxAttempts: 1}); err != nil {
+			return nil, err
+		}
+	}
+	claim := func(id string) (factbase.Job, error) {
+		j, ok, err := s.ClaimJob(ctx, time.Minute, factbase.JobClaim{ID: id})
+		if err == nil && !ok {
+			err = fmt.Errorf("job %s not claimed", id)
+		}
+		return j, err
+	}
+	j, err := claim("job-3")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.FailJob(ctx, j.ID, j.Lease, factbase.JobFailure{Message: "no route to Lisbon", Dead: true}); err != nil {
+		return nil, err
+	}
+	if j, err = claim("job-4"); err != nil {
+		return nil, err
+	}
+	err = s.Update(ctx, u, func(tx factbase.Tx) error {
+		return tx.CompleteJob(ctx, j.ID, j.Lease, factbase.JobOutcome{Result: []byte(`{"city":"Lisbon","quote":"\"Miso\""}`)})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var n int
+	err = s.Update(ctx, u, func(tx factbase.Tx) (err error) {
+		n, err = tx.ScrubJobs(ctx, []string{"ana@example.com", "", "Lisbon", `\"Miso`})
+		return err
+	})
+	out := []string{fmt.Sprint(n)}
+	for i := range inputs {
+		j, jerr := s.Job(ctx, fmt.Sprintf("job-%d", i))
+		err = errors.Join(err, jerr)
+		out = append(out, fmt.Sprintf("%q %q %s", j.Input, j.Error, j.Result))
+	}
+	return out, err
 }
