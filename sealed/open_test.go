@@ -3,11 +3,14 @@ package sealed_test
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/seal"
+	"github.com/factbase/factbase/internal/userdata"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/sealed"
 	"github.com/factbase/factbase/storetest"
@@ -136,5 +139,49 @@ func TestTextNotSealed(t *testing.T) {
 	_, _, err = s.CurrentFact(ctx, u, factbase.SubjectUser, "email")
 	if err == nil || !strings.Contains(err.Error(), "fact "+res.Facts[0].ID+" holds a text that is not sealed") {
 		t.Fatalf("CurrentFact of a plain row: %v", err)
+	}
+}
+
+// TestMigrateIntoSealed follows the refusal's advice: a user of a plain database,
+// copied into a new sealed one (as export and import do), reads back the same, and
+// the sealed database's files hold none of the texts.
+func TestMigrateIntoSealed(t *testing.T) {
+	ctx := context.Background()
+	plain := openSQLite(t, filepath.Join(t.TempDir(), "plain.db"))
+	u, m := storetest.NewUser(), newMarker()
+	writeEverything(t, plain, u, m)
+	src, err := userdata.Read(ctx, plain, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s := sealWith(t, openSQLite(t, filepath.Join(dir, "sealed.db")), newKey(t))
+	if err := userdata.Write(ctx, s, u, src); err != nil {
+		t.Fatalf("userdata.Write into the sealed store: %v", err)
+	}
+	if _, err := userdata.Verify(ctx, s, u, src); err != nil {
+		t.Fatal(err)
+	}
+	got, err := userdata.Read(ctx, s, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*userdata.Data{got, src} { // the store sets these to the write's time
+		for i := range d.Sessions {
+			d.Sessions[i].UpdatedAt = time.Time{}
+		}
+		for i := range d.Checkpoints {
+			d.Checkpoints[i].UpdatedAt = time.Time{}
+		}
+	}
+	gv, sv := reflect.ValueOf(*got), reflect.ValueOf(*src)
+	for i := range gv.NumField() {
+		if !reflect.DeepEqual(gv.Field(i).Interface(), sv.Field(i).Interface()) {
+			t.Errorf("the sealed copy's %s read back otherwise:\ngot  %+v\nwant %+v", gv.Type().Field(i).Name, gv.Field(i), sv.Field(i))
+		}
+	}
+	s.Close()
+	if holding, _ := scanDir(t, dir, m); len(holding) > 0 {
+		t.Errorf("the sealed copy's files hold the text: %v", holding)
 	}
 }
