@@ -17,7 +17,7 @@ import (
 // resealTable says how ResealRows reads and writes one of factbase.SealedTables.
 type resealTable struct {
 	keys  []string // the columns it is ordered and paged by, a unique key
-	types []string // their types, for the position's parameters
+	types []string // their types: a bigint's value is bound as an integer (keyArg)
 	user  string   // the owner's user id, as text
 	row   string   // the id the texts are bound to (factbase.SealedRow.Row)
 	// texts are the expressions that read the factbase.SealedTables columns as text;
@@ -30,12 +30,12 @@ type resealTable struct {
 	// follow their texts unless they index terms). Unset, the texts are written as
 	// they are.
 	update func(texts []string, extra []any) (string, []any)
-	sheet  bool // the one text column holds a saved sheet's entries (their texts are passed)
 }
 
-// Tables with a user are paged by the user and then the row's seq or primary key:
-// the table's key in a schema sharded by user (migration 0021), and new rows take
-// larger seqs. The job queue is not per user (user_id is only a column): by seq.
+// Tables with a user are paged by the user and then the row's seq or its primary
+// key: the key of each per-user table once the schema is shardable by user (every
+// primary key leads with u), and new rows take larger seqs. The job queue is not
+// per user (user_id is only a column): by seq.
 var resealTables = map[string]resealTable{
 	"facts": {keys: []string{"u", "seq"}, types: []string{"uuid", "bigint"}, user: "u::text", row: "id",
 		texts: []string{"value", "text"}, extra: []string{"key", "terms IS NOT NULL"}, update: resealFact},
@@ -50,7 +50,7 @@ var resealTables = map[string]resealTable{
 	"transcript_sessions": {keys: []string{"u", "id", "file"}, types: []string{"uuid", "text", "text"}, user: "u::text", row: "id",
 		texts: []string{"cwd", "git_branch", "summary"}},
 	"sheets": {keys: []string{"u", "seq"}, types: []string{"uuid", "bigint"}, user: "u::text", row: "id",
-		texts: []string{"entries::text"}, set: []string{"$1::jsonb"}, sheet: true},
+		texts: []string{"entries::text"}, set: []string{"$1::jsonb"}},
 	"jobs": {keys: []string{"seq"}, types: []string{"bigint"}, user: "user_id", row: "id",
 		texts: []string{"input", "result", "error"}},
 }
@@ -151,13 +151,6 @@ func (rt resealTable) updateSQL(table string) string {
 	return "UPDATE " + table + " SET " + strings.Join(set, ", ") + " WHERE " + strings.Join(where, " AND ")
 }
 
-// resealRow is a row as ResealRows read it.
-type resealRow struct {
-	key     []string
-	entries string // a sheet's entries column
-	extra   []any
-}
-
 // ResealRows reads, and locks, a batch of table's rows of every user after the
 // position after, passes them to fn and writes back the rows whose texts fn changed,
 // in one transaction: a writer of one of the rows waits for it, and its write is not
@@ -220,78 +213,59 @@ func (s *Store) reseal(ctx context.Context, table string, rt resealTable, from [
 		return "", 0, err
 	}
 	var (
-		read   []resealRow
-		sealed []factbase.SealedRow
+		batch  = sealdb.NewBatch(table)
+		extras [][]any // each row's extra columns
 	)
 	for rows.Next() {
 		var (
-			r    = resealRow{key: make([]string, len(rt.keys))}
-			sr   = factbase.SealedRow{Texts: make([]string, len(rt.texts))}
-			user string
-			dest []any
+			key       = make([]string, len(rt.keys))
+			user, row string
+			texts     = make([]string, len(rt.texts))
+			extra     []any
+			dest      []any
 		)
-		for i := range r.key {
-			dest = append(dest, &r.key[i])
+		for i := range key {
+			dest = append(dest, &key[i])
 		}
-		dest = append(dest, &user, &sr.Row)
-		for i := range sr.Texts {
-			dest = append(dest, &sr.Texts[i])
+		dest = append(dest, &user, &row)
+		for i := range texts {
+			dest = append(dest, &texts[i])
 		}
 		for _, e := range rt.extra {
-			r.extra = append(r.extra, extraDest(e))
+			extra = append(extra, extraDest(e))
 		}
-		if err := rows.Scan(append(dest, r.extra...)...); err != nil {
+		if err = rows.Scan(append(dest, extra...)...); err == nil {
+			err = batch.Add(key, user, row, texts)
+		}
+		if err != nil {
 			rows.Close()
 			return "", 0, err
 		}
-		sr.User = factbase.UserID(user)
-		if rt.sheet {
-			r.entries = sr.Texts[0]
-			if sr.Texts, err = rowcodec.SheetTexts([]byte(r.entries)); err != nil {
-				rows.Close()
-				return "", 0, factbase.Errorf(factbase.EINTERNAL, "postgres: reseal sheet %s: %v", sr.Row, err)
-			}
-		}
-		read, sealed = append(read, r), append(sealed, sr)
+		extras = append(extras, extra)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return "", 0, err
 	}
-	next := ""
-	if len(read) > limit {
-		read, sealed = read[:limit], sealed[:limit]
-		next = sealdb.Position(read[limit-1].key...)
-	}
-	if len(read) == 0 {
-		return "", 0, nil
-	}
-
-	changed, err := sealdb.Changed(table, sealed, fn)
+	next, changed, err := batch.Run(limit, fn)
 	if err != nil {
 		return "", 0, err
 	}
 	plain := rt.updateSQL(table)
 	for _, i := range changed {
-		var (
-			q    = plain
-			args []any
-		)
-		switch {
-		case rt.update != nil:
-			q, args = rt.update(sealed[i].Texts, read[i].extra)
-		case rt.sheet:
-			entries, err := rowcodec.WithSheetTexts([]byte(read[i].entries), sealed[i].Texts)
-			if err != nil {
-				return "", 0, factbase.Errorf(factbase.EINTERNAL, "postgres: reseal sheet %s: %v", sealed[i].Row, err)
-			}
-			args = append(args, entries)
-		default:
-			for _, t := range sealed[i].Texts {
-				args = append(args, t)
+		vals, err := batch.Columns(i)
+		if err != nil {
+			return "", 0, err
+		}
+		q, args := plain, make([]any, 0, len(vals)+len(rt.keys))
+		if rt.update != nil {
+			q, args = rt.update(vals, extras[i])
+		} else {
+			for _, v := range vals {
+				args = append(args, v)
 			}
 		}
-		for j, k := range read[i].key {
+		for j, k := range batch.Key(i) {
 			a, err := rt.keyArg(j, k)
 			if err != nil {
 				return "", 0, err
