@@ -13,12 +13,11 @@ import (
 
 // resealTable says how ResealRows reads and writes one of factbase.SealedTables.
 type resealTable struct {
-	from  string   // the table aliased t, joined to its owner's users row aliased us
-	keys  []string // the columns of t it is ordered and paged by, a unique key
-	ints  int      // how many of keys, from the first, are integers
-	user  string   // the owner's user id
-	row   string   // the id the texts are bound to (factbase.SealedRow.Row)
-	sheet bool     // the one text column holds a saved sheet's entries (their texts are passed)
+	from string   // the table aliased t, joined to its owner's users row aliased us
+	keys []string // the columns of t it is ordered and paged by, a unique key
+	ints int      // how many of keys, from the first, are integers
+	user string   // the owner's user id
+	row  string   // the id the texts are bound to (factbase.SealedRow.Row)
 }
 
 // resealTables are the sealed tables, by name. Tables with a seq are paged by it
@@ -30,7 +29,7 @@ var resealTables = map[string]resealTable{
 	"entities":            {from: "entities t JOIN users us ON us.seq = t.u", keys: []string{"u", "id"}, ints: 1, user: "us.id", row: "t.id"},
 	"conflicts":           {from: "conflicts t JOIN users us ON us.seq = t.u", keys: []string{"u", "id"}, ints: 1, user: "us.id", row: "t.id"},
 	"transcript_sessions": {from: "transcript_sessions t JOIN users us ON us.seq = t.u", keys: []string{"u", "id", "file"}, ints: 1, user: "us.id", row: "t.id"},
-	"sheets":              {from: "sheets t JOIN users us ON us.seq = t.u", keys: []string{"seq"}, ints: 1, user: "us.id", row: "t.id", sheet: true},
+	"sheets":              {from: "sheets t JOIN users us ON us.seq = t.u", keys: []string{"seq"}, ints: 1, user: "us.id", row: "t.id"},
 	"jobs":                {from: "jobs t", keys: []string{"seq"}, ints: 1, user: "t.user_id", row: "t.id"},
 }
 
@@ -47,11 +46,20 @@ func (rt resealTable) query(cols []string, after bool, limit int) string {
 	return q + " ORDER BY " + keys + " LIMIT " + strconv.Itoa(limit)
 }
 
-// resealRow is a row as ResealRows read it: its key, its texts as fn sees them, and
-// for a sheet the entries column the texts come from.
-type resealRow struct {
-	key     []string
-	entries string
+// keyArgs returns the parameters of a key's values: integers bound as integers.
+func (rt resealTable) keyArgs(key []string) ([]any, error) {
+	args := make([]any, len(key))
+	for i, v := range key {
+		args[i] = v
+		if i < rt.ints {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = n
+		}
+	}
+	return args, nil
 }
 
 // ResealRows reads a batch of table's rows of every user after the position after,
@@ -70,108 +78,69 @@ func (s *Store) ResealRows(ctx context.Context, table, after string, limit int, 
 	if err != nil {
 		return "", 0, err
 	}
-	var fromArgs []any
-	for i, v := range from {
-		if i < rt.ints {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return "", 0, factbase.Errorf(factbase.EINVALID, "%q is not a position of this table's rows", after)
-			}
-			fromArgs = append(fromArgs, n)
-		} else {
-			fromArgs = append(fromArgs, v)
-		}
+	fromArgs, err := rt.keyArgs(from)
+	if err != nil {
+		return "", 0, factbase.Errorf(factbase.EINVALID, "%q is not a position of this table's rows", after)
 	}
 	if s.gate.Closed() {
 		return "", 0, storeerr.ErrClosed
 	}
 
-	q := rt.query(cols, len(from) > 0, limit+1)
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return "", 0, s.staticErr("reseal", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, q, fromArgs...)
+	rows, err := tx.QueryContext(ctx, rt.query(cols, len(from) > 0, limit+1), fromArgs...)
 	if err != nil {
 		return "", 0, s.staticErr("reseal", err)
 	}
-	var (
-		read   []resealRow
-		sealed []factbase.SealedRow
-	)
+	batch := sealdb.NewBatch(table)
 	for rows.Next() {
 		var (
-			r    = resealRow{key: make([]string, len(rt.keys))}
-			sr   = factbase.SealedRow{Texts: make([]string, len(cols))}
-			user string
-			dest []any
+			key       = make([]string, len(rt.keys))
+			user, row string
+			texts     = make([]string, len(cols))
+			dest      []any
 		)
-		for i := range r.key {
-			dest = append(dest, &r.key[i])
+		for i := range key {
+			dest = append(dest, &key[i])
 		}
-		dest = append(dest, &user, &sr.Row)
-		for i := range sr.Texts {
-			dest = append(dest, &sr.Texts[i])
+		dest = append(dest, &user, &row)
+		for i := range texts {
+			dest = append(dest, &texts[i])
 		}
-		if err := rows.Scan(dest...); err != nil {
+		if err = rows.Scan(dest...); err == nil {
+			err = batch.Add(key, user, row, texts)
+		}
+		if err != nil {
 			rows.Close()
 			return "", 0, s.staticErr("reseal", err)
 		}
-		sr.User = factbase.UserID(user)
-		if rt.sheet {
-			r.entries = sr.Texts[0]
-			if sr.Texts, err = rowcodec.SheetTexts([]byte(r.entries)); err != nil {
-				rows.Close()
-				return "", 0, factbase.Errorf(factbase.EINTERNAL, "sqlite: reseal sheet %s: %v", sr.Row, err)
-			}
-		}
-		read, sealed = append(read, r), append(sealed, sr)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return "", 0, s.staticErr("reseal", err)
 	}
-	next := ""
-	if len(read) > limit {
-		read, sealed = read[:limit], sealed[:limit]
-		next = sealdb.Position(read[limit-1].key...)
-	}
-	if len(read) == 0 {
-		return "", 0, nil
-	}
-
-	changed, err := sealdb.Changed(table, sealed, fn)
+	next, changed, err := batch.Run(limit, fn)
 	if err != nil {
 		return "", 0, err
 	}
-	set := strings.Join(cols, " = ?, ") + " = ?"
-	if rt.sheet {
-		set = "entries = ?"
-	}
-	update := "UPDATE " + table + " SET " + set + " WHERE " + strings.Join(rt.keys, " = ? AND ") + " = ?"
+	update := "UPDATE " + table + " SET " + strings.Join(cols, " = ?, ") + " = ? WHERE " + strings.Join(rt.keys, " = ? AND ") + " = ?"
 	for _, i := range changed {
-		var args []any
-		if rt.sheet {
-			entries, err := rowcodec.WithSheetTexts([]byte(read[i].entries), sealed[i].Texts)
-			if err != nil {
-				return "", 0, factbase.Errorf(factbase.EINTERNAL, "sqlite: reseal sheet %s: %v", sealed[i].Row, err)
-			}
-			args = append(args, entries)
-		} else {
-			for _, t := range sealed[i].Texts {
-				args = append(args, t)
-			}
+		vals, err := batch.Columns(i)
+		if err != nil {
+			return "", 0, err
 		}
-		for j, k := range read[i].key {
-			if j < rt.ints {
-				n, _ := strconv.ParseInt(k, 10, 64) // read from the column: an integer
-				args = append(args, n)
-			} else {
-				args = append(args, k)
-			}
+		key, err := rt.keyArgs(batch.Key(i))
+		if err != nil {
+			return "", 0, s.staticErr("reseal", err)
 		}
-		if _, err := tx.ExecContext(ctx, update, args...); err != nil {
+		args := make([]any, 0, len(vals)+len(key))
+		for _, v := range vals {
+			args = append(args, v)
+		}
+		if _, err := tx.ExecContext(ctx, update, append(args, key...)...); err != nil {
 			return "", 0, s.staticErr("reseal", err)
 		}
 	}

@@ -114,7 +114,6 @@ func TestMigrateSealed(t *testing.T) {
 // full-text entries at each step: the terms are indexed, kept while the texts
 // change, and removed with the rows.
 func testSealedRows(t *testing.T, s *Store, u factbase.UserID) {
-	t.Helper()
 	ctx := context.Background()
 	const tok, tok2 = "t0123456789abcdef", "tfedcba9876543210"
 	err := s.Update(ctx, u, func(tx factbase.Tx) error {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/rowcodec"
 )
 
 // MaxSettingName is the most bytes a setting's name may hold.
@@ -88,4 +89,68 @@ func Changed(table string, rows []factbase.SealedRow, fn func([]factbase.SealedR
 		}
 	}
 	return changed, nil
+}
+
+// Batch collects the rows a store read for one ResealRows batch, in its order, and
+// runs fn over them. A store reads one row more than the batch's limit, to tell
+// whether the table has more.
+type Batch struct {
+	table   string
+	sheet   bool
+	keys    [][]string
+	entries []string
+	rows    []factbase.SealedRow
+}
+
+// NewBatch returns an empty batch of table. Its rows' texts are the columns of
+// factbase.SealedTables, but for the table of saved sheets, whose one column, the
+// entries, passes the texts of the entries (rowcodec.SheetTexts).
+func NewBatch(table string) *Batch { return &Batch{table: table, sheet: table == "sheets"} }
+
+// Add adds the row read at key (the values of the columns the table is paged by),
+// of user, bound to row, with its columns cols.
+func (b *Batch) Add(key []string, user, row string, cols []string) error {
+	r := factbase.SealedRow{User: factbase.UserID(user), Row: row, Texts: cols}
+	if b.sheet {
+		texts, err := rowcodec.SheetTexts([]byte(cols[0]))
+		if err != nil {
+			return factbase.Errorf(factbase.EINTERNAL, "reseal: saved sheet %s: %v", row, err)
+		}
+		b.entries = append(b.entries, cols[0])
+		r.Texts = texts
+	}
+	b.keys, b.rows = append(b.keys, key), append(b.rows, r)
+	return nil
+}
+
+// Run keeps the first limit rows, calls fn with them (Changed) and returns the
+// position of the last row kept, when rows were left out ("" otherwise), and the
+// indexes of the rows fn changed.
+func (b *Batch) Run(limit int, fn func([]factbase.SealedRow) error) (next string, changed []int, err error) {
+	if len(b.rows) > limit {
+		b.keys, b.rows = b.keys[:limit], b.rows[:limit]
+		next = Position(b.keys[limit-1]...)
+	}
+	if len(b.rows) == 0 {
+		return "", nil, nil
+	}
+	changed, err = Changed(b.table, b.rows, fn)
+	return next, changed, err
+}
+
+// Key returns the key of row i.
+func (b *Batch) Key(i int) []string { return b.keys[i] }
+
+// Columns returns the columns of row i to write back: its texts as fn left them,
+// or a saved sheet's entries with fn's texts in place.
+func (b *Batch) Columns(i int) ([]string, error) {
+	r := b.rows[i]
+	if !b.sheet {
+		return r.Texts, nil
+	}
+	entries, err := rowcodec.WithSheetTexts([]byte(b.entries[i]), r.Texts)
+	if err != nil {
+		return nil, factbase.Errorf(factbase.EINTERNAL, "reseal: saved sheet %s: %v", r.Row, err)
+	}
+	return []string{entries}, nil
 }

@@ -2,6 +2,7 @@ package sealdb
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -79,5 +80,57 @@ func TestCheckSetting(t *testing.T) {
 	}
 	if factbase.ErrorCode(SettingConflict("a", "")) != factbase.ECONFLICT || factbase.ErrorCode(SettingConflict("a", "v")) != factbase.ECONFLICT {
 		t.Error("SettingConflict is not ECONFLICT")
+	}
+}
+
+// TestBatch: a batch keeps its limit of the rows read, names the last as the next
+// position only when rows were left out, and gives back a sheet's entries with the
+// new texts in place.
+func TestBatch(t *testing.T) {
+	read := func(table string, n int) *Batch {
+		b := NewBatch(table)
+		for i := range n {
+			cols := []string{fmt.Sprintf("text %d", i)}
+			if table == "sheets" {
+				cols = []string{fmt.Sprintf(`[{"fact_id":"f%d","text":"text %d","score":1}]`, i, i)}
+			}
+			if err := b.Add([]string{fmt.Sprint(i + 1)}, "u", fmt.Sprintf("r%d", i), cols); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b
+	}
+	for _, c := range []struct {
+		read, limit int
+		next        string
+		passed      int
+	}{{3, 2, `["2"]`, 2}, {2, 2, "", 2}, {1, 2, "", 1}, {0, 2, "", 0}} {
+		passed := 0
+		next, changed, err := read("list_events", c.read).Run(c.limit, func(rows []factbase.SealedRow) error {
+			passed = len(rows)
+			rows[0].Texts[0] = "new"
+			return nil
+		})
+		if err != nil || next != c.next || passed != c.passed || (c.passed > 0) != slices.Equal(changed, []int{0}) {
+			t.Errorf("%d rows read, limit %d: next %q, %d passed, changed %v, %v; want %q, %d, [0]", c.read, c.limit, next, passed, changed, err, c.next, c.passed)
+		}
+	}
+	b := read("sheets", 2)
+	_, changed, err := b.Run(5, func(rows []factbase.SealedRow) error {
+		if rows[1].Texts[0] != "text 1" || rows[1].Row != "r1" {
+			t.Errorf("a sheet's row = %+v, want its entry's text", rows[1])
+		}
+		rows[1].Texts[0] = "fb1.new"
+		return nil
+	})
+	if err != nil || !slices.Equal(changed, []int{1}) {
+		t.Fatalf("Run = %v, %v", changed, err)
+	}
+	cols, err := b.Columns(1)
+	if err != nil || !slices.Equal(cols, []string{`[{"fact_id":"f1","score":1,"text":"fb1.new"}]`}) || !slices.Equal(b.Key(1), []string{"2"}) {
+		t.Errorf("Columns(1) = %q, %v; key %q", cols, err, b.Key(1))
+	}
+	if err := NewBatch("sheets").Add([]string{"1"}, "u", "s", []string{"not json"}); factbase.ErrorCode(err) != factbase.EINTERNAL {
+		t.Errorf("Add(a sheet that is not JSON) = %v, want EINTERNAL", err)
 	}
 }
