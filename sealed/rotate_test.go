@@ -2,6 +2,7 @@ package sealed_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -49,17 +50,25 @@ func keyIDs(t *testing.T, inner factbase.Store) map[string]int {
 // database opens with the new key and reads everything, the server that ran through
 // it still reads and writes, and the old key no longer opens the database.
 func TestRotate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "factbase.db")
+	testRotate(t, func(t *testing.T) factbase.Store { return openSQLite(t, path) })
+}
+
+// testRotate is TestRotate over the database that open opens: each call a new
+// store, as each server has its own.
+func testRotate(t *testing.T, open func(t *testing.T) factbase.Store) {
 	ctx := context.Background()
 	oldKey, nextKey := newKey(t), newKey(t)
-	s1, inner, path := openSealedSQLite(t, oldKey)
+	inner := open(t)
+	s1 := sealWith(t, inner, oldKey)
 	u1, u2, u3 := storetest.NewUser(), storetest.NewUser(), storetest.NewUser()
 	m1, m2, m3 := newMarker(), newMarker(), newMarker()
 	ids1 := writeEverything(t, s1, u1, m1)
-	for i := range 30 { // more rows than a batch in each table
+	for i := range 12 { // more rows than a batch (7) in each table
 		writeEverything(t, s1, storetest.NewUser(), newMarker()+string(rune('a'+i)))
 	}
 
-	s2 := sealWith(t, openSQLite(t, path), oldKey) // the other server
+	s2 := sealWith(t, open(t), oldKey) // the other server
 	var (
 		once     sync.Once
 		ids2     map[string]string
@@ -96,7 +105,7 @@ func TestRotate(t *testing.T) {
 		t.Errorf("sealed texts by key after the rotation: %v, want key %s alone", got, nextKey.ID())
 	}
 
-	s3 := sealWith(t, openSQLite(t, path), nextKey)
+	s3 := sealWith(t, open(t), nextKey)
 	checkReadBack(t, readEverything(t, s3, u1, ids1), m1)
 	checkReadBack(t, readEverything(t, s3, u2, ids2), m2)
 	checkReadBack(t, readEverything(t, s2, u1, ids1), m1)
@@ -105,7 +114,7 @@ func TestRotate(t *testing.T) {
 		t.Errorf("sealed texts by key after a write of the other server: %v", got)
 	}
 
-	_, err = sealed.Open(ctx, openSQLite(t, path), oldKey)
+	_, err = sealed.Open(ctx, open(t), oldKey)
 	if factbase.ErrorCode(err) != factbase.EINVALID || !strings.Contains(err.Error(), "data key "+oldKey.ID()+" does not open this database") {
 		t.Errorf("Open with the old key after the rotation: %v", err)
 	}

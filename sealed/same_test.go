@@ -31,26 +31,34 @@ type twin struct {
 	e     *memory.Engine
 }
 
-func newTwins(t *testing.T) []twin {
+// newTwins returns the twins over stores that open makes: a new, empty store of the
+// kind each call, with the clock now.
+func newTwins(t *testing.T, open func(t *testing.T, now func() time.Time) factbase.Store) []twin {
 	t.Helper()
 	clock := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	now := func() time.Time { return clock }
 	var twins []twin
 	for _, name := range []string{"plain", "sealed"} {
-		inner, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "factbase.db"), sqlite.Options{Now: now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { inner.Close() })
-		var s factbase.Store = inner
+		s := open(t, now)
 		if name == "sealed" {
-			s = sealWith(t, inner, newKey(t))
+			s = sealWith(t, s, newKey(t))
 		}
 		var n atomic.Int64
 		newID := func() string { return fmt.Sprintf("01900000-0000-7000-8000-%012d", n.Add(1)) }
 		twins = append(twins, twin{name, s, memory.New(s, memory.Options{NoSheetRegen: true, NewID: newID})})
 	}
 	return twins
+}
+
+// sqliteTwin opens a new SQLite store with the clock now.
+func sqliteTwin(t *testing.T, now func() time.Time) factbase.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "factbase.db"), sqlite.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 // both runs fn on each twin and fails the test unless they return equal results.
@@ -95,9 +103,12 @@ var sameQueries = []string{"peanuts", "Where does the user live?", "cherry bloss
 // TestSameAnswers: the same writes into a plain store and a sealed one give the
 // same facts, lists, duplicates, members, search candidates (ids and order), search
 // hits, answers, transcript queries, job scrubbing and fact sheet.
-func TestSameAnswers(t *testing.T) {
+func TestSameAnswers(t *testing.T) { testSameAnswers(t, sqliteTwin) }
+
+// testSameAnswers is TestSameAnswers over the stores open makes.
+func testSameAnswers(t *testing.T, open func(t *testing.T, now func() time.Time) factbase.Store) {
 	ctx := context.Background()
-	twins := newTwins(t)
+	twins := newTwins(t, open)
 	u := storetest.NewUser()
 
 	var ops []factbase.Op
