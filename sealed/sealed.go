@@ -119,6 +119,10 @@ func CheckPlain(ctx context.Context, inner factbase.Store) error {
 	return factbase.Errorf(factbase.EINVALID, "this database is sealed with data key %s: give its key file with --data-key-file (or FACTBASE_DATA_KEY_FILE)", id)
 }
 
+// Unwrap returns the store under the encryption, for what only a backend can say
+// (which vector search PostgreSQL runs). Its texts are sealed: never read them there.
+func (s *Store) Unwrap() factbase.Store { return s.Store }
+
 // KeyID is the id of the data key the Store seals with now.
 func (s *Store) KeyID() string { return s.ring.Load().kr.KeyID() }
 

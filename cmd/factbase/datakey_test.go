@@ -13,8 +13,10 @@ import (
 )
 
 // sealedWords are the distinctive words sealedFeed writes: none may be found in a
-// sealed database's files.
-var sealedWords = []string{"quokkaoolong", "zorbasencha", "zanzibella", "xylopeanut", "quixotown", "frobnicator",
+// sealed database's files. ("frobnicator" is written too, but an episode's facts
+// are keyed by the thing it names, frobnicator.version, and keys stay in the clear:
+// docs/security.md.)
+var sealedWords = []string{"quokkaoolong", "zorbasencha", "zanzibella", "xylopeanut", "quixotown",
 	"zibbleprod", "wumpusberry", "glorptown", "snarfwidget", "zorblefrim", "plonkhost", "mimsyborogove"}
 
 // sealedFeed writes sealedWords through every entry point that takes a person's
@@ -31,7 +33,7 @@ func sealedFeed(t *testing.T, env map[string]string) {
 		mustRun(t, env, "say", "--user", testUser, m)
 	}
 	mustRun(t, env, "remember", "--user", testUser, "My brother Wumpusberry lives in Glorptown.")
-	mustRun(t, env, "list", "add", "--user", testUser, "favorite.gadgets", "snarfwidget")
+	mustRun(t, env, "list", "add", "--user", testUser, "favorites.gadgets", "snarfwidget")
 	mustRun(t, env, "episodes", "add", "--user", testUser, "--tags", "deploy", "--meta", "host=plonkhost", "Deployed frobnicator v9.1.0 to zibbleprod.")
 
 	dir := t.TempDir()
@@ -77,7 +79,7 @@ var sealedReads = [][]string{
 	{"ask", "Where do I live?"},
 	{"ask", "Is anyone in my family allergic to nuts?"},
 	{"list", "show", "favorite.teas"},
-	{"list", "show", "favorite.gadgets"},
+	{"list", "show", "favorites.gadgets"},
 	{"search", "quokkaoolong"},
 	{"search", "allergic peanuts"},
 	{"search", "frobnicator zibbleprod"},
@@ -86,7 +88,11 @@ var sealedReads = [][]string{
 	{"sheet"},
 }
 
-var idPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+(\.\d+)? ?(ms|µs|s)\b|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?`)
+// idPattern matches what differs between two stores given the same writes: ids,
+// durations, times, and BM25's raw scores (the sealed index ranks one column of
+// hashed, Snowball-stemmed words where SQLite's plain one ranks three of words,
+// Porter-stemmed: the same order, scores a few percent apart).
+var idPattern = regexp.MustCompile(`\(\d+\.\d+\)|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+(\.\d+)? ?(ms|µs|s)\b|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?`)
 
 // TestSealedEntryPoints writes distinctive words through every entry point into a
 // database sealed with a data key, then scans the database's files for them and
@@ -153,7 +159,8 @@ func TestDataKeyRefusals(t *testing.T) {
 	if _, stderr, code := run(t, env, "datakey", "new", "--out", k1); code == 0 || !strings.Contains(stderr, "exists") {
 		t.Errorf("datakey new over a key: exit %d, %s", code, stderr)
 	}
-	plain := testEnvDB(t)
+	plain := testEnv(t)
+	mustRun(t, plain, "say", "--user", testUser, "I live in Lisbon.")
 	if _, stderr, code := run(t, plain, "say", "--user", testUser, "--data-key-file", k1, "I live in Quixotown."); code != 1 || !strings.Contains(stderr, "in the clear") {
 		t.Errorf("a key on a database in the clear: exit %d, %s", code, stderr)
 	}

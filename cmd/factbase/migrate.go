@@ -9,8 +9,6 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/userdata"
-	"github.com/factbase/factbase/postgres"
-	"github.com/factbase/factbase/sqlite"
 )
 
 const migrateUsage = `Usage:
