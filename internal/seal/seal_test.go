@@ -232,3 +232,27 @@ func TestSealExact(t *testing.T) {
 		t.Errorf("after a rotation SealExact = %q, want %q", got, s)
 	}
 }
+
+// FuzzOpen: a key file, a key record and a sealed text of any bytes never panic,
+// and what opens is what was sealed.
+func FuzzOpen(f *testing.F) {
+	k, _ := ParseKey(make([]byte, KeySize))
+	kr, rec := NewKeyring(k)
+	f.Add([]byte("0000"), rec.String(), kr.Seal("u", "r", "text"), "text")
+	f.Add(make([]byte, KeySize), `{"version":1,"keys":["x"],"index_key":"fb1.x"}`, Prefix+"00000000.AAAA", "")
+	f.Fuzz(func(t *testing.T, keyFile []byte, record, sealed, plain string) {
+		if k2, err := ParseKey(keyFile); err == nil {
+			if r, err := ParseRecord(record); err == nil {
+				OpenKeyring(r, k2)
+			}
+		}
+		if got, err := kr.Open("u", "r", sealed); err == nil && IsSealed(sealed) && got == "" {
+			t.Errorf("%q opened to nothing", sealed)
+		}
+		if got, err := kr.Open("u", "r", kr.Seal("u", "r", plain)); err != nil || got != plain {
+			t.Errorf("round trip of %q: %q, %v", plain, got, err)
+		}
+		kr.IndexText(sealed, plain)
+		kr.QueryTerms([]string{sealed, plain})
+	})
+}
