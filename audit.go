@@ -17,6 +17,7 @@ const (
 	AuditKeyRevoke      = "key.revoke"      // an API key revoked
 	AuditExport         = "user.export"     // a user's data exported (counts by kind)
 	AuditImport         = "user.import"     // data imported into a user (counts by kind)
+	AuditDataKeyRotate  = "datakey.rotate"  // the data key rotated (Target: "old -> new", counts by table)
 )
 
 // Bounds of the audit trail.

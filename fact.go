@@ -93,6 +93,11 @@ type Fact struct {
 	Supersedes   string      `json:"supersedes,omitempty"`
 	SupersededBy string      `json:"superseded_by,omitempty"`
 	Current      bool        `json:"current"`
+	// Index, when not empty, is what the store's full-text index holds for the fact
+	// in place of its Text, Key and Value: the sealed store's hashed words
+	// (internal/seal), so that a store holding sealed texts still ranks by BM25.
+	// Set on writes only; never read back, never shown.
+	Index string `json:"-"`
 }
 
 // MaxTextLen is the most characters a fact's text may hold.

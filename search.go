@@ -23,6 +23,9 @@ type Episode struct {
 	// ExtractedAt is when pattern extraction last ran over the content; nil if never
 	// (an episode created without extraction waits for a backfill).
 	ExtractedAt *time.Time `json:"extracted_at,omitempty"`
+	// Index, when not empty, is what the store's full-text index holds for the
+	// episode in place of its Content and Tags (Fact.Index). Set on writes only.
+	Index string `json:"-"`
 }
 
 // Limits of an episode.

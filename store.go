@@ -45,10 +45,12 @@ type Store interface {
 	// Close releases the store; a closed store returns EUNAVAILABLE.
 	Close() error
 
-	AuditStore // the audit trail (audit.go)
-	JobStore   // the durable job queue (jobs.go)
-	KeyStore   // API keys (keys.go)
-	SheetStore // saved fact sheets (sheetstore.go)
+	AuditStore   // the audit trail (audit.go)
+	SettingStore // the database's own settings (setting.go)
+	ResealStore  // sealed texts rewritten in place, for a key rotation (setting.go)
+	JobStore     // the durable job queue (jobs.go)
+	KeyStore     // API keys (keys.go)
+	SheetStore   // saved fact sheets (sheetstore.go)
 }
 
 // FactFilter selects facts in ReadTx.Facts. Zero fields do not filter.

@@ -11,13 +11,16 @@ import (
 	"github.com/factbase/factbase/internal/storeerr"
 )
 
+// episodeFTS is the full-text entry of an episode, from two arguments ($9, $10 of
+// qEpisodeInsert: episodeFTSArgs).
+const episodeFTS = `setweight(to_tsvector('english', $9), 'A') || setweight(to_tsvector('english', $10), 'B')`
+
 // The statements of episodes.
 const (
 	qEpisode = "SELECT " + rowcodec.EpisodeColumns + " FROM episodes WHERE u = $1 AND id = $2"
-	// The full-text entry: the content weighted A, the tags B (episodeFTS).
-	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at, fts)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-		setweight(to_tsvector('english', $9), 'A') || setweight(to_tsvector('english', $10), 'B'))`
+	// The full-text entry: the content weighted A, the tags B (episodeFTSArgs).
+	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at, fts, terms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ` + episodeFTS + `, $11)`
 	qEpisodeDelete    = "DELETE FROM episodes WHERE u = $1 AND id = $2"
 	qEpisodeExtracted = "UPDATE episodes SET extracted_at = $1 WHERE u = $2 AND id = $3"
 	qEpisodeFacts     = "SELECT " + factColumns + ` FROM facts
@@ -26,7 +29,8 @@ const (
 		WHERE u = $1 AND source_kind = 'episode' AND source_id = $2 ORDER BY recorded_at, seq`
 )
 
-// InsertEpisode writes a new episode with its tags and full-text entry.
+// InsertEpisode writes a new episode with its tags and full-text entry (of e.Index
+// when set).
 func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 	tags := rowcodec.NonNil(e.Tags)
 	meta, err := rowcodec.EpisodeMetadata(e.Metadata)
@@ -34,9 +38,9 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 		return err
 	}
 	t.writes++
+	fts := episodeFTSArgs(e.Content, tags, e.Index)
 	_, err = t.q.Exec(ctx, qEpisodeInsert, e.ID, string(t.user), e.Content, tags, e.Importance,
-		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt),
-		ftsWords(e.Content), ftsWords(strings.Join(tags, " ")))
+		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt), fts[0], fts[1], indexTerms(e.Index))
 	return mapErr("insert episode", err)
 }
 

@@ -10,9 +10,37 @@ import (
 )
 
 // factFTS is the full-text entry of a fact, from three arguments ($29..$31 of
-// qInsert): its text and value weighted A, its key B.
+// qInsert): its text and value weighted A, its key B (factFTSArgs).
 const factFTS = `setweight(to_tsvector('english', $29), 'A') || setweight(to_tsvector('english', $30), 'B') ||
 		setweight(to_tsvector('english', $31), 'A')`
+
+// factFTSArgs returns the arguments of factFTS for a fact of text, key and value, of
+// index text index ("" for none): the index text in place of the text, with no key
+// or value, when it has one (migration 0022).
+func factFTSArgs(text, key, value, index string) [3]string {
+	if index != "" {
+		return [3]string{ftsWords(index), "", ""}
+	}
+	return [3]string{ftsWords(text), ftsWords(key), ftsWords(value)}
+}
+
+// episodeFTSArgs returns the arguments of an episode's full-text entry (its content
+// weighted A, its tags B: qEpisodeInsert), of index text index as factFTSArgs.
+func episodeFTSArgs(content string, tags []string, index string) [2]string {
+	if index != "" {
+		return [2]string{ftsWords(index), ""}
+	}
+	return [2]string{ftsWords(content), ftsWords(strings.Join(tags, " "))}
+}
+
+// indexTerms is the terms column of a row whose index text is index: NULL when it
+// has none (migration 0022).
+func indexTerms(index string) *string {
+	if index == "" {
+		return nil
+	}
+	return &index
+}
 
 // Ranking: ts_rank with the weights of SQLite's bm25 columns (A = 1.0 for a fact's
 // text and value and an episode's content; B = 0.75 for a fact's key, 0.5 for an

@@ -74,9 +74,9 @@ const (
 		WHERE u = $1 AND subject = $2 AND key = $3 AND at <= $4 ORDER BY at, seq`
 	qInsert = `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
-		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, fts)
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, fts, terms)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-		$21, $22, $23, $24, $25, $26, $27, $28, ` + factFTS + `)`
+		$21, $22, $23, $24, $25, $26, $27, $28, ` + factFTS + `, $32)`
 	// qEnd: a ranked member leaving its list keeps the rank it had (derived from its
 	// position, ranks.go) as history.
 	qEnd = `UPDATE facts SET current = false, valid_to = $1, superseded_by = $2,
@@ -362,8 +362,9 @@ func (t *tx) ListEvents(ctx context.Context, subject, key string, until time.Tim
 	return events, mapErr("list events", err)
 }
 
-// Insert writes a new fact row. A current ranked member takes a position that gives
-// it rank f.Rank: the members from that rank on move down one (ranks.go).
+// Insert writes a new fact row with its full-text entry (of f.Index when set). A
+// current ranked member takes a position that gives it rank f.Rank: the members
+// from that rank on move down one (ranks.go).
 func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 	var rank *int64
 	if f.Cardinality == factbase.Ranked {
@@ -378,13 +379,14 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 		rank = &r
 	}
 	t.writes++
+	fts := factFTSArgs(f.Text, f.Key, f.Value, f.Index)
 	// Queued: sent with the next statement (see pipeline.go).
 	t.q.queue(queued{op: "insert", sql: qInsert, args: []any{
 		f.ID, string(t.user), f.Subject, f.Key, string(f.Cardinality), f.Value, norm, string(f.ValueType),
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
 		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
-		f.Supersedes, f.SupersededBy, f.Current, ftsWords(f.Text), ftsWords(f.Key), ftsWords(f.Value)}})
+		f.Supersedes, f.SupersededBy, f.Current, fts[0], fts[1], fts[2], indexTerms(f.Index)}})
 	return nil
 }
 

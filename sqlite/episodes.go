@@ -14,8 +14,8 @@ import (
 // The static statements of episodes, prepared at open.
 var (
 	qEpisode       = "SELECT " + rowcodec.EpisodeColumns + " FROM episodes WHERE u = ? AND id = ?"
-	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qEpisodeInsert = `INSERT INTO episodes (id, u, content, tags, importance, created_at, metadata, extracted_at, terms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qEpisodeTag       = "INSERT OR IGNORE INTO episode_tags (u, tag, episode) VALUES (?, ?, ?)"
 	qEpisodeDelete    = "DELETE FROM episodes WHERE u = ? AND id = ?"
 	qEpisodeExtracted = "UPDATE episodes SET extracted_at = ? WHERE u = ? AND id = ?"
@@ -28,7 +28,8 @@ var (
 		qEpisodeFacts, qEpisodeFactsAll}
 )
 
-// InsertEpisode writes a new episode, its tags and (by trigger) its full-text entry.
+// InsertEpisode writes a new episode, its tags and (by trigger) its full-text entry:
+// of e.Index, when set, in place of its content and tags (migration 0023).
 func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 	tags, err := json.Marshal(rowcodec.NonNil(e.Tags))
 	if err != nil {
@@ -39,7 +40,7 @@ func (t *tx) InsertEpisode(ctx context.Context, e factbase.Episode) error {
 		return err
 	}
 	res, err := t.exec(ctx, qEpisodeInsert, e.ID, t.u, e.Content, string(tags), e.Importance,
-		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt))
+		e.CreatedAt.UnixNano(), meta, rowcodec.Nanos(e.ExtractedAt), indexTerms(e.Index))
 	if err != nil {
 		return mapErr("insert episode", err)
 	}

@@ -18,8 +18,10 @@ import (
 var (
 	qDeferFTS = `UPDATE fts_defer SET from_seq = (SELECT coalesce(max(seq), 0) + 1 FROM facts)
 		RETURNING from_seq`
+	// qFlushFTS indexes what the triggers index (migration 0023): a fact's terms
+	// in place of its texts when it has them.
 	qFlushFTS = `INSERT INTO facts_fts (rowid, text, key, value, u)
-		SELECT seq, text, key, value, 'fbu' || u FROM facts
+		SELECT seq, coalesce(terms, text), iif(terms IS NULL, key, ''), iif(terms IS NULL, value, ''), 'fbu' || u FROM facts
 		WHERE seq >= ? AND (current = 1 OR superseded_by <> '')`
 	qUndeferFTS = `UPDATE fts_defer SET from_seq = ?`
 

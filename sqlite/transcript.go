@@ -167,7 +167,7 @@ func (t *tx) TranscriptObjects(ctx context.Context, q factbase.TranscriptQuery) 
 	return groups.Objects(), nil
 }
 
-// bulkRows is the most rows one statement of the bulk set insert binds: 28
+// bulkRows is the most rows one statement of the bulk set insert binds: 29
 // parameters a row for an insert, within SQLite's limit of 32,766. Each statement
 // that writes facts also flushes the full-text index's pending terms (FTS5 does at
 // every statement savepoint), so a statement per fact made a segment per fact.
@@ -201,8 +201,8 @@ func qTranscriptLinkN(n int) string {
 func qInsertN(n int) string {
 	return `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
-		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
-		VALUES ` + valuesRows(n, 28)
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, terms)
+		VALUES ` + valuesRows(n, 29)
 }
 
 var (
@@ -299,7 +299,7 @@ func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []str
 	}
 	for len(facts) > 0 {
 		n := min(len(facts), bulkRows)
-		args := make([]any, 0, 28*n)
+		args := make([]any, 0, 29*n)
 		for i, f := range facts[:n] {
 			var rank any
 			if f.Cardinality == factbase.Ranked {
@@ -313,7 +313,7 @@ func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []str
 				rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 				string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
 				f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
-				f.Supersedes, f.SupersededBy, cur)
+				f.Supersedes, f.SupersededBy, cur, indexTerms(f.Index))
 		}
 		if _, err := t.exec(ctx, bulkQuery(n, qInsertBulk, qInsertN), args...); err != nil {
 			return mapErr("insert", err)

@@ -70,8 +70,8 @@ var (
 		WHERE u = ? AND subject = ? AND key = ? AND at <= ? ORDER BY at, seq`
 	qInsert = `INSERT INTO facts (id, u, subject, key, cardinality, value, norm, value_type,
 		rank, text, type, category, confidence, scope, durability, sensitivity, said_by, temporal, anchor,
-		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		source_kind, source_id, extractor, recorded_at, valid_from, valid_to, supersedes, superseded_by, current, terms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	// qEnd: a ranked member leaving its list keeps the rank it had (derived from its
 	// position, ranks.go) as history.
 	qEnd = `UPDATE facts SET current = 0, valid_to = ?, superseded_by = ?,
@@ -343,8 +343,18 @@ func (t *tx) Insert(ctx context.Context, f factbase.Fact, norm string) error {
 		rank, f.Text, f.Type, string(f.Category), f.Confidence, f.Scope, string(f.Durability),
 		string(f.Sensitivity), f.SaidBy, f.Temporal, rowcodec.Nanos(f.Anchor), f.Source.Kind, f.Source.ID,
 		f.Extractor, f.RecordedAt.UnixNano(), f.ValidFrom.UnixNano(), rowcodec.Nanos(f.ValidTo),
-		f.Supersedes, f.SupersededBy, cur)
+		f.Supersedes, f.SupersededBy, cur, indexTerms(f.Index))
 	return mapErr("insert", err)
+}
+
+// indexTerms is the terms column of a row whose index text is index (factbase.Fact.Index,
+// factbase.Episode.Index): NULL when it has none, so that the row indexes its own
+// texts (migration 0023).
+func indexTerms(index string) any {
+	if index == "" {
+		return nil
+	}
+	return index
 }
 
 // End marks a current fact no longer current.

@@ -36,7 +36,7 @@ Every user's entries unless --user (or $FACTBASE_USER) is set.
 	if err != nil {
 		return err
 	}
-	s, err := m.openStore(ctx, c.db)
+	s, err := m.openStore(ctx, &c)
 	if err != nil {
 		return err
 	}

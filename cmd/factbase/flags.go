@@ -17,6 +17,9 @@ type common struct {
 	db   string
 	user string
 	json bool
+	// dataKeyFile is --data-key-file: the data key the store's texts are sealed with
+	// (sealed/); "" opens a database that is not sealed.
+	dataKeyFile string
 	// observer, when set, receives the engine's write-path measurements (serve).
 	observer core.Observer
 	embedder string // --embedder (embedder.go)
@@ -33,6 +36,8 @@ func (m *Main) flags(name string, c *common, withUser bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("factbase "+name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	fs.StringVar(&c.db, "db", m.defaultDB(), "database: a SQLite file path, or a postgres:// URL")
+	fs.StringVar(&c.dataKeyFile, "data-key-file", m.Getenv("FACTBASE_DATA_KEY_FILE"),
+		"the data key that encrypts stored texts (factbase datakey new makes one; default $FACTBASE_DATA_KEY_FILE)")
 	if withUser {
 		fs.StringVar(&c.user, "user", m.Getenv("FACTBASE_USER"), "the user's id, a UUID (default $FACTBASE_USER)")
 	}

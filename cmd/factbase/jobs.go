@@ -35,7 +35,7 @@ func (m *Main) runJobs(ctx context.Context, args []string) error {
 
 // jobStore opens the store of --db as a job store.
 func (m *Main) jobStore(ctx context.Context, c *common) (factbase.JobStore, func(), error) {
-	s, err := m.openStore(ctx, c.db)
+	s, err := m.openStore(ctx, c)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,9 +17,11 @@ import (
 	"syscall"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/internal/seal"
 	"github.com/factbase/factbase/internal/version"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/postgres"
+	"github.com/factbase/factbase/sealed"
 	"github.com/factbase/factbase/sqlite"
 )
 
@@ -101,6 +103,7 @@ func (m *Main) commands() []command {
 		{"remember", "store a message's rule facts at once and queue it for the model, if one is configured", (*Main).runRemember},
 		{"export", "write everything a user owns as Factbase's export format (JSONL)", (*Main).runExport},
 		{"import", "load an export, mem0's memories or a list of messages into a user", (*Main).runImport},
+		{"datakey", "make a data key, rotate a database to a new one, show its state", (*Main).runDatakey},
 		{"audit", "read the audit trail: erasures, merges, conflict decisions, keys", (*Main).runAudit},
 		{"hooks", "give a coding agent (Claude Code) memory: session-start context, transcript ingest", (*Main).runHooks},
 		{"jobs", "list, show, retry and work background jobs; token usage", (*Main).runJobs},
@@ -237,7 +240,7 @@ func (m *Main) openEngine(ctx context.Context, c *common) (*memory.Engine, func(
 	if err := m.modelEngineOptions(c, &o); err != nil { // model.go
 		return nil, nil, err
 	}
-	s, err := m.openStore(ctx, c.db)
+	s, err := m.openStore(ctx, c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,18 +255,63 @@ func isPostgres(db string) bool {
 
 // openStore is openStore that, for a command that only reads, refuses a SQLite path
 // where there is no database: reading an empty one would only say "No facts".
-func (m *Main) openStore(ctx context.Context, db string) (factbase.Store, error) {
-	if path := strings.TrimPrefix(db, "sqlite://"); m.readOnly && !isPostgres(db) {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, factbase.Errorf(factbase.ENOTFOUND, "no database at %s: nothing is stored there yet (check --db or $FACTBASE_DB; writing commands such as say create it)", path)
+func (m *Main) openStore(ctx context.Context, c *common) (factbase.Store, error) {
+	if m.readOnly {
+		if err := mustExist(c.db); err != nil {
+			return nil, err
 		}
 	}
-	return openStore(ctx, db)
+	return openStore(ctx, c.db, c.dataKeyFile)
+}
+
+// mustExist returns ENOTFOUND when db is a SQLite path where there is no file.
+func mustExist(db string) error {
+	if path := strings.TrimPrefix(db, "sqlite://"); !isPostgres(db) {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return factbase.Errorf(factbase.ENOTFOUND, "no database at %s: nothing is stored there yet (check --db or $FACTBASE_DB; writing commands such as say create it)", path)
+		}
+	}
+	return nil
 }
 
 // openStore opens db: a postgres:// URL opens the PostgreSQL store, anything else
-// (a path, or sqlite://PATH) the SQLite file.
-func openStore(ctx context.Context, db string) (factbase.Store, error) {
+// (a path, or sqlite://PATH) the SQLite file. With a data key file the store seals
+// every text it keeps (sealed.Open); without one, a sealed database refuses to open.
+func openStore(ctx context.Context, db, keyFile string) (factbase.Store, error) {
+	inner, err := openRawStore(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	s, err := sealStore(ctx, inner, keyFile)
+	if err != nil {
+		inner.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sealStore returns inner sealed with the key in keyFile, or inner itself, checked
+// not to be sealed, when keyFile is "".
+func sealStore(ctx context.Context, inner factbase.Store, keyFile string) (factbase.Store, error) {
+	if keyFile == "" {
+		if err := sealed.CheckPlain(ctx, inner); err != nil {
+			return nil, factbase.Errorf(factbase.EINVALID, "%v", err)
+		}
+		return inner, nil
+	}
+	key, err := seal.LoadKeyFile(keyFile)
+	if err != nil {
+		return nil, factbase.Errorf(factbase.EINVALID, "%v", err)
+	}
+	s, err := sealed.Open(ctx, inner, key)
+	if err != nil {
+		return nil, factbase.Errorf(factbase.EINVALID, "%v", err)
+	}
+	return s, nil
+}
+
+// openRawStore opens db's store as it is, sealed texts and all.
+func openRawStore(ctx context.Context, db string) (factbase.Store, error) {
 	if isPostgres(db) {
 		s, err := postgres.Open(ctx, db, postgres.Options{})
 		if err != nil {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/internal/userdata"
-	"github.com/factbase/factbase/postgres"
-	"github.com/factbase/factbase/sqlite"
 )
 
 const migrateUsage = `Usage:
@@ -26,6 +24,8 @@ Each user is copied in one transaction (its saved sheets in a second one), the
 ranked lists are checked (ranks exactly 1..N) before commit, and afterwards the
 rows of every table are counted on both sides: any difference is an error. A user
 who already has data in the destination is refused; nothing is copied then.
+A sealed source (encrypted at rest: docs/security.md) needs its --data-key-file; the
+destination is sealed with --to-data-key-file, by default the same key.
 Stop the servers writing to the source first: each user is read from one snapshot
 of the source, and what is written after it is not copied.
 `
@@ -45,6 +45,7 @@ type migrateResult struct {
 func (m *Main) runMigrate(ctx context.Context, args []string) error {
 	var (
 		from, to, user string
+		fromKey, toKey string
 		all, asJSON    bool
 	)
 	fs := flag.NewFlagSet("factbase migrate", flag.ContinueOnError)
@@ -55,8 +56,16 @@ func (m *Main) runMigrate(ctx context.Context, args []string) error {
 	fs.StringVar(&user, "user", "", "copy this user (a UUID)")
 	fs.BoolVar(&all, "all", false, "copy every user, and the API keys")
 	fs.BoolVar(&asJSON, "json", false, "print JSON for programs")
+	fs.StringVar(&fromKey, "data-key-file", m.Getenv("FACTBASE_DATA_KEY_FILE"), "the source's data key, when it is sealed (default $FACTBASE_DATA_KEY_FILE)")
+	fs.StringVar(&toKey, "to-data-key-file", "", "the data key to seal the destination with (default: --data-key-file; \"none\": not sealed)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	switch toKey {
+	case "":
+		toKey = fromKey
+	case "none":
+		toKey = ""
 	}
 	switch {
 	case fs.NArg() != 0:
@@ -78,12 +87,12 @@ func (m *Main) runMigrate(ctx context.Context, args []string) error {
 		}
 		users = []factbase.UserID{u}
 	}
-	src, err := sqlite.Open(ctx, strings.TrimPrefix(from, "sqlite://"), sqlite.Options{})
+	src, err := openStore(ctx, "sqlite://"+strings.TrimPrefix(from, "sqlite://"), fromKey)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := postgres.Open(ctx, to, postgres.Options{})
+	dst, err := openStore(ctx, to, toKey)
 	if err != nil {
 		return err
 	}

@@ -119,6 +119,9 @@ create keys with "factbase keys create". Logs are JSON lines on stderr.
 // vectorSearch says how store ranks vectors (server.Options.Vectors) and, when
 // PostgreSQL's vectors are not in pgvector, why.
 func vectorSearch(store factbase.Store) (string, string) {
+	if w, ok := store.(interface{ Unwrap() factbase.Store }); ok {
+		store = w.Unwrap() // sealed: the store under the encryption
+	}
 	if s, ok := store.(*postgres.Store); ok {
 		return s.VectorSearch() // its names are server's
 	}
@@ -134,6 +137,11 @@ func logConfig(log *slog.Logger, c *common, e *memory.Engine) {
 		kind = "postgres"
 	}
 	attrs := []any{"kind", kind, "db", redact.URL(c.db)}
+	if k, ok := e.Store().(interface{ KeyID() string }); ok {
+		attrs = append(attrs, "encryption", "sealed with data key "+k.KeyID())
+	} else {
+		attrs = append(attrs, "encryption", "none: texts stored in the clear")
+	}
 	vectors, why := vectorSearch(e.Store())
 	attrs = append(attrs, "vectors", vectors)
 	if why != "" {

@@ -349,3 +349,53 @@ func TestTimesAndColumns(t *testing.T) {
 		t.Error("a missing time is not NULL, or a time not its nanoseconds")
 	}
 }
+
+// TestSheetTexts: a saved sheet's entry texts come out in order and go back in
+// place, every other field of each entry kept, unknown ones included.
+func TestSheetTexts(t *testing.T) {
+	in := factbase.FactSheet{ID: "s1", User: user, CreatedAt: t0, Count: 3, Entries: []factbase.SheetEntry{
+		{FactID: "f1", Category: factbase.Core, Text: "likes tea", Score: 2.5, LastReference: t0,
+			Explain: factbase.SheetExplain{Weight: 10, Buckets: []factbase.SheetBucket{{Label: "<1h", Count: 1, Points: 10, Subtotal: 10}}}},
+		{FactID: "f2", Text: ""},
+		{FactID: "f3", Text: `quotes " and <tags> & ünïcode`},
+	}, Dedup: []factbase.SheetDedup{}}
+	r, err := EncodeSheet(in, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, err := SheetTexts([]byte(r.Entries))
+	if err != nil || !slices.Equal(texts, []string{"likes tea", "", `quotes " and <tags> & ünïcode`}) {
+		t.Fatalf("SheetTexts = %q, %v", texts, err)
+	}
+	out, err := WithSheetTexts([]byte(r.Entries), []string{"fb1.x.1", "", "fb1.x.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := in
+	want.Entries = slices.Clone(in.Entries)
+	want.Entries[0].Text, want.Entries[2].Text = "fb1.x.1", "fb1.x.3"
+	got, err := Owner(user).Sheet(row{in.ID, t0.UnixNano(), int64(r.Count), out, r.Dedup})
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the sheet with new texts = %+v, %v; want %+v", got, err, want)
+	}
+	// A field this version does not know stays.
+	out, err = WithSheetTexts([]byte(`[{"fact_id":"f1","text":"a","future":{"x":[1,2]}}]`), []string{"b"})
+	if err != nil || out != `[{"fact_id":"f1","future":{"x":[1,2]},"text":"b"}]` {
+		t.Errorf("WithSheetTexts(unknown field) = %s, %v", out, err)
+	}
+	for _, bad := range []struct {
+		entries string
+		texts   []string
+	}{
+		{`[{"text":"a"}]`, []string{"a", "b"}},
+		{`[null]`, []string{"a"}},
+		{`{"text":"a"}`, []string{"a"}},
+	} {
+		if _, err := WithSheetTexts([]byte(bad.entries), bad.texts); err == nil {
+			t.Errorf("WithSheetTexts(%s, %q) = nil error", bad.entries, bad.texts)
+		}
+	}
+	if _, err := SheetTexts([]byte(`[{"text":1}]`)); err == nil {
+		t.Error("SheetTexts of a text that is not a string = nil error")
+	}
+}

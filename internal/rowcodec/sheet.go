@@ -86,3 +86,48 @@ func (o Owner) Sheet(r Scanner) (factbase.FactSheet, error) {
 	}
 	return s, nil
 }
+
+// SheetTexts returns the texts of the entries of a saved sheet, its entries column
+// (a JSON array of factbase.SheetEntry), in order: what a reseal rewrites.
+func SheetTexts(entries []byte) ([]string, error) {
+	var es []map[string]json.RawMessage
+	if err := json.Unmarshal(entries, &es); err != nil {
+		return nil, fmt.Errorf("sheet entries: %w", err)
+	}
+	texts := make([]string, len(es))
+	for i, e := range es {
+		if raw, ok := e["text"]; ok {
+			if err := json.Unmarshal(raw, &texts[i]); err != nil {
+				return nil, fmt.Errorf("sheet entry %d: text: %w", i, err)
+			}
+		}
+	}
+	return texts, nil
+}
+
+// WithSheetTexts returns the entries column entries with the entries' texts replaced
+// by texts, in order (SheetTexts), every other field kept.
+func WithSheetTexts(entries []byte, texts []string) (string, error) {
+	var es []map[string]json.RawMessage
+	if err := json.Unmarshal(entries, &es); err != nil {
+		return "", fmt.Errorf("sheet entries: %w", err)
+	}
+	if len(es) != len(texts) {
+		return "", fmt.Errorf("sheet entries: %d entries, %d texts", len(es), len(texts))
+	}
+	for i, e := range es {
+		if e == nil {
+			return "", fmt.Errorf("sheet entry %d is not an object", i)
+		}
+		raw, err := json.Marshal(texts[i])
+		if err != nil {
+			return "", fmt.Errorf("sheet entry %d: text: %w", i, err)
+		}
+		e["text"] = raw
+	}
+	out, err := json.Marshal(es)
+	if err != nil {
+		return "", fmt.Errorf("sheet entries: %w", err)
+	}
+	return string(out), nil
+}
