@@ -136,10 +136,10 @@ type Options struct {
 	// Now returns the current time; default time.Now. Tests fix the clock with it.
 	Now func() time.Time
 
-	// migrateBefore, set by tests, leaves the migrations from this file name on
-	// unapplied, so that a test writes data in an earlier schema and then migrates
-	// it by opening the store again without it.
-	migrateBefore string
+	// migrateSkip, set by tests, leaves the migration of this file name unapplied,
+	// so that a test writes data in the schema without it and then migrates the data
+	// by opening the store again without the option.
+	migrateSkip string
 }
 
 // Store is the PostgreSQL store. It is safe for concurrent use.
@@ -157,9 +157,9 @@ type Store struct {
 	vecs      *vecindex.Index
 	vecReason string
 
-	purgeMode     PurgeMode
-	migrateBefore string        // Options.migrateBefore
-	gate          storeerr.Gate // closed by Close
+	purgeMode   PurgeMode
+	migrateSkip string        // Options.migrateSkip
+	gate        storeerr.Gate // closed by Close
 }
 
 var _ factbase.Store = (*Store)(nil)
@@ -234,7 +234,7 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, mapErr("open", err)
 	}
-	s := &Store{pool: pool, schema: o.Schema, now: o.Now, retries: o.Retries, purgeMode: mode, migrateBefore: o.migrateBefore}
+	s := &Store{pool: pool, schema: o.Schema, now: o.Now, retries: o.Retries, purgeMode: mode, migrateSkip: o.migrateSkip}
 	if err := s.migrate(ctx, o.NoPgvector); err != nil {
 		if s.pgv != nil {
 			s.pgv.indexes.close()
@@ -351,7 +351,7 @@ func (s *Store) migrate(ctx context.Context, noPgvector bool) error {
 func (s *Store) applyMigration(ctx context.Context, conn *pgx.Conn, f migrate.File) error {
 	base := strings.TrimPrefix(f.Name, "migrations/")
 	setup, skip := s.migrationSetup(base)
-	if skip || s.migrateBefore != "" && base >= s.migrateBefore {
+	if skip || base == s.migrateSkip {
 		return nil
 	}
 	done, err := migrate.Recorded(conn.QueryRow(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base))
