@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/chat"
+	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/storetest"
 )
@@ -73,6 +74,75 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		}
 		if !strings.Contains(res.Reply, tc.reply) || len(res.Items) != len(tc.items) {
 			t.Errorf("Ask(%q) = %q with %d items %+v; want %q with %q", tc.q, res.Reply, len(res.Items), res.Items, tc.reply, tc.items)
+			continue
+		}
+		for i, it := range res.Items {
+			if it.Value != tc.items[i] {
+				t.Errorf("Ask(%q) item %d = %q, want %q", tc.q, i, it.Value, tc.items[i])
+			}
+			checkCited(t, e, u, tc.q, it)
+		}
+	}
+}
+
+// TestAskAnswersFromEpisodes: questions about an engineering log are answered from
+// the episode that holds what they ask, with its date; a question no episode holds
+// says "I don't know".
+func TestAskAnswersFromEpisodes(t *testing.T) {
+	c := &clock{t: time.Date(2026, time.May, 4, 9, 0, 0, 0, time.UTC)}
+	e := memory.New(openStore(t, "", c.Now), memory.Options{NoSheetRegen: true})
+	u := storetest.NewUser()
+	for _, ep := range []struct {
+		at   string
+		text string
+		tags []string
+	}{
+		{"2026-04-27T10:00:00Z", "Deployed search-api v2.6.0 to production.", []string{"search", "deploy"}},
+		{"2026-04-28T15:00:00Z", "payments v4.1.0 release aborted after the smoke tests timed out; stayed on v4.0.9.", []string{"payments", "deploy"}},
+		{"2026-04-29T08:00:00Z", "Outage: the login page was unavailable for 25 minutes because the session store filled its disk. Mitigated by resizing the volume.", []string{"auth", "incident"}},
+		{"2026-04-30T18:00:00Z", "Reindexing the catalog is in progress: 60% of products done.", []string{"catalog"}},
+		{"2026-05-03T22:00:00Z", "Weekly export finished; archive size 12 GB.", []string{"export"}},
+	} {
+		at, err := time.Parse(time.RFC3339, ep.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Set(at)
+		if _, err := e.Ingest.AddEpisode(t.Context(), u, ingest.EpisodeInput{Content: ep.text, Tags: ep.tags, CreatedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, time.May, 4, 9, 0, 0, 0, time.UTC)
+	c.Set(now)
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: now})
+	for _, tc := range []struct {
+		q     string
+		reply []string // pieces of the reply
+		items []string
+	}{
+		{"Which release failed?", []string{"payments v4.1.0 release aborted"}, nil},
+		{"What version of search-api is live?", []string{"2.6.0"}, []string{"2.6.0"}},
+		{"How did we fix the login outage?", []string{"Mitigated by resizing"}, nil},
+		{"How long was the login page down?", []string{"25 minutes"}, nil},
+		{"When did we deploy search-api?", []string{"On Monday, April 27, 2026"}, nil},
+		{"Is the catalog reindexing finished?", []string{"No: on Thursday, April 30, 2026", "in progress"}, nil},
+		{"How big was the export last night?", []string{"12 GB"}, nil},
+		{"What did we do on Tuesday?", []string{"payments v4.1.0"}, nil},
+		{"What version is the mobile app on?", []string{"I don't know"}, nil},
+		{"How long did the export take?", []string{"I don't know"}, nil},
+		{"Who fixed the login outage?", []string{"I don't know"}, nil},
+	} {
+		res, err := e.Chat.Ask(ctx, u, tc.q)
+		if err != nil {
+			t.Fatalf("Ask(%q): %v", tc.q, err)
+		}
+		for _, r := range tc.reply {
+			if !strings.Contains(res.Reply, r) {
+				t.Errorf("Ask(%q) = %q, want it to hold %q", tc.q, res.Reply, r)
+			}
+		}
+		if got := len(res.Items); got != len(tc.items) {
+			t.Errorf("Ask(%q) has %d items %+v, want %q", tc.q, got, res.Items, tc.items)
 			continue
 		}
 		for i, it := range res.Items {

@@ -160,6 +160,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	case yesNo && len(hits) > 0 && plan.Value != "":
 		res, err := s.finish(ctx, user, out, "facts", hitsAnswer(hits, "No, not as far as I know: "))
 		return res, true, err
+	case plan.Kind == question.YesNo && len(hits) == 0 && len(subjects) == 0:
+		// Not about the user or someone they know, and no fact bears on it: the
+		// episodes may ("Is the orders migration finished?").
+		return out, false, nil
 	case yesNo || plan.Kind == question.Group || plan.Kind == question.WhoHas:
 		out.Reply, out.Source = "I don't know: nothing I have stored says so.", "facts"
 		return out, true, nil
