@@ -21,6 +21,7 @@ const (
 	ListCount  Kind = "list_count"  // "How many favorite podcasts do I have?"
 	ListMember Kind = "list_member" // "Is Dune one of my favorite books?"
 	ListLeast  Kind = "list_least"  // "What's my least favorite food?"
+	ListTop    Kind = "list_top"    // "Top 3 cuisines?", "My favorite movies?": a list said without a verb
 	Who        Kind = "who"         // "Who is my husband?", "Who are my kids?"
 	Group      Kind = "group"       // "Do we have any pets?", "Who in my family ...?"
 	YesNo      Kind = "yes_no"      // "Do I have any allergies?", "Is Ben allergic to nuts?"
@@ -37,8 +38,12 @@ type Plan struct {
 	// Value is the thing asked about: the member of "Is Dune one of ...", the
 	// "nuts" of "allergic to nuts", the "Oslo" of "before Oslo".
 	Value string `json:"value,omitempty"`
-	// Rank is the N of "in my top N" (ListMember).
+	// Rank is the N of "in my top N" (ListMember) and of "top N" (ListTop; 0: the
+	// whole list).
 	Rank int `json:"rank,omitempty"`
+	// Position asks where a member ranks ("Where is Bach on my list of favorite
+	// composers?"), not whether it is one (ListMember).
+	Position bool `json:"position,omitempty"`
 	// Relation is the relation the question names ("husband", "kids"), for Who.
 	Relation string `json:"relation,omitempty"`
 	// Group is the group asked about: "family", "children", "pets", "colleagues",
@@ -76,7 +81,7 @@ var (
 	reMember3 = regexp.MustCompile(`^(?:is|are) (.+?) (?:still )?(?:on|in) my (?:list of )?favorites? (.+?)(?: list)?$`)
 	reCount   = regexp.MustCompile(`^how many favorites? (.+?) (?:do i have|have i got|have i (?:saved|listed|named|told you)|are (?:there|on my list|in my list)|did i (?:list|name|save|tell you))$`)
 	reCount2  = regexp.MustCompile(`^how (?:many things|many items|long) (?:are|is) (?:on|in)? ?my favorites? (.+?)(?: list)?$`)
-	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in) my favorites? (?:list|ranking)$`)
+	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in|among) my (?:list of )?favorites?(?: list| ranking)?$`)
 	reLeast   = regexp.MustCompile(`^(?:what is|what's|whats|which is|which one is|what are|tell me) my least favorite (.+)$`)
 	reLast    = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of) my (?:list of )?favorites?(?: list)?$`)
 	reLast2   = regexp.MustCompile(`^(?:which|what) of my favorites? (.+?) do i (?:like|love|enjoy) (?:the )?least$`)
@@ -84,7 +89,7 @@ var (
 	reListAt  = regexp.MustCompile(`^(?:what|which) (?:was|were) my favorites? (.+?) in ((?:19|20)\d\d)$`)
 	reWho     = regexp.MustCompile(`^who(?: is| are|'s|'re) my (.+)$`)
 	reWhoName = regexp.MustCompile(`^who(?: is|'s| was) ([a-z][a-z'-]+(?: [a-z][a-z'-]+)?)$`)
-	reTopN    = regexp.MustCompile(`^(?:is|are) (.+?) (?:in|among|one of) my top (\d+) (?:favorites? )?(.+?)(?: list)?$`)
+	reTopN    = regexp.MustCompile(`^(?:is|are) (.+?) (?:in|among|one of) my top (\d+|` + numberWordsRE + `) (?:favorites? )?(.+?)(?: list)?$`)
 	reHaveAny = regexp.MustCompile(`^(?:do|does|have) (?:i|we|my family|our family) (?:have|own|got|have got) (?:any |a |an )?([a-z-]+)$`)
 	reName    = regexp.MustCompile(`^(?:what is|what's|whats|what are) (?:my|our) ([a-z' -]+?)(?:'s|s') names?$`)
 	reCalled  = regexp.MustCompile(`^(?:what is|what's|whats|what are|how is|how are) (?:my|our) ([a-z -]+?) (?:called|named)$`)
@@ -113,6 +118,17 @@ var (
 	reYesNo   = regexp.MustCompile(`^(?:do|does|did|is|are|am|was|were|has|have|can|could|should) `)
 )
 
+// The reads of a list said without "favorite ... is": a member's rank, a count, a bare
+// noun phrase.
+var (
+	// "Where does Paddington 2 rank among my favorite movies?", "Where is Bach on my
+	// list of favorite composers?", "What number is Heat on my movie list?"
+	rePosition = regexp.MustCompile(`^(?:where(?:'s| does| do| did| is| are) (.+?)(?: rank| come| fall| sit| land| stand| place| go)?|(?:what|which) (?:rank|number|position|place|spot) (?:is|are|does|do) (.+?)(?: have| hold)?|how (?:high|far up|far down|low) (?:is|are|does) (.+?)(?: rank| come)?) (?:in|on|among|within) my (?:list of |ranking of )?(?:favorites? (.+?)(?: list| ranking)?|([a-z][a-z ]*?) (?:list|ranking|favorites))$`)
+	reCount4   = regexp.MustCompile(`^how many (.+?) (?:do i have|have i got|have i (?:saved|listed|named)|are there|did i (?:list|name|save)) (?:in|on|among) my (?:list of )?favorites?(?: list| ranking)?$`)
+	reTerseTop = regexp.MustCompile(`^(?:my |what about my )?top (\d+|` + numberWordsRE + `) (?:favorites? )?([a-z][a-z' -]*)$`)
+	reTerseFav = regexp.MustCompile(`^(?:my |what about my )?favorites? ([a-z][a-z' -]*)$`)
+)
+
 // relationNouns are relations a yes/no question may ask about: "Do I have a brother?".
 var relationNouns = map[string]bool{"brother": true, "sister": true, "son": true, "daughter": true, "kid": true,
 	"child": true, "wife": true, "husband": true, "partner": true, "boyfriend": true, "girlfriend": true, "dog": true,
@@ -130,7 +146,8 @@ var groupWords = map[string]string{
 // Of reads a question. ok is false when it is not one this package places; the
 // caller then tries the router's reads and the recall.
 func Of(q string) (p Plan, ok bool) {
-	p, ok = of(clean(q))
+	// A bare noun phrase ("Top 3 cuisines?") is a question only with its mark.
+	p, ok = of(clean(q), strings.HasSuffix(strings.TrimSpace(q), "?"))
 	p.Value = original(q, p.Value)
 	p.Topic = strings.TrimSuffix(p.Topic, " list")
 	return p, ok
@@ -149,7 +166,7 @@ func original(q, v string) string {
 	return v
 }
 
-func of(s string) (p Plan, ok bool) {
+func of(s string, asked bool) (p Plan, ok bool) {
 	if s == "" {
 		return Plan{}, false
 	}
@@ -165,15 +182,23 @@ func of(s string) (p Plan, ok bool) {
 		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 	}
 	if m := reTopN.FindStringSubmatch(s); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		return Plan{Kind: ListMember, Value: m[1], Topic: m[3], Rank: n, Self: true}, true
+		return Plan{Kind: ListMember, Value: m[1], Topic: m[3], Rank: number(m[2]), Self: true}, true
+	}
+	if m := rePosition.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: ListMember, Value: firstOf(m[1:4]), Topic: firstOf(m[4:]), Self: true, Position: true}, true
+	}
+	if m := reTerseTop.FindStringSubmatch(s); m != nil && asked && len(strings.Fields(m[2])) <= 4 {
+		return Plan{Kind: ListTop, Topic: m[2], Rank: number(m[1]), Self: true}, true
+	}
+	if m := reTerseFav.FindStringSubmatch(s); m != nil && asked && len(strings.Fields(m[1])) <= 4 {
+		return Plan{Kind: ListTop, Topic: m[1], Self: true}, true
 	}
 	for _, re := range []*regexp.Regexp{reMember2, reMember3} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 		}
 	}
-	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3} {
+	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3, reCount4} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListCount, Topic: m[1], Self: true}, true
 		}
@@ -314,6 +339,32 @@ func groupValue(s string) string {
 		}
 	}
 	return ""
+}
+
+// firstOf returns the first non-empty group.
+func firstOf(groups []string) string {
+	for _, g := range groups {
+		if g != "" {
+			return g
+		}
+	}
+	return ""
+}
+
+// numberWordsRE matches the number words "one" to "twenty".
+const numberWordsRE = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty`
+
+// number reads a whole number in digits or words ("3", "three"); 0 when it is none.
+func number(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	for i, w := range strings.Split(numberWordsRE, "|") {
+		if w == s {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isNumber(v string) bool {

@@ -53,6 +53,9 @@ func TestOf(t *testing.T) {
 			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
 		}
 	}
+	if p, _ := Of("My top 3 cuisines"); p.Kind == ListTop {
+		t.Error(`Of("My top 3 cuisines") is a list read; without its "?" it is no question`)
+	}
 	if _, ok := Of("  ?"); ok {
 		t.Error("an empty question was placed")
 	}
@@ -77,6 +80,18 @@ func TestOfVariants(t *testing.T) {
 	}{
 		{"Who's my dentist?", Plan{Kind: Who, Relation: "dentist"}},
 		{"Is Alien in my top 3 movies?", Plan{Kind: ListMember, Value: "Alien", Topic: "movies", Rank: 3, Self: true}},
+		{"Is Mexican in my top three cuisines?", Plan{Kind: ListMember, Value: "Mexican", Topic: "cuisines", Rank: 3, Self: true}},
+		{"Where does Paddington 2 rank among my favorite movies?", Plan{Kind: ListMember, Value: "Paddington 2", Topic: "movies", Self: true, Position: true}},
+		{"Where is Bach on my list of favorite composers?", Plan{Kind: ListMember, Value: "Bach", Topic: "composers", Self: true, Position: true}},
+		{"Where's Kyoto in my favourite cities?", Plan{Kind: ListMember, Value: "Kyoto", Topic: "cities", Self: true, Position: true}},
+		{"What number is Heat on my movie list?", Plan{Kind: ListMember, Value: "Heat", Topic: "movie", Self: true, Position: true}},
+		{"How high is Azul on my list of favorite board games?", Plan{Kind: ListMember, Value: "Azul", Topic: "board games", Self: true, Position: true}},
+		{"How many cuisines do I have in my favorites?", Plan{Kind: ListCount, Topic: "cuisines", Self: true}},
+		{"How many movies are on my favorites list?", Plan{Kind: ListCount, Topic: "movies", Self: true}},
+		{"Top 3 cuisines?", Plan{Kind: ListTop, Topic: "cuisines", Rank: 3, Self: true}},
+		{"My top five songs?", Plan{Kind: ListTop, Topic: "songs", Rank: 5, Self: true}},
+		{"Favorite color?", Plan{Kind: ListTop, Topic: "color", Self: true}},
+		{"Where does Anna work?", Plan{Kind: Facts}},
 		{"Do I have any siblings?", Plan{Kind: Group, Group: "siblings", Many: true}},
 		{"Do I have a brother?", Plan{Kind: Group, Group: "anyone", Relation: "brother", Many: true}},
 		{"Who is Greta?", Plan{Kind: Who, Value: "Greta"}},

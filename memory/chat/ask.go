@@ -33,7 +33,7 @@ func (s *Service) Ask(ctx context.Context, user factbase.UserID, q string) (AskR
 	}
 	answered := func(a AskResult, ok bool, err error) bool { return err != nil || ok }
 	switch plan.Kind {
-	case question.ListCount, question.ListMember, question.ListLeast:
+	case question.ListCount, question.ListMember, question.ListLeast, question.ListTop:
 		a, err := s.askList(ctx, user, plan, out)
 		return a, err
 	case question.History:

@@ -10,10 +10,25 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/question"
+	"github.com/factbase/factbase/router"
 )
 
-// askList answers a count, a membership or a least favorite of a favorites list.
+// askList answers a count, a membership, a member's rank, a least favorite or the top
+// of a favorites list.
 func (s *Service) askList(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, error) {
+	if plan.Kind == question.ListTop {
+		// "Top 3 cuisines?", "My favorite movies?": the router's read of the list, as
+		// if asked in full.
+		q := router.Query{Kind: router.QueryList, Topic: plan.Topic, Limit: plan.Rank}
+		if plan.Rank == 0 && !strings.HasSuffix(plan.Topic, "s") {
+			q = router.Query{Kind: router.QueryRank, Topic: plan.Topic, Rank: 1}
+		}
+		a, err := s.answer(ctx, user, q)
+		if err != nil {
+			return AskResult{}, err
+		}
+		return s.finish(ctx, user, out, "list", a)
+	}
 	c, err := s.TopicKey(ctx, user, plan.Topic)
 	if err != nil {
 		return AskResult{}, err
@@ -98,6 +113,10 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		}
 		a.Total = total
 		switch {
+		case plan.Position && len(a.Items) > 0:
+			a.Reply = fmt.Sprintf("%s is #%d of your %d favorite %s.", a.Items[0].Value, a.Items[0].Rank, total, plural(noun))
+		case plan.Position && total > 0:
+			a.Reply = fmt.Sprintf("%s is not on your list of %d favorite %s.", plan.Value, total, plural(noun))
 		case len(a.Items) > 0 && plan.Rank > 0 && a.Items[0].Rank > plan.Rank:
 			a.Reply = fmt.Sprintf("No: %s is #%d of your favorite %s, not in your top %d.", a.Items[0].Value, a.Items[0].Rank, plural(noun), plan.Rank)
 		case len(a.Items) > 0:
