@@ -38,8 +38,10 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		say(msg)
 	}
 	friday := time.Date(2026, time.March, 6, 10, 0, 0, 0, time.UTC)
+	monday := time.Date(2026, time.March, 9, 0, 0, 0, 0, time.UTC)
 	if _, err := e.Apply(t.Context(), u, []factbase.Op{
 		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: factbase.KeyPlan, Value: "dentist appointment", Text: "The user has a dentist appointment on Friday at 10am", Anchor: &friday}},
+		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: factbase.KeyPlan, Value: "haircut", Text: "The user has a haircut on Monday", Anchor: &monday}},
 		{Kind: factbase.OpSet, Fact: factbase.Fact{Key: "least_favorite.vegetable", Value: "okra"}},
 	}); err != nil {
 		t.Fatal(err)
@@ -56,6 +58,7 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Do we have any pets?", []string{"Rex"}, "Yes"},
 		{"Is anyone in my family allergic to nuts?", []string{"Lea"}, "Yes: Lea"},
 		{"What do I have on Friday?", []string{"dentist appointment"}, "dentist"},
+		{"When's my dentist appointment?", []string{"dentist appointment"}, "Friday"},
 		{"Where did I live before Oslo?", []string{"Bergen"}, "Bergen"},
 		{"How many favorite podcasts do I have?", []string{"Radiolab", "Serial"}, "You have 2 favorite podcasts"},
 		{"Is Dune one of my favorite books?", []string{"Dune"}, "Yes: Dune is #1"},

@@ -93,7 +93,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	timeOnly := len(intents) > 0 && !slices.ContainsFunc(intents, func(p string) bool {
 		return p != factbase.KeyPlan && p != factbase.KeyTravel && p != factbase.KeySchedule
-	}) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "when ")
+	}) && strings.HasPrefix(lowerQuestion(q), "when ")
 	// The facts of the people asked about, read directly: recall ranks what it finds
 	// by the question's words and may not reach them all.
 	candidates := rec.Hits
@@ -191,12 +191,26 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			a = hitsAnswer(matching, "No: ")
 		}
 	}
-	lq := strings.ToLower(strings.TrimSpace(q))
-	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") || strings.HasPrefix(lq, "which of ") {
+	lq := lowerQuestion(q)
+	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") ||
+		strings.HasPrefix(lq, "whose ") || strings.HasPrefix(lq, "which of ") {
 		a = peopleItems(a, matching, ens)
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// lowerQuestion is q in lower case, trimmed, with the contractions of its question
+// word spelled out: "When's my dentist appointment?" is "when is my dentist
+// appointment?".
+func lowerQuestion(q string) string {
+	l := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(q, "’", "'")))
+	for _, w := range []string{"when", "where", "what", "who", "how", "which"} {
+		if rest, ok := strings.CutPrefix(l, w+"'s "); ok {
+			return w + " is " + rest
+		}
+	}
+	return l
 }
 
 // asksDay reports whether q asks for a day or a time ("Which day ...", "What time
@@ -274,7 +288,7 @@ func negativeAsked(q string) bool {
 // dislikes, not diet) and widened for phrasings recall does not weigh ("what does Eli
 // do": the job; "when is ...": dated facts).
 func askIntents(q string) []string {
-	l := " " + strings.ToLower(strings.TrimRight(strings.TrimSpace(q), "?!.")) + " "
+	l := " " + strings.TrimRight(lowerQuestion(q), "?!.") + " "
 	words := recallWords(q)
 	switch {
 	case reNotLike.MatchString(l):
