@@ -92,6 +92,53 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 	}
 }
 
+// TestAskKeepsToWhatIsAsked: a fact of the right person or kind but not the one asked
+// about does not answer: the other Martin's city, where someone is from for where they
+// live, a birthday for where, a haircut for whom, every plan for one.
+func TestAskKeepsToWhatIsAsked(t *testing.T) {
+	c := &clock{t: peopleNow}
+	o := memory.Options{NoSheetRegen: true}
+	people.DeclarePeopleKeys(&o.Cardinalities)
+	e := memory.New(openStore(t, "", c.Now), o)
+	u := storetest.NewUser()
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow})
+	for _, msg := range []string{"I was born on 12 November 1988.", "I live in Lisbon.", "I'm from Nairobi.",
+		"My colleague Martin is vegetarian.", "Martin, my accountant, lives in Boston.", "My friend Sophie is from Lyon.",
+		"I have a haircut on Friday at 10am.", "I have a job interview on March 20.", "I have a meeting with Laura tomorrow at 3pm."} {
+		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
+			t.Fatalf("Say(%q): %v", msg, err)
+		}
+	}
+	for _, tc := range []struct {
+		q     string
+		items []string
+		reply string
+	}{
+		{"Where was I born?", nil, "I don't know"},
+		{"Where did I live before Lisbon?", nil, "Lisbon is the earliest"},
+		{"Where does my colleague Martin live?", nil, "I don't know"},
+		{"Where does my accountant Martin live?", []string{"Boston"}, "Boston"},
+		{"Who lives in Lyon?", nil, "I don't know"},
+		{"Where is Sophie from?", []string{"Lyon"}, "Lyon"},
+		{"Who am I meeting on Friday?", nil, "I don't know of anyone then"},
+		{"What time is my job interview?", []string{"a job interview on March 20"}, "March 20"},
+	} {
+		res, err := e.Chat.Ask(ctx, u, tc.q)
+		if err != nil {
+			t.Fatalf("Ask(%q): %v", tc.q, err)
+		}
+		if !strings.Contains(res.Reply, tc.reply) || len(res.Items) != len(tc.items) {
+			t.Errorf("Ask(%q) = %q with %d items %+v; want %q with %q", tc.q, res.Reply, len(res.Items), res.Items, tc.reply, tc.items)
+			continue
+		}
+		for i, it := range res.Items {
+			if it.Value != tc.items[i] {
+				t.Errorf("Ask(%q) item %d = %q, want %q", tc.q, i, it.Value, tc.items[i])
+			}
+		}
+	}
+}
+
 // TestAskAnswersFromEpisodes: questions about an engineering log are answered from
 // the episode that holds what they ask, with its date; a question no episode holds
 // says "I don't know".
@@ -137,6 +184,8 @@ func TestAskAnswersFromEpisodes(t *testing.T) {
 		{"What did we do on Tuesday?", []string{"payments v4.1.0"}, nil},
 		{"What version is the mobile app on?", []string{"I don't know"}, nil},
 		{"How long did the export take?", []string{"I don't know"}, nil},
+		{"How many products were reindexed?", []string{"I don't know"}, nil},
+		{"How long did the search-api deploy take?", []string{"I don't know"}, nil},
 		{"Who fixed the login outage?", []string{"I don't know"}, nil},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)

@@ -94,6 +94,12 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	timeOnly := len(intents) > 0 && !slices.ContainsFunc(intents, func(p string) bool {
 		return p != factbase.KeyPlan && p != factbase.KeyTravel && p != factbase.KeySchedule
 	}) && strings.HasPrefix(lowerQuestion(q), "when ")
+	if asksDay(q) {
+		// "What time is my job interview?": the plan or schedule that names it, not
+		// every plan ("time" names what is asked, not what it is about)
+		timeOnly = true
+		content = slices.DeleteFunc(content, func(w string) bool { return w == "time" || w == "day" || w == "days" || w == "date" })
+	}
 	// The facts of the people asked about, read directly: recall ranks what it finds
 	// by the question's words and may not reach them all.
 	candidates := rec.Hits
@@ -132,12 +138,18 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		case h.Key == factbase.KeyRelation, strings.HasPrefix(h.Key, factbase.FavoritesPrefix):
 			// who someone is answers Who; a list answers by rank, count or membership
 		case len(intents) > 0 && !recallKeyMatches(h.Key, intents):
+		case h.Key == factbase.KeyOrigin && livesAsked(words):
+			// "Who lives in Lyon?" is not answered by where someone is from
+		case strings.HasPrefix(lowerQuestion(q), "where ") && slices.Contains(dateKeys, h.Key):
+			// "Where was I born?" asks for a place, not the birthday
 		case plan.About && h.Key != factbase.KeyRelation:
 			hits = append(hits, h) // everything known about them
 		case len(intents) == 0 && h.When == nil && !mentions(h, content):
 			// nothing the question asks for: a named person's other facts do not answer it
 		case timeOnly && !mentions(h, content):
 			// "When is my performance review?" is not answered by another plan
+		case asksDay(q) && !slices.Contains(timeKeys, h.Key) && h.Fact.Anchor == nil:
+			// "What time is my job interview?" is not answered by the job
 		default:
 			hits = append(hits, h)
 		}
@@ -171,10 +183,16 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		return out, false, nil
 	}
 	if rec.Window != nil {
-		// a time asks for everything in it, soonest first
+		// a time asks for everything in it, soonest first; "who" for the people in it
 		matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return h.When == nil })
+		if strings.HasPrefix(lowerQuestion(q), "who ") {
+			matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return !namesSomeone(h, ens) })
+		}
 		if len(matching) == 0 {
 			out.Reply, out.Source = "I don't know of anything then.", "facts"
+			if strings.HasPrefix(lowerQuestion(q), "who ") {
+				out.Reply = "I don't know of anyone then."
+			}
 			return out, true, nil
 		}
 	} else if !plan.Many && !yesNo {
@@ -198,6 +216,37 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// namesSomeone reports whether a hit is about someone the user knows, or its text
+// names one of them: "Who am I meeting on Friday?" is not answered by a haircut.
+func namesSomeone(h RecallHit, ens []factbase.Entity) bool {
+	if h.Fact.Subject != factbase.SubjectUser {
+		return true
+	}
+	words := recallWords(h.Fact.Text + " " + h.Value)
+	return slices.ContainsFunc(ens, func(en factbase.Entity) bool {
+		return en.Name != "" && recallNamedBy(factbase.Entity{Name: en.Name, Aliases: en.Aliases}, words)
+	})
+}
+
+// timeKeys hold when something happens.
+var timeKeys = []string{factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule, factbase.KeyBirthday,
+	factbase.KeyUserBirthday, factbase.KeyAnniversary}
+
+// dateKeys hold a date or an age, never a place.
+var dateKeys = []string{factbase.KeyBirthday, factbase.KeyUserBirthday, factbase.KeyAnniversary, factbase.KeyAge}
+
+// livesAsked reports whether a question asks where someone lives (not where they
+// are from).
+func livesAsked(words []string) bool {
+	return !slices.Contains(words, "from") && slices.ContainsFunc(words, func(w string) bool {
+		switch w {
+		case "live", "lives", "lived", "living", "reside", "resides", "stay", "stays":
+			return true
+		}
+		return false
+	})
 }
 
 // lowerQuestion is q in lower case, trimmed, with the contractions of its question

@@ -108,6 +108,7 @@ var personWords = []string{"husband", "wife", "partner", "spouse", "boyfriend", 
 // (recallNamedBy), or by a relation that means the same ("my mother" for a "mom").
 // missing is a relation named with "my" that no one has, when there is one.
 func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity, missing string) {
+	var rels []string
 	for _, en := range ens {
 		if recallNamedBy(en, words) {
 			named = append(named, en)
@@ -133,6 +134,21 @@ func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity
 		if !found && missing == "" {
 			missing = rel
 		}
+		rels = append(rels, rel)
+	}
+	// "my colleague Martin", "Martin, my accountant": a relation said with a name
+	// narrows the name to the one of that relation, and does not add the others.
+	var both []factbase.Entity
+	for _, en := range ens {
+		if recallNamedBy(factbase.Entity{Name: en.Name, Aliases: en.Aliases}, words) &&
+			slices.ContainsFunc(rels, func(r string) bool {
+				return relationMatches(en.Relation, r) || relationMatches(en.Relation, singularRel(r))
+			}) {
+			both = append(both, en)
+		}
+	}
+	if len(both) > 0 {
+		return both, ""
 	}
 	return named, missing
 }

@@ -27,6 +27,9 @@ type episodeQuestion struct {
 	// we upgrade from?"): the episode's words answer, not a value extracted from it.
 	story bool
 	many  bool // asks for every one: "Which deploy failed?", "What incidents ...?"
+	// counted are the words after "how many" ("invoices", "ETL jobs"): an episode
+	// must count one of them ("48,200 invoices"), or say what implies it.
+	counted []string
 }
 
 // windowOf is the past time a question names and the words that name it.
@@ -118,6 +121,13 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 	}
 	if eq.recent || eq.yesNo || eq.when {
 		eq.many = false
+	}
+	if eq.answer == answerNumber && len(ws) > 2 && ws[1] == "many" {
+		for _, w := range ws[2:min(len(ws), 4)] {
+			if slices.Contains(eq.words, w) {
+				eq.counted = append(eq.counted, w)
+			}
+		}
 	}
 	return eq
 }
@@ -293,6 +303,9 @@ func (eq episodeQuestion) holdsAll(text episodeText, words []string) bool {
 	case answerSize:
 		return sizeRE.MatchString(text.raw)
 	case answerNumber:
+		if len(eq.counted) > 0 {
+			return slices.ContainsFunc(eq.counted, func(w string) bool { return counts(text.raw, w) || implied(w, text.raw, text.stems) })
+		}
 		return numberRE.MatchString(text.raw)
 	case answerShare:
 		return strings.Contains(text.raw, "%")
@@ -490,10 +503,19 @@ var measureNouns = map[string]bool{"version": true, "versions": true, "stats": t
 var (
 	// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
 	versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+(-[a-z]+\d*)?`)
-	durationRE  = regexp.MustCompile(`\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b`)
-	sizeRE      = regexp.MustCompile(`\b\d+(\.\d+)?\s*(b|kb|mb|gb|tb|pb|kib|mib|gib|tib|bytes?)\b`)
-	numberRE    = regexp.MustCompile(`\d`)
+	// durationRE finds how long something took or lasted: "in 42 minutes", "down for
+	// 18 minutes", "took 3 h"; not a latency ("lag under 200 ms").
+	durationRE = regexp.MustCompile(`\b(?:in|for|took|lasted|lasting|over|after|taking)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|just\s+|only\s+)?\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b`)
+	sizeRE     = regexp.MustCompile(`\b\d+(\.\d+)?\s*(b|kb|mb|gb|tb|pb|kib|mib|gib|tib|bytes?)\b`)
+	numberRE   = regexp.MustCompile(`\d`)
 )
+
+// counts reports whether text counts w: a number, then at most two words, then w
+// (by stem): "48,200 invoices", "3.2 million rows", "12 nightly jobs".
+func counts(text, w string) bool {
+	re := regexp.MustCompile(`\d[\d,.]*(?:\s+(?:thousand|million|billion|k|m))?(?:\s+[a-z_-]+){0,2}?\s+` + regexp.QuoteMeta(stemOf(w)))
+	return re.MatchString(text)
+}
 
 func isDigits(w string) bool {
 	for _, r := range w {
