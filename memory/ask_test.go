@@ -156,6 +156,7 @@ func TestAskAnswersFromEpisodes(t *testing.T) {
 		{"2026-04-29T08:00:00Z", "Outage: the login page was unavailable for 25 minutes because the session store filled its disk. Mitigated by resizing the volume.", []string{"auth", "incident"}},
 		{"2026-04-30T18:00:00Z", "Reindexing the catalog is in progress: 60% of products done.", []string{"catalog"}},
 		{"2026-05-03T22:00:00Z", "Weekly export finished; archive size 12 GB.", []string{"export"}},
+		{"2026-05-03T23:00:00Z", "Upgraded Node from 18.19.0 to 20.11.1 on the build agents.", []string{"ci"}},
 	} {
 		at, err := time.Parse(time.RFC3339, ep.at)
 		if err != nil {
@@ -185,6 +186,8 @@ func TestAskAnswersFromEpisodes(t *testing.T) {
 		{"What version is the mobile app on?", []string{"I don't know"}, nil},
 		{"How long did the export take?", []string{"I don't know"}, nil},
 		{"How many products were reindexed?", []string{"I don't know"}, nil},
+		{"What version of Node were we on before?", []string{"from 18.19.0 to 20.11.1"}, nil},
+		{"Tell me about the payments release.", []string{"aborted after the smoke tests timed out"}, nil},
 		{"How long did the search-api deploy take?", []string{"I don't know"}, nil},
 		{"Who fixed the login outage?", []string{"I don't know"}, nil},
 	} {

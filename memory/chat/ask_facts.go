@@ -142,6 +142,8 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			// "Who lives in Lyon?" is not answered by where someone is from
 		case strings.HasPrefix(lowerQuestion(q), "where ") && slices.Contains(dateKeys, h.Key):
 			// "Where was I born?" asks for a place, not the birthday
+		case plan.About && len(subjects) == 0 && !mentions(h, content):
+			// "Tell me about the auth-service rollback": what names it, or the episodes
 		case plan.About && h.Key != factbase.KeyRelation:
 			hits = append(hits, h) // everything known about them
 		case len(intents) == 0 && h.When == nil && !mentions(h, content):

@@ -49,6 +49,11 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 		owner = about + "'s"
 	}
 	dontKnow := func(reply string) (AskResult, bool, error) {
+		if versions[0].Source.Kind == factbase.SourceEpisode {
+			// An episode's words may tell more than its extracted facts ("Upgraded
+			// Airflow from 2.7.3 to 2.9.1" stores 2.9.1 only): the episodes answer.
+			return out, false, nil
+		}
 		out.Source, out.Key, out.Reply = "history", key, reply
 		return out, true, nil
 	}

@@ -79,7 +79,9 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 	switch {
 	case strings.HasPrefix(l, "how long"), strings.HasPrefix(l, "how much time"):
 		eq.answer = answerDuration
-	case strings.HasPrefix(l, "how big"), strings.HasPrefix(l, "how large"), strings.HasPrefix(l, "what size"), strings.HasPrefix(l, "how much space"), strings.HasPrefix(l, "how much disk"):
+	case strings.HasPrefix(l, "how big"), strings.HasPrefix(l, "how large"), strings.HasPrefix(l, "what size"),
+		strings.HasPrefix(l, "how much space"), strings.HasPrefix(l, "how much disk"), strings.HasPrefix(l, "how much data"),
+		strings.HasPrefix(l, "how much storage"), strings.HasPrefix(l, "how much memory"):
 		eq.answer = answerSize
 	case strings.HasPrefix(l, "how many"), strings.HasPrefix(l, "how much"):
 		eq.answer = answerNumber
@@ -98,19 +100,25 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 			eq.window = &win
 		}
 	}
-	eq.story = eq.lead == "why" || eq.lead == "how" && eq.answer == answerAny
+	// A story is asked by why, how, "tell me about", "what happened", "what did we
+	// fix" (a verb after "what did"), "what caused", "what took ... down".
+	eq.story = eq.lead == "why" || eq.lead == "how" && eq.answer == answerAny || eq.lead == "tell" ||
+		eq.lead == "what" && len(ws) > 2 && (ws[1] == "did" || ws[1] == "do" || ws[1] == "does") && ws[2] != "you"
 	for i, w := range ws {
 		switch w {
 		case "last", "latest", "lately", "recent", "recently", "now", "currently", "current", "still", "today":
 			eq.recent = true
 		case "cause", "caused", "causes", "causing", "reason", "led", "triggered", "from", "before", "previous",
-			"previously", "prior", "old", "earlier", "originally":
+			"previously", "prior", "old", "earlier", "originally", "happen", "happened", "happening", "about":
 			eq.story = true
 		case "took", "made", "broke", "brought", "knocked":
 			eq.story = eq.story || i == 1 && eq.lead == "what"
 		}
 		if recallStop[w] || questionWords[w] || episodeFrame[w] || len(w) < 3 && !isDigits(w) || len(w) < 2 {
 			continue
+		}
+		if eq.many && genericNouns[w] || eq.answer == answerSize && sizeNouns[w] {
+			continue // "Which services ...": the kind of answer, not a word of it
 		}
 		if isDigits(w) && slices.ContainsFunc(eq.versions, func(v string) bool { return slices.Contains(strings.Split(v, "."), w) }) {
 			continue // a part of a version, checked whole
@@ -243,7 +251,7 @@ func (eq episodeQuestion) pick(eps []scoredEpisode) ([]scoredEpisode, string) {
 				// nothing asked but a time: only what falls in it answers
 			case eq.yesNo && eq.denies(text, req):
 				deny = append(deny, ep)
-			case eq.holdsAll(text, req):
+			case eq.holdsAll(text, req), eq.yesNo && eq.affirms(text, req):
 				hold = append(hold, ep)
 			}
 		}
@@ -304,7 +312,7 @@ func (eq episodeQuestion) holdsAll(text episodeText, words []string) bool {
 		return sizeRE.MatchString(text.raw)
 	case answerNumber:
 		if len(eq.counted) > 0 {
-			return slices.ContainsFunc(eq.counted, func(w string) bool { return counts(text.raw, w) || implied(w, text.raw, text.stems) })
+			return slices.ContainsFunc(eq.counted, func(w string) bool { return counts(text.raw, w) || implied(w, text.raw) })
 		}
 		return numberRE.MatchString(text.raw)
 	case answerShare:
@@ -321,13 +329,30 @@ func (eq episodeQuestion) denies(text episodeText, words []string) bool {
 	var rest []string
 	denied := false
 	for _, w := range words {
-		if c, ok := classOf(w); ok && text.hasClass(opposites[c]...) {
+		if c, ok := classOf(w); ok && !text.stems[stemOf(w)] && text.hasClass(opposites[c]...) {
 			denied = true
 			continue
 		}
 		rest = append(rest, w)
 	}
 	return denied && eq.holdsAll(text, rest)
+}
+
+// affirms reports whether text holds all of words but the question's verbs of
+// success ("successful", "finished", "go out"), and nothing that denies them: "Kafka
+// upgraded from 3.5.1 to 3.7.0" affirms "Was the Kafka upgrade successful?".
+func (eq episodeQuestion) affirms(text episodeText, words []string) bool {
+	var rest []string
+	for _, w := range words {
+		if c, ok := classOf(w); ok && affirmed[c] && !text.has(w) {
+			if text.hasClass(opposites[c]...) {
+				return false
+			}
+			continue
+		}
+		rest = append(rest, w)
+	}
+	return len(rest) > 0 && len(rest) < len(words) && eq.holdsAll(text, rest)
 }
 
 // asksMeasure reports whether the question asks for a measure named by the last
@@ -339,12 +364,18 @@ func (eq episodeQuestion) asksMeasure(measure string) bool {
 			continue
 		}
 		for _, w := range eq.words {
-			if stemOf(w) == stemOf(part) {
+			if stemOf(w) == stemOf(part) || part == "version" && (w == "release" || w == "build") && !eq.namesMeasure() {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// namesMeasure reports whether the question names a measure ("rate", "accuracy"):
+// then a "release" in it is the thing measured, not a version asked for.
+func (eq episodeQuestion) namesMeasure() bool {
+	return slices.ContainsFunc(eq.words, func(w string) bool { return measureNouns[w] })
 }
 
 // names reports whether the question names a thing: "api-gateway" is named by "API
@@ -395,7 +426,7 @@ func (t episodeText) has(w string) bool {
 	if c, ok := classOf(w); ok && t.hasClass(c) {
 		return true
 	}
-	return implied(w, t.raw, t.stems)
+	return implied(w, t.raw)
 }
 
 // hasClass reports whether the text holds a word of one of the classes.
@@ -428,7 +459,8 @@ var phraseReplacer = strings.NewReplacer(
 // verbClasses are the verbs (and nouns of them) an episode may say a question's verb
 // with: "resolved" for "fix", "halted" or "rolled back" for "fail".
 var verbClasses = map[string][]string{
-	"fail":    {"fail", "failed", "failing", "failure", "failures", "broke", "broken", "crashed", "crash", "rollback", "revert", "reverted", "halted", "aborted", "errored", "timeout"},
+	"fail":    {"fail", "failed", "failing", "failure", "failures", "crashed", "crash", "rollback", "revert", "reverted", "halted", "aborted", "errored", "timeout"},
+	"break":   {"broke", "broken", "break", "breaks", "fail", "failed", "failure", "crashed", "crash", "down", "outage", "unavailable", "offline"},
 	"stop":    {"pause", "paused", "halt", "halted", "stop", "stopped", "abort", "aborted", "suspended", "frozen"},
 	"fix":     {"fix", "fixed", "resolve", "resolved", "resolution", "mitigate", "mitigated", "repair", "repaired", "restore", "restored", "solved", "recovered"},
 	"finish":  {"finish", "finished", "complete", "completed", "done", "ended"},
@@ -440,11 +472,16 @@ var verbClasses = map[string][]string{
 	"succeed": {"succeed", "succeeded", "success", "successful", "successfully"},
 }
 
+// affirmed are the classes whose verbs an episode affirms by telling what was done
+// without a word that denies it: "Kafka upgraded ..." was successful.
+var affirmed = map[string]bool{"succeed": true, "finish": true, "ship": true}
+
 // opposites are the classes that deny a class, for yes/no questions.
 var opposites = map[string][]string{
 	"finish":  {"pending", "stop", "fail"},
 	"ship":    {"fail", "stop"},
-	"succeed": {"fail", "stop"},
+	"upgrade": {"fail", "stop"},
+	"succeed": {"fail", "stop", "pending"},
 	"fix":     {"fail"},
 	"fail":    {"succeed"},
 }
@@ -478,7 +515,7 @@ var wordClass = func() map[string]string {
 }()
 
 // classOrder lists every class of verbClasses, in the order wordClass prefers them.
-var classOrder = []string{"fail", "fix", "finish", "ship", "down", "upgrade", "start", "succeed", "stop", "pending"}
+var classOrder = []string{"fail", "break", "fix", "finish", "ship", "down", "upgrade", "start", "succeed", "stop", "pending"}
 
 // episodeFrame are the words of a question's frame, not of what it asks about: "What
 // happened to ...", "How long did ... take", "What took ... down", "so far".
@@ -491,8 +528,19 @@ var episodeFrame = map[string]bool{
 	"still": true, "yet": true, "ever": true, "actually": true, "something": true, "everything": true, "thing": true,
 	"things": true, "stuff": true, "us": true, "ours": true, "been": true, "being": true, "had": true, "measured": true,
 	"measure": true, "size": true, "today": true, "during": true, "within": true, "since": true, "until": true,
-	"across": true, "per": true,
+	"across": true, "per": true, "total": true, "overall": true, "use": true, "uses": true, "using": true, "used": true,
+	"before": true, "previously": true, "prior": true, "earlier": true, "originally": true,
+	"root": true, "say": true, "said": true, "says": true, "mention": true, "mentioned": true, "note": true, "noted": true,
 }
+
+// genericNouns name the kind of answer a "which" question asks for ("Which services
+// did we roll back?"), not a word the episode must hold.
+var genericNouns = map[string]bool{"service": true, "services": true, "system": true, "systems": true,
+	"component": true, "components": true, "app": true, "apps": true, "application": true, "applications": true,
+	"one": true, "ones": true, "project": true, "projects": true, "team": true, "teams": true}
+
+// sizeNouns are what "how much" asks a size of.
+var sizeNouns = map[string]bool{"data": true, "space": true, "disk": true, "storage": true, "memory": true}
 
 // measureNouns name a value, not a set of events: "Which version ...", "What
 // versions ...".
@@ -503,6 +551,10 @@ var measureNouns = map[string]bool{"version": true, "versions": true, "stats": t
 var (
 	// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
 	versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+(-[a-z]+\d*)?`)
+	// testCounts finds counts of tests said without the word: "214 passed, 3 failed".
+	testCounts = regexp.MustCompile(`\b\d+\s+(?:passed|passing|failed|failing|skipped|flaky)\b`)
+	// vNumber finds a version said with one part: "model v12".
+	vNumber = regexp.MustCompile(`\bv\d+\b`)
 	// durationRE finds how long something took or lasted: "in 42 minutes", "down for
 	// 18 minutes", "took 3 h"; not a latency ("lag under 200 ms").
 	durationRE = regexp.MustCompile(`\b(?:in|for|took|lasted|lasting|over|after|taking)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|just\s+|only\s+)?\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b`)
@@ -529,14 +581,14 @@ func isDigits(w string) bool {
 // implied reports whether text says what the question word w names without the
 // word: a percentage is a share or rate, a version number a version, passed and
 // failed counts are tests.
-func implied(w, text string, have map[string]bool) bool {
+func implied(w, text string) bool {
 	switch w {
 	case "share", "percentage", "percent", "proportion", "fraction", "rate":
 		return strings.Contains(text, "%")
-	case "version", "versions":
-		return versionLike.MatchString(text)
+	case "version", "versions", "release", "releases", "build":
+		return versionLike.MatchString(text) || vNumber.MatchString(text)
 	case "test", "tests":
-		return have[stemOf("passed")] || have[stemOf("failed")] || have[stemOf("skipped")]
+		return testCounts.MatchString(text)
 	}
 	return false
 }

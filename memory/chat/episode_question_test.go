@@ -29,6 +29,14 @@ func TestEpisodeQuestionHolds(t *testing.T) {
 		{"a named version must be there", "When was billing 3.8.1 deployed?", "Deployed billing v3.8.0 to production.", false},
 		{"failing over is no failure", "Which deploy failed?", "Resolved by failing over to the replica.", false},
 		{"running out is no deploy", "Which deploy failed?", "Checkout ran out of memory; the failover failed.", false},
+		{"which services: the kind of answer", "Which services did we roll back?", "Rolled back auth-service v5.0.0 to v4.9.2.", true},
+		{"how much data needs a size", "How much data was in the billing backup?", "Billing backup completed; backup size 86 GB.", true},
+		{"how many needs a count of it", "How many invoices were generated in March?", "Invoice generation p95 latency 230 ms.", false},
+		{"a count of it", "How many invoices were processed?", "Processed 48,200 invoices; 37 failed.", true},
+		{"tests counted without the word", "How many tests failed?", "CI run: 214 passed, 3 failed.", true},
+		{"a failure is no count of tests", "How many tests failed?", "The ORBIT deployment failed.", false},
+		{"a latency is no time taken", "How long did the Kafka upgrade take?", "Kafka upgraded to 3.7.0. Consumer lag under 200 ms.", false},
+		{"a frame word after the thing", "What version of Airflow were we on before?", "Upgraded Airflow from 2.7.3 to 2.9.1.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			eq := readEpisodeQuestion(tc.q, now)
@@ -65,9 +73,13 @@ func TestEpisodeQuestionRead(t *testing.T) {
 		{q: "How long was checkout down?", answer: answerDuration},
 		{q: "How big was last night's backup?", answer: answerSize, recent: true, from: day(time.June, 10)},
 		{q: "How many ETL jobs succeeded last week?", answer: answerNumber, recent: true, from: day(time.June, 1)},
-		{q: "What did we do on Tuesday?", from: day(time.June, 9)},
+		{q: "What did we do on Tuesday?", story: true, from: day(time.June, 9)},
 		{q: "What caused the June 3 outage?", story: true, from: day(time.June, 3)},
 		{q: "What's planned for next week?", factFirst: true},
+		{q: "What happened in session 12?", story: true},
+		{q: "Tell me about the auth-service rollback.", story: true},
+		{q: "What did we fix in session 13?", story: true},
+		{q: "How much data was in the backup?", answer: answerSize},
 	} {
 		eq := readEpisodeQuestion(tc.q, now)
 		got := []bool{eq.who, eq.when, eq.yesNo, eq.recent, eq.many, eq.story, eq.factFirst()}
@@ -115,6 +127,9 @@ func TestEpisodeQuestionPick(t *testing.T) {
 		{"Did the Android rollout finish?", []string{"android"}, "No"},
 		{"Did the api-gateway release go out?", []string{"gw"}, "No"},
 		{"Did the billing deploy go out?", []string{"billing"}, "Yes"},
+		{"Is the Android rollout still paused?", []string{"android"}, "Yes"},
+		{"Was the orders migration successful?", []string{"orders"}, "Yes"},
+		{"Was the api-gateway release successful?", []string{"gw"}, "No"},
 		{"Is the payments migration finished?", nil, ""},
 		{"What version is the payments service running?", nil, ""},
 	} {
