@@ -104,7 +104,8 @@ func TestAskKeepsToWhatIsAsked(t *testing.T) {
 	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: peopleNow})
 	for _, msg := range []string{"I was born on 12 November 1988.", "I live in Lisbon.", "I'm from Nairobi.",
 		"My colleague Martin is vegetarian.", "Martin, my accountant, lives in Boston.", "My friend Sophie is from Lyon.",
-		"I have a haircut on Friday at 10am.", "I have a job interview on March 20.", "I have a meeting with Laura tomorrow at 3pm."} {
+		"I have a haircut on Friday at 10am.", "I have a job interview on March 20.", "I have a meeting with Laura tomorrow at 3pm.",
+		"I have dinner with Sara on Saturday.", "I have a doctor's appointment on Monday at 2pm.", "Our anniversary is March 14."} {
 		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
 			t.Fatalf("Say(%q): %v", msg, err)
 		}
@@ -122,6 +123,11 @@ func TestAskKeepsToWhatIsAsked(t *testing.T) {
 		{"Where is Sophie from?", []string{"Lyon"}, "Lyon"},
 		{"Who am I meeting on Friday?", nil, "I don't know of anyone then"},
 		{"What time is my job interview?", []string{"a job interview on March 20"}, "March 20"},
+		{"Who am I having dinner with on Saturday?", []string{"Sara"}, "dinner with Sara"},
+		{"When is my doctor's appointment?", []string{"a doctor's appointment on Monday at 2pm"}, "Monday"},
+		{"When is my dentist appointment?", nil, "I don't know"},
+		{"When is Sara's birthday?", nil, "I don't know"},
+		{"Is anything happening on March 14?", []string{"your anniversary (March 14)"}, "Yes"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {

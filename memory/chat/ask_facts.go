@@ -91,8 +91,16 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "why ") {
 		return out, false, nil // a reason is in the episodes' words, not in a fact
 	}
+	if rec.Window != nil && len(intents) > 0 {
+		// "Who am I having dinner with tomorrow?": a plan then, not only a diet
+		for _, k := range []string{factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule} {
+			if !slices.Contains(intents, k) {
+				intents = append(intents, k)
+			}
+		}
+	}
 	timeOnly := len(intents) > 0 && !slices.ContainsFunc(intents, func(p string) bool {
-		return p != factbase.KeyPlan && p != factbase.KeyTravel && p != factbase.KeySchedule
+		return !slices.Contains(timeKeys, p)
 	}) && strings.HasPrefix(lowerQuestion(q), "when ")
 	if asksDay(q) {
 		// "What time is my job interview?": the plan or schedule that names it, not
@@ -188,7 +196,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		// a time asks for everything in it, soonest first; "who" for the people in it
 		matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return h.When == nil })
 		if strings.HasPrefix(lowerQuestion(q), "who ") {
-			matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return !namesSomeone(h, ens) })
+			matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return !namesSomeone(h, ens) && withName(h.Value) == "" })
 		}
 		if len(matching) == 0 {
 			out.Reply, out.Source = "I don't know of anything then.", "facts"
@@ -211,13 +219,48 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			a = hitsAnswer(matching, "No: ")
 		}
 	}
+	if rec.Window != nil {
+		// what happens then: "Ivy's birthday (May 22)", not "May 22"
+		for i, h := range matching {
+			if slices.Contains(dateKeys, h.Key) {
+				a.Items[i].Value = eventLabel(h)
+			}
+		}
+	}
 	lq := lowerQuestion(q)
 	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") ||
 		strings.HasPrefix(lq, "whose ") || strings.HasPrefix(lq, "which of ") {
 		a = peopleItems(a, matching, ens)
+		for i, h := range matching {
+			if n := withName(h.Value); n != "" && h.Fact.Subject == factbase.SubjectUser && strings.HasPrefix(lq, "who ") {
+				a.Items[i].Value = n // "Who am I having dinner with?": Sara, of "dinner with Sara"
+			}
+		}
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// reWithName finds the person a plan is with: "dinner with Sara", "lunch with Dr.
+// Lee".
+var reWithName = regexp.MustCompile(`\bwith ((?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)`)
+
+// withName returns the person a plan's value says it is with, or "".
+func withName(value string) string {
+	if m := reWithName.FindStringSubmatch(value); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// eventLabel names what a dated fact is: "Ivy's birthday (May 22)", "your
+// anniversary (April 9)".
+func eventLabel(h RecallHit) string {
+	owner := "your"
+	if h.Fact.Subject != factbase.SubjectUser {
+		owner = h.About + "'s"
+	}
+	return fmt.Sprintf("%s %s (%s)", owner, planNoun(h.Key), h.Value)
 }
 
 // namesSomeone reports whether a hit is about someone the user knows, or its text
@@ -369,7 +412,11 @@ func askIntents(q string) []string {
 	if strings.Contains(l, " how old ") {
 		return []string{factbase.KeyAge}
 	}
+	when := strings.HasPrefix(l, " when ")
 	for _, w := range words {
+		if when {
+			break // "When is Lea's school play?" asks for a date, not the school
+		}
 		switch w {
 		case "school", "study", "studies", "studying", "major", "degree", "university", "college", "grade":
 			return []string{"education."}
@@ -400,8 +447,12 @@ func askIntents(q string) []string {
 			return p == factbase.KeyRelation || p == factbase.KeyAge && !strings.Contains(l, " age ")
 		})
 	}
-	if strings.HasPrefix(l, " when ") && !slices.Contains(out, factbase.KeyBirthday) {
-		out = append(out, factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule)
+	if when {
+		// "When am I off work?" asks for a date: of the intents, those that hold one
+		out = slices.DeleteFunc(out, func(p string) bool { return !slices.Contains(timeKeys, p) })
+		if !slices.Contains(out, factbase.KeyBirthday) {
+			out = append(out, factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule)
+		}
 	}
 	return out
 }
@@ -421,13 +472,26 @@ func contentWords(words []string, ens []factbase.Entity) []string {
 		}
 	}
 	var out []string
-	for _, w := range words {
-		if !recallStop[w] && !skip[w] && !slices.Contains(personWords, w) && !slices.Contains(personWords, singularRel(w)) &&
-			!groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
+	for i, w := range words {
+		person := skip[w] || slices.Contains(personWords, w) || slices.Contains(personWords, singularRel(w))
+		if person && namesThing(words, i) {
+			person = false // "my dentist appointment": what is asked about
+		}
+		if !recallStop[w] && !person && !groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// namesThing reports whether the relation word at i names a thing with the word after
+// it, possessive or not: "my dentist appointment", "my doctor's appointment".
+func namesThing(words []string, i int) bool {
+	j := i + 1
+	if j < len(words) && words[j] == "s" {
+		j++
+	}
+	return j < len(words) && notPerson[words[j]]
 }
 
 // intentVerbs are the verbs of yes/no questions that name the kind of fact asked

@@ -119,8 +119,8 @@ func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity
 			continue
 		}
 		rel := words[i+1]
-		if i+2 < len(words) && notPerson[words[i+2]] {
-			continue // "my dentist appointment": a thing, not the dentist
+		if namesThing(words, i+1) {
+			continue // "my dentist appointment", "my doctor's appointment": a thing, not the dentist
 		}
 		found := false
 		for _, en := range ens {
