@@ -19,7 +19,7 @@ type Kind string
 // The kinds of plan.
 const (
 	ListCount  Kind = "list_count"  // "How many favorite podcasts do I have?"
-	ListMember Kind = "list_member" // "Is Dune one of my favorite books?"
+	ListMember Kind = "list_member" // "Is Dune one of my favorite books?"; without a topic: "Do I like Dune?"
 	ListLeast  Kind = "list_least"  // "What's my least favorite food?"
 	ListTop    Kind = "list_top"    // "Top 3 cuisines?", "My favorite movies?": a list said without a verb
 	Who        Kind = "who"         // "Who is my husband?", "Who are my kids?"
@@ -127,6 +127,14 @@ var (
 	reCount4   = regexp.MustCompile(`^how many (.+?) (?:do i have|have i got|have i (?:saved|listed|named)|are there|did i (?:list|name|save)) (?:in|on|among) my (?:list of )?favorites?(?: list| ranking)?$`)
 	reTerseTop = regexp.MustCompile(`^(?:my |what about my )?top (\d+|` + numberWordsRE + `) (?:favorites? )?([a-z][a-z' -]*)$`)
 	reTerseFav = regexp.MustCompile(`^(?:my |what about my )?favorites? ([a-z][a-z' -]*)$`)
+	// "Which fruit is last on my list?", "Which season do I like least?", "How many
+	// beers are on my list?": a list said without "favorite".
+	reLastOn  = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of|in) my (?:list|ranking)$`)
+	reLeastOf = regexp.MustCompile(`^(?:which|what) ([a-z][a-z ]*?) do i (?:like|love|enjoy) (?:the )?least$`)
+	reCountOn = regexp.MustCompile(`^how many (.+?) (?:are|do i have) (?:on|in) my (?:list|ranking)$`)
+	// "Do I like Haskell?": a member of any list (ListMember without a topic), else
+	// what the user likes.
+	reLike = regexp.MustCompile(`^do i (?:really |still )?(?:like|love|enjoy) (.+)$`)
 )
 
 // relationNouns are relations a yes/no question may ask about: "Do I have a brother?".
@@ -187,6 +195,9 @@ func of(s string, asked bool) (p Plan, ok bool) {
 	if m := rePosition.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: ListMember, Value: firstOf(m[1:4]), Topic: firstOf(m[4:]), Self: true, Position: true}, true
 	}
+	if m := reLike.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 4 {
+		return Plan{Kind: ListMember, Value: m[1], Self: true}, true
+	}
 	if m := reTerseTop.FindStringSubmatch(s); m != nil && asked && len(strings.Fields(m[2])) <= 4 {
 		return Plan{Kind: ListTop, Topic: m[2], Rank: number(m[1]), Self: true}, true
 	}
@@ -198,7 +209,7 @@ func of(s string, asked bool) (p Plan, ok bool) {
 			return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 		}
 	}
-	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3, reCount4} {
+	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3, reCount4, reCountOn} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListCount, Topic: m[1], Self: true}, true
 		}
@@ -206,7 +217,7 @@ func of(s string, asked bool) (p Plan, ok bool) {
 	if m := reLeast.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
 	}
-	for _, re := range []*regexp.Regexp{reLast, reLast2, reLast3} {
+	for _, re := range []*regexp.Regexp{reLast, reLast2, reLast3, reLastOn, reLeastOf} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
 		}

@@ -33,9 +33,16 @@ func (s *Service) Ask(ctx context.Context, user factbase.UserID, q string) (AskR
 	}
 	answered := func(a AskResult, ok bool, err error) bool { return err != nil || ok }
 	switch plan.Kind {
-	case question.ListCount, question.ListMember, question.ListLeast, question.ListTop:
-		a, err := s.askList(ctx, user, plan, out)
-		return a, err
+	case question.ListMember:
+		if plan.Topic != "" {
+			return s.askList(ctx, user, plan, out)
+		}
+		if a, ok, err := s.askLiked(ctx, user, plan, out); answered(a, ok, err) {
+			return a, err
+		}
+		plan.Kind = question.YesNo // "Do I like hiking?": what the user likes
+	case question.ListCount, question.ListLeast, question.ListTop:
+		return s.askList(ctx, user, plan, out)
 	case question.History:
 		if a, ok, err := s.askHistory(ctx, user, q, plan, out); answered(a, ok, err) {
 			return a, err

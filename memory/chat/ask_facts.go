@@ -45,6 +45,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		// mention it answer, not the employer "work" names.
 		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan, factbase.KeyTravel)
 	}
+	if plan.Kind == question.YesNo && slices.Contains(intents, factbase.KeyLikes) && !slices.Contains(intents, factbase.KeyDislikes) {
+		// "Do I enjoy cilantro?" is answered no by a dislike
+		intents = append(intents, factbase.KeyDislikes)
+	}
 	if plan.Kind == question.Group && (plan.Value == "" && len(intents) == 0 || plan.Count) {
 		return s.askGroup(ctx, user, q, plan, ens, out)
 	}

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -128,6 +129,42 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		}
 	}
 	return s.finish(ctx, user, out, "list", a)
+}
+
+// askLiked answers "Do I like Haskell?" from the favorites lists that hold the value:
+// yes, with its rank in each. ok is false when none does.
+func (s *Service) askLiked(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	keys, err := s.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+	if err != nil {
+		return out, false, err
+	}
+	want := memberNorm(plan.Value)
+	a := Answer{Items: []AskItem{}}
+	var parts []string
+	for _, key := range keys {
+		for off := 0; ; off += core.MaxPageSize {
+			p, err := s.core.List(ctx, user, factbase.SubjectUser, key, off, core.MaxPageSize, nil)
+			if err != nil {
+				return out, false, err
+			}
+			for _, f := range p.Items {
+				if memberNorm(f.Value) == want {
+					a.Key = cmp.Or(a.Key, key)
+					a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: key, About: factbase.SubjectUser})
+					parts = append(parts, fmt.Sprintf("%s is #%d of your %d favorite %s", f.Value, f.Rank, p.Total, plural(topicNoun(key))))
+				}
+			}
+			if off+core.MaxPageSize >= p.Total {
+				break
+			}
+		}
+	}
+	if len(a.Items) == 0 {
+		return out, false, nil
+	}
+	a.Reply = "Yes: " + strings.Join(parts, "; ") + "."
+	res, err := s.finish(ctx, user, out, "list", a)
+	return res, true, err
 }
 
 // memberNorm is a value as membership compares it: normalised, without a leading
