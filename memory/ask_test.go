@@ -77,6 +77,7 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Do I speak French?", []string{"Spanish", "German"}, "No, not as far as I know"},
 		{"Tell me about Lea.", []string{"nuts"}, "Lea (daughter) is allergic to nuts"},
 		{"Where did I live before?", []string{"Bergen"}, "Bergen"},
+		{"Did I ever live in Paris?", nil, "No, not as far as I know: your home cities were Bergen and Oslo."},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {
@@ -218,6 +219,42 @@ func TestAskAnswersFromEpisodes(t *testing.T) {
 				t.Errorf("Ask(%q) item %d = %q, want %q", tc.q, i, it.Value, tc.items[i])
 			}
 			checkCited(t, e, u, tc.q, it)
+		}
+	}
+}
+
+// TestAskListBefore: the favorite a list had before the one it has now.
+func TestAskListBefore(t *testing.T) {
+	c := &clock{t: time.Date(2024, time.January, 10, 10, 0, 0, 0, time.UTC)}
+	e := memory.New(openStore(t, "", c.Now), memory.Options{NoSheetRegen: true})
+	u := storetest.NewUser()
+	for _, msg := range []string{"My favorite tea is oolong", "My favorite bands are Blur and Pulp", "", "My favorite tea is now jasmine",
+		"My favorite band is now Suede"} {
+		if msg == "" {
+			c.Add(400 * 24 * time.Hour)
+			continue
+		}
+		if _, err := e.Chat.Say(people.WithMessage(t.Context(), people.MessageInfo{Time: c.Now()}), u, msg); err != nil {
+			t.Fatalf("Say(%q): %v", msg, err)
+		}
+	}
+	ctx := people.WithMessage(t.Context(), people.MessageInfo{Time: c.Now()})
+	for _, tc := range []struct{ q, item, reply string }{
+		{"What was my favorite tea before?", "oolong", "Before jasmine, your favorite tea was oolong (until February 2025)."},
+		{"What was my previous favorite band?", "Blur", "Before Suede, your favorite band was Blur"},
+		{"Who used to be my favorite band?", "Blur", "Blur"},
+		{"What was my favorite tea before oolong?", "", "I don't know of a favorite tea before oolong."},
+	} {
+		res, err := e.Chat.Ask(ctx, u, tc.q)
+		if err != nil {
+			t.Fatalf("Ask(%q): %v", tc.q, err)
+		}
+		var items []string
+		for _, it := range res.Items {
+			items = append(items, it.Value)
+		}
+		if !strings.Contains(res.Reply, tc.reply) || strings.Join(items, ",") != tc.item {
+			t.Errorf("Ask(%q) = %q, items %q; want %q, item %q", tc.q, res.Reply, items, tc.reply, tc.item)
 		}
 	}
 }

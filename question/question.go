@@ -132,6 +132,11 @@ var (
 	reLastOn  = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of|in) my (?:list|ranking)$`)
 	reLeastOf = regexp.MustCompile(`^(?:which|what) ([a-z][a-z ]*?) do i (?:like|love|enjoy) (?:the )?least$`)
 	reCountOn = regexp.MustCompile(`^how many (.+?) (?:are|do i have) (?:on|in) my (?:list|ranking)$`)
+	// "What was my favorite band before?", "What was my previous favorite tea?",
+	// "Who used to be my favorite author?": the list's #1 before the one now.
+	reFavBefore  = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my favorites? (.+?) before(?: (.+))?$`)
+	reFavBefore2 = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my (?:previous|old|former|earlier|last) favorites? (.+)$`)
+	reFavBefore3 = regexp.MustCompile(`^(?:what|which|who) used to be my favorites? (.+)$`)
 	// "Do I like Haskell?": a member of any list (ListMember without a topic), else
 	// what the user likes.
 	reLike = regexp.MustCompile(`^do i (?:really |still )?(?:like|love|enjoy) (.+)$`)
@@ -181,6 +186,14 @@ func of(s string, asked bool) (p Plan, ok bool) {
 	if m := reListAt.FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[2])
 		return Plan{Kind: History, Topic: m[1], Year: y, Self: true, Many: true}, true
+	}
+	if m := reFavBefore.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, Topic: m[1], Before: true, Value: m[2], Self: true}, true
+	}
+	for _, re := range []*regexp.Regexp{reFavBefore2, reFavBefore3} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			return Plan{Kind: History, Topic: m[1], Before: true, Self: true}, true
+		}
 	}
 	if m := reMember.FindStringSubmatch(s); m != nil {
 		if m[3] != "" {

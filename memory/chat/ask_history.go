@@ -25,6 +25,9 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 	if plan.Topic != "" && plan.When {
 		return s.askListAdded(ctx, user, plan, out)
 	}
+	if plan.Topic != "" && plan.Before {
+		return s.askListBefore(ctx, user, plan, out)
+	}
 	if plan.Topic != "" {
 		return s.askListAsOf(ctx, user, plan, out)
 	}
@@ -103,7 +106,15 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 		a.Reply = fmt.Sprintf("No: %s %s was also %s.", owner, noun, joinAnd(itemValues(a.Items)))
 	case plan.Ever:
 		if at < 0 {
-			return dontKnow(fmt.Sprintf("I don't know: %s is not among the %s I have stored.", plan.Value, plural(noun)))
+			// what is stored bears on it: the values the key had
+			var had []string
+			for i := len(versions) - 1; i >= 0; i-- {
+				if !slices.Contains(had, versions[i].Value) {
+					had = append(had, versions[i].Value)
+				}
+			}
+			return dontKnow(fmt.Sprintf("No, not as far as I know: %s %s %s %s.", strings.ToLower(owner[:1])+owner[1:],
+				plural(noun), map[bool]string{true: "was", false: "were"}[len(had) == 1], joinAnd(had)))
 		}
 		a.Items = append(a.Items, item(versions[at]))
 		a.Reply = fmt.Sprintf("Yes: %s %s was %s%s.", owner, noun, versions[at].Value, during(versions[at]))

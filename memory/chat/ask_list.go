@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -207,6 +208,59 @@ func (s *Service) askListAdded(ctx context.Context, user factbase.UserID, plan q
 	}
 	out.Source, out.Key = "history", c.Key
 	out.Reply = fmt.Sprintf("I don't know: %s was never among your favorite %s as far as I know.", plan.Value, plural(topicNoun(c.Key)))
+	return out, true, nil
+}
+
+// askListBefore answers the favorite a list had before the one it has now (or before
+// the value named): "What was my favorite band before?" is the #1 just before the
+// last change that put the current #1 there. The times looked at are those at which
+// a member was added or removed.
+func (s *Service) askListBefore(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	c, err := s.TopicKey(ctx, user, plan.Topic)
+	if err != nil {
+		return out, false, err
+	}
+	noun := topicNoun(c.Key)
+	now, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, 1, nil)
+	if err != nil {
+		return out, false, err
+	}
+	ref := plan.Value
+	if ref == "" && len(now.Items) > 0 {
+		ref = now.Items[0].Value
+	}
+	versions, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: c.Key, History: true, Limit: core.MaxPageSize})
+	if err != nil {
+		return out, false, err
+	}
+	var times []time.Time
+	for _, f := range versions {
+		times = append(times, f.ValidFrom)
+		if f.ValidTo != nil {
+			times = append(times, *f.ValidTo)
+		}
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return b.Compare(a) })
+	for _, t := range slices.Compact(times) {
+		at := t.Add(-time.Nanosecond)
+		p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, 1, &at)
+		if err != nil {
+			return out, false, err
+		}
+		if len(p.Items) == 0 || memberNorm(p.Items[0].Value) == memberNorm(ref) {
+			continue
+		}
+		f := p.Items[0]
+		a := Answer{Key: c.Key, Items: []AskItem{{Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser}}}
+		a.Reply = fmt.Sprintf("Before %s, your favorite %s was %s (until %s).", ref, noun, f.Value, t.Format("January 2006"))
+		res, err := s.finish(ctx, user, out, "history", a)
+		return res, true, err
+	}
+	out.Source, out.Key = "history", c.Key
+	out.Reply = fmt.Sprintf("I don't know of a favorite %s before %s.", noun, cmp.Or(ref, "this one"))
+	if ref == "" {
+		out.Reply = fmt.Sprintf("I don't know your favorite %s.", noun)
+	}
 	return out, true, nil
 }
 
