@@ -160,8 +160,8 @@ func (s *Service) episodeMeasure(ctx context.Context, user factbase.UserID, ep s
 		if !eq.asksMeasure(measure) {
 			continue
 		}
-		if len(parts) > 1 && !eq.names(parts[0]) {
-			continue
+		if len(parts) > 1 && !eq.names(parts[0]) || eq.says(f.Value) {
+			continue // another thing's, or what the question already says ("sprint 9")
 		}
 		if found != nil {
 			return nil, nil // two answer: the excerpt says which is which

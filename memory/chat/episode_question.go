@@ -26,6 +26,7 @@ type episodeQuestion struct {
 	// down?", "How did we fix INC-204?"), or for an earlier value ("What version did
 	// we upgrade from?"): the episode's words answer, not a value extracted from it.
 	story bool
+	why   bool // asks why: the episode must give a reason ("because", "after", ...)
 	many  bool // asks for every one: "Which deploy failed?", "What incidents ...?"
 	// counted are the words after "how many" ("invoices", "ETL jobs"): an episode
 	// must count one of them ("48,200 invoices"), or say what implies it.
@@ -103,10 +104,12 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 	// A story is asked by why, how, "tell me about", "what happened", "what did we
 	// fix" (a verb after "what did"), "what caused", "what took ... down".
 	eq.story = eq.lead == "why" || eq.lead == "how" && eq.answer == answerAny || eq.lead == "tell" ||
-		eq.lead == "what" && len(ws) > 2 && (ws[1] == "did" || ws[1] == "do" || ws[1] == "does") && ws[2] != "you"
+		eq.lead == "what" && len(ws) > 2 && (ws[1] == "did" || ws[1] == "do" || ws[1] == "does") && ws[2] != "you" ||
+		eq.lead == "what" && len(ws) > 1 && len(ws[1]) > 4 && strings.HasSuffix(ws[1], "ed") // "What slipped to sprint 9?"
+	eq.why = eq.lead == "why"
 	for i, w := range ws {
 		switch w {
-		case "last", "latest", "lately", "recent", "recently", "now", "currently", "current", "still", "today":
+		case "last", "latest", "lately", "recent", "recently", "now", "currently", "current", "still", "today", "new", "newest":
 			eq.recent = true
 		case "cause", "caused", "causes", "causing", "reason", "led", "triggered", "from", "before", "previous",
 			"previously", "prior", "old", "earlier", "originally", "happen", "happened", "happening", "about":
@@ -117,8 +120,9 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 		if recallStop[w] || questionWords[w] || episodeFrame[w] || len(w) < 3 && !isDigits(w) || len(w) < 2 {
 			continue
 		}
-		if eq.many && genericNouns[w] || eq.answer == answerSize && sizeNouns[w] {
-			continue // "Which services ...": the kind of answer, not a word of it
+		if eq.many && genericNouns[w] || eq.answer == answerSize && sizeNouns[w] ||
+			i == 1 && (eq.lead == "what" || eq.lead == "which") && categoryNouns[w] {
+			continue // "Which services ...", "What optimizer ...": the kind of answer, not a word of it
 		}
 		if isDigits(w) && slices.ContainsFunc(eq.versions, func(v string) bool { return slices.Contains(strings.Split(v, "."), w) }) {
 			continue // a part of a version, checked whole
@@ -305,6 +309,9 @@ func (eq episodeQuestion) holdsAll(text episodeText, words []string) bool {
 			return false
 		}
 	}
+	if eq.why && !reasonRE.MatchString(text.raw) {
+		return false // "Why did gpu-5 go down?" is not answered by a text that gives no reason
+	}
 	switch eq.answer {
 	case answerDuration:
 		return durationRE.MatchString(text.raw)
@@ -370,6 +377,13 @@ func (eq episodeQuestion) asksMeasure(measure string) bool {
 		}
 	}
 	return false
+}
+
+// says reports whether the question holds a value itself: "What slipped to sprint 9?"
+// does not ask for the sprint.
+func (eq episodeQuestion) says(value string) bool {
+	v := strings.ToLower(value)
+	return slices.Contains(eq.words, v) || slices.Contains(eq.versions, strings.TrimPrefix(v, "v"))
 }
 
 // namesMeasure reports whether the question names a measure ("rate", "accuracy"):
@@ -529,7 +543,7 @@ var episodeFrame = map[string]bool{
 	"things": true, "stuff": true, "us": true, "ours": true, "been": true, "being": true, "had": true, "measured": true,
 	"measure": true, "size": true, "today": true, "during": true, "within": true, "since": true, "until": true,
 	"across": true, "per": true, "total": true, "overall": true, "use": true, "uses": true, "using": true, "used": true,
-	"before": true, "previously": true, "prior": true, "earlier": true, "originally": true,
+	"new": true, "newest": true, "before": true, "previously": true, "prior": true, "earlier": true, "originally": true,
 	"root": true, "say": true, "said": true, "says": true, "mention": true, "mentioned": true, "note": true, "noted": true,
 }
 
@@ -538,6 +552,13 @@ var episodeFrame = map[string]bool{
 var genericNouns = map[string]bool{"service": true, "services": true, "system": true, "systems": true,
 	"component": true, "components": true, "app": true, "apps": true, "application": true, "applications": true,
 	"one": true, "ones": true, "project": true, "projects": true, "team": true, "teams": true}
+
+// categoryNouns, right after "what" or "which", name the kind of thing asked for:
+// "What optimizer did we switch to?" is answered by "switched to AdamW".
+var categoryNouns = map[string]bool{"optimizer": true, "tool": true, "tools": true, "library": true, "libraries": true,
+	"framework": true, "frameworks": true, "language": true, "method": true, "approach": true, "algorithm": true,
+	"option": true, "vendor": true, "provider": true, "platform": true, "solution": true, "technique": true,
+	"strategy": true, "setting": true, "settings": true}
 
 // sizeNouns are what "how much" asks a size of.
 var sizeNouns = map[string]bool{"data": true, "space": true, "disk": true, "storage": true, "memory": true}
@@ -551,6 +572,9 @@ var measureNouns = map[string]bool{"version": true, "versions": true, "stats": t
 var (
 	// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
 	versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+(-[a-z]+\d*)?`)
+	// reasonRE finds a reason given: "because", "due to", "after a spike", "blocked
+	// on the schema review", "halted: ...".
+	reasonRE = regexp.MustCompile(`\b(?:because|due to|since|after|as a result|caused by|root cause|thanks to|so|blocked on|waiting (?:on|for)|owing to)\b|\w:\s`)
 	// testCounts finds counts of tests said without the word: "214 passed, 3 failed".
 	testCounts = regexp.MustCompile(`\b\d+\s+(?:passed|passing|failed|failing|skipped|flaky)\b`)
 	// vNumber finds a version said with one part: "model v12".

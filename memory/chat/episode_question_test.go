@@ -37,6 +37,10 @@ func TestEpisodeQuestionHolds(t *testing.T) {
 		{"a failure is no count of tests", "How many tests failed?", "The ORBIT deployment failed.", false},
 		{"a latency is no time taken", "How long did the Kafka upgrade take?", "Kafka upgraded to 3.7.0. Consumer lag under 200 ms.", false},
 		{"a frame word after the thing", "What version of Airflow were we on before?", "Upgraded Airflow from 2.7.3 to 2.9.1.", true},
+		{"why needs a reason", "Why did gpu-5 go down?", "GPU node gpu-3 went down overnight; jobs were requeued on gpu-5.", false},
+		{"why with one", "Why did we drop mixed precision?", "Decided to drop mixed precision because the loss diverged.", true},
+		{"the kind of thing asked for", "What optimizer did we switch to?", "Run 42: switched to AdamW with a cosine schedule.", true},
+		{"new asks for the latest", "How many classes does the new dataset have?", "Dataset v3 published: 2.4 million images across 1,000 classes.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			eq := readEpisodeQuestion(tc.q, now)
