@@ -143,6 +143,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			candidates = append(candidates, h)
 		}
 	}
+	story := readEpisodeQuestion(q, now).story
 	var hits []RecallHit
 	for _, h := range candidates {
 		switch {
@@ -162,6 +163,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			// nothing the question asks for: a named person's other facts do not answer it
 		case timeOnly && !mentions(h, content):
 			// "When is my performance review?" is not answered by another plan
+		case plan.Kind == question.Facts && !yesNoQuestion(q) && saysValue(q, h.Value):
+			// "What did we do in session 13?" is not answered by "session: 13"
+		case h.Fact.Source.Kind == factbase.SourceEpisode && story:
+			// "What's the latest on ORBIT?" asks for the episode, not a value from it
 		case asksDay(q) && !slices.Contains(timeKeys, h.Key) && h.Fact.Anchor == nil:
 			// "What time is my job interview?" is not answered by the job
 		default:
@@ -265,6 +270,11 @@ func eventLabel(h RecallHit) string {
 		owner = h.About + "'s"
 	}
 	return fmt.Sprintf("%s %s (%s)", owner, planNoun(h.Key), h.Value)
+}
+
+// saysValue reports whether a question holds a number value itself: "session 13".
+func saysValue(q, value string) bool {
+	return isDigits(value) && slices.Contains(recallWords(q), value)
 }
 
 // namesSomeone reports whether a hit is about someone the user knows, or its text

@@ -58,6 +58,7 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 	l := strings.ToLower(strings.NewReplacer("’", "'").Replace(strings.TrimSpace(q)))
 	l = strings.TrimRight(l, "?!. ")
 	eq := episodeQuestion{}
+	raw := recallWords(l)
 	ws := recallWords(phrases(l))
 	if len(ws) > 0 {
 		eq.lead = ws[0]
@@ -90,7 +91,7 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 		eq.answer = answerShare
 	}
 	if win, ok := queryWindow(strings.ReplaceAll(l, "'s ", " "), now); ok {
-		if win.From.After(now) && pastTense(ws) {
+		if win.From.After(now) && pastTense(raw) {
 			// "What did we do on Tuesday?", "What caused the June 3 outage?": the
 			// last Tuesday, the last June 3.
 			win = win.back(now)
@@ -103,10 +104,14 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 	}
 	// A story is asked by why, how, "tell me about", "what happened", "what did we
 	// fix" (a verb after "what did"), "what caused", "what took ... down".
-	eq.story = eq.lead == "why" || eq.lead == "how" && eq.answer == answerAny || eq.lead == "tell" ||
+	eq.story = eq.lead == "why" || eq.lead == "how" && eq.answer == answerAny ||
 		eq.lead == "what" && len(ws) > 2 && (ws[1] == "did" || ws[1] == "do" || ws[1] == "does") && ws[2] != "you" ||
-		eq.lead == "what" && len(ws) > 1 && len(ws[1]) > 4 && strings.HasSuffix(ws[1], "ed") // "What slipped to sprint 9?"
+		eq.lead == "what" && len(raw) > 1 && len(raw[1]) > 4 && strings.HasSuffix(raw[1], "ed") // "What slipped to sprint 9?"
 	eq.why = eq.lead == "why"
+	if reLatestOn.MatchString(l) {
+		// "What's the latest on ORBIT?": the newest episode about it
+		eq.story, eq.recent = true, true
+	}
 	for i, w := range ws {
 		switch w {
 		case "last", "latest", "lately", "recent", "recently", "now", "currently", "current", "still", "today", "new", "newest":
@@ -121,6 +126,7 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 			continue
 		}
 		if eq.many && genericNouns[w] || eq.answer == answerSize && sizeNouns[w] ||
+			(w == "production" || w == "prod") && slices.Contains(ws, "version") ||
 			i == 1 && (eq.lead == "what" || eq.lead == "which") && categoryNouns[w] {
 			continue // "Which services ...", "What optimizer ...": the kind of answer, not a word of it
 		}
@@ -468,6 +474,7 @@ var phraseReplacer = strings.NewReplacer(
 	"timed out", "timeout", "time out", "timeout",
 	"failing over", "failover", "failed over", "failover", "fail over", "failover", "fails over", "failover",
 	"kicked off", "started", "kick off", "start",
+	"went wrong", "failed", "go wrong", "fail", "goes wrong", "fails", "gone wrong", "failed",
 	"in progress", "inprogress", "in_progress", "inprogress", "in-progress", "inprogress")
 
 // verbClasses are the verbs (and nouns of them) an episode may say a question's verb
@@ -482,7 +489,7 @@ var verbClasses = map[string][]string{
 	"down":    {"down", "outage", "unavailable", "offline"},
 	"upgrade": {"upgrade", "upgraded", "bump", "bumped", "update", "updated"},
 	"start":   {"start", "started", "begin", "began"},
-	"pending": {"inprogress", "pending", "blocked", "ongoing", "underway", "started"},
+	"pending": {"inprogress", "pending", "blocked", "blocker", "blockers", "ongoing", "underway", "started"},
 	"succeed": {"succeed", "succeeded", "success", "successful", "successfully"},
 }
 
@@ -543,7 +550,7 @@ var episodeFrame = map[string]bool{
 	"things": true, "stuff": true, "us": true, "ours": true, "been": true, "being": true, "had": true, "measured": true,
 	"measure": true, "size": true, "today": true, "during": true, "within": true, "since": true, "until": true,
 	"across": true, "per": true, "total": true, "overall": true, "use": true, "uses": true, "using": true, "used": true,
-	"new": true, "newest": true, "before": true, "previously": true, "prior": true, "earlier": true, "originally": true,
+	"show": true, "list": true, "display": true, "remind": true, "new": true, "newest": true, "before": true, "previously": true, "prior": true, "earlier": true, "originally": true,
 	"root": true, "say": true, "said": true, "says": true, "mention": true, "mentioned": true, "note": true, "noted": true,
 }
 
@@ -572,13 +579,16 @@ var measureNouns = map[string]bool{"version": true, "versions": true, "stats": t
 var (
 	// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
 	versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+(-[a-z]+\d*)?`)
+	// reLatestOn asks for the news about something.
+	reLatestOn = regexp.MustCompile(`\b(?:latest|news|update|updates) (?:on|about|with|for|from)\b`)
 	// reasonRE finds a reason given: "because", "due to", "after a spike", "blocked
 	// on the schema review", "halted: ...".
 	reasonRE = regexp.MustCompile(`\b(?:because|due to|since|after|as a result|caused by|root cause|thanks to|so|blocked on|waiting (?:on|for)|owing to)\b|\w:\s`)
 	// testCounts finds counts of tests said without the word: "214 passed, 3 failed".
 	testCounts = regexp.MustCompile(`\b\d+\s+(?:passed|passing|failed|failing|skipped|flaky)\b`)
-	// vNumber finds a version said with one part: "model v12".
-	vNumber = regexp.MustCompile(`\bv\d+\b`)
+	// versionSaid finds a version said as one: "v12", "v2.3", "2.3.1", "version 3.2",
+	// "from 14.9 to 16.2"; not a decimal ("94.2%").
+	versionSaid = regexp.MustCompile(`\bv\d+(?:\.\d+)*\b|\b\d+\.\d+\.\d+|\b(?:version|ver|from|to|on)\s+\d+\.\d+\b`)
 	// durationRE finds how long something took or lasted: "in 42 minutes", "down for
 	// 18 minutes", "took 3 h"; not a latency ("lag under 200 ms").
 	durationRE = regexp.MustCompile(`\b(?:in|for|took|lasted|lasting|over|after|taking)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|just\s+|only\s+)?\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b`)
@@ -610,7 +620,7 @@ func implied(w, text string) bool {
 	case "share", "percentage", "percent", "proportion", "fraction", "rate":
 		return strings.Contains(text, "%")
 	case "version", "versions", "release", "releases", "build":
-		return versionLike.MatchString(text) || vNumber.MatchString(text)
+		return versionSaid.MatchString(text)
 	case "test", "tests":
 		return testCounts.MatchString(text)
 	}

@@ -40,6 +40,10 @@ func TestEpisodeQuestionHolds(t *testing.T) {
 		{"why needs a reason", "Why did gpu-5 go down?", "GPU node gpu-3 went down overnight; jobs were requeued on gpu-5.", false},
 		{"why with one", "Why did we drop mixed precision?", "Decided to drop mixed precision because the loss diverged.", true},
 		{"the kind of thing asked for", "What optimizer did we switch to?", "Run 42: switched to AdamW with a cosine schedule.", true},
+		{"a blocker is something blocked", "Any blockers?", "ORBIT shipped. Migration BLOCKED on the schema review.", true},
+		{"went wrong is a failure", "What went wrong with the ORBIT deployment?", "The ORBIT deployment on Tuesday failed because the migration timed out.", true},
+		{"a decimal is no version", "What version is search on?", "Search p95 latency 40 ms; accuracy 94.2%.", false},
+		{"production is where a version runs", "Which version of billing is in production?", "Deployed billing v3.8.1 with the tax fix.", true},
 		{"new asks for the latest", "How many classes does the new dataset have?", "Dataset v3 published: 2.4 million images across 1,000 classes.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,6 +88,9 @@ func TestEpisodeQuestionRead(t *testing.T) {
 		{q: "Tell me about the auth-service rollback.", story: true},
 		{q: "What did we fix in session 13?", story: true},
 		{q: "How much data was in the backup?", answer: answerSize},
+		{q: "What's the latest on ORBIT?", story: true, recent: true},
+		{q: "Tell me the current NEXUS version.", recent: true, factFirst: true},
+		{q: "What rolled back on April 8?", story: true, from: day(time.April, 8)},
 	} {
 		eq := readEpisodeQuestion(tc.q, now)
 		got := []bool{eq.who, eq.when, eq.yesNo, eq.recent, eq.many, eq.story, eq.factFirst()}
