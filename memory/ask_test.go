@@ -78,6 +78,8 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		{"Tell me about Lea.", []string{"nuts"}, "Lea (daughter) is allergic to nuts"},
 		{"Where did I live before?", []string{"Bergen"}, "Bergen"},
 		{"Did I ever live in Paris?", nil, "No, not as far as I know: your home cities were Bergen and Oslo."},
+		{"Who is my youngest son?", []string{"Kai", "Max"}, "Kai (son) (born May 4, 2018) and Max (son) are the youngest: 7."},
+		{"Which of my kids is the oldest?", []string{"Kai", "Max"}, "are the oldest: 7. (I don't know the age of 1 of them.)"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {

@@ -8,6 +8,7 @@
 package question
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,6 +69,9 @@ type Plan struct {
 	Ever   bool `json:"ever,omitempty"`
 	Always bool `json:"always,omitempty"`
 	All    bool `json:"all,omitempty"`
+	// Most asks for the member of a group who has the most of something: "oldest",
+	// "youngest" ("Which of our pets is the oldest?", "Who is my youngest child?").
+	Most string `json:"most,omitempty"`
 	// About asks for everything known about someone ("Tell me about Luis").
 	About bool `json:"about,omitempty"`
 	// Last asks for the bottom of a favorites list when no least favorite is stored
@@ -137,6 +141,10 @@ var (
 	reFavBefore  = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my favorites? (.+?) before(?: (.+))?$`)
 	reFavBefore2 = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my (?:previous|old|former|earlier|last) favorites? (.+)$`)
 	reFavBefore3 = regexp.MustCompile(`^(?:what|which|who) used to be my favorites? (.+)$`)
+	// "Which of our pets is the oldest?", "Who's the youngest of my kids?", "Who is my
+	// oldest child?": the member of a group with the most years, or the fewest.
+	reMost  = regexp.MustCompile(`^(?:who|which)(?: one)?(?: of (?:my|our) ([a-z]+))?(?: is|'s) (?:the )?(oldest|eldest|youngest|older|younger)(?: (?:one )?(?:of )?(?:my|our) ([a-z]+))?$`)
+	reMost2 = regexp.MustCompile(`^(?:who|which) is (?:my|our) (oldest|eldest|youngest) ([a-z]+)$`)
 	// "Do I like Haskell?": a member of any list (ListMember without a topic), else
 	// what the user likes.
 	reLike = regexp.MustCompile(`^do i (?:really |still )?(?:like|love|enjoy) (.+)$`)
@@ -250,6 +258,12 @@ func of(s string, asked bool) (p Plan, ok bool) {
 	if m := reAllOf.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: History, All: true, Self: true, Many: true}, true
 	}
+	if m := reMost.FindStringSubmatch(s); m != nil {
+		return mostPlan(cmp.Or(m[1], m[3]), m[2]), true
+	}
+	if m := reMost2.FindStringSubmatch(s); m != nil {
+		return mostPlan(m[2], m[1]), true
+	}
 	if m := reHowMany.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: Group, Group: groupWords[m[1]], Relation: singular(m[1]), Count: true, Many: true}, true
 	}
@@ -321,6 +335,25 @@ func of(s string, asked bool) (p Plan, ok bool) {
 		return Plan{Kind: YesNo, Self: selfAsked(s), Many: true, Value: yesNoValue(s)}, true
 	}
 	return Plan{Kind: Facts, Self: selfAsked(s), Many: manyAsked(s)}, true
+}
+
+// mostPlan is the plan of a superlative over a group named by noun ("pets", "kids",
+// "child", "" for everyone): most is "oldest" or "youngest" ("eldest" and, of two,
+// "older" are oldest).
+func mostPlan(noun, most string) Plan {
+	switch most {
+	case "eldest", "older":
+		most = "oldest"
+	case "younger":
+		most = "youngest"
+	}
+	p := Plan{Kind: Group, Group: "anyone", Most: most}
+	if g, ok := groupWords[noun]; ok {
+		p.Group = g // "kids", "pets"
+	} else if noun != "" {
+		p.Relation = singular(noun) // "son", "child", "dog"
+	}
+	return p
 }
 
 // valueAfterVerb takes a leading clause off a value: "i became a senior data
