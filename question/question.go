@@ -1,10 +1,12 @@
 // Package question plans the answer to a question about the user: which kind of
-// read answers it (a ranked list's count, membership or least favorite; a person's
-// facts; a group's; a yes/no question; an earlier value; a time window; or the
-// assembled recall), and what it names. It is deterministic and pure: Plan reads the
-// words only, and memory/chat's Ask runs the plan against the store. Questions about
-// favorites that the router already reads (ordinal, whole list, top N) and about the
-// user's basics stay the router's.
+// read answers it (a ranked list's count, membership, a member's rank or least
+// favorite; a person's facts; a group's, or its oldest or youngest; a yes/no question;
+// an earlier value; a time window; or the assembled recall), and what it names. It is
+// deterministic and pure: Plan reads the words only, and memory/chat's Ask runs the
+// plan against the store. Questions about favorites that the router already reads
+// (ordinal, whole list, top N) and about the user's basics stay the router's; a list
+// said as a bare noun phrase ("Top 3 cuisines?") is placed here and read as the
+// router would.
 package question
 
 import (
