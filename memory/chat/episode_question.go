@@ -29,8 +29,9 @@ type episodeQuestion struct {
 	why   bool // asks why: the episode must give a reason ("because", "after", ...)
 	many  bool // asks for every one: "Which deploy failed?", "What incidents ...?"
 	// counted are the words after "how many" ("invoices", "ETL jobs"): an episode
-	// must count one of them ("48,200 invoices"), or say what implies it.
-	counted []string
+	// must count one of them ("48,200 invoices", countOf), or say what implies it.
+	counted   []string
+	countedRE []*regexp.Regexp
 }
 
 // windowOf is the past time a question names and the words that name it.
@@ -144,6 +145,7 @@ func readEpisodeQuestion(q string, now time.Time) episodeQuestion {
 		for _, w := range ws[2:min(len(ws), 4)] {
 			if slices.Contains(eq.words, w) {
 				eq.counted = append(eq.counted, w)
+				eq.countedRE = append(eq.countedRE, countOf(w))
 			}
 		}
 	}
@@ -325,7 +327,12 @@ func (eq episodeQuestion) holdsAll(text episodeText, words []string) bool {
 		return sizeRE.MatchString(text.raw)
 	case answerNumber:
 		if len(eq.counted) > 0 {
-			return slices.ContainsFunc(eq.counted, func(w string) bool { return counts(text.raw, w) || implied(w, text.raw) })
+			for i, w := range eq.counted {
+				if eq.countedRE[i].MatchString(text.raw) || implied(w, text.raw) {
+					return true
+				}
+			}
+			return false
 		}
 		return numberRE.MatchString(text.raw)
 	case answerShare:
@@ -596,11 +603,10 @@ var (
 	numberRE   = regexp.MustCompile(`\d`)
 )
 
-// counts reports whether text counts w: a number, then at most two words, then w
-// (by stem): "48,200 invoices", "3.2 million rows", "12 nightly jobs".
-func counts(text, w string) bool {
-	re := regexp.MustCompile(`\d[\d,.]*(?:\s+(?:thousand|million|billion|k|m))?(?:\s+[a-z_-]+){0,2}?\s+` + regexp.QuoteMeta(stemOf(w)))
-	return re.MatchString(text)
+// countOf finds a count of w: a number, then at most two words, then w (by stem):
+// "48,200 invoices", "3.2 million rows", "12 nightly jobs".
+func countOf(w string) *regexp.Regexp {
+	return regexp.MustCompile(`\d[\d,.]*(?:\s+(?:thousand|million|billion|k|m))?(?:\s+[a-z_-]+){0,2}?\s+` + regexp.QuoteMeta(stemOf(w)))
 }
 
 func isDigits(w string) bool {
