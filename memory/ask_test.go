@@ -52,6 +52,8 @@ func TestAskAnswersEverydayQuestions(t *testing.T) {
 		reply string   // a piece of the reply
 	}{
 		{"Who is my husband?", []string{"Ben"}, "Your husband is Ben"},
+		{"Who does Ben work for?", []string{"Figma"}, "Figma"},
+		{"What's my little brother's name?", []string{"Tom"}, "Tom"},
 		{"When is Kai's birthday?", []string{"May 4, 2018"}, "May 4"},
 		{"Where does my brother work?", []string{"Siemens"}, "Siemens"},
 		{"How old is Max?", []string{"7"}, "7"},
@@ -125,6 +127,7 @@ func TestAskKeepsToWhatIsAsked(t *testing.T) {
 		{"Where did I live before Lisbon?", nil, "Lisbon is the earliest"},
 		{"Where does my colleague Martin live?", nil, "I don't know"},
 		{"Where does my accountant Martin live?", []string{"Boston"}, "Boston"},
+		{"Where is my accountant based?", []string{"Boston"}, "Boston"},
 		{"Who lives in Lyon?", nil, "I don't know"},
 		{"Where is Sophie from?", []string{"Lyon"}, "Lyon"},
 		{"Who am I meeting on Friday?", nil, "I don't know of anyone then"},

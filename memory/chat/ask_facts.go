@@ -54,6 +54,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	}
 	// whom the question asks about
 	subjects := map[string]bool{}
+	aboutNamed := false // the question names whom it is about: "Who does Hana work for?"
 	words := recallWords(q)
 	switch {
 	case plan.Kind == question.Group:
@@ -82,6 +83,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		for _, en := range named {
 			subjects[en.Subject()] = true
 		}
+		aboutNamed = len(named) > 0
 		if len(subjects) == 0 && plan.Self {
 			subjects[factbase.SubjectUser] = true
 		}
@@ -237,8 +239,8 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		}
 	}
 	lq := lowerQuestion(q)
-	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") ||
-		strings.HasPrefix(lq, "whose ") || strings.HasPrefix(lq, "which of ") {
+	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) ||
+		(strings.HasPrefix(lq, "who ") || strings.HasPrefix(lq, "whose ")) && !aboutNamed || strings.HasPrefix(lq, "which of ") {
 		a = peopleItems(a, matching, ens)
 		for i, h := range matching {
 			if n := withName(h.Value); n != "" && h.Fact.Subject == factbase.SubjectUser && strings.HasPrefix(lq, "who ") {
@@ -301,7 +303,7 @@ var dateKeys = []string{factbase.KeyBirthday, factbase.KeyUserBirthday, factbase
 func livesAsked(words []string) bool {
 	return !slices.Contains(words, "from") && slices.ContainsFunc(words, func(w string) bool {
 		switch w {
-		case "live", "lives", "lived", "living", "reside", "resides", "stay", "stays":
+		case "live", "lives", "lived", "living", "reside", "resides", "stay", "stays", "based", "located":
 			return true
 		}
 		return false
@@ -416,7 +418,10 @@ func askIntents(q string) []string {
 		return []string{factbase.KeyRole}
 	case strings.HasPrefix(l, " where ") && (slices.Contains(words, "work") || slices.Contains(words, "works") || slices.Contains(words, "worked") || slices.Contains(words, "working")):
 		return []string{factbase.KeyEmployer}
-	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") || strings.HasPrefix(l, " where ") && (slices.Contains(words, "live") || slices.Contains(words, "lives")):
+	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") ||
+		strings.HasPrefix(l, " where ") && slices.ContainsFunc(words, func(w string) bool {
+			return w == "live" || w == "lives" || w == "based" || w == "located" || w == "reside" || w == "resides"
+		}):
 		return []string{"home."}
 	case strings.HasPrefix(l, " how long ") && (slices.Contains(words, "answers") || slices.Contains(words, "replies")):
 		return []string{factbase.KeyLength}

@@ -193,15 +193,20 @@ func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan questio
 			found = append(found, en)
 		}
 	}
+	if head := relationHead(plan.Relation); len(found) == 0 && head != plan.Relation {
+		// "my little sister", "my older brother": the sister, the brother
+		for _, en := range ens {
+			if relationMatches(en.Relation, head) {
+				found = append(found, en)
+			}
+		}
+	}
 	if len(found) == 0 {
 		out.Reply, out.Source = fmt.Sprintf("I don't know who your %s is.", plan.Relation), "facts"
 		if plan.Many {
 			out.Reply = fmt.Sprintf("I don't know of any %s of yours.", plural(plan.Relation))
 		}
 		return out, true, nil
-	}
-	if plan.Most != "" {
-		return s.askMost(ctx, user, plan, found, out)
 	}
 	found, more := firstPeople(found)
 	a, err := s.peopleAnswer(ctx, user, found)
@@ -347,6 +352,21 @@ func leadingNumber(v string) (float64, bool) {
 	}
 	n, err := strconv.ParseFloat(f[0], 64)
 	return n, err == nil
+}
+
+// relationHead is a relation without the words that only describe it: "little
+// sister" is a sister, "older brother" a brother.
+func relationHead(rel string) string {
+	f := strings.Fields(rel)
+	for len(f) > 1 {
+		switch f[0] {
+		case "little", "big", "older", "younger", "baby", "elder", "eldest", "oldest", "youngest", "twin", "kid", "new", "dear":
+			f = f[1:]
+			continue
+		}
+		break
+	}
+	return strings.Join(f, " ")
 }
 
 func groupNoun(g string) string {
