@@ -113,7 +113,8 @@ func TestAskKeepsToWhatIsAsked(t *testing.T) {
 	for _, msg := range []string{"I was born on 12 November 1988.", "I live in Lisbon.", "I'm from Nairobi.",
 		"My colleague Martin is vegetarian.", "Martin, my accountant, lives in Boston.", "My friend Sophie is from Lyon.",
 		"I have a haircut on Friday at 10am.", "I have a job interview on March 20.", "I have a meeting with Laura tomorrow at 3pm.",
-		"I have dinner with Sara on Saturday.", "I have a doctor's appointment on Monday at 2pm.", "Our anniversary is March 14."} {
+		"I have dinner with Sara on Saturday.", "I have a doctor's appointment on Monday at 2pm.", "Our anniversary is March 14.",
+		"My sister Ana is visiting us on Sunday.", "I work from home on Tuesdays."} {
 		if _, err := e.Chat.Say(ctx, u, msg); err != nil {
 			t.Fatalf("Say(%q): %v", msg, err)
 		}
@@ -137,6 +138,12 @@ func TestAskKeepsToWhatIsAsked(t *testing.T) {
 		{"When is my dentist appointment?", nil, "I don't know"},
 		{"When is Sara's birthday?", nil, "I don't know"},
 		{"Is anything happening on March 14?", []string{"your anniversary (March 14)"}, "Yes"},
+		{"Am I free on Friday?", []string{"a haircut on Friday at 10am"}, "No: "},
+		{"Am I free on Wednesday?", nil, "Yes, as far as I know: nothing is planned then."},
+		{"How many days until my job interview?", []string{"a job interview on March 20"}, "16 days, on Friday, March 20: "},
+		{"How long until our anniversary?", []string{"March 14"}, "10 days, on Saturday, March 14: "},
+		{"What's happening on Sunday?", []string{"Ana: visiting us on Sunday"}, "Ana"},
+		{"Do I work from home on Tuesdays?", []string{"work from home on Tuesdays"}, "Yes"},
 	} {
 		res, err := e.Chat.Ask(ctx, u, tc.q)
 		if err != nil {

@@ -74,6 +74,9 @@ type Plan struct {
 	// Most asks for the member of a group who has the most of something: "oldest",
 	// "youngest" ("Which of our pets is the oldest?", "Who is my youngest child?").
 	Most string `json:"most,omitempty"`
+	// Until asks how long until what Value names ("How many days until my job
+	// interview?"): the answer is its date, counted from the question's day.
+	Until bool `json:"until,omitempty"`
 	// About asks for everything known about someone ("Tell me about Luis").
 	About bool `json:"about,omitempty"`
 	// Last asks for the bottom of a favorites list when no least favorite is stored
@@ -147,6 +150,8 @@ var (
 	// oldest child?": the member of a group with the most years, or the fewest.
 	reMost  = regexp.MustCompile(`^(?:who|which)(?: one)?(?: of (?:my|our) ([a-z]+))?(?: is|'s) (?:the )?(oldest|eldest|youngest|older|younger)(?: (?:one )?(?:of )?(?:my|our) ([a-z]+))?$`)
 	reMost2 = regexp.MustCompile(`^(?:who|which) is (?:my|our) (oldest|eldest|youngest) ([a-z]+)$`)
+	// "How many days until my job interview?", "How long until Ivy's birthday?"
+	reUntil = regexp.MustCompile(`^how (?:many (?:more )?(?:days|weeks|sleeps)|long|much longer|much time) (?:is it |are there |do i have |have i got |left )?(?:until|till|til|before|to go until) (.+)$`)
 	// "Do I like Haskell?": a member of any list (ListMember without a topic), else
 	// what the user likes.
 	reLike = regexp.MustCompile(`^do i (?:really |still )?(?:like|love|enjoy) (.+)$`)
@@ -259,6 +264,9 @@ func of(s string, asked bool) (p Plan, ok bool) {
 	}
 	if m := reAllOf.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: History, All: true, Self: true, Many: true}, true
+	}
+	if m := reUntil.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: Facts, Until: true, Value: m[1], Self: selfAsked(m[1])}, true
 	}
 	if m := reMost.FindStringSubmatch(s); m != nil {
 		return mostPlan(cmp.Or(m[1], m[3]), m[2]), true

@@ -100,6 +100,8 @@ func TestOfVariants(t *testing.T) {
 		{"Who's the youngest of my kids?", Plan{Kind: Group, Group: "children", Most: "youngest"}},
 		{"Who is my eldest son?", Plan{Kind: Group, Group: "anyone", Relation: "son", Most: "oldest"}},
 		{"Which of our dogs is older?", Plan{Kind: Group, Group: "dogs", Most: "oldest"}},
+		{"How many days until my job interview?", Plan{Kind: Facts, Until: true, Value: "my job interview", Self: true}},
+		{"How long until Ivy's birthday?", Plan{Kind: Facts, Until: true, Value: "Ivy's birthday"}},
 		{"What was my favorite band before?", Plan{Kind: History, Topic: "band", Before: true, Self: true}},
 		{"What was my favourite tea before jasmine?", Plan{Kind: History, Topic: "tea", Before: true, Value: "jasmine", Self: true}},
 		{"What was my previous favorite author?", Plan{Kind: History, Topic: "author", Before: true, Self: true}},

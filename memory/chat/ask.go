@@ -48,6 +48,10 @@ func (s *Service) Ask(ctx context.Context, user factbase.UserID, q string) (AskR
 			return a, err
 		}
 	}
+	if plan.Until {
+		a, _, err := s.askUntil(ctx, user, plan, out)
+		return a, err
+	}
 	if p.Route == router.RouteRead && len(p.Queries) > 0 {
 		return s.askRouter(ctx, user, p, out)
 	}

@@ -7,11 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/question"
+	"github.com/factbase/factbase/when"
 )
 
 // intentPrefixes are the key prefixes a question's words ask about (recallIntents).
@@ -44,6 +46,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		// "Which day do I work from home?" asks when: the plans and schedules that
 		// mention it answer, not the employer "work" names.
 		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan, factbase.KeyTravel)
+	}
+	if yesNoQuestion(q) && len(intents) > 0 && namesWeekday(q) {
+		// "Do I work from home on Fridays?": a schedule, not only the job
+		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan)
 	}
 	if plan.Kind == question.YesNo && slices.Contains(intents, factbase.KeyLikes) && !slices.Contains(intents, factbase.KeyDislikes) {
 		// "Do I enjoy cilantro?" is answered no by a dislike
@@ -175,6 +181,9 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			hits = append(hits, h)
 		}
 	}
+	if free, busy := availabilityAsked(q); rec.Window != nil && yesNoQuestion(q) && (free || busy) {
+		return s.askAvailable(ctx, user, hits, free, out)
+	}
 	if plan.Kind == question.YesNo && plan.Value == "" && rec.Window == nil {
 		// "Do I speak French?": what the question names beyond the kind of fact it asks
 		// about is the value to find; without it every language would say yes.
@@ -233,8 +242,11 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	if rec.Window != nil {
 		// what happens then: "Ivy's birthday (May 22)", not "May 22"
 		for i, h := range matching {
-			if slices.Contains(dateKeys, h.Key) {
+			switch {
+			case slices.Contains(dateKeys, h.Key):
 				a.Items[i].Value = eventLabel(h)
+			case h.Fact.Subject != factbase.SubjectUser:
+				a.Items[i].Value = h.About + ": " + h.Value // whose plan: "Carmen: visiting us on Saturday"
 			}
 		}
 	}
@@ -249,6 +261,98 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		}
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
+	return res, true, err
+}
+
+// askUntil answers "How many days until my job interview?": the answer to "When is
+// my job interview?", with the days from the question's day to its next date.
+func (s *Service) askUntil(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	q := "When is " + plan.Value + "?"
+	wp, _ := question.Of(q)
+	a, ok, err := s.askFacts(ctx, user, q, wp, out)
+	if err != nil || !ok || len(a.Items) == 0 {
+		if err == nil && !ok {
+			out.Reply = "I don't know: nothing I have stored answers that."
+			return out, true, nil
+		}
+		return a, ok, err
+	}
+	fs, err := s.core.Facts(ctx, user, factbase.FactFilter{ID: a.Items[0].ID})
+	if err != nil || len(fs) == 0 {
+		return a, true, err
+	}
+	f := fs[0]
+	today := people.Message(ctx).Time
+	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
+	if f.Anchor == nil && recallRecurrence(f) == when.Yearly {
+		if ms := when.Find(f.Value, today); len(ms) > 0 {
+			anchor := ms[0].Anchor
+			f.Anchor = &anchor
+		}
+	}
+	if f.Anchor == nil {
+		return a, true, nil
+	}
+	occ := when.Occurrences(*f.Anchor, recallRecurrence(f), today, today.AddDate(2, 0, 0), 1)
+	if len(occ) == 0 {
+		a.Reply = "It has passed: " + a.Reply
+		return a, true, nil
+	}
+	at := occ[0]
+	days := int(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location()).Sub(today).Hours() / 24)
+	switch days {
+	case 0:
+		a.Reply = "Today: " + a.Reply
+	case 1:
+		a.Reply = "1 day, tomorrow: " + a.Reply
+	default:
+		a.Reply = fmt.Sprintf("%d days, on %s: %s", days, at.Format("Monday, January 2"), a.Reply)
+	}
+	return a, true, nil
+}
+
+// namesWeekday reports whether a question names a day of the week.
+func namesWeekday(q string) bool {
+	return slices.ContainsFunc(recallWords(q), func(w string) bool {
+		_, ok := weekdayWords[strings.TrimSuffix(w, "s")]
+		return ok
+	})
+}
+
+var weekdayWords = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+	"saturday": true, "sunday": true}
+
+// availabilityAsked reports whether a yes/no question asks if the user is free
+// ("Am I free on Friday?", "Am I available tomorrow?") or busy.
+func availabilityAsked(q string) (free, busy bool) {
+	for _, w := range recallWords(q) {
+		switch w {
+		case "free", "available":
+			free = true
+		case "busy", "booked":
+			busy = true
+		}
+	}
+	return free, busy
+}
+
+// askAvailable answers whether the user is free (or busy) in the time a question
+// names, from what happens then: "No: you have a haircut on Friday at 10am."
+func (s *Service) askAvailable(ctx context.Context, user factbase.UserID, hits []RecallHit, free bool, out AskResult) (AskResult, bool, error) {
+	events := slices.DeleteFunc(slices.Clone(hits), func(h RecallHit) bool { return h.When == nil || h.Fact.Subject != factbase.SubjectUser })
+	if len(events) == 0 {
+		out.Source = "facts"
+		out.Reply = "No, as far as I know: nothing is planned then."
+		if free {
+			out.Reply = "Yes, as far as I know: nothing is planned then."
+		}
+		return out, true, nil
+	}
+	prefix := "Yes: "
+	if free {
+		prefix = "No: "
+	}
+	res, err := s.finish(ctx, user, out, "facts", hitsAnswer(events, prefix))
 	return res, true, err
 }
 
@@ -496,12 +600,17 @@ func contentWords(words []string, ens []factbase.Entity) []string {
 		if person && namesThing(words, i) {
 			person = false // "my dentist appointment": what is asked about
 		}
-		if !recallStop[w] && !person && !groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
+		if !recallStop[w] && !person && !groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] && !lightVerbs[w] {
 			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// lightVerbs say little of what is asked: "When does Rocky see the vet?" asks about
+// the vet.
+var lightVerbs = map[string]bool{"see": true, "sees": true, "seeing": true, "go": true, "goes": true, "going": true,
+	"get": true, "gets": true, "getting": true, "take": true, "takes": true, "taking": true, "make": true, "makes": true}
 
 // namesThing reports whether the relation word at i names a thing with the word after
 // it, possessive or not: "my dentist appointment", "my doctor's appointment".
