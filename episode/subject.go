@@ -203,20 +203,33 @@ var failWords = setOf("failed", "fails", "failing", "failure", "crashed", "crash
 var runWords = setOf("back", "reverted", "still", "stays", "stayed", "remains", "remained",
 	"keeping", "kept", "running", "runs", "pinned", "served", "serves")
 
+// backWords are the run words that name the version left behind when a thing follows
+// them ("rolled back auth-service v5.0.0 to v4.9.2"), and the one running only with
+// "to" or "on" between ("rolled back to v4.9.2").
+var backWords = setOf("back", "reverted")
+
+// targetWords, in the clause before "to" and a version, make it the version running:
+// "Rolled back auth-service v5.0.0 to v4.9.2", "Reverted the API from v2 to v1".
+var targetWords = setOf("back", "reverted", "revert", "reverting", "downgraded", "downgrade")
+
 // outcome classifies the version at [i, j) by its clause: running when a run word
 // precedes it, failed when its clause, from lo on, says its deploy failed or was
 // rolled back.
 func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
-	p := i
+	p, after := i, ""
 	for k := 0; k < 3; k++ {
 		t, ok := prevToken(x.s, p)
 		if !ok || t.kind != tokWord {
 			break
 		}
-		if runWords[strings.ToLower(t.text)] {
+		w := strings.ToLower(t.text)
+		if k == 0 && w == "to" && x.rollbackBefore(t.start) {
 			return true, false
 		}
-		p = t.start
+		if runWords[w] && (!backWords[w] || after == "to" || after == "on") {
+			return true, false
+		}
+		p, after = t.start, w
 	}
 	a, b := x.clause(i)
 	a, b = max(a, i-200, lo), min(b, j+200)
@@ -244,6 +257,18 @@ func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
 		p = q
 	}
 	return false, false
+}
+
+// rollbackBefore reports whether the clause holding i says, before i, that something
+// was rolled back or reverted: the version after its "to" is the one that runs.
+func (x *extractor) rollbackBefore(i int) bool {
+	a, _ := x.clause(i)
+	for _, w := range strings.FieldsFunc(x.low[a:i], func(r rune) bool { return !isWordRune(r) }) {
+		if targetWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // countedBefore reports whether a number is one of the two tokens before i: "3 tests

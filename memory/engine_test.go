@@ -60,6 +60,12 @@ func (c *clock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
 // fixed returns a clock that always says now.
 func fixed(now time.Time) func() time.Time { return func() time.Time { return now } }
 

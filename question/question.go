@@ -1,13 +1,16 @@
 // Package question plans the answer to a question about the user: which kind of
-// read answers it (a ranked list's count, membership or least favorite; a person's
-// facts; a group's; a yes/no question; an earlier value; a time window; or the
-// assembled recall), and what it names. It is deterministic and pure: Plan reads the
-// words only, and memory/chat's Ask runs the plan against the store. Questions about
-// favorites that the router already reads (ordinal, whole list, top N) and about the
-// user's basics stay the router's.
+// read answers it (a ranked list's count, membership, a member's rank or least
+// favorite; a person's facts; a group's, or its oldest or youngest; a yes/no question;
+// an earlier value; a time window; or the assembled recall), and what it names. It is
+// deterministic and pure: Plan reads the words only, and memory/chat's Ask runs the
+// plan against the store. Questions about favorites that the router already reads
+// (ordinal, whole list, top N) and about the user's basics stay the router's; a list
+// said as a bare noun phrase ("Top 3 cuisines?") is placed here and read as the
+// router would.
 package question
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,8 +22,9 @@ type Kind string
 // The kinds of plan.
 const (
 	ListCount  Kind = "list_count"  // "How many favorite podcasts do I have?"
-	ListMember Kind = "list_member" // "Is Dune one of my favorite books?"
+	ListMember Kind = "list_member" // "Is Dune one of my favorite books?"; without a topic: "Do I like Dune?"
 	ListLeast  Kind = "list_least"  // "What's my least favorite food?"
+	ListTop    Kind = "list_top"    // "Top 3 cuisines?", "My favorite movies?": a list said without a verb
 	Who        Kind = "who"         // "Who is my husband?", "Who are my kids?"
 	Group      Kind = "group"       // "Do we have any pets?", "Who in my family ...?"
 	YesNo      Kind = "yes_no"      // "Do I have any allergies?", "Is Ben allergic to nuts?"
@@ -37,8 +41,12 @@ type Plan struct {
 	// Value is the thing asked about: the member of "Is Dune one of ...", the
 	// "nuts" of "allergic to nuts", the "Oslo" of "before Oslo".
 	Value string `json:"value,omitempty"`
-	// Rank is the N of "in my top N" (ListMember).
+	// Rank is the N of "in my top N" (ListMember) and of "top N" (ListTop; 0: the
+	// whole list).
 	Rank int `json:"rank,omitempty"`
+	// Position asks where a member ranks ("Where is Bach on my list of favorite
+	// composers?"), not whether it is one (ListMember).
+	Position bool `json:"position,omitempty"`
 	// Relation is the relation the question names ("husband", "kids"), for Who.
 	Relation string `json:"relation,omitempty"`
 	// Group is the group asked about: "family", "children", "pets", "colleagues",
@@ -63,6 +71,12 @@ type Plan struct {
 	Ever   bool `json:"ever,omitempty"`
 	Always bool `json:"always,omitempty"`
 	All    bool `json:"all,omitempty"`
+	// Most asks for the member of a group who has the most of something: "oldest",
+	// "youngest" ("Which of our pets is the oldest?", "Who is my youngest child?").
+	Most string `json:"most,omitempty"`
+	// Until asks how long until what Value names ("How many days until my job
+	// interview?"): the answer is its date, counted from the question's day.
+	Until bool `json:"until,omitempty"`
 	// About asks for everything known about someone ("Tell me about Luis").
 	About bool `json:"about,omitempty"`
 	// Last asks for the bottom of a favorites list when no least favorite is stored
@@ -76,7 +90,7 @@ var (
 	reMember3 = regexp.MustCompile(`^(?:is|are) (.+?) (?:still )?(?:on|in) my (?:list of )?favorites? (.+?)(?: list)?$`)
 	reCount   = regexp.MustCompile(`^how many favorites? (.+?) (?:do i have|have i got|have i (?:saved|listed|named|told you)|are (?:there|on my list|in my list)|did i (?:list|name|save|tell you))$`)
 	reCount2  = regexp.MustCompile(`^how (?:many things|many items|long) (?:are|is) (?:on|in)? ?my favorites? (.+?)(?: list)?$`)
-	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in) my favorites? (?:list|ranking)$`)
+	reCount3  = regexp.MustCompile(`^how many (.+?) are (?:on|in|among) my (?:list of )?favorites?(?: list| ranking)?$`)
 	reLeast   = regexp.MustCompile(`^(?:what is|what's|whats|which is|which one is|what are|tell me) my least favorite (.+)$`)
 	reLast    = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of) my (?:list of )?favorites?(?: list)?$`)
 	reLast2   = regexp.MustCompile(`^(?:which|what) of my favorites? (.+?) do i (?:like|love|enjoy) (?:the )?least$`)
@@ -84,7 +98,7 @@ var (
 	reListAt  = regexp.MustCompile(`^(?:what|which) (?:was|were) my favorites? (.+?) in ((?:19|20)\d\d)$`)
 	reWho     = regexp.MustCompile(`^who(?: is| are|'s|'re) my (.+)$`)
 	reWhoName = regexp.MustCompile(`^who(?: is|'s| was) ([a-z][a-z'-]+(?: [a-z][a-z'-]+)?)$`)
-	reTopN    = regexp.MustCompile(`^(?:is|are) (.+?) (?:in|among|one of) my top (\d+) (?:favorites? )?(.+?)(?: list)?$`)
+	reTopN    = regexp.MustCompile(`^(?:is|are) (.+?) (?:in|among|one of) my top (\d+|` + numberWordsRE + `) (?:favorites? )?(.+?)(?: list)?$`)
 	reHaveAny = regexp.MustCompile(`^(?:do|does|have) (?:i|we|my family|our family) (?:have|own|got|have got) (?:any |a |an )?([a-z-]+)$`)
 	reName    = regexp.MustCompile(`^(?:what is|what's|whats|what are) (?:my|our) ([a-z' -]+?)(?:'s|s') names?$`)
 	reCalled  = regexp.MustCompile(`^(?:what is|what's|whats|what are|how is|how are) (?:my|our) ([a-z -]+?) (?:called|named)$`)
@@ -113,6 +127,36 @@ var (
 	reYesNo   = regexp.MustCompile(`^(?:do|does|did|is|are|am|was|were|has|have|can|could|should) `)
 )
 
+// The reads of a list said without "favorite ... is": a member's rank, a count, a bare
+// noun phrase.
+var (
+	// "Where does Paddington 2 rank among my favorite movies?", "Where is Bach on my
+	// list of favorite composers?", "What number is Heat on my movie list?"
+	rePosition = regexp.MustCompile(`^(?:where(?:'s| does| do| did| is| are) (.+?)(?: rank| come| fall| sit| land| stand| place| go)?|(?:what|which) (?:rank|number|position|place|spot) (?:is|are|does|do) (.+?)(?: have| hold)?|how (?:high|far up|far down|low) (?:is|are|does) (.+?)(?: rank| come)?) (?:in|on|among|within) my (?:list of |ranking of )?(?:favorites? (.+?)(?: list| ranking)?|([a-z][a-z ]*?) (?:list|ranking|favorites))$`)
+	reCount4   = regexp.MustCompile(`^how many (.+?) (?:do i have|have i got|have i (?:saved|listed|named)|are there|did i (?:list|name|save)) (?:in|on|among) my (?:list of )?favorites?(?: list| ranking)?$`)
+	reTerseTop = regexp.MustCompile(`^(?:my |what about my )?top (\d+|` + numberWordsRE + `) (?:favorites? )?([a-z][a-z' -]*)$`)
+	reTerseFav = regexp.MustCompile(`^(?:my |what about my )?favorites? ([a-z][a-z' -]*)$`)
+	// "Which fruit is last on my list?", "Which season do I like least?", "How many
+	// beers are on my list?": a list said without "favorite".
+	reLastOn  = regexp.MustCompile(`^(?:which|what) (.+?) is (?:last|at the bottom) (?:on|of|in) my (?:list|ranking)$`)
+	reLeastOf = regexp.MustCompile(`^(?:which|what) ([a-z][a-z ]*?) do i (?:like|love|enjoy) (?:the )?least$`)
+	reCountOn = regexp.MustCompile(`^how many (.+?) (?:are|do i have) (?:on|in) my (?:list|ranking)$`)
+	// "What was my favorite band before?", "What was my previous favorite tea?",
+	// "Who used to be my favorite author?": the list's #1 before the one now.
+	reFavBefore  = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my favorites? (.+?) before(?: (.+))?$`)
+	reFavBefore2 = regexp.MustCompile(`^(?:what|which|who) (?:was|were) my (?:previous|old|former|earlier|last) favorites? (.+)$`)
+	reFavBefore3 = regexp.MustCompile(`^(?:what|which|who) used to be my favorites? (.+)$`)
+	// "Which of our pets is the oldest?", "Who's the youngest of my kids?", "Who is my
+	// oldest child?": the member of a group with the most years, or the fewest.
+	reMost  = regexp.MustCompile(`^(?:who|which)(?: one)?(?: of (?:my|our) ([a-z]+))?(?: is|'s) (?:the )?(oldest|eldest|youngest|older|younger)(?: (?:one )?(?:of )?(?:my|our) ([a-z]+))?$`)
+	reMost2 = regexp.MustCompile(`^(?:who|which) is (?:my|our) (oldest|eldest|youngest) ([a-z]+)$`)
+	// "How many days until my job interview?", "How long until Ivy's birthday?"
+	reUntil = regexp.MustCompile(`^how (?:many (?:more )?(?:days|weeks|sleeps)|long|much longer|much time) (?:is it |are there |do i have |have i got |left )?(?:until|till|til|before|to go until) (.+)$`)
+	// "Do I like Haskell?": a member of any list (ListMember without a topic), else
+	// what the user likes.
+	reLike = regexp.MustCompile(`^do i (?:really |still )?(?:like|love|enjoy) (.+)$`)
+)
+
 // relationNouns are relations a yes/no question may ask about: "Do I have a brother?".
 var relationNouns = map[string]bool{"brother": true, "sister": true, "son": true, "daughter": true, "kid": true,
 	"child": true, "wife": true, "husband": true, "partner": true, "boyfriend": true, "girlfriend": true, "dog": true,
@@ -130,7 +174,8 @@ var groupWords = map[string]string{
 // Of reads a question. ok is false when it is not one this package places; the
 // caller then tries the router's reads and the recall.
 func Of(q string) (p Plan, ok bool) {
-	p, ok = of(clean(q))
+	// A bare noun phrase ("Top 3 cuisines?") is a question only with its mark.
+	p, ok = of(clean(q), strings.HasSuffix(strings.TrimSpace(q), "?"))
 	p.Value = original(q, p.Value)
 	p.Topic = strings.TrimSuffix(p.Topic, " list")
 	return p, ok
@@ -149,13 +194,21 @@ func original(q, v string) string {
 	return v
 }
 
-func of(s string) (p Plan, ok bool) {
+func of(s string, asked bool) (p Plan, ok bool) {
 	if s == "" {
 		return Plan{}, false
 	}
 	if m := reListAt.FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[2])
 		return Plan{Kind: History, Topic: m[1], Year: y, Self: true, Many: true}, true
+	}
+	if m := reFavBefore.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: History, Topic: m[1], Before: true, Value: m[2], Self: true}, true
+	}
+	for _, re := range []*regexp.Regexp{reFavBefore2, reFavBefore3} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			return Plan{Kind: History, Topic: m[1], Before: true, Self: true}, true
+		}
 	}
 	if m := reMember.FindStringSubmatch(s); m != nil {
 		if m[3] != "" {
@@ -165,15 +218,26 @@ func of(s string) (p Plan, ok bool) {
 		return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 	}
 	if m := reTopN.FindStringSubmatch(s); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		return Plan{Kind: ListMember, Value: m[1], Topic: m[3], Rank: n, Self: true}, true
+		return Plan{Kind: ListMember, Value: m[1], Topic: m[3], Rank: number(m[2]), Self: true}, true
+	}
+	if m := rePosition.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: ListMember, Value: firstOf(m[1:4]), Topic: firstOf(m[4:]), Self: true, Position: true}, true
+	}
+	if m := reLike.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) <= 4 {
+		return Plan{Kind: ListMember, Value: m[1], Self: true}, true
+	}
+	if m := reTerseTop.FindStringSubmatch(s); m != nil && asked && len(strings.Fields(m[2])) <= 4 {
+		return Plan{Kind: ListTop, Topic: m[2], Rank: number(m[1]), Self: true}, true
+	}
+	if m := reTerseFav.FindStringSubmatch(s); m != nil && asked && len(strings.Fields(m[1])) <= 4 {
+		return Plan{Kind: ListTop, Topic: m[1], Self: true}, true
 	}
 	for _, re := range []*regexp.Regexp{reMember2, reMember3} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListMember, Value: m[1], Topic: m[2], Self: true}, true
 		}
 	}
-	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3} {
+	for _, re := range []*regexp.Regexp{reCount, reCount2, reCount3, reCount4, reCountOn} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListCount, Topic: m[1], Self: true}, true
 		}
@@ -181,7 +245,7 @@ func of(s string) (p Plan, ok bool) {
 	if m := reLeast.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
 	}
-	for _, re := range []*regexp.Regexp{reLast, reLast2, reLast3} {
+	for _, re := range []*regexp.Regexp{reLast, reLast2, reLast3, reLastOn, reLeastOf} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			return Plan{Kind: ListLeast, Topic: m[1], Self: true, Last: true}, true
 		}
@@ -200,6 +264,15 @@ func of(s string) (p Plan, ok bool) {
 	}
 	if m := reAllOf.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: History, All: true, Self: true, Many: true}, true
+	}
+	if m := reUntil.FindStringSubmatch(s); m != nil {
+		return Plan{Kind: Facts, Until: true, Value: m[1], Self: selfAsked(m[1])}, true
+	}
+	if m := reMost.FindStringSubmatch(s); m != nil {
+		return mostPlan(cmp.Or(m[1], m[3]), m[2]), true
+	}
+	if m := reMost2.FindStringSubmatch(s); m != nil {
+		return mostPlan(m[2], m[1]), true
 	}
 	if m := reHowMany.FindStringSubmatch(s); m != nil {
 		return Plan{Kind: Group, Group: groupWords[m[1]], Relation: singular(m[1]), Count: true, Many: true}, true
@@ -274,6 +347,25 @@ func of(s string) (p Plan, ok bool) {
 	return Plan{Kind: Facts, Self: selfAsked(s), Many: manyAsked(s)}, true
 }
 
+// mostPlan is the plan of a superlative over a group named by noun ("pets", "kids",
+// "child", "" for everyone): most is "oldest" or "youngest" ("eldest" and, of two,
+// "older" are oldest).
+func mostPlan(noun, most string) Plan {
+	switch most {
+	case "eldest", "older":
+		most = "oldest"
+	case "younger":
+		most = "youngest"
+	}
+	p := Plan{Kind: Group, Group: "anyone", Most: most}
+	if g, ok := groupWords[noun]; ok {
+		p.Group = g // "kids", "pets"
+	} else if noun != "" {
+		p.Relation = singular(noun) // "son", "child", "dog"
+	}
+	return p
+}
+
 // valueAfterVerb takes a leading clause off a value: "i became a senior data
 // scientist" -> "senior data scientist", "i moved to oslo" -> "oslo".
 func valueAfterVerb(v string) string {
@@ -314,6 +406,32 @@ func groupValue(s string) string {
 		}
 	}
 	return ""
+}
+
+// firstOf returns the first non-empty group.
+func firstOf(groups []string) string {
+	for _, g := range groups {
+		if g != "" {
+			return g
+		}
+	}
+	return ""
+}
+
+// numberWordsRE matches the number words "one" to "twenty".
+const numberWordsRE = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty`
+
+// number reads a whole number in digits or words ("3", "three"); 0 when it is none.
+func number(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	for i, w := range strings.Split(numberWordsRE, "|") {
+		if w == s {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isNumber(v string) bool {

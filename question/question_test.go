@@ -53,6 +53,9 @@ func TestOf(t *testing.T) {
 			t.Errorf("Of(%q) = %+v, %v; want %+v", tc.q, got, ok, tc.want)
 		}
 	}
+	if p, _ := Of("My top 3 cuisines"); p.Kind == ListTop {
+		t.Error(`Of("My top 3 cuisines") is a list read; without its "?" it is no question`)
+	}
 	if _, ok := Of("  ?"); ok {
 		t.Error("an empty question was placed")
 	}
@@ -77,6 +80,31 @@ func TestOfVariants(t *testing.T) {
 	}{
 		{"Who's my dentist?", Plan{Kind: Who, Relation: "dentist"}},
 		{"Is Alien in my top 3 movies?", Plan{Kind: ListMember, Value: "Alien", Topic: "movies", Rank: 3, Self: true}},
+		{"Is Mexican in my top three cuisines?", Plan{Kind: ListMember, Value: "Mexican", Topic: "cuisines", Rank: 3, Self: true}},
+		{"Where does Paddington 2 rank among my favorite movies?", Plan{Kind: ListMember, Value: "Paddington 2", Topic: "movies", Self: true, Position: true}},
+		{"Where is Bach on my list of favorite composers?", Plan{Kind: ListMember, Value: "Bach", Topic: "composers", Self: true, Position: true}},
+		{"Where's Kyoto in my favourite cities?", Plan{Kind: ListMember, Value: "Kyoto", Topic: "cities", Self: true, Position: true}},
+		{"What number is Heat on my movie list?", Plan{Kind: ListMember, Value: "Heat", Topic: "movie", Self: true, Position: true}},
+		{"How high is Azul on my list of favorite board games?", Plan{Kind: ListMember, Value: "Azul", Topic: "board games", Self: true, Position: true}},
+		{"How many cuisines do I have in my favorites?", Plan{Kind: ListCount, Topic: "cuisines", Self: true}},
+		{"How many movies are on my favorites list?", Plan{Kind: ListCount, Topic: "movies", Self: true}},
+		{"Top 3 cuisines?", Plan{Kind: ListTop, Topic: "cuisines", Rank: 3, Self: true}},
+		{"My top five songs?", Plan{Kind: ListTop, Topic: "songs", Rank: 5, Self: true}},
+		{"Favorite color?", Plan{Kind: ListTop, Topic: "color", Self: true}},
+		{"Where does Anna work?", Plan{Kind: Facts}},
+		{"Which fruit is last on my list?", Plan{Kind: ListLeast, Topic: "fruit", Self: true, Last: true}},
+		{"Which season do I like least?", Plan{Kind: ListLeast, Topic: "season", Self: true, Last: true}},
+		{"How many beers are on my list?", Plan{Kind: ListCount, Topic: "beers", Self: true}},
+		{"Do I like Haskell?", Plan{Kind: ListMember, Value: "Haskell", Self: true}},
+		{"Which of our pets is the oldest?", Plan{Kind: Group, Group: "pets", Most: "oldest"}},
+		{"Who's the youngest of my kids?", Plan{Kind: Group, Group: "children", Most: "youngest"}},
+		{"Who is my eldest son?", Plan{Kind: Group, Group: "anyone", Relation: "son", Most: "oldest"}},
+		{"Which of our dogs is older?", Plan{Kind: Group, Group: "dogs", Most: "oldest"}},
+		{"How many days until my job interview?", Plan{Kind: Facts, Until: true, Value: "my job interview", Self: true}},
+		{"How long until Ivy's birthday?", Plan{Kind: Facts, Until: true, Value: "Ivy's birthday"}},
+		{"What was my favorite band before?", Plan{Kind: History, Topic: "band", Before: true, Self: true}},
+		{"What was my favourite tea before jasmine?", Plan{Kind: History, Topic: "tea", Before: true, Value: "jasmine", Self: true}},
+		{"What was my previous favorite author?", Plan{Kind: History, Topic: "author", Before: true, Self: true}},
 		{"Do I have any siblings?", Plan{Kind: Group, Group: "siblings", Many: true}},
 		{"Do I have a brother?", Plan{Kind: Group, Group: "anyone", Relation: "brother", Many: true}},
 		{"Who is Greta?", Plan{Kind: Who, Value: "Greta"}},

@@ -121,6 +121,16 @@ func matchAt(toks []tok, i int, now time.Time) (Marker, int, bool) {
 					return dateMarker(toks, today, m, d, i+5)
 				}
 			}
+			if d, ok := dayNumber(w2); ok && w2 != strconv.Itoa(d) && isDigit(w2[0]) && !isWeekday(w(toks, i+3)) {
+				// "on the 28th": that day of this month, or of the next when it has passed
+				// (not "on the first Sunday of every month")
+				for k := 0; k < 3; k++ {
+					t := time.Date(today.Year(), today.Month()+time.Month(k), 1, 0, 0, 0, 0, today.Location())
+					if validDate(t.Year(), t.Month(), d) && !t.AddDate(0, 0, d-1).Before(today) {
+						return mk(t.AddDate(0, 0, d-1), Day, i+3)
+					}
+				}
+			}
 		}
 		if d, ok := dayNumber(w1); ok {
 			if m, ok := months[w2]; ok {
@@ -181,6 +191,13 @@ func matchAt(toks []tok, i int, now time.Time) (Marker, int, bool) {
 		}
 	}
 	return Marker{}, i, false
+}
+
+// isWeekday reports whether w names a day of the week, singular or plural.
+func isWeekday(w string) bool {
+	_, one := weekdays[w]
+	_, many := pluralWeekdays[w]
+	return one || many
 }
 
 // quantity reads "two weeks", "a couple of days", "a few months", "3 years" at i.

@@ -87,7 +87,7 @@ func TestFindNothing(t *testing.T) {
 	for _, text := range []string{
 		"", "I may go", "March on", "I sat down", "the sun is out", "my son is 8", "I have 3 kids",
 		"Martin, my accountant", "February 30", "on the 45th of June", "I work 9 to 5",
-		"we need to march forward", "call me at 5",
+		"we need to march forward", "call me at 5", "on the 3 of us", "on the 45th", "on the first",
 	} {
 		if ms := Find(text, now); len(ms) != 0 {
 			t.Errorf("Find(%q) = %+v, want none", text, ms)
@@ -125,6 +125,9 @@ func TestQueryWindow(t *testing.T) {
 		{q: "next month", from: date(2026, 4, 1), to: date(2026, 5, 1), ok: true},
 		{q: "this weekend", from: date(2026, 3, 7), to: date(2026, 3, 9), ok: true},
 		{q: "on June 15th?", from: date(2026, 6, 15), to: date(2026, 6, 16), ok: true},
+		{q: "What's coming up this week?", from: date(2026, 3, 4), to: date(2026, 3, 9), ok: true},
+		{q: "What's happening on the 28th?", from: date(2026, 3, 28), to: date(2026, 3, 29), ok: true},
+		{q: "anything on the 2nd?", from: date(2026, 4, 2), to: date(2026, 4, 3), ok: true},
 		{q: "what does Martin eat?", ok: false},
 		{q: "what does Leo do every Tuesday", ok: false},
 	}

@@ -18,11 +18,15 @@ func (w Window) Contains(t time.Time) bool { return !t.Before(w.From) && t.Befor
 const DefaultUpcoming = 30
 
 // QueryWindow reads the time a question asks about: "next week", "tomorrow", "this
-// month", "on June 15th", "in the next 10 days", "upcoming", "soon". ok is false when
-// the question names no time. Recurring markers ("every Tuesday") name no window.
+// month", "on June 15th", "on the 28th", "in the next 10 days", "upcoming", "soon"
+// (the next 30 days, unless a time is named too: "coming up this week"). ok is false
+// when the question names no time. Recurring markers ("every Tuesday") name no window.
 func QueryWindow(query string, now time.Time) (Window, bool) {
 	today := day(now)
 	toks := tokenize(query)
+	// "upcoming", "soon", "coming up": the next 30 days, unless the query names a
+	// time of its own ("What's coming up this week?")
+	var up *Window
 	for i := range toks {
 		x := toks[i].w
 		// "in the next 10 days", "over the coming two weeks", "next 3 days"
@@ -49,10 +53,12 @@ func QueryWindow(query string, now time.Time) (Window, bool) {
 		}
 		switch x {
 		case "upcoming", "soon", "soonest":
-			return Window{From: today, To: today.AddDate(0, 0, DefaultUpcoming), Text: toks[i].w}, true
+			if up == nil {
+				up = &Window{From: today, To: today.AddDate(0, 0, DefaultUpcoming), Text: toks[i].w}
+			}
 		case "coming", "happening":
-			if w(toks, i+1) == "up" {
-				return Window{From: today, To: today.AddDate(0, 0, DefaultUpcoming), Text: query[toks[i].start:toks[i+1].end]}, true
+			if w(toks, i+1) == "up" && up == nil {
+				up = &Window{From: today, To: today.AddDate(0, 0, DefaultUpcoming), Text: query[toks[i].start:toks[i+1].end]}
 			}
 		}
 	}
@@ -65,6 +71,9 @@ func QueryWindow(query string, now time.Time) (Window, bool) {
 			from = today
 		}
 		return Window{From: from, To: m.PeriodEnd(), Text: m.Text}, true
+	}
+	if up != nil {
+		return *up, true
 	}
 	return Window{}, false
 }

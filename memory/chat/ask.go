@@ -3,14 +3,10 @@ package chat
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/core"
-	"github.com/factbase/factbase/memory/people"
-	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/question"
 	"github.com/factbase/factbase/router"
 )
@@ -37,13 +33,24 @@ func (s *Service) Ask(ctx context.Context, user factbase.UserID, q string) (AskR
 	}
 	answered := func(a AskResult, ok bool, err error) bool { return err != nil || ok }
 	switch plan.Kind {
-	case question.ListCount, question.ListMember, question.ListLeast:
-		a, err := s.askList(ctx, user, plan, out)
-		return a, err
+	case question.ListMember:
+		if plan.Topic != "" {
+			return s.askList(ctx, user, plan, out)
+		}
+		if a, ok, err := s.askLiked(ctx, user, plan, out); answered(a, ok, err) {
+			return a, err
+		}
+		plan.Kind = question.YesNo // "Do I like hiking?": what the user likes
+	case question.ListCount, question.ListLeast, question.ListTop:
+		return s.askList(ctx, user, plan, out)
 	case question.History:
 		if a, ok, err := s.askHistory(ctx, user, q, plan, out); answered(a, ok, err) {
 			return a, err
 		}
+	}
+	if plan.Until {
+		a, _, err := s.askUntil(ctx, user, plan, out)
+		return a, err
 	}
 	if p.Route == router.RouteRead && len(p.Queries) > 0 {
 		return s.askRouter(ctx, user, p, out)
@@ -99,48 +106,6 @@ func (s *Service) askRouter(ctx context.Context, user factbase.UserID, p router.
 	return s.finish(ctx, user, out, "list", answers...)
 }
 
-// askEpisodes answers from the hybrid query (a fact whose key names what is asked,
-// else the best passages of episodes). ok is false when neither answers.
-func (s *Service) askEpisodes(ctx context.Context, user factbase.UserID, q string, out AskResult) (AskResult, bool, error) {
-	qa, err := s.retrieve.Query(ctx, user, q, retrieve.QueryOptions{Now: people.Message(ctx).Time})
-	if err != nil || qa.Source == "" {
-		return out, false, err
-	}
-	if qa.Source == retrieve.SourceFact && (qa.Fact.Episode == "" || !covers(q, qa.Fact)) {
-		// A fact of the user's own, not of an episode: the reads above placed the
-		// question and found it does not answer it ("What is Anna's favorite color?").
-		// Or a fact that holds only some of what is asked ("What's the ORBIT uptime?"
-		// is not the ORBIT version): the passages may hold the rest.
-		if qa, err = s.retrieve.Query(ctx, user, q, retrieve.QueryOptions{Prefer: retrieve.PreferNarrative, Now: people.Message(ctx).Time}); err != nil || qa.Source != retrieve.SourceNarrative {
-			return out, false, err
-		}
-	}
-	a := Answer{Items: []AskItem{}}
-	switch qa.Source {
-	case retrieve.SourceFact:
-		a.Key = qa.Fact.Key
-		a.Items = append(a.Items, AskItem{Value: qa.Value, ID: qa.Fact.FactID, Key: qa.Fact.Key})
-		a.Reply = fmt.Sprintf("%s: %s.", planNoun(qa.Fact.Key), qa.Value)
-		a.Reply = strings.ToUpper(a.Reply[:1]) + a.Reply[1:]
-	default:
-		// The best passage that holds all the question asks; none: no answer rather
-		// than a guess.
-		i := slices.IndexFunc(qa.Passages, func(p retrieve.Passage) bool { return passageCovers(q, p) })
-		if i < 0 || strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "who") {
-			// A passage does not name who: that is for the facts about people.
-			return out, false, nil
-		}
-		p := qa.Passages[i]
-		a.Reply = "From your notes: " + strings.TrimSpace(p.Text)
-		out.Source = "episodes"
-		out.Reply = a.Reply
-		// passages are not facts: no items to cite but the episode
-		out.Key = ""
-		return out, true, nil
-	}
-	res, err := s.finish(ctx, user, out, "episodes", a)
-	return res, true, err
-}
 func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Query) (Answer, error) {
 	if q.Least {
 		c, err := s.TopicKey(ctx, user, q.Topic)
@@ -229,52 +194,3 @@ func (s *Service) answer(ctx context.Context, user factbase.UserID, q router.Que
 	}
 	return a, nil
 }
-
-// covers reports whether an episode fact holds every content word of a question
-// (by stem) in its key, value or text: "What is the NEXUS version?" is covered by
-// nexus.version, "What version is the billing service on?" is not.
-func covers(q string, f *retrieve.LookupResult) bool {
-	return coversWords(q, strings.NewReplacer(".", " ", "_", " ").Replace(f.Key)+" "+f.Value+" "+f.Text)
-}
-
-// coversWords reports whether text holds every content word of a question (by stem):
-// its words less stop words, short words and questionWords.
-func coversWords(q, text string) bool {
-	have := recallStems(recallWords(text))
-	for _, w := range recallWords(q) {
-		if recallStop[w] || len(w) < 3 || questionWords[w] {
-			continue
-		}
-		if !have[stemOf(w)] && !implied(w, text, have) {
-			return false
-		}
-	}
-	return true
-}
-
-// versionLike finds a version number: "16.2", "v2.3.1", "4.2.0-rc1".
-var versionLike = regexp.MustCompile(`\bv?\d+(\.\d+)+`)
-
-// implied reports whether text says what the question word w names without the
-// word: a percentage is a share, a version number a version, passed and failed
-// counts are tests.
-func implied(w, text string, have map[string]bool) bool {
-	switch w {
-	case "share", "percentage", "percent", "proportion", "fraction":
-		return strings.Contains(text, "%")
-	case "version", "versions":
-		return versionLike.MatchString(text)
-	case "test", "tests":
-		return have[stemOf("passed")] || have[stemOf("failed")] || have[stemOf("skipped")]
-	}
-	return false
-}
-
-// questionWords ask; they are not what is asked about.
-var questionWords = map[string]bool{"many": true, "much": true, "number": true, "amount": true,
-	"current": true, "currently": true, "now": true, "latest": true, "running": true,
-	"run": true, "runs": true, "deployed": true, "status": false, "tell": true, "know": true, "value": true}
-
-// passageCovers reports whether an episode holds every content word of a question
-// (by stem): "What's the error rate?" is not answered by a success rate.
-func passageCovers(q string, p retrieve.Passage) bool { return coversWords(q, p.Content) }

@@ -7,11 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/memory/retrieve"
 	"github.com/factbase/factbase/question"
+	"github.com/factbase/factbase/when"
 )
 
 // intentPrefixes are the key prefixes a question's words ask about (recallIntents).
@@ -45,11 +47,20 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		// mention it answer, not the employer "work" names.
 		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan, factbase.KeyTravel)
 	}
+	if yesNoQuestion(q) && len(intents) > 0 && namesWeekday(q) {
+		// "Do I work from home on Fridays?": a schedule, not only the job
+		intents = append(intents, factbase.KeySchedule, factbase.KeyPlan)
+	}
+	if plan.Kind == question.YesNo && slices.Contains(intents, factbase.KeyLikes) && !slices.Contains(intents, factbase.KeyDislikes) {
+		// "Do I enjoy cilantro?" is answered no by a dislike
+		intents = append(intents, factbase.KeyDislikes)
+	}
 	if plan.Kind == question.Group && (plan.Value == "" && len(intents) == 0 || plan.Count) {
 		return s.askGroup(ctx, user, q, plan, ens, out)
 	}
 	// whom the question asks about
 	subjects := map[string]bool{}
+	aboutNamed := false // the question names whom it is about: "Who does Hana work for?"
 	words := recallWords(q)
 	switch {
 	case plan.Kind == question.Group:
@@ -78,6 +89,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		for _, en := range named {
 			subjects[en.Subject()] = true
 		}
+		aboutNamed = len(named) > 0
 		if len(subjects) == 0 && plan.Self {
 			subjects[factbase.SubjectUser] = true
 		}
@@ -91,9 +103,23 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "why ") {
 		return out, false, nil // a reason is in the episodes' words, not in a fact
 	}
+	if rec.Window != nil && len(intents) > 0 {
+		// "Who am I having dinner with tomorrow?": a plan then, not only a diet
+		for _, k := range []string{factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule} {
+			if !slices.Contains(intents, k) {
+				intents = append(intents, k)
+			}
+		}
+	}
 	timeOnly := len(intents) > 0 && !slices.ContainsFunc(intents, func(p string) bool {
-		return p != factbase.KeyPlan && p != factbase.KeyTravel && p != factbase.KeySchedule
-	}) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "when ")
+		return !slices.Contains(timeKeys, p)
+	}) && strings.HasPrefix(lowerQuestion(q), "when ")
+	if asksDay(q) {
+		// "What time is my job interview?": the plan or schedule that names it, not
+		// every plan ("time" names what is asked, not what it is about)
+		timeOnly = true
+		content = slices.DeleteFunc(content, func(w string) bool { return w == "time" || w == "day" || w == "days" || w == "date" })
+	}
 	// The facts of the people asked about, read directly: recall ranks what it finds
 	// by the question's words and may not reach them all.
 	candidates := rec.Hits
@@ -125,6 +151,7 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			candidates = append(candidates, h)
 		}
 	}
+	story := readEpisodeQuestion(q, now).story
 	var hits []RecallHit
 	for _, h := range candidates {
 		switch {
@@ -132,15 +159,30 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		case h.Key == factbase.KeyRelation, strings.HasPrefix(h.Key, factbase.FavoritesPrefix):
 			// who someone is answers Who; a list answers by rank, count or membership
 		case len(intents) > 0 && !recallKeyMatches(h.Key, intents):
+		case h.Key == factbase.KeyOrigin && livesAsked(words):
+			// "Who lives in Lyon?" is not answered by where someone is from
+		case strings.HasPrefix(lowerQuestion(q), "where ") && slices.Contains(dateKeys, h.Key):
+			// "Where was I born?" asks for a place, not the birthday
+		case plan.About && len(subjects) == 0 && !mentions(h, content):
+			// "Tell me about the auth-service rollback": what names it, or the episodes
 		case plan.About && h.Key != factbase.KeyRelation:
 			hits = append(hits, h) // everything known about them
 		case len(intents) == 0 && h.When == nil && !mentions(h, content):
 			// nothing the question asks for: a named person's other facts do not answer it
 		case timeOnly && !mentions(h, content):
 			// "When is my performance review?" is not answered by another plan
+		case plan.Kind == question.Facts && !yesNoQuestion(q) && saysValue(q, h.Value):
+			// "What did we do in session 13?" is not answered by "session: 13"
+		case h.Fact.Source.Kind == factbase.SourceEpisode && story:
+			// "What's the latest on ORBIT?" asks for the episode, not a value from it
+		case asksDay(q) && !slices.Contains(timeKeys, h.Key) && h.Fact.Anchor == nil:
+			// "What time is my job interview?" is not answered by the job
 		default:
 			hits = append(hits, h)
 		}
+	}
+	if free, busy := availabilityAsked(q); rec.Window != nil && yesNoQuestion(q) && (free || busy) {
+		return s.askAvailable(ctx, user, hits, free, out)
 	}
 	if plan.Kind == question.YesNo && plan.Value == "" && rec.Window == nil {
 		// "Do I speak French?": what the question names beyond the kind of fact it asks
@@ -160,6 +202,10 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 	case yesNo && len(hits) > 0 && plan.Value != "":
 		res, err := s.finish(ctx, user, out, "facts", hitsAnswer(hits, "No, not as far as I know: "))
 		return res, true, err
+	case plan.Kind == question.YesNo && len(hits) == 0 && len(subjects) == 0:
+		// Not about the user or someone they know, and no fact bears on it: the
+		// episodes may ("Is the orders migration finished?").
+		return out, false, nil
 	case yesNo || plan.Kind == question.Group || plan.Kind == question.WhoHas:
 		out.Reply, out.Source = "I don't know: nothing I have stored says so.", "facts"
 		return out, true, nil
@@ -167,10 +213,16 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 		return out, false, nil
 	}
 	if rec.Window != nil {
-		// a time asks for everything in it, soonest first
+		// a time asks for everything in it, soonest first; "who" for the people in it
 		matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return h.When == nil })
+		if strings.HasPrefix(lowerQuestion(q), "who ") {
+			matching = slices.DeleteFunc(matching, func(h RecallHit) bool { return !namesSomeone(h, ens) && withName(h.Value) == "" })
+		}
 		if len(matching) == 0 {
 			out.Reply, out.Source = "I don't know of anything then.", "facts"
+			if strings.HasPrefix(lowerQuestion(q), "who ") {
+				out.Reply = "I don't know of anyone then."
+			}
 			return out, true, nil
 		}
 	} else if !plan.Many && !yesNo {
@@ -187,12 +239,192 @@ func (s *Service) askFacts(ctx context.Context, user factbase.UserID, q string, 
 			a = hitsAnswer(matching, "No: ")
 		}
 	}
-	lq := strings.ToLower(strings.TrimSpace(q))
-	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) || strings.HasPrefix(lq, "who ") || strings.HasPrefix(lq, "which of ") {
+	if rec.Window != nil {
+		// what happens then: "Ivy's birthday (May 22)", not "May 22"
+		for i, h := range matching {
+			switch {
+			case slices.Contains(dateKeys, h.Key):
+				a.Items[i].Value = eventLabel(h)
+			case h.Fact.Subject != factbase.SubjectUser:
+				a.Items[i].Value = h.About + ": " + h.Value // whose plan: "Carmen: visiting us on Saturday"
+			}
+		}
+	}
+	lq := lowerQuestion(q)
+	if plan.Kind == question.WhoHas || plan.Kind == question.Group && (plan.Value != "" || yesNo) ||
+		(strings.HasPrefix(lq, "who ") || strings.HasPrefix(lq, "whose ")) && !aboutNamed || strings.HasPrefix(lq, "which of ") {
 		a = peopleItems(a, matching, ens)
+		for i, h := range matching {
+			if n := withName(h.Value); n != "" && h.Fact.Subject == factbase.SubjectUser && strings.HasPrefix(lq, "who ") {
+				a.Items[i].Value = n // "Who am I having dinner with?": Sara, of "dinner with Sara"
+			}
+		}
 	}
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// askUntil answers "How many days until my job interview?": the answer to "When is
+// my job interview?", with the days from the question's day to its next date.
+func (s *Service) askUntil(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	q := "When is " + plan.Value + "?"
+	wp, _ := question.Of(q)
+	a, ok, err := s.askFacts(ctx, user, q, wp, out)
+	if err != nil || !ok || len(a.Items) == 0 {
+		if err == nil && !ok {
+			out.Reply = "I don't know: nothing I have stored answers that."
+			return out, true, nil
+		}
+		return a, ok, err
+	}
+	fs, err := s.core.Facts(ctx, user, factbase.FactFilter{ID: a.Items[0].ID})
+	if err != nil || len(fs) == 0 {
+		return a, true, err
+	}
+	f := fs[0]
+	today := people.Message(ctx).Time
+	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
+	if f.Anchor == nil && recallRecurrence(f) == when.Yearly {
+		if ms := when.Find(f.Value, today); len(ms) > 0 {
+			anchor := ms[0].Anchor
+			f.Anchor = &anchor
+		}
+	}
+	if f.Anchor == nil {
+		return a, true, nil
+	}
+	occ := when.Occurrences(*f.Anchor, recallRecurrence(f), today, today.AddDate(2, 0, 0), 1)
+	if len(occ) == 0 {
+		a.Reply = "It has passed: " + a.Reply
+		return a, true, nil
+	}
+	at := occ[0]
+	days := int(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location()).Sub(today).Hours() / 24)
+	switch days {
+	case 0:
+		a.Reply = "Today: " + a.Reply
+	case 1:
+		a.Reply = "1 day, tomorrow: " + a.Reply
+	default:
+		a.Reply = fmt.Sprintf("%d days, on %s: %s", days, at.Format("Monday, January 2"), a.Reply)
+	}
+	return a, true, nil
+}
+
+// namesWeekday reports whether a question names a day of the week.
+func namesWeekday(q string) bool {
+	return slices.ContainsFunc(recallWords(q), func(w string) bool {
+		_, ok := weekdayWords[strings.TrimSuffix(w, "s")]
+		return ok
+	})
+}
+
+var weekdayWords = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+	"saturday": true, "sunday": true}
+
+// availabilityAsked reports whether a yes/no question asks if the user is free
+// ("Am I free on Friday?", "Am I available tomorrow?") or busy.
+func availabilityAsked(q string) (free, busy bool) {
+	for _, w := range recallWords(q) {
+		switch w {
+		case "free", "available":
+			free = true
+		case "busy", "booked":
+			busy = true
+		}
+	}
+	return free, busy
+}
+
+// askAvailable answers whether the user is free (or busy) in the time a question
+// names, from what happens then: "No: you have a haircut on Friday at 10am."
+func (s *Service) askAvailable(ctx context.Context, user factbase.UserID, hits []RecallHit, free bool, out AskResult) (AskResult, bool, error) {
+	events := slices.DeleteFunc(slices.Clone(hits), func(h RecallHit) bool { return h.When == nil || h.Fact.Subject != factbase.SubjectUser })
+	if len(events) == 0 {
+		out.Source = "facts"
+		out.Reply = "No, as far as I know: nothing is planned then."
+		if free {
+			out.Reply = "Yes, as far as I know: nothing is planned then."
+		}
+		return out, true, nil
+	}
+	prefix := "Yes: "
+	if free {
+		prefix = "No: "
+	}
+	res, err := s.finish(ctx, user, out, "facts", hitsAnswer(events, prefix))
+	return res, true, err
+}
+
+// reWithName finds the person a plan is with: "dinner with Sara", "lunch with Dr.
+// Lee".
+var reWithName = regexp.MustCompile(`\bwith ((?:Dr\.? |Mr\.? |Mrs\.? |Ms\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)`)
+
+// withName returns the person a plan's value says it is with, or "".
+func withName(value string) string {
+	if m := reWithName.FindStringSubmatch(value); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// eventLabel names what a dated fact is: "Ivy's birthday (May 22)", "your
+// anniversary (April 9)".
+func eventLabel(h RecallHit) string {
+	owner := "your"
+	if h.Fact.Subject != factbase.SubjectUser {
+		owner = h.About + "'s"
+	}
+	return fmt.Sprintf("%s %s (%s)", owner, planNoun(h.Key), h.Value)
+}
+
+// saysValue reports whether a question holds a number value itself: "session 13".
+func saysValue(q, value string) bool {
+	return isDigits(value) && slices.Contains(recallWords(q), value)
+}
+
+// namesSomeone reports whether a hit is about someone the user knows, or its text
+// names one of them: "Who am I meeting on Friday?" is not answered by a haircut.
+func namesSomeone(h RecallHit, ens []factbase.Entity) bool {
+	if h.Fact.Subject != factbase.SubjectUser {
+		return true
+	}
+	words := recallWords(h.Fact.Text + " " + h.Value)
+	return slices.ContainsFunc(ens, func(en factbase.Entity) bool {
+		return en.Name != "" && recallNamedBy(factbase.Entity{Name: en.Name, Aliases: en.Aliases}, words)
+	})
+}
+
+// timeKeys hold when something happens.
+var timeKeys = []string{factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule, factbase.KeyBirthday,
+	factbase.KeyUserBirthday, factbase.KeyAnniversary}
+
+// dateKeys hold a date or an age, never a place.
+var dateKeys = []string{factbase.KeyBirthday, factbase.KeyUserBirthday, factbase.KeyAnniversary, factbase.KeyAge}
+
+// livesAsked reports whether a question asks where someone lives (not where they
+// are from).
+func livesAsked(words []string) bool {
+	return !slices.Contains(words, "from") && slices.ContainsFunc(words, func(w string) bool {
+		switch w {
+		case "live", "lives", "lived", "living", "reside", "resides", "stay", "stays", "based", "located":
+			return true
+		}
+		return false
+	})
+}
+
+// lowerQuestion is q in lower case, trimmed, with the contractions of its question
+// word spelled out: "When's my dentist appointment?" is "when is my dentist
+// appointment?".
+func lowerQuestion(q string) string {
+	l := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(q, "’", "'")))
+	for _, w := range []string{"when", "where", "what", "who", "how", "which"} {
+		if rest, ok := strings.CutPrefix(l, w+"'s "); ok {
+			return w + " is " + rest
+		}
+	}
+	return l
 }
 
 // asksDay reports whether q asks for a day or a time ("Which day ...", "What time
@@ -270,7 +502,7 @@ func negativeAsked(q string) bool {
 // dislikes, not diet) and widened for phrasings recall does not weigh ("what does Eli
 // do": the job; "when is ...": dated facts).
 func askIntents(q string) []string {
-	l := " " + strings.ToLower(strings.TrimRight(strings.TrimSpace(q), "?!.")) + " "
+	l := " " + strings.TrimRight(lowerQuestion(q), "?!.") + " "
 	words := recallWords(q)
 	switch {
 	case reNotLike.MatchString(l):
@@ -290,7 +522,10 @@ func askIntents(q string) []string {
 		return []string{factbase.KeyRole}
 	case strings.HasPrefix(l, " where ") && (slices.Contains(words, "work") || slices.Contains(words, "works") || slices.Contains(words, "worked") || slices.Contains(words, "working")):
 		return []string{factbase.KeyEmployer}
-	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") || strings.HasPrefix(l, " where ") && (slices.Contains(words, "live") || slices.Contains(words, "lives")):
+	case strings.Contains(l, " living in ") || strings.Contains(l, " live in ") || strings.Contains(l, " lived in ") ||
+		strings.HasPrefix(l, " where ") && slices.ContainsFunc(words, func(w string) bool {
+			return w == "live" || w == "lives" || w == "based" || w == "located" || w == "reside" || w == "resides"
+		}):
 		return []string{"home."}
 	case strings.HasPrefix(l, " how long ") && (slices.Contains(words, "answers") || slices.Contains(words, "replies")):
 		return []string{factbase.KeyLength}
@@ -300,7 +535,11 @@ func askIntents(q string) []string {
 	if strings.Contains(l, " how old ") {
 		return []string{factbase.KeyAge}
 	}
+	when := strings.HasPrefix(l, " when ")
 	for _, w := range words {
+		if when {
+			break // "When is Lea's school play?" asks for a date, not the school
+		}
 		switch w {
 		case "school", "study", "studies", "studying", "major", "degree", "university", "college", "grade":
 			return []string{"education."}
@@ -331,8 +570,12 @@ func askIntents(q string) []string {
 			return p == factbase.KeyRelation || p == factbase.KeyAge && !strings.Contains(l, " age ")
 		})
 	}
-	if strings.HasPrefix(l, " when ") && !slices.Contains(out, factbase.KeyBirthday) {
-		out = append(out, factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule)
+	if when {
+		// "When am I off work?" asks for a date: of the intents, those that hold one
+		out = slices.DeleteFunc(out, func(p string) bool { return !slices.Contains(timeKeys, p) })
+		if !slices.Contains(out, factbase.KeyBirthday) {
+			out = append(out, factbase.KeyPlan, factbase.KeyTravel, factbase.KeySchedule)
+		}
 	}
 	return out
 }
@@ -352,13 +595,31 @@ func contentWords(words []string, ens []factbase.Entity) []string {
 		}
 	}
 	var out []string
-	for _, w := range words {
-		if !recallStop[w] && !skip[w] && !slices.Contains(personWords, w) && !slices.Contains(personWords, singularRel(w)) &&
-			!groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] {
+	for i, w := range words {
+		person := skip[w] || slices.Contains(personWords, w) || slices.Contains(personWords, singularRel(w))
+		if person && namesThing(words, i) {
+			person = false // "my dentist appointment": what is asked about
+		}
+		if !recallStop[w] && !person && !groupNouns[w] && (len(w) > 2 || w[0] >= '0' && w[0] <= '9') && !questionWords[w] && !lightVerbs[w] {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// lightVerbs say little of what is asked: "When does Rocky see the vet?" asks about
+// the vet.
+var lightVerbs = map[string]bool{"see": true, "sees": true, "seeing": true, "go": true, "goes": true, "going": true,
+	"get": true, "gets": true, "getting": true, "take": true, "takes": true, "taking": true, "make": true, "makes": true}
+
+// namesThing reports whether the relation word at i names a thing with the word after
+// it, possessive or not: "my dentist appointment", "my doctor's appointment".
+func namesThing(words []string, i int) bool {
+	j := i + 1
+	if j < len(words) && words[j] == "s" {
+		j++
+	}
+	return j < len(words) && notPerson[words[j]]
 }
 
 // intentVerbs are the verbs of yes/no questions that name the kind of fact asked

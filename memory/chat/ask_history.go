@@ -25,6 +25,9 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 	if plan.Topic != "" && plan.When {
 		return s.askListAdded(ctx, user, plan, out)
 	}
+	if plan.Topic != "" && plan.Before {
+		return s.askListBefore(ctx, user, plan, out)
+	}
 	if plan.Topic != "" {
 		return s.askListAsOf(ctx, user, plan, out)
 	}
@@ -38,7 +41,7 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 			subject, about = named[0].Subject(), personal.Label(named[0])
 		}
 	}
-	versions, err := s.historyOf(ctx, user, subject, historyQuestion(q, plan))
+	versions, err := s.historyOf(ctx, user, subject, historyQuestion(q, plan), plan.Value)
 	if err != nil || len(versions) == 0 {
 		return out, false, err
 	}
@@ -49,6 +52,11 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 		owner = about + "'s"
 	}
 	dontKnow := func(reply string) (AskResult, bool, error) {
+		if versions[0].Source.Kind == factbase.SourceEpisode {
+			// An episode's words may tell more than its extracted facts ("Upgraded
+			// Airflow from 2.7.3 to 2.9.1" stores 2.9.1 only): the episodes answer.
+			return out, false, nil
+		}
 		out.Source, out.Key, out.Reply = "history", key, reply
 		return out, true, nil
 	}
@@ -98,7 +106,15 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 		a.Reply = fmt.Sprintf("No: %s %s was also %s.", owner, noun, joinAnd(itemValues(a.Items)))
 	case plan.Ever:
 		if at < 0 {
-			return dontKnow(fmt.Sprintf("I don't know: %s is not among the %ss I have stored.", plan.Value, noun))
+			// what is stored bears on it: the values the key had
+			var had []string
+			for i := len(versions) - 1; i >= 0; i-- {
+				if !slices.Contains(had, versions[i].Value) {
+					had = append(had, versions[i].Value)
+				}
+			}
+			return dontKnow(fmt.Sprintf("No, not as far as I know: %s %s %s %s.", strings.ToLower(owner[:1])+owner[1:],
+				plural(noun), map[bool]string{true: "was", false: "were"}[len(had) == 1], joinAnd(had)))
 		}
 		a.Items = append(a.Items, item(versions[at]))
 		a.Reply = fmt.Sprintf("Yes: %s %s was %s%s.", owner, noun, versions[at].Value, during(versions[at]))
@@ -110,7 +126,7 @@ func (s *Service) askHistory(ctx context.Context, user factbase.UserID, q string
 				a.Items = append(a.Items, item(versions[i]))
 			}
 		}
-		a.Reply = fmt.Sprintf("%s %ss, oldest first: %s.", owner, noun, joinAnd(itemValues(a.Items)))
+		a.Reply = fmt.Sprintf("%s %s, oldest first: %s.", owner, plural(noun), joinAnd(itemValues(a.Items)))
 	case plan.Year > 0:
 		start := time.Date(plan.Year, 1, 1, 0, 0, 0, 0, time.UTC)
 		end := start.AddDate(1, 0, 0)
@@ -183,7 +199,7 @@ func historyQuestion(q string, plan question.Plan) string {
 	return strings.Join(kept, " ")
 }
 
-func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, q string) ([]factbase.Fact, error) {
+func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, q, value string) ([]factbase.Fact, error) {
 	var versions []factbase.Fact
 	for _, p := range askIntents(q) {
 		fs, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: subject, KeyPrefix: p, History: true, NewestFirst: true, Limit: core.MaxPageSize})
@@ -214,7 +230,8 @@ func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, 
 		return nil, nil
 	}
 	// the key the question names ("my email", not the phone of the same prefix), else
-	// the one changed last
+	// the one that had the value it names ("before Lisbon": the home city, not the
+	// home town), else the one changed last
 	key, best := versions[0].Key, 0
 	have := recallStems(recallWords(q))
 	for _, f := range versions {
@@ -227,6 +244,9 @@ func (s *Service) historyOf(ctx context.Context, user factbase.UserID, subject, 
 		if n > best {
 			key, best = f.Key, n
 		}
+	}
+	if i := slices.IndexFunc(versions, func(f factbase.Fact) bool { return value != "" && valueMentions(f.Value, value) }); best == 0 && i >= 0 {
+		key = versions[i].Key
 	}
 	return slices.DeleteFunc(versions, func(f factbase.Fact) bool { return f.Key != key }), nil
 }

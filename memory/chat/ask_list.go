@@ -1,8 +1,10 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,10 +12,25 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/question"
+	"github.com/factbase/factbase/router"
 )
 
-// askList answers a count, a membership or a least favorite of a favorites list.
+// askList answers a count, a membership, a member's rank, a least favorite or the top
+// of a favorites list.
 func (s *Service) askList(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, error) {
+	if plan.Kind == question.ListTop {
+		// "Top 3 cuisines?", "My favorite movies?": the router's read of the list, as
+		// if asked in full.
+		q := router.Query{Kind: router.QueryList, Topic: plan.Topic, Limit: plan.Rank}
+		if plan.Rank == 0 && !strings.HasSuffix(plan.Topic, "s") {
+			q = router.Query{Kind: router.QueryRank, Topic: plan.Topic, Rank: 1}
+		}
+		a, err := s.answer(ctx, user, q)
+		if err != nil {
+			return AskResult{}, err
+		}
+		return s.finish(ctx, user, out, "list", a)
+	}
 	c, err := s.TopicKey(ctx, user, plan.Topic)
 	if err != nil {
 		return AskResult{}, err
@@ -98,6 +115,10 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		}
 		a.Total = total
 		switch {
+		case plan.Position && len(a.Items) > 0:
+			a.Reply = fmt.Sprintf("%s is #%d of your %d favorite %s.", a.Items[0].Value, a.Items[0].Rank, total, plural(noun))
+		case plan.Position && total > 0:
+			a.Reply = fmt.Sprintf("%s is not on your list of %d favorite %s.", plan.Value, total, plural(noun))
 		case len(a.Items) > 0 && plan.Rank > 0 && a.Items[0].Rank > plan.Rank:
 			a.Reply = fmt.Sprintf("No: %s is #%d of your favorite %s, not in your top %d.", a.Items[0].Value, a.Items[0].Rank, plural(noun), plan.Rank)
 		case len(a.Items) > 0:
@@ -109,6 +130,42 @@ func (s *Service) askList(ctx context.Context, user factbase.UserID, plan questi
 		}
 	}
 	return s.finish(ctx, user, out, "list", a)
+}
+
+// askLiked answers "Do I like Haskell?" from the favorites lists that hold the value:
+// yes, with its rank in each. ok is false when none does.
+func (s *Service) askLiked(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	keys, err := s.core.Keys(ctx, user, factbase.SubjectUser, factbase.FavoritesPrefix)
+	if err != nil {
+		return out, false, err
+	}
+	want := memberNorm(plan.Value)
+	a := Answer{Items: []AskItem{}}
+	var parts []string
+	for _, key := range keys {
+		for off := 0; ; off += core.MaxPageSize {
+			p, err := s.core.List(ctx, user, factbase.SubjectUser, key, off, core.MaxPageSize, nil)
+			if err != nil {
+				return out, false, err
+			}
+			for _, f := range p.Items {
+				if memberNorm(f.Value) == want {
+					a.Key = cmp.Or(a.Key, key)
+					a.Items = append(a.Items, AskItem{Rank: f.Rank, Value: f.Value, ID: f.ID, Key: key, About: factbase.SubjectUser})
+					parts = append(parts, fmt.Sprintf("%s is #%d of your %d favorite %s", f.Value, f.Rank, p.Total, plural(topicNoun(key))))
+				}
+			}
+			if off+core.MaxPageSize >= p.Total {
+				break
+			}
+		}
+	}
+	if len(a.Items) == 0 {
+		return out, false, nil
+	}
+	a.Reply = "Yes: " + strings.Join(parts, "; ") + "."
+	res, err := s.finish(ctx, user, out, "list", a)
+	return res, true, err
 }
 
 // memberNorm is a value as membership compares it: normalised, without a leading
@@ -151,6 +208,59 @@ func (s *Service) askListAdded(ctx context.Context, user factbase.UserID, plan q
 	}
 	out.Source, out.Key = "history", c.Key
 	out.Reply = fmt.Sprintf("I don't know: %s was never among your favorite %s as far as I know.", plan.Value, plural(topicNoun(c.Key)))
+	return out, true, nil
+}
+
+// askListBefore answers the favorite a list had before the one it has now (or before
+// the value named): "What was my favorite band before?" is the #1 just before the
+// last change that put the current #1 there. The times looked at are those at which
+// a member was added or removed.
+func (s *Service) askListBefore(ctx context.Context, user factbase.UserID, plan question.Plan, out AskResult) (AskResult, bool, error) {
+	c, err := s.TopicKey(ctx, user, plan.Topic)
+	if err != nil {
+		return out, false, err
+	}
+	noun := topicNoun(c.Key)
+	now, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, 1, nil)
+	if err != nil {
+		return out, false, err
+	}
+	ref := plan.Value
+	if ref == "" && len(now.Items) > 0 {
+		ref = now.Items[0].Value
+	}
+	versions, err := s.core.Facts(ctx, user, factbase.FactFilter{Subject: factbase.SubjectUser, Key: c.Key, History: true, Limit: core.MaxPageSize})
+	if err != nil {
+		return out, false, err
+	}
+	var times []time.Time
+	for _, f := range versions {
+		times = append(times, f.ValidFrom)
+		if f.ValidTo != nil {
+			times = append(times, *f.ValidTo)
+		}
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return b.Compare(a) })
+	for _, t := range slices.Compact(times) {
+		at := t.Add(-time.Nanosecond)
+		p, err := s.core.List(ctx, user, factbase.SubjectUser, c.Key, 0, 1, &at)
+		if err != nil {
+			return out, false, err
+		}
+		if len(p.Items) == 0 || memberNorm(p.Items[0].Value) == memberNorm(ref) {
+			continue
+		}
+		f := p.Items[0]
+		a := Answer{Key: c.Key, Items: []AskItem{{Value: f.Value, ID: f.ID, Key: c.Key, About: factbase.SubjectUser}}}
+		a.Reply = fmt.Sprintf("Before %s, your favorite %s was %s (until %s).", ref, noun, f.Value, t.Format("January 2006"))
+		res, err := s.finish(ctx, user, out, "history", a)
+		return res, true, err
+	}
+	out.Source, out.Key = "history", c.Key
+	out.Reply = fmt.Sprintf("I don't know of a favorite %s before %s.", noun, cmp.Or(ref, "this one"))
+	if ref == "" {
+		out.Reply = fmt.Sprintf("I don't know your favorite %s.", noun)
+	}
 	return out, true, nil
 }
 

@@ -5,10 +5,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/memory/people"
 	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/question"
 )
@@ -108,6 +111,7 @@ var personWords = []string{"husband", "wife", "partner", "spouse", "boyfriend", 
 // (recallNamedBy), or by a relation that means the same ("my mother" for a "mom").
 // missing is a relation named with "my" that no one has, when there is one.
 func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity, missing string) {
+	var rels []string
 	for _, en := range ens {
 		if recallNamedBy(en, words) {
 			named = append(named, en)
@@ -118,8 +122,8 @@ func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity
 			continue
 		}
 		rel := words[i+1]
-		if i+2 < len(words) && notPerson[words[i+2]] {
-			continue // "my dentist appointment": a thing, not the dentist
+		if namesThing(words, i+1) {
+			continue // "my dentist appointment", "my doctor's appointment": a thing, not the dentist
 		}
 		found := false
 		for _, en := range ens {
@@ -133,6 +137,21 @@ func namedPeople(ens []factbase.Entity, words []string) (named []factbase.Entity
 		if !found && missing == "" {
 			missing = rel
 		}
+		rels = append(rels, rel)
+	}
+	// "my colleague Martin", "Martin, my accountant": a relation said with a name
+	// narrows the name to the one of that relation, and does not add the others.
+	var both []factbase.Entity
+	for _, en := range ens {
+		if recallNamedBy(factbase.Entity{Name: en.Name, Aliases: en.Aliases}, words) &&
+			slices.ContainsFunc(rels, func(r string) bool {
+				return relationMatches(en.Relation, r) || relationMatches(en.Relation, singularRel(r))
+			}) {
+			both = append(both, en)
+		}
+	}
+	if len(both) > 0 {
+		return both, ""
 	}
 	return named, missing
 }
@@ -174,6 +193,14 @@ func (s *Service) askWho(ctx context.Context, user factbase.UserID, plan questio
 			found = append(found, en)
 		}
 	}
+	if head := relationHead(plan.Relation); len(found) == 0 && head != plan.Relation {
+		// "my little sister", "my older brother": the sister, the brother
+		for _, en := range ens {
+			if relationMatches(en.Relation, head) {
+				found = append(found, en)
+			}
+		}
+	}
 	if len(found) == 0 {
 		out.Reply, out.Source = fmt.Sprintf("I don't know who your %s is.", plan.Relation), "facts"
 		if plan.Many {
@@ -209,6 +236,9 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, 
 		out.Source = "facts"
 		return out, true, nil
 	}
+	if plan.Most != "" {
+		return s.askMost(ctx, user, plan, found, out)
+	}
 	found, more := firstPeople(found)
 	a, err := s.peopleAnswer(ctx, user, found)
 	if err != nil {
@@ -225,7 +255,7 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, 
 		if len(found) == 1 {
 			a.Reply = fmt.Sprintf("1: %s.", labels[0])
 		}
-	case plan.Group == "pets" || plan.Group == "dogs" || plan.Group == "cats" || yesNoQuestion(q):
+	case yesNoQuestion(q):
 		a.Reply = fmt.Sprintf("Yes: %s.", joinAnd(labels))
 	default:
 		a.Reply = fmt.Sprintf("Your %s: %s.", groupNoun(plan.Group), joinAnd(labels))
@@ -233,6 +263,110 @@ func (s *Service) askGroup(ctx context.Context, user factbase.UserID, q string, 
 	a.Reply += andMore(more)
 	res, err := s.finish(ctx, user, out, "facts", a)
 	return res, true, err
+}
+
+// askMost answers the oldest or youngest of the people found, by their ages (or
+// birthdays with a year): "Kiwi (parrot) is the oldest: 25."; people of the same age
+// are named together. Those whose age is not known are said to be left out; none
+// with an age is "I don't know".
+func (s *Service) askMost(ctx context.Context, user factbase.UserID, plan question.Plan, found []factbase.Entity, out AskResult) (AskResult, bool, error) {
+	now := people.Message(ctx).Time
+	type aged struct {
+		en  factbase.Entity
+		f   factbase.Fact
+		age int
+	}
+	var best []aged
+	unknown := 0
+	for _, en := range found {
+		fs, err := s.core.Get(ctx, user, en.Subject(), factbase.KeyAge, nil)
+		if err != nil {
+			return out, false, err
+		}
+		var x *aged
+		if len(fs) > 0 {
+			if n, ok := leadingNumber(fs[0].Value); ok {
+				x = &aged{en, fs[0], int(n)}
+			}
+		}
+		if x == nil {
+			// a birthday with its year ("born on May 4, 2018") gives the age too
+			bs, err := s.core.Get(ctx, user, en.Subject(), factbase.KeyBirthday, nil)
+			if err != nil {
+				return out, false, err
+			}
+			if len(bs) > 0 && bs[0].Anchor != nil && bs[0].Anchor.Before(now.AddDate(-1, 0, 0)) {
+				x = &aged{en, bs[0], yearsBetween(*bs[0].Anchor, now)}
+			}
+		}
+		switch {
+		case x == nil:
+			unknown++
+		case len(best) == 0 || plan.Most == "oldest" && x.age > best[0].age || plan.Most == "youngest" && x.age < best[0].age:
+			best = []aged{*x}
+		case x.age == best[0].age:
+			best = append(best, *x)
+		}
+	}
+	out.Source = "facts"
+	if len(best) == 0 {
+		out.Reply = fmt.Sprintf("I don't know: I have no ages of your %s.", groupNoun(cmp.Or(plural(plan.Relation), plan.Group)))
+		return out, true, nil
+	}
+	a := Answer{Key: best[0].f.Key, Items: []AskItem{}}
+	var labels []string
+	for _, b := range best {
+		a.Items = append(a.Items, AskItem{Value: cmp.Or(b.en.Name, b.en.Relation), ID: b.f.ID, Key: b.f.Key, About: personal.Label(b.en)})
+		label := personal.Label(b.en)
+		if b.f.Key == factbase.KeyBirthday {
+			label += " (born " + b.f.Value + ")"
+		}
+		labels = append(labels, label)
+	}
+	if len(best) == 1 {
+		a.Reply = fmt.Sprintf("%s is the %s: %d.", labels[0], plan.Most, best[0].age)
+	} else {
+		a.Reply = fmt.Sprintf("%s are the %s: %d.", joinAnd(labels), plan.Most, best[0].age)
+	}
+	if unknown > 0 {
+		a.Reply += fmt.Sprintf(" (I don't know the age of %d of them.)", unknown)
+	}
+	res, err := s.finish(ctx, user, out, "facts", a)
+	return res, true, err
+}
+
+// yearsBetween is the whole years from birth to now.
+func yearsBetween(birth, now time.Time) int {
+	y := now.Year() - birth.Year()
+	if now.YearDay() < birth.YearDay() {
+		y--
+	}
+	return y
+}
+
+// leadingNumber reads the number an age starts with: "7", "5 years old", "2.5".
+func leadingNumber(v string) (float64, bool) {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(f[0], 64)
+	return n, err == nil
+}
+
+// relationHead is a relation without the words that only describe it: "little
+// sister" is a sister, "older brother" a brother.
+func relationHead(rel string) string {
+	f := strings.Fields(rel)
+	for len(f) > 1 {
+		switch f[0] {
+		case "little", "big", "older", "younger", "baby", "elder", "eldest", "oldest", "youngest", "twin", "kid", "new", "dear":
+			f = f[1:]
+			continue
+		}
+		break
+	}
+	return strings.Join(f, " ")
 }
 
 func groupNoun(g string) string {

@@ -259,6 +259,12 @@ func (s *Service) passages(ctx context.Context, user factbase.UserID, question s
 	return out, nil
 }
 
+// Excerpt returns the sentences of content that best answer question, with their
+// neighbours, within max bytes: the text of a narrative passage.
+func Excerpt(content, question string, max int) string {
+	return bestSentences(content, stems(question), max)
+}
+
 // bestSentences returns the sentence of content holding most of the wanted stems
 // (the first sentence when none holds any), with its neighbours while the passage
 // stays within max bytes; a longer single sentence is cut to max runes and "…".
