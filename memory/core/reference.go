@@ -13,19 +13,20 @@ import (
 // current fact of facts (new facts, duplicates blocked, ranked NOOPs and MOVEs) and
 // per blocked duplicate, at most one per fact per call. Facts the
 // transaction ended are not referenced. A restated fact's reference names the
-// source of the op that restated it; a new fact's, its own source.
-func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, facts []factbase.Fact, dups []factbase.Duplicate) error {
+// source of the op that restated it; a new fact's, its own source. norms[i] is
+// ops[i]'s value normalised.
+func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, norms []string, facts []factbase.Fact, dups []factbase.Duplicate) error {
 	if len(facts) == 0 && len(dups) == 0 {
 		return nil
 	}
 	// The source of each (key, normalised value) the ops set, first op first.
 	type kv struct{ key, norm string }
 	sources := make(map[kv]factbase.Source, len(ops))
-	for _, op := range ops {
+	for i, op := range ops {
 		if op.Kind != factbase.OpSet {
 			continue
 		}
-		k := kv{op.Fact.Key, normalize.Value(op.Fact.Value)}
+		k := kv{op.Fact.Key, norms[i]}
 		if _, ok := sources[k]; !ok {
 			sources[k] = op.Fact.Source
 		}
