@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/bench"
 	"github.com/factbase/factbase/bench/cputime"
+	"github.com/factbase/factbase/internal/userdata"
 	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/ingest"
 	"github.com/factbase/factbase/sqlite"
@@ -194,4 +196,144 @@ func BenchmarkBulkIngestCoding(b *testing.B) {
 // 10,000 facts in 32 MB), with the GloVe embedder as the CLI runs it.
 func BenchmarkBulkIngestBench(b *testing.B) {
 	benchBulkIngest(b, bench.WriteTranscript, 32<<20, glove(b))
+}
+
+// episodeText is a generated episode of a service's deployment, with a version, an
+// error rate, a latency, a count and a status for the pattern extraction to find
+// (about 5 facts); the services repeat, so later versions supersede earlier ones.
+func episodeText(i int) (string, []string) {
+	svc := fmt.Sprintf("svc-%d", i%400)
+	return fmt.Sprintf("Deployed %s v%d.%d.%d to production. Error rate %d.%d%%, p95 latency %d ms. "+
+		"Processed %d invoices overnight; migration status: done.", svc, 1+i%7, i%13, i%101, i%5, i%10, 20+i%400, 1000+i), []string{svc}
+}
+
+// BenchmarkBulkBackfill: pattern extraction over 20,000 stored episodes that had none
+// (BackfillEpisodes), a batch of episodes a transaction, into a new SQLite file.
+func BenchmarkBulkBackfill(b *testing.B) {
+	const episodes = 20000
+	ctx := context.Background()
+	dir := b.TempDir()
+	var (
+		stored  int
+		elapsed time.Duration
+		cpu     time.Duration
+	)
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		s, err := sqlite.Open(ctx, filepath.Join(dir, fmt.Sprintf("b%d.db", i)), sqlite.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := memory.New(s, memory.Options{})
+		u := storetest.NewUser()
+		for done := 0; done < episodes; done += ingest.MaxEpisodeBatch {
+			in := make([]ingest.EpisodeInput, ingest.MaxEpisodeBatch)
+			for j := range in {
+				content, tags := episodeText(done + j)
+				in[j] = ingest.EpisodeInput{Content: content, Tags: tags, NoExtract: true}
+			}
+			if _, _, err := e.Ingest.AddEpisodes(ctx, u, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		start, c0 := time.Now(), cputime.Used()
+		res, err := e.Ingest.BackfillEpisodes(ctx, u, 0, nil)
+		elapsed += time.Since(start)
+		cpu += cputime.Used() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Episodes != episodes || res.Facts == 0 {
+			b.Fatalf("backfill = %+v, want %d episodes and facts", res, episodes)
+		}
+		stored += res.Facts
+		b.StopTimer()
+		e.Close()
+		s.Close()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	raw := rawRowsPerSecond(b, dir, stored/b.N, ingest.DefaultIngestBatchFacts)
+	b.ReportMetric(float64(stored/b.N), "facts/op")
+	b.ReportMetric(float64(stored)/elapsed.Seconds(), "facts/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(stored)/cpu.Seconds(), "facts/cpu-s")
+	}
+	b.ReportMetric(raw, "raw-rows/s")
+	b.ReportMetric(raw/(float64(stored)/elapsed.Seconds()), "x-raw")
+}
+
+// BenchmarkBulkImport: a user's export (an 8 MB coding log's facts with their
+// GloVe vectors, references and sessions) imported into a new SQLite file, as
+// "factbase import" does: decoded, then written in one transaction.
+func BenchmarkBulkImport(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	path, _ := writeLog(b, dir, bench.WriteCodingTranscript, 8<<20)
+	src, err := sqlite.Open(ctx, filepath.Join(dir, "src.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	e := memory.New(src, memory.Options{Embedder: glove(b), NoSheetRegen: true})
+	defer e.Close()
+	u := storetest.NewUser()
+	in, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := e.Ingest.IngestTranscript(ctx, u, in, path, ingest.IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := userdata.Read(ctx, src, u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var export bytes.Buffer
+	if _, err := userdata.Encode(&export, u, d, time.Now(), true); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(export.Len()))
+	var (
+		elapsed time.Duration
+		cpu     time.Duration
+	)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		dst, err := sqlite.Open(ctx, filepath.Join(dir, fmt.Sprintf("dst%d.db", i)), sqlite.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start, c0 := time.Now(), cputime.Used()
+		_, data, err := userdata.Decode(bytes.NewReader(export.Bytes()))
+		if err == nil {
+			data.Counts = userdata.Expected(data)
+			err = userdata.Write(ctx, dst, u, data)
+		}
+		elapsed += time.Since(start)
+		cpu += cputime.Used() - c0
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := userdata.Verify(ctx, dst, u, data); err != nil {
+			b.Fatal(err)
+		}
+		dst.Close()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	facts := len(d.Facts)
+	raw := rawRowsPerSecond(b, dir, facts, ingest.DefaultIngestBatchFacts)
+	b.ReportMetric(float64(facts), "facts/op")
+	b.ReportMetric(float64(facts*b.N)/elapsed.Seconds(), "facts/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(facts*b.N)/cpu.Seconds(), "facts/cpu-s")
+	}
+	b.ReportMetric(raw, "raw-rows/s")
+	b.ReportMetric(raw/(float64(facts*b.N)/elapsed.Seconds()), "x-raw")
 }
