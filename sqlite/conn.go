@@ -63,14 +63,15 @@ func connQuery(o Options) url.Values {
 // facts) dirties thousands of pages: a transcript's subjects are random UUIDs, so its
 // facts land at random places in three indexes. SQLite's default cache of 2 MiB
 // wrote them to the log mid-transaction, again and again (17 KB written per ingested
-// fact, memory's BenchmarkBulkIngestCoding); with 32 MiB each is written once at
-// commit. The log is copied into the database file (and both are synced) when it
-// holds writerCheckpointPages pages, not SQLite's default of 1,000: a bulk write's
-// commit otherwise checkpointed every time, and pages that several commits wrote
-// were copied once each. Together: 10.6 KB written per ingested fact. The cache is
-// a bound, not an allocation: it fills only as far as writes need it.
+// fact, memory's BenchmarkBulkIngestCoding); with 16 MiB each is written once at
+// commit (32 and 64 MiB wrote no less, and cost the process more resident memory:
+// the cache fills as far as writes need it, up to its bound). The log is copied into
+// the database file (and both are synced) when it holds writerCheckpointPages pages,
+// not SQLite's default of 1,000: a bulk write's commit otherwise checkpointed every
+// time, and pages that several commits wrote were copied once each. Together: 10.6
+// KB written per ingested fact.
 const (
-	writerCacheKiB        = 32 << 10
+	writerCacheKiB        = 16 << 10
 	writerCheckpointPages = 10000
 )
 
