@@ -114,14 +114,19 @@ func bytesWritten() int64 {
 // new SQLite file per iteration, with emb as the embedder (nil: none), and reports
 // facts/s, MB/s, MB and facts per CPU second, the bytes written per fact (to the
 // write-ahead log and, at checkpoints, the database file: what a write costs on a
-// disk shared with other work), the baseline's rows/s and the ratio, and the peak
-// live heap sampled after each committed batch.
+// disk shared with other work), the baseline's rows/s and the ratio, the peak heap
+// (live and not yet collected) and the process's peak resident set, both sampled
+// after each committed batch (before the fact sheet regenerated at the end, which
+// reads every current fact of the user).
 func benchBulkIngest(b *testing.B, gen func(io.Writer, int64, uint64) (int64, error), size int64, emb factbase.Embedder) {
 	dir := b.TempDir()
 	path, n := writeLog(b, dir, gen, size)
 	ctx := context.Background()
 	b.SetBytes(n)
+	runtime.GC()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) // the peak RSS from here on (Linux)
 	var (
+		rss     int64
 		peak    uint64
 		stored  int
 		elapsed time.Duration
@@ -149,6 +154,7 @@ func benchBulkIngest(b *testing.B, gen func(io.Writer, int64, uint64) (int64, er
 				var ms runtime.MemStats
 				runtime.ReadMemStats(&ms)
 				peak = max(peak, ms.HeapAlloc)
+				rss = max(rss, maxRSS())
 			}})
 		elapsed += time.Since(start)
 		cpu += cputime.Used() - c0
@@ -183,6 +189,7 @@ func benchBulkIngest(b *testing.B, gen func(io.Writer, int64, uint64) (int64, er
 	b.ReportMetric(raw, "raw-rows/s")
 	b.ReportMetric(raw/factsPerSec, "x-raw")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(rss)/(1<<20), "batch-rss-MiB")
 }
 
 // BenchmarkBulkIngestCoding: a 32 MB log of a coding session, dense in facts (about
