@@ -175,8 +175,9 @@ type Tx interface {
 	// (subject, key, normalised value): the bulk form of ReadTx.Member, for ingest.
 	// Keys with no member are absent from the map.
 	Members(ctx context.Context, keys []MemberKey) (map[MemberKey]Fact, error)
-	// InsertFacts writes several new, current, unranked fact rows at once, norms[i]
-	// being facts[i]'s normalised value: the bulk form of Insert.
+	// InsertFacts writes several new fact rows at once, in order, norms[i] being
+	// facts[i]'s normalised value: the bulk form of Insert (an ingest's set members,
+	// an import's facts with their history).
 	InsertFacts(ctx context.Context, facts []Fact, norms []string) error
 	// MemberCounts returns, for each key, how many current members have that
 	// normalised value: the bulk form of KeyStats' NormCount, for the invariant check.

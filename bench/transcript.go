@@ -136,6 +136,111 @@ func WriteTranscript(w io.Writer, size int64, seed uint64) (int64, error) {
 	return n, bw.Flush()
 }
 
+// randomUUID returns a version 4 UUID drawn from rng, as agents name messages and
+// sessions: in random order, unlike the sequence numbers WriteTranscript uses.
+func randomUUID(rng *rand.Rand) string {
+	a, b := rng.Uint64(), rng.Uint64()
+	return fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", a>>32, a>>16&0xffff, a&0xfff, 0x8000|b>>48&0x3fff, b&0xffffffffffff)
+}
+
+// Files of a generated coding session, and the tools that touch them.
+var (
+	codeDirs  = []string{"internal/server", "internal/store", "cmd/app", "pkg/auth", "pkg/cache", "web/src/components", "deploy/k8s", "scripts"}
+	codeFiles = []string{"handler.go", "store.go", "main.go", "config.yaml", "auth_test.go", "cache.go", "Button.tsx", "deployment.yaml", "migrate.sh", "README.md"}
+	fileTools = []string{"Read", "Edit", "Write", "Grep", "Glob"}
+)
+
+// WriteCodingTranscript writes about size bytes of a Claude Code-shaped log of a
+// coding session, dense in facts as real ones are (about 4 facts a KB, where
+// WriteTranscript's long tool outputs make about 0.3): turns of a short request, then
+// 3 to 12 steps of a short text and a tool use (Bash with a varied command, or Read,
+// Edit, Write, Grep or Glob on a path of the project) and its short result, now and
+// then an error. Messages and sessions have random UUIDs, as real ones do. A new
+// session starts every 100 turns. It returns the bytes written.
+func WriteCodingTranscript(w io.Writer, size int64, seed uint64) (int64, error) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var n int64
+	ts := time.Date(2025, 6, 2, 18, 0, 0, 0, time.UTC)
+	parent, session := "", ""
+	line := func(typ string, message any, extra map[string]any) error {
+		ts = ts.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
+		uuid := randomUUID(rng)
+		v := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external",
+			"cwd": "/home/dev/project", "sessionId": session, "version": "1.0.61", "gitBranch": "main",
+			"type": typ, "message": message, "uuid": uuid, "timestamp": ts.Format(time.RFC3339Nano)}
+		if parent == "" {
+			v["parentUuid"] = nil
+		}
+		for k, x := range extra {
+			v[k] = x
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		parent = uuid
+		k, err := bw.Write(append(b, '\n'))
+		n += int64(k)
+		return err
+	}
+	path := func() string {
+		return fmt.Sprintf("/home/dev/project/%s/m%d/%s", codeDirs[rng.IntN(len(codeDirs))], rng.IntN(40), codeFiles[rng.IntN(len(codeFiles))])
+	}
+	// A sentence that now and then reports a finding, a fix or an error, or names a file.
+	say := func(min int) string {
+		s := prose(rng, min+rng.IntN(120))
+		switch rng.IntN(6) {
+		case 0:
+			s += " found the cause in " + path()
+		case 1:
+			s += " fixed by " + prose(rng, 30)
+		case 2:
+			s += " the error was " + prose(rng, 30)
+		}
+		return s
+	}
+	for turn := 0; n < size; turn++ {
+		if turn%100 == 0 {
+			session = randomUUID(rng)
+			parent = ""
+		}
+		if err := line("user", map[string]any{"role": "user", "content": say(60)}, nil); err != nil {
+			return n, err
+		}
+		for step := 0; step < 3+rng.IntN(10) && n < size; step++ {
+			msg := func(block any) map[string]any {
+				return map[string]any{"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4",
+					"content": []any{block}, "stop_reason": nil, "usage": map[string]any{"input_tokens": 4, "output_tokens": 60}}
+			}
+			if err := line("assistant", msg(map[string]any{"type": "text", "text": say(40)}), nil); err != nil {
+				return n, err
+			}
+			id := fmt.Sprintf("toolu_%d_%d", turn, step)
+			var use map[string]any
+			if rng.IntN(2) == 0 {
+				cmd := fmt.Sprintf(commands[rng.IntN(len(commands))], rng.IntN(200))
+				use = map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{"command": cmd, "description": "run it"}}
+			} else {
+				tool := fileTools[rng.IntN(len(fileTools))]
+				use = map[string]any{"type": "tool_use", "id": id, "name": tool, "input": map[string]any{"file_path": path()}}
+			}
+			if err := line("assistant", msg(use), nil); err != nil {
+				return n, err
+			}
+			out := toolOutput(rng, 80+rng.IntN(300))
+			if rng.IntN(5) == 0 {
+				out = "error: " + out
+			}
+			if err := line("user", map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": out, "is_error": false}}},
+				map[string]any{"toolUseResult": map[string]any{"stdout": out, "stderr": "", "interrupted": false}}); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, bw.Flush()
+}
+
 // writeTranscriptFile writes a transcript of about size bytes to path and returns
 // its size.
 func writeTranscriptFile(path string, size int64) (int64, error) {

@@ -284,6 +284,9 @@ func (t *tx) textWindow(ctx context.Context, q factbase.TextQuery, match string,
 // and dimension in embeddings, the vector itself in vec_<dim> (created on the first
 // vector of that dimension), in the caller's transaction.
 func (t *tx) PutVectors(ctx context.Context, vs []factbase.Vector) error {
+	if len(vs) > 1 {
+		return t.putVectorsBulk(ctx, vs) // vectors_bulk.go
+	}
 	tables := map[int]bool{}
 	for _, v := range vs {
 		if err := v.Validate(); err != nil {

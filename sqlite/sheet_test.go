@@ -46,7 +46,7 @@ func TestSheetRowsFollowFacts(t *testing.T) {
 	for step := range 60 {
 		u := users[r.IntN(len(users))]
 		var ops []factbase.Op
-		switch k := r.IntN(10); {
+		switch k := r.IntN(12); {
 		case k < 5 || len(ids[u]) == 0: // new facts, or new values of old keys
 			for range 1 + r.IntN(8) {
 				ops = append(ops, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
@@ -59,6 +59,26 @@ func TestSheetRowsFollowFacts(t *testing.T) {
 			ops = append(ops, factbase.Op{Kind: factbase.OpRetract, ID: ids[u][r.IntN(len(ids[u]))]})
 		case k < 8:
 			ops = append(ops, factbase.Op{Kind: factbase.OpDelete, ID: ids[u][r.IntN(len(ids[u]))]})
+		case k < 10: // set members in bulk (InsertFacts), some already there; some retracted at once
+			var bulk []factbase.Op
+			for range 32 + r.IntN(40) {
+				bulk = append(bulk, factbase.Op{Kind: factbase.OpSet, Fact: factbase.Fact{
+					Subject: fmt.Sprintf("s%d", r.IntN(3)), Key: "tags", Value: fmt.Sprintf("m%d", r.IntN(200)),
+					Cardinality: factbase.Many, Category: factbase.Categories[r.IntN(len(factbase.Categories))]}})
+			}
+			retract := r.IntN(2) == 0
+			res, err := e.ApplyWith(ctx, u, bulk, func(wr *core.Writer) error {
+				if fs := wr.Result().Facts; retract && wr.Result().Stored > 0 {
+					return wr.Apply(factbase.Op{Kind: factbase.OpRetract, ID: fs[len(fs)-1].ID})
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			for _, f := range res.Facts {
+				ids[u] = append(ids[u], f.ID)
+			}
 		default:
 			var refs []factbase.Reference
 			for range 1 + r.IntN(20) {

@@ -196,7 +196,7 @@ func (s *Store) Update(ctx context.Context, user factbase.UserID, fn func(factba
 	if err := fn(t); err != nil {
 		return err
 	}
-	if err := t.flushFTS(ctx); err != nil {
+	if err := t.flushDeferred(ctx); err != nil {
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {

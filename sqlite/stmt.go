@@ -80,7 +80,7 @@ func allStaticQueries() [][]string {
 		staticQueries, rankQueries,
 		episodeQueries, searchQueries,
 		keysQueries,
-		transcriptQueries,
+		transcriptQueries, vectorBulkQueries,
 		sheetQueries,
 		jobQueries,
 		peopleQueries,

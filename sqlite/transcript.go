@@ -282,7 +282,8 @@ func (t *tx) MemberCounts(ctx context.Context, keys []factbase.MemberKey) ([]int
 	return out, nil
 }
 
-// InsertFacts writes new fact rows, bulkRows rows a statement.
+// InsertFacts writes new fact rows, bulkRows rows a statement; their full text and
+// sheet records are written before commit (fts.go).
 func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []string) error {
 	if len(norms) != len(facts) {
 		return factbase.Errorf(factbase.EINTERNAL, "insert facts: %d facts but %d normalised values", len(facts), len(norms))
@@ -295,6 +296,11 @@ func (t *tx) InsertFacts(ctx context.Context, facts []factbase.Fact, norms []str
 				}
 			}
 			return nil
+		}
+	}
+	if len(facts) > 1 {
+		if err := t.deferDerived(ctx); err != nil {
+			return err
 		}
 	}
 	for len(facts) > 0 {

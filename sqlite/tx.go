@@ -26,7 +26,7 @@ type tx struct {
 	now   time.Time
 
 	inserts int            // facts inserted through Insert (fts.go)
-	ftsFrom int64          // the first seq whose full text flushFTS indexes; 0: none deferred
+	ftsFrom int64          // the first seq whose full text and sheet record flushDeferred writes; 0: none deferred
 	vecPuts map[vecPut]int // vectors stored, by model and dimension (warm.go)
 
 	export.Reads // the export reads but ExportVectors (export.go)

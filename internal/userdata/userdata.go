@@ -129,10 +129,8 @@ func writeRows(ctx context.Context, dst factbase.Store, u factbase.UserID, src *
 				return fmt.Errorf("episode %s: %w", e.ID, err)
 			}
 		}
-		for _, f := range InsertRanks(src.Facts) {
-			if err := tx.Insert(ctx, f, normalize.Value(f.Value)); err != nil {
-				return fmt.Errorf("fact %s: %w", f.ID, err)
-			}
+		if err := insertFacts(ctx, tx, InsertRanks(src.Facts)); err != nil {
+			return err
 		}
 		for _, e := range src.Events {
 			if err := tx.AddListEvent(ctx, e); err != nil {
@@ -179,6 +177,47 @@ func writeRows(ctx context.Context, dst factbase.Store, u factbase.UserID, src *
 		}
 		return checkLists(ctx, tx, src.Facts)
 	})
+}
+
+// factRun is the most facts insertFacts writes with one InsertFacts.
+const factRun = 2000
+
+// insertFacts writes facts in their order: the current members of ranked lists one
+// at a time (each takes its place in its list), the others in runs of up to factRun
+// through the bulk insert.
+func insertFacts(ctx context.Context, tx factbase.Tx, facts []factbase.Fact) error {
+	var (
+		run   []factbase.Fact
+		norms []string
+	)
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		if err := tx.InsertFacts(ctx, run, norms); err != nil {
+			return fmt.Errorf("facts %s to %s: %w", run[0].ID, run[len(run)-1].ID, err)
+		}
+		run, norms = run[:0], norms[:0]
+		return nil
+	}
+	for _, f := range facts {
+		if f.Current && f.Cardinality == factbase.Ranked {
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := tx.Insert(ctx, f, normalize.Value(f.Value)); err != nil {
+				return fmt.Errorf("fact %s: %w", f.ID, err)
+			}
+			continue
+		}
+		run, norms = append(run, f), append(norms, normalize.Value(f.Value))
+		if len(run) == factRun {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
 }
 
 // InsertRanks returns facts, in their order, with each current ranked member's rank

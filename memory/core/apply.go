@@ -35,23 +35,11 @@ func (e *Engine) ApplyWith(ctx context.Context, user factbase.UserID, ops []fact
 	if len(ops) == 0 && with == nil {
 		return factbase.Result{Duplicates: []factbase.Duplicate{}, Mutations: []factbase.Mutation{}}, nil
 	}
-	prepared, err := e.prepareAll(ops)
+	p, err := e.PrepareWrite(ctx, ops) // before the transaction
 	if err != nil {
 		return factbase.Result{}, err
 	}
-	vecs, err := e.EmbedOps(ctx, prepared) // before the transaction
-	if err != nil {
-		return factbase.Result{}, err
-	}
-	return e.update(ctx, user, vecs, func(w *Writer) error {
-		if err := w.applyPrepared(prepared); err != nil {
-			return err
-		}
-		if with != nil {
-			return with(w)
-		}
-		return nil
-	})
+	return e.ApplyPrepared(ctx, user, p, with)
 }
 
 // Update runs fn in one write transaction of user, so that a feature reads, decides
@@ -125,24 +113,26 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 	return res, nil
 }
 
-// prepareAll validates ops and fills their defaults (Prepare); an error names the op
-// of a write of several.
-func (e *Engine) prepareAll(ops []factbase.Op) ([]factbase.Op, error) {
+// prepareAll validates ops and fills their defaults (Prepare), and returns them with
+// their values normalised (for a set or remove; "" for the others); an error names
+// the op of a write of several.
+func (e *Engine) prepareAll(ops []factbase.Op) ([]factbase.Op, []string, error) {
 	if len(ops) > MaxOps {
-		return nil, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
+		return nil, nil, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
 	}
 	prepared := make([]factbase.Op, len(ops))
+	norms := make([]string, len(ops))
 	for i, op := range ops {
-		p, err := e.Prepare(op)
+		p, norm, err := e.prepare(op)
 		if err != nil {
 			if len(ops) > 1 {
-				return nil, fmt.Errorf("op %d: %w", i+1, err)
+				return nil, nil, fmt.Errorf("op %d: %w", i+1, err)
 			}
-			return nil, err
+			return nil, nil, err
 		}
-		prepared[i] = p
+		prepared[i], norms[i] = p, norm
 	}
-	return prepared, nil
+	return prepared, norms, nil
 }
 
 // Writer writes inside one transaction of Update (or ApplyWith): facts through Apply,
@@ -182,7 +172,7 @@ func (w *Writer) TouchSheet() { w.touchSheet = true }
 // their results add to Result. Texts not embedded before the transaction are
 // embedded here.
 func (w *Writer) Apply(ops ...factbase.Op) error {
-	prepared, err := w.e.prepareAll(ops)
+	prepared, norms, err := w.e.prepareAll(ops)
 	if err != nil {
 		return err
 	}
@@ -197,20 +187,21 @@ func (w *Writer) Apply(ops ...factbase.Op) error {
 		return err
 	}
 	w.vecs = w.vecs.merge(more)
-	return w.applyPrepared(prepared)
+	return w.applyPrepared(prepared, norms)
 }
 
-// applyPrepared executes prepared ops, then writes the vectors of the facts they
-// stored and the references of the facts they stored or restated.
-func (w *Writer) applyPrepared(ops []factbase.Op) error {
+// applyPrepared executes prepared ops, norms[i] being ops[i]'s normalised value
+// (prepareAll), then writes the vectors of the facts they stored and the references
+// of the facts they stored or restated.
+func (w *Writer) applyPrepared(ops []factbase.Op, norms []string) error {
 	facts, dups := len(w.res.Facts), len(w.res.Duplicates)
-	if err := w.applyOps(ops); err != nil { // see transcript_bulk.go
+	if err := w.applyOps(ops, norms); err != nil { // see transcript_bulk.go
 		return err
 	}
 	if err := w.e.indexFacts(w.ctx, w.tx, w.res.Facts[facts:], w.vecs); err != nil {
 		return err
 	}
-	return writeReferences(w.ctx, w.tx, ops, w.res.Facts[facts:], w.res.Duplicates[dups:]) // see reference.go
+	return writeReferences(w.ctx, w.tx, ops, norms, w.res.Facts[facts:], w.res.Duplicates[dups:]) // see reference.go
 }
 
 // MaxOps is the most ops one Apply accepts.
@@ -219,30 +210,45 @@ const MaxOps = 10000
 // Prepare validates an op and fills the defaults of its fact template, as the write
 // path does before it writes: a caller that plans ops checks them with it first.
 func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
+	op, _, err := e.prepare(op)
+	return op, err
+}
+
+// prepare is Prepare, also returning the op's value normalised (normalize.Value) for
+// a set or a remove, "" for the other kinds.
+func (e *Engine) prepare(op factbase.Op) (factbase.Op, string, error) {
 	f := &op.Fact
 	if f.Subject == "" {
 		f.Subject = factbase.SubjectUser
 	}
+	var norm string
 	switch op.Kind {
 	case factbase.OpSet, factbase.OpRemove:
 		if err := factbase.ValidateKey(f.Key); err != nil {
-			return op, err
+			return op, "", err
 		}
-		v, err := cleanValue(f.Value)
+		v, n, err := cleanValue(f.Value)
 		if err != nil {
-			return op, err
+			return op, "", err
 		}
-		f.Value = v
+		f.Value, norm = v, n
 	case factbase.OpRetract, factbase.OpDelete:
 		if op.ID == "" {
 			if err := factbase.ValidateKey(f.Key); err != nil {
-				return op, factbase.Errorf(factbase.EINVALID, "%s needs a fact id or a key: %s", op.Kind, factbase.ErrorMessage(err))
+				return op, "", factbase.Errorf(factbase.EINVALID, "%s needs a fact id or a key: %s", op.Kind, factbase.ErrorMessage(err))
 			}
 		}
-		return op, nil
+		return op, "", nil
 	default:
-		return op, factbase.Errorf(factbase.EINVALID, "op kind %q is not one of set, remove, retract, delete", op.Kind)
+		return op, "", factbase.Errorf(factbase.EINVALID, "op kind %q is not one of set, remove, retract, delete", op.Kind)
 	}
+	op, err := e.fillDefaults(op)
+	return op, norm, err
+}
+
+// fillDefaults checks the fact template of a set or remove op and fills its defaults.
+func (e *Engine) fillDefaults(op factbase.Op) (factbase.Op, error) {
+	f := &op.Fact
 	f.Text = normalize.Clean(f.Text)
 	if utf8.RuneCountInString(f.Text) > factbase.MaxTextLen {
 		return op, factbase.Errorf(factbase.EINVALID, "text is %d characters; the limit is %d", utf8.RuneCountInString(f.Text), factbase.MaxTextLen)
@@ -290,25 +296,27 @@ func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
 // cleanValue checks a value and returns it as it is stored: without terminal escape
 // sequences, control characters or invisible format characters (normalize.Clean), so
 // that two values that look the same are the same and nothing the CLI prints can
-// drive the terminal. A value with nothing visible left is refused.
-func cleanValue(v string) (string, error) {
+// drive the terminal. A value with nothing visible left is refused. It also returns
+// the value normalised for comparison (normalize.Value).
+func cleanValue(v string) (clean, norm string, err error) {
 	if strings.TrimSpace(v) == "" {
-		return "", factbase.Errorf(factbase.EINVALID, "value is empty")
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is empty")
 	}
 	if len(v) > factbase.MaxValueLen {
-		return "", factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
 	}
 	if !utf8.ValidString(v) {
-		return "", factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
 	}
 	c := normalize.Clean(v)
 	if strings.TrimSpace(c) == "" {
-		return "", factbase.Errorf(factbase.EINVALID, "value %q has nothing visible in it (only invisible or control characters)", v)
+		return "", "", factbase.Errorf(factbase.EINVALID, "value %q has nothing visible in it (only invisible or control characters)", v)
 	}
-	if normalize.Value(c) == "" {
-		return "", factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", c)
+	n := normalize.Value(c)
+	if n == "" {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", c)
 	}
-	return c, nil
+	return c, n, nil
 }
 
 type keyRef struct{ subject, key string }
@@ -331,19 +339,20 @@ func (w *Writer) touch(subject, key string, card factbase.Cardinality, norm stri
 	}
 }
 
-func (w *Writer) apply(op factbase.Op) error {
+// apply executes one prepared op; norm is its value normalised (prepareAll).
+func (w *Writer) apply(op factbase.Op, norm string) error {
 	switch op.Kind {
 	case factbase.OpSet:
 		switch op.Fact.Cardinality {
 		case factbase.One:
-			return w.setOne(op.Fact)
+			return w.setOne(op.Fact, norm)
 		case factbase.Many:
-			return w.addMember(op.Fact)
+			return w.addMember(op.Fact, norm)
 		default:
-			return w.setRanked(op.Fact)
+			return w.setRanked(op.Fact, norm)
 		}
 	case factbase.OpRemove:
-		return w.remove(op.Fact)
+		return w.remove(op.Fact, norm)
 	case factbase.OpRetract:
 		return w.retract(op)
 	default:
@@ -379,8 +388,7 @@ func (w *Writer) insert(f factbase.Fact, norm string) error {
 }
 
 // setOne writes a single-valued fact: latest wins, the previous version is kept.
-func (w *Writer) setOne(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
+func (w *Writer) setOne(f factbase.Fact, norm string) error {
 	w.touch(f.Subject, f.Key, factbase.One, norm)
 	cur, ok, err := w.tx.Current(w.ctx, f.Subject, f.Key)
 	if err != nil {
@@ -409,17 +417,15 @@ func (w *Writer) duplicate(f factbase.Fact, rank int) {
 }
 
 // member marks f's key touched as a key of cardinality card and looks up its
-// current member equal to f's value; norm is that value normalised.
-func (w *Writer) member(f factbase.Fact, card factbase.Cardinality) (m factbase.Fact, ok bool, norm string, err error) {
-	norm = normalize.Value(f.Value)
+// current member equal to f's value, norm being that value normalised.
+func (w *Writer) member(f factbase.Fact, card factbase.Cardinality, norm string) (m factbase.Fact, ok bool, err error) {
 	w.touch(f.Subject, f.Key, card, norm)
-	m, ok, err = w.tx.Member(w.ctx, f.Subject, f.Key, norm)
-	return m, ok, norm, err
+	return w.tx.Member(w.ctx, f.Subject, f.Key, norm)
 }
 
 // addMember adds a value to a set unless an equal value is present.
-func (w *Writer) addMember(f factbase.Fact) error {
-	m, ok, norm, err := w.member(f, factbase.Many)
+func (w *Writer) addMember(f factbase.Fact, norm string) error {
+	m, ok, err := w.member(f, factbase.Many, norm)
 	if err != nil {
 		return err
 	}
@@ -431,8 +437,8 @@ func (w *Writer) addMember(f factbase.Fact) error {
 }
 
 // setRanked appends a value to a ranked list (Rank 0) or places it at Rank.
-func (w *Writer) setRanked(f factbase.Fact) error {
-	m, present, norm, err := w.member(f, factbase.Ranked)
+func (w *Writer) setRanked(f factbase.Fact, norm string) error {
+	m, present, err := w.member(f, factbase.Ranked, norm)
 	if err != nil {
 		return err
 	}
@@ -490,8 +496,7 @@ func (w *Writer) setRanked(f factbase.Fact) error {
 }
 
 // remove takes a value out of a list, set or single-valued key; ranks close up.
-func (w *Writer) remove(f factbase.Fact) error {
-	norm := normalize.Value(f.Value)
+func (w *Writer) remove(f factbase.Fact, norm string) error {
 	var (
 		m   factbase.Fact
 		ok  bool

@@ -13,31 +13,41 @@ import (
 // current fact of facts (new facts, duplicates blocked, ranked NOOPs and MOVEs) and
 // per blocked duplicate, at most one per fact per call. Facts the
 // transaction ended are not referenced. A restated fact's reference names the
-// source of the op that restated it; a new fact's, its own source.
-func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, facts []factbase.Fact, dups []factbase.Duplicate) error {
+// source of the op that restated it (the first op of the fact's subject, key and
+// normalised value); a new fact's, its own source. norms[i] is ops[i]'s value
+// normalised.
+func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, norms []string, facts []factbase.Fact, dups []factbase.Duplicate) error {
 	if len(facts) == 0 && len(dups) == 0 {
 		return nil
 	}
-	// The source of each (key, normalised value) the ops set, first op first.
-	type kv struct{ key, norm string }
-	sources := make(map[kv]factbase.Source, len(ops))
-	for _, op := range ops {
+	// The source of each (subject, key, normalised value) the ops set, first op
+	// first; and of each (key, normalised value), for a duplicate, which names no
+	// subject.
+	type skv struct{ subject, key, norm string }
+	sources := make(map[skv]factbase.Source, len(ops))
+	byKey := make(map[skv]factbase.Source, len(ops))
+	for i, op := range ops {
 		if op.Kind != factbase.OpSet {
 			continue
 		}
-		k := kv{op.Fact.Key, normalize.Value(op.Fact.Value)}
+		k := skv{op.Fact.Subject, op.Fact.Key, norms[i]}
 		if _, ok := sources[k]; !ok {
 			sources[k] = op.Fact.Source
+		}
+		k.subject = ""
+		if _, ok := byKey[k]; !ok {
+			byKey[k] = op.Fact.Source
 		}
 	}
 	seen := make(map[string]bool, len(facts))
 	refs := make([]factbase.Reference, 0, len(facts))
-	add := func(id, key, value string, own factbase.Source) {
+	add := func(id string, k skv, from map[skv]factbase.Source, own factbase.Source) {
 		if id == "" || seen[id] {
 			return
 		}
 		seen[id] = true
-		src, ok := sources[kv{key, normalize.Value(value)}]
+		k.norm = normalize.Value(k.norm)
+		src, ok := from[k]
 		if !ok {
 			src = own
 		}
@@ -45,11 +55,11 @@ func writeReferences(ctx context.Context, tx factbase.Tx, ops []factbase.Op, fac
 	}
 	for _, f := range facts {
 		if f.Current {
-			add(f.ID, f.Key, f.Value, f.Source)
+			add(f.ID, skv{f.Subject, f.Key, f.Value}, sources, f.Source)
 		}
 	}
 	for _, d := range dups {
-		add(d.FactID, d.Key, d.Value, factbase.Source{})
+		add(d.FactID, skv{"", d.Key, d.Value}, byKey, factbase.Source{})
 	}
 	_, err := tx.AddReferences(ctx, refs)
 	return err

@@ -2,7 +2,6 @@ package core
 
 import (
 	"github.com/factbase/factbase"
-	"github.com/factbase/factbase/normalize"
 )
 
 // minBulkOps is the fewest ops that take the bulk set insert. Below it the per-op
@@ -14,12 +13,12 @@ const minBulkOps = 32
 // (OpSet of cardinality many), such as a batch of transcript facts, takes
 // addMembers: the same result and the same rows as one addMember per op, in a few
 // statements instead of three per op.
-func (w *Writer) applyOps(ops []factbase.Op) error {
+func (w *Writer) applyOps(ops []factbase.Op, norms []string) error {
 	if len(ops) >= minBulkOps && allMembers(ops) {
-		return w.addMembers(ops)
+		return w.addMembers(ops, norms)
 	}
-	for _, op := range ops {
-		if err := w.apply(op); err != nil {
+	for i, op := range ops {
+		if err := w.apply(op, norms[i]); err != nil {
 			return err
 		}
 	}
@@ -35,17 +34,15 @@ func allMembers(ops []factbase.Op) bool {
 	return true
 }
 
-// addMembers is addMember for each op, in bulk: one look-up of every value already
-// present, then one insert of the new facts. An op whose value an earlier op of the
-// same write added is its duplicate, as it would be one op at a time. The values
-// are checked (at most one current member each) with the other invariants, by
-// checkMembers.
-func (w *Writer) addMembers(ops []factbase.Op) error {
-	norms := make([]string, len(ops))
+// addMembers is addMember for each op, norms[i] being ops[i]'s value normalised, in
+// bulk: one look-up of every value already present, then one insert of the new
+// facts. An op whose value an earlier op of the same write added is its duplicate,
+// as it would be one op at a time. The values are checked (at most one current
+// member each) with the other invariants, by checkMembers.
+func (w *Writer) addMembers(ops []factbase.Op, norms []string) error {
 	keys := make([]factbase.MemberKey, 0, len(ops))
 	seen := make(map[factbase.MemberKey]bool, len(ops))
 	for i, op := range ops {
-		norms[i] = normalize.Value(op.Fact.Value)
 		k := factbase.MemberKey{Subject: op.Fact.Subject, Key: op.Fact.Key, Norm: norms[i]}
 		if !seen[k] {
 			seen[k] = true

@@ -418,8 +418,13 @@ type BackfillResult struct {
 	Remaining int `json:"remaining"`
 }
 
-// backfillBatch is how many episodes one backfill transaction extracts.
-const backfillBatch = 64
+// A backfill transaction extracts up to backfillBatch episodes, and fewer when their
+// facts pass backfillFacts: about as many facts as a transcript ingest batch, so that
+// the writer is held for a similar time and commits write similar amounts.
+const (
+	backfillBatch = 1000
+	backfillFacts = DefaultIngestBatchFacts
+)
 
 // BackfillEpisodes runs pattern extraction over the user's episodes that have not
 // had it (created with NoExtract, or before extraction existed), oldest first, a
@@ -464,11 +469,16 @@ func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, li
 			return out, nil
 		}
 		var ops []factbase.Op
-		for _, ep := range batch {
-			ops = append(ops, episodeOps(ep, episode.ExtractTagged(ep.Content, ep.Tags), nil)...)
+		for i, ep := range batch {
+			more := episodeOps(ep, episode.ExtractTagged(ep.Content, ep.Tags), nil)
+			if i > 0 && len(ops)+len(more) > backfillFacts {
+				batch = batch[:i] // the rest waits for the next transaction
+				break
+			}
+			ops = append(ops, more...)
 		}
-		if len(ops) > core.MaxOps { // only with extraordinarily dense episodes
-			return out, factbase.Errorf(factbase.EINVALID, "a backfill batch found %d facts; the limit is %d", len(ops), core.MaxOps)
+		if len(ops) > core.MaxOps { // only with an extraordinarily dense episode
+			return out, factbase.Errorf(factbase.EINVALID, "episode %s holds %d facts; the limit of a write is %d", batch[0].ID, len(ops), core.MaxOps)
 		}
 		res, err := s.core.ApplyWith(ctx, user, ops, func(w *core.Writer) error {
 			w.DeferSheet() // once, at the end

@@ -213,8 +213,9 @@ func (x expected) matches(cp factbase.TranscriptCheckpoint, ok bool) bool {
 	return !ok || cp.Offset == x.cp.Offset && cp.Line == x.cp.Line && bytes.Equal(cp.Sum, x.cp.Sum)
 }
 
-// ingest is one IngestTranscript call: a reader that extracts facts into batches,
-// and a writer goroutine that commits them, so that parsing and SQLite overlap.
+// ingest is one IngestTranscript call: a reader that extracts facts into batches and
+// prepares them (core.PrepareWrite: validated, normalised, embedded), and a writer
+// goroutine that commits them, so that parsing, embedding and SQLite overlap.
 type ingest struct {
 	e    *Service
 	ctx  context.Context
@@ -241,9 +242,10 @@ type ingest struct {
 	stored      int
 }
 
-// batch is one write transaction's worth of work.
+// batch is one write transaction's worth of work: its facts' writes, at most
+// core.MaxOps ops each (the last carries the links, sessions and checkpoint).
 type batch struct {
-	ops      []factbase.Op
+	writes   []*core.PreparedWrite
 	links    []factbase.TranscriptLink
 	sessions []factbase.TranscriptSession
 	cp       transcript.Checkpoint
@@ -298,7 +300,19 @@ func (in *ingest) read(ctx context.Context, r *transcript.Reader, batches chan<-
 		if final && len(in.ops) == 0 && len(in.dirty) == 0 && !in.sum.Rewritten && cp.Offset == in.start {
 			return nil // nothing new: write nothing
 		}
-		b := batch{ops: in.ops, cp: cp, links: make([]factbase.TranscriptLink, 0, len(in.links))}
+		b := batch{cp: cp, links: make([]factbase.TranscriptLink, 0, len(in.links))}
+		// The facts are prepared here, beside the writer committing the batch before.
+		for ops := in.ops; ; {
+			n := min(len(ops), core.MaxOps)
+			p, err := in.e.core.PrepareWrite(ctx, ops[:n])
+			if err != nil {
+				return err
+			}
+			b.writes = append(b.writes, p)
+			if ops = ops[n:]; len(ops) == 0 {
+				break
+			}
+		}
 		for l := range in.links {
 			b.links = append(b.links, l)
 		}
@@ -397,12 +411,12 @@ func toTranscriptSession(s transcript.Session, file string) factbase.TranscriptS
 // write commits one batch: its facts through the write path, and in the same
 // transaction the links, the sessions and the checkpoint. A batch is full at
 // BatchFacts (at most core.MaxOps) facts, checked after each message, so the last
-// message's facts can carry it past core.MaxOps: those first core.MaxOps facts then commit on
-// their own, without the checkpoint (should the rest fail, reading again stores
-// nothing twice).
+// message's facts can carry it past core.MaxOps: those first core.MaxOps facts then
+// commit on their own, without the checkpoint (should the rest fail, reading again
+// stores nothing twice). Between the transactions, other writers take their turn.
 func (in *ingest) write(ctx context.Context, b batch, ws *IngestSummary) error {
-	for len(b.ops) > core.MaxOps {
-		res, err := in.e.core.ApplyWith(ctx, in.user, b.ops[:core.MaxOps], func(w *core.Writer) error {
+	for len(b.writes) > 1 {
+		res, err := in.e.core.ApplyPrepared(ctx, in.user, b.writes[0], func(w *core.Writer) error {
 			w.DeferSheet() // once, at the end of the ingest
 			return in.checkExpected(ctx, w.Tx())
 		})
@@ -411,10 +425,10 @@ func (in *ingest) write(ctx context.Context, b batch, ws *IngestSummary) error {
 		}
 		ws.Stored += res.Stored
 		ws.Duplicate += len(res.Duplicates)
-		b.ops = b.ops[core.MaxOps:]
+		b.writes = b.writes[1:]
 	}
 	cp := factbase.TranscriptCheckpoint{File: in.name, Offset: b.cp.Offset, Line: b.cp.Line, Sum: b.cp.Sum}
-	res, err := in.e.core.ApplyWith(ctx, in.user, b.ops, func(w *core.Writer) error {
+	res, err := in.e.core.ApplyPrepared(ctx, in.user, b.writes[0], func(w *core.Writer) error {
 		w.DeferSheet() // once, at the end of the ingest
 		if err := in.checkExpected(ctx, w.Tx()); err != nil {
 			return err
