@@ -16,7 +16,7 @@ import (
 // integer before the transaction commits. A transaction that fails rolls it back
 // with everything else.
 //
-// The facts' sheet records (sheet_rows, migration 0023) are deferred with their full
+// The facts' sheet records (sheet_rows, migration 0024) are deferred with their full
 // text: flushDeferred writes the records of the current facts from from_seq on, after
 // the references the transaction recorded to them, instead of a trigger writing each
 // record and another rewriting it for each reference.
