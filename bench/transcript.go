@@ -81,21 +81,8 @@ func WriteTranscript(w io.Writer, size int64, seed uint64) (int64, error) {
 		seq++
 		ts = ts.Add(time.Duration(rng.IntN(5000)) * time.Millisecond)
 		uuid := fmt.Sprintf("%08x-0000-4000-8000-%012x", seed, seq)
-		v := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external",
-			"cwd": "/home/dev/project", "sessionId": session, "version": "1.0.61", "gitBranch": "main",
-			"type": typ, "message": message, "uuid": uuid, "timestamp": ts.Format(time.RFC3339Nano)}
-		if parent == "" {
-			v["parentUuid"] = nil
-		}
-		for k, x := range extra {
-			v[k] = x
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
+		k, err := writeLine(bw, parent, session, uuid, ts, typ, message, extra)
 		parent = uuid
-		k, err := bw.Write(append(b, '\n'))
 		n += int64(k)
 		return err
 	}
@@ -166,21 +153,8 @@ func WriteCodingTranscript(w io.Writer, size int64, seed uint64) (int64, error) 
 	line := func(typ string, message any, extra map[string]any) error {
 		ts = ts.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
 		uuid := randomUUID(rng)
-		v := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external",
-			"cwd": "/home/dev/project", "sessionId": session, "version": "1.0.61", "gitBranch": "main",
-			"type": typ, "message": message, "uuid": uuid, "timestamp": ts.Format(time.RFC3339Nano)}
-		if parent == "" {
-			v["parentUuid"] = nil
-		}
-		for k, x := range extra {
-			v[k] = x
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
+		k, err := writeLine(bw, parent, session, uuid, ts, typ, message, extra)
 		parent = uuid
-		k, err := bw.Write(append(b, '\n'))
 		n += int64(k)
 		return err
 	}
@@ -360,4 +334,23 @@ func rawLineInsert(ctx context.Context, dbPath, path string, size int64) (Result
 	r.Throughput, r.Unit = float64(size)/1e6/total.Seconds(), "MB/s"
 	r.Note = "the transcript's lines by a bare prepared INSERT, 8 MiB a transaction; latencies per transaction"
 	return r, nil
+}
+
+// writeLine writes one Claude Code-shaped JSONL line, the child of parent ("" for
+// the first of a session), and returns the bytes written.
+func writeLine(bw *bufio.Writer, parent, session, uuid string, ts time.Time, typ string, message any, extra map[string]any) (int, error) {
+	v := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external",
+		"cwd": "/home/dev/project", "sessionId": session, "version": "1.0.61", "gitBranch": "main",
+		"type": typ, "message": message, "uuid": uuid, "timestamp": ts.Format(time.RFC3339Nano)}
+	if parent == "" {
+		v["parentUuid"] = nil
+	}
+	for k, x := range extra {
+		v[k] = x
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	return bw.Write(append(b, '\n'))
 }
