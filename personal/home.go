@@ -27,3 +27,15 @@ func (p *parser) homeCity(st state, i int, rule string) int {
 	p.emitFx(*st.s, fx{key: factbase.KeyCity, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " lives in " + v }})
 	return p.afterTail(e)
 }
+
+// homeOrigin reads the place at i as where the subject comes from: "my hometown
+// is Tampere" says nothing about where one lives now.
+func (p *parser) homeOrigin(st state, i int, rule string) int {
+	if !p.isPlace(i) {
+		return i
+	}
+	e := p.valueEnd(i, true, "with", "for", "since", "near", "now", "in", "at", "last", "this", "next", "earlier", "ago", "back")
+	v := p.span(i, e)
+	p.emitFx(*st.s, fx{key: factbase.KeyOrigin, value: v, rule: rule, correction: st.corr, text: func(x string) string { return x + " is from " + v }})
+	return p.afterTail(e)
+}

@@ -106,7 +106,7 @@ func (c *cl) factValue(key string, i, j int) string {
 		return c.name(i, j)
 	case factbase.KeyUserBirthday:
 		return c.birthday(i, j)
-	case factbase.KeyCity:
+	case factbase.KeyCity, factbase.KeyOrigin:
 		return c.city(i, j)
 	case factbase.KeyEmployer:
 		return c.employer(i, j)
@@ -304,6 +304,18 @@ func (c *cl) city(i, j int) string {
 	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true}, placeStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
+	}
+	if c.w(a) == "the" {
+		// "the Leith area of Edinburgh", "the north of Lyon": the place is after
+		// "of", and a lower-case place after it is no name at all.
+		for k := a + 1; k < b; k++ {
+			if c.w(k) == "of" {
+				if r := []rune(c.text(k+1, k+2)); k+1 < b && len(r) > 0 && unicode.IsUpper(r[0]) {
+					return c.text(k+1, b)
+				}
+				return ""
+			}
+		}
 	}
 	return c.text(a, b)
 }
