@@ -301,7 +301,8 @@ func (c *cl) city(i, j int) string {
 	if c.w(i) == "in" || c.w(i) == "at" {
 		i++
 	}
-	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true}, placeStops)
+	// "Kreuzberg in Berlin", "Cambridge in England": the first place is the one named.
+	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true, "in": true}, placeStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
 	}
