@@ -456,6 +456,10 @@ func (p *parser) continuation(k int) int {
 	if j == k {
 		return -1
 	}
+	if j == k+1 && p.w(k) == "," && p.w(j) == "like" {
+		// "allergic to most nuts, like cashews": "like" is "such as", not a verb
+		return -1
+	}
 	if p.startsPredicate(j) {
 		return j
 	}
