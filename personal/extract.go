@@ -370,9 +370,21 @@ var boundaryWords = map[string]bool{
 	"when": true, "if": true, "unless": true, "until": true, "which": true, "who": true, "that": false,
 }
 
+// conditionBoundaries open a clause that is a condition or an indirect question.
+var conditionBoundaries = map[string]bool{"if": true, "unless": true, "whether": true}
+
 // clauses reads the clauses of a sentence from i.
 func (p *parser) clauses(i int, corr bool) {
 	for i < len(p.t) {
+		if i > 0 && conditionBoundaries[p.w(i-1)] {
+			// "My doctor asked if I'm allergic to penicillin", "call me if I'm late":
+			// a clause under "if" or "whether" states nothing.
+			if p.looksPersonal() {
+				p.skip("hypothetical: a clause under \"" + p.w(i-1) + "\" states nothing")
+			}
+			i = p.nextClause(i)
+			continue
+		}
 		start := i
 		var c bool
 		i, c = p.skipLeadIns(i)
