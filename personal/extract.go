@@ -53,7 +53,23 @@ func Extract(msg string, o Options) Extraction {
 		p.sentence(s)
 	}
 	p.dropTellerRelations()
+	p.dropGone()
 	return *p.ex
+}
+
+// dropGone drops the facts this message gives about people or pets it says died
+// ("Our dog Rufus died last spring"): they are no current relation.
+func (p *parser) dropGone() {
+	if len(p.gone) == 0 {
+		return
+	}
+	out := p.ex.Facts[:0]
+	for _, f := range p.ex.Facts {
+		if !p.gone[f.About] {
+			out = append(out, f)
+		}
+	}
+	p.ex.Facts = out
 }
 
 // dropTellerRelations drops the relation facts of unnamed people who only tell
@@ -124,6 +140,7 @@ type parser struct {
 	// markerAtTok maps the start offset of a token to the marker that starts in it.
 	markerAtTok map[int]int
 	known       map[string]bool // first names of known entities, lower case
+	gone        map[int]bool    // mentions the message says died
 
 	// the sentence being read
 	t []token
