@@ -148,6 +148,10 @@ func (c *cl) phone(i, j int) string {
 		}
 		end = k + 1
 	}
+	// An extension word needs its number after it: "555-0100 ext." keeps the number.
+	for end > i && (c.t[end-1].kind == tPunct || isExtensionWord(c.t[end-1].w)) {
+		end--
+	}
 	s := strings.TrimRight(c.text(i, end), "-.(")
 	digits := 0
 	for _, r := range s {
@@ -161,8 +165,10 @@ func (c *cl) phone(i, j int) string {
 	return s
 }
 
+func isExtensionWord(w string) bool { return w == "ext" || w == "x" || w == "extension" }
+
 func isPhoneWord(w string) bool {
-	if w == "ext" || w == "x" || w == "extension" {
+	if isExtensionWord(w) {
 		return true
 	}
 	for _, r := range w {
