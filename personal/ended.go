@@ -154,8 +154,13 @@ func endingAt(ws []string, i int) (Ending, bool) {
 		}
 	case at(i, "my"), at(i, "the"), at(i, "our"):
 		j := i + 1
-		for j < len(ws) && ws[j] != "," && ws[j] != "was" && ws[j] != "is" && ws[j] != "got" && ws[j] != "has" {
+		for j < len(ws) && ws[j] != "," && ws[j] != "was" && ws[j] != "is" && ws[j] != "got" && ws[j] != "has" &&
+			ws[j] != "cancelled" && ws[j] != "canceled" {
 			j++
+		}
+		// "The dentist cancelled", "My trainer canceled on me": who cancels names the plan.
+		if j < len(ws) && (ws[j] == "cancelled" || ws[j] == "canceled") && j > i+1 && j-i-1 <= 3 {
+			return Ending{Words: slices.Clone(ws[i+1 : j]), Keys: plannedKeys}, true
 		}
 		k := j
 		if k < len(ws) && (ws[k] == "was" || ws[k] == "is" || ws[k] == "got") {
