@@ -210,13 +210,18 @@ func set(words ...string) map[string]bool {
 var trimmable = []string{"at the moment", "right now", "these days", "any more", "for now", "at present",
 	"nowadays", "currently", "anymore", "lately", "now"}
 
-// Constituent is the value an extractor may store: value without trailing time
-// adverbs written in lower case ("Globex now" → "Globex"; "Apocalypse Now" stays), and
+// Constituent is the value an extractor may store: value without trailing emoji
+// or time adverbs written in lower case ("Globex now" → "Globex"; "Apocalypse Now" stays), and
 // why it may not be stored at all ("" when it may): what Garbage says of it. trimmed
 // reports whether an adverb was taken off, which makes the statement a change
 // ("Kim works at Globex now").
 func Constituent(value string) (clean, why string, trimmed bool) {
-	clean = strings.TrimSpace(value)
+	// "Lisbon 🎉": an emoji or other pictograph after a value is no part of it.
+	clean = strings.TrimRightFunc(value, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.Is(unicode.So, r) || r == '\u200d' || r == '\ufe0f' ||
+			unicode.Is(unicode.Sk, r) && r >= 0x1f3fb && r <= 0x1f3ff
+	})
+	clean = strings.TrimSpace(clean)
 	for again := true; again; {
 		again = false
 		for _, a := range trimmable {

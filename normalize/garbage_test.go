@@ -74,6 +74,9 @@ func TestConstituent(t *testing.T) {
 		{"Quito and her husband is a chef", "Quito and her husband is a chef", true, false},
 		{"now", "now", true, false},
 		{"oolong --json", "oolong --json", true, false},
+		{"Lisbon 🎉", "Lisbon", false, false},
+		{"Globex now 👍🏽", "Globex", false, true},
+		{"C++", "C++", false, false},
 	} {
 		clean, why, trimmed := Constituent(tc.in)
 		if clean != tc.clean || (why != "") != tc.bad || trimmed != tc.trim {

@@ -57,6 +57,11 @@ func Endings(msg string) []Ending {
 			continue
 		}
 		span := strings.TrimSpace(msg[s[0].start:s[len(s)-1].end])
+		if e, ok := correctionEnding(ws); ok {
+			e.Span = span
+			out = append(out, e)
+			continue
+		}
 		for i := range ws {
 			if e, ok := endingAt(ws, i); ok {
 				e.Span = span
@@ -149,8 +154,13 @@ func endingAt(ws []string, i int) (Ending, bool) {
 		}
 	case at(i, "my"), at(i, "the"), at(i, "our"):
 		j := i + 1
-		for j < len(ws) && ws[j] != "," && ws[j] != "was" && ws[j] != "is" && ws[j] != "got" && ws[j] != "has" {
+		for j < len(ws) && ws[j] != "," && ws[j] != "was" && ws[j] != "is" && ws[j] != "got" && ws[j] != "has" &&
+			ws[j] != "cancelled" && ws[j] != "canceled" {
 			j++
+		}
+		// "The dentist cancelled", "My trainer canceled on me": who cancels names the plan.
+		if j < len(ws) && (ws[j] == "cancelled" || ws[j] == "canceled") && j > i+1 && j-i-1 <= 3 {
+			return Ending{Words: slices.Clone(ws[i+1 : j]), Keys: plannedKeys}, true
 		}
 		k := j
 		if k < len(ws) && (ws[k] == "was" || ws[k] == "is" || ws[k] == "got") {
@@ -165,4 +175,64 @@ func endingAt(ws []string, i int) (Ending, bool) {
 		}
 	}
 	return Ending{}, false
+}
+
+// correctionCues open a sentence that corrects the one before.
+var correctionCues = map[string]bool{"actually": true, "sorry": true, "oops": true, "no": true, "oh": true,
+	"wait": true, ",": true}
+
+// correctionEnding matches a correction that names nothing but the two values:
+// "Actually, it's Norwegian, not Danish", "Sorry, I meant almonds, not peanuts".
+// The value after "not" no longer holds; the sentence says nothing about which
+// fact the new value belongs to, so it is not stored. A value of digits only
+// ("7, not 6") is too common a word to end anything by.
+func correctionEnding(ws []string) (Ending, bool) {
+	i := 0
+	for i < len(ws) && correctionCues[ws[i]] {
+		i++
+	}
+	if i == 0 || ws[0] == "," {
+		return Ending{}, false
+	}
+	switch {
+	case i+1 < len(ws) && ws[i] == "it" && ws[i+1] == "is",
+		i+1 < len(ws) && ws[i] == "i" && (ws[i+1] == "meant" || ws[i+1] == "mean"):
+		i += 2
+	default:
+		return Ending{}, false
+	}
+	j := i
+	for j < len(ws) && ws[j] != "," && ws[j] != "not" {
+		j++
+	}
+	if j == i || j-i > 4 {
+		return Ending{}, false
+	}
+	if j < len(ws) && ws[j] == "," {
+		j++
+	}
+	if j >= len(ws) || ws[j] != "not" {
+		return Ending{}, false
+	}
+	k := j + 1
+	for k < len(ws) && endingDeterminers[ws[k]] {
+		k++
+	}
+	e := k
+	for e < len(ws) && ws[e] != "," {
+		e++
+	}
+	for r := e; r < len(ws); r++ {
+		if ws[r] != "," {
+			return Ending{}, false
+		}
+	}
+	if e == k || e-k > 4 || !slices.ContainsFunc(ws[k:e], hasLetter) {
+		return Ending{}, false
+	}
+	return Ending{Words: slices.Clone(ws[k:e])}, true
+}
+
+func hasLetter(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r > 127 })
 }

@@ -29,6 +29,14 @@ func TestEndings(t *testing.T) {
 		{"Maybe I'm not vegetarian anymore.", ""},
 		{"My sister sold her car.", ""},
 		{"Tom left Globex.", ""},
+		{"The dentist cancelled, so Friday is free now.", "dentist|plan,schedule,travel"},
+		{"My trainer canceled on me.", "trainer|plan,schedule,travel"},
+		{"Actually, it's Norwegian, not Danish.", "danish|"},
+		{"Sorry, I meant almonds, not peanuts.", "peanuts|"},
+		{"Oops, it's 7, not 6.", ""},                   // digits only: too common to end anything
+		{"Sorry, I meant Basel.", ""},                  // no old value named
+		{"It's Norwegian, not Danish.", ""},            // no correction cue
+		{"Actually, it's not Danish, it's Norse.", ""}, // not the "X, not Y" shape
 	}
 	for _, tc := range cases {
 		var got []string

@@ -53,7 +53,23 @@ func Extract(msg string, o Options) Extraction {
 		p.sentence(s)
 	}
 	p.dropTellerRelations()
+	p.dropGone()
 	return *p.ex
+}
+
+// dropGone drops the facts this message gives about people or pets it says died
+// ("Our dog Rufus died last spring"): they are no current relation.
+func (p *parser) dropGone() {
+	if len(p.gone) == 0 {
+		return
+	}
+	out := p.ex.Facts[:0]
+	for _, f := range p.ex.Facts {
+		if !p.gone[f.About] {
+			out = append(out, f)
+		}
+	}
+	p.ex.Facts = out
 }
 
 // dropTellerRelations drops the relation facts of unnamed people who only tell
@@ -124,6 +140,7 @@ type parser struct {
 	// markerAtTok maps the start offset of a token to the marker that starts in it.
 	markerAtTok map[int]int
 	known       map[string]bool // first names of known entities, lower case
+	gone        map[int]bool    // mentions the message says died
 
 	// the sentence being read
 	t []token
@@ -370,9 +387,21 @@ var boundaryWords = map[string]bool{
 	"when": true, "if": true, "unless": true, "until": true, "which": true, "who": true, "that": false,
 }
 
+// conditionBoundaries open a clause that is a condition or an indirect question.
+var conditionBoundaries = map[string]bool{"if": true, "unless": true, "whether": true}
+
 // clauses reads the clauses of a sentence from i.
 func (p *parser) clauses(i int, corr bool) {
 	for i < len(p.t) {
+		if i > 0 && conditionBoundaries[p.w(i-1)] {
+			// "My doctor asked if I'm allergic to penicillin", "call me if I'm late":
+			// a clause under "if" or "whether" states nothing.
+			if p.looksPersonal() {
+				p.skip("hypothetical: a clause under \"" + p.w(i-1) + "\" states nothing")
+			}
+			i = p.nextClause(i)
+			continue
+		}
 		start := i
 		var c bool
 		i, c = p.skipLeadIns(i)
@@ -454,6 +483,10 @@ func (p *parser) continuation(k int) int {
 		j++
 	}
 	if j == k {
+		return -1
+	}
+	if j == k+1 && p.w(k) == "," && p.w(j) == "like" {
+		// "allergic to most nuts, like cashews": "like" is "such as", not a verb
 		return -1
 	}
 	if p.startsPredicate(j) {

@@ -8,6 +8,10 @@ import (
 
 // allergy reads the allergens at i.
 func (p *parser) allergy(st state, i int) int {
+	if m, _ := p.markerAt(i); m != nil {
+		// "allergic to Mondays", "allergic to mornings": a figure of speech, no allergen
+		return i
+	}
 	e := p.valueEnd(i, true, "since", "for")
 	if e == i {
 		return i

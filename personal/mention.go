@@ -427,6 +427,10 @@ func (p *parser) possessive(i int) (subj, int, bool) {
 			return subj{refs: []int{idx}}, e, true
 		}
 	}
+	if _, e := p.phraseIn(j, nativeLanguage); e > j {
+		// "my mother tongue is Tamil": a language, not a mother named Tongue
+		return subj{}, i, false
+	}
 	age, j := p.modifiersAt(j)
 	if refs, e := p.pluralNames(i, j); len(refs) > 0 {
 		return subj{refs: refs}, e, true

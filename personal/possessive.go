@@ -150,8 +150,10 @@ func (p *parser) possPredicate(s *subj, j int) int {
 			p.emitFx(*s, fx{key: factbase.KeyCondition, value: c, rule: "<x> is high", correction: st.corr, text: func(x string) string { return x + " has " + c }})
 			return p.afterTail(v + 1)
 		}
-	case "home", "hometown", "home town", "city":
+	case "home", "city":
 		return p.homeCity(st, v, "city is")
+	case "hometown", "home town": // where one comes from, not where one lives now
+		return p.homeOrigin(st, v, "hometown is")
 	}
 	if past {
 		return j

@@ -201,6 +201,19 @@ loop:
 		p.skip("negation: \"" + p.span(j, min(head+2, len(p.t))) + "\" is not stored as a fact")
 		return p.clauseEnd(head)
 	}
+	if hw == "died" || hw == "passed" && p.w(head+1) == "away" {
+		// "Our dog Rufus died last spring": who died is no current relation.
+		if p.gone == nil {
+			p.gone = map[int]bool{}
+		}
+		for _, r := range st.s.refs {
+			if r != User {
+				p.gone[r] = true
+			}
+		}
+		p.skip("death: \"" + p.span(j, min(head+2, len(p.t))) + "\" ends what is known, it adds nothing")
+		return p.clauseEnd(head)
+	}
 	if past && !pastOK[hw] || pastVerbs[hw] && !pastOK[hw] {
 		if e := p.pastRule(head, st); e > head {
 			return e

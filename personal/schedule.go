@@ -54,6 +54,9 @@ func (p *parser) travel(head int, st state) int {
 	if hw := p.w(head); (hw == "going" || hw == "go" || hw == "goes") && p.w(head+1) == "to" && !p.isPlace(head+2) && p.w(head+2) != "see" && p.w(head+2) != "visit" {
 		key = factbase.KeyPlan // "going to the dentist on Friday"
 	}
+	if p.w(head) == "off" && p.w(head+1) != "to" {
+		key = factbase.KeyPlan // "off work all next week" is time off, not a trip
+	}
 	tail := p.markerTail(me)
 	value := what + " " + p.span(ms, tail)
 	if ms < head {

@@ -71,7 +71,8 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 			for p.w(n) == "and" || p.w(n) == "," || p.w(n) == "but" {
 				n++
 			}
-			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.verbBeforeObject(n) ||
+				p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
 				return k
 			}
 		}
@@ -83,6 +84,24 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 		k++
 	}
 	return k
+}
+
+// objectDeterminers begin the object of a verb: "carry an EpiPen", "walk the dog".
+var objectDeterminers = map[string]bool{"a": true, "an": true, "the": true, "my": true, "his": true, "her": true,
+	"their": true, "our": true, "your": true}
+
+// verbBeforeObject reports whether a lower-case word at n is followed by a
+// determiner: a verb and its object ("peanuts and carry an EpiPen"), since an item
+// of a list of nouns does not go on with "a" or "the" after its first word.
+func (p *parser) verbBeforeObject(n int) bool {
+	if n+1 >= len(p.t) || p.t[n].cap || p.t[n].kind != kWord {
+		return false
+	}
+	w := p.w(n)
+	if objectDeterminers[w] || w == "half" || w == "such" || w == "quite" || w == "all" || w == "both" || w == "of" {
+		return false
+	}
+	return objectDeterminers[p.w(n+1)]
 }
 
 // listValues splits the value tokens [i, j) into items at commas, "and", "or", "&"

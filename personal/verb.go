@@ -441,6 +441,23 @@ func (p *parser) hasRule(head int, st state) int {
 	return p.schedule(head, i, st)
 }
 
+// allergyReason reports whether "because ..." at e gives an allergy as the reason,
+// before the clause ends.
+func (p *parser) allergyReason(e int) bool {
+	if p.w(e) != "because" {
+		return false
+	}
+	for k := e + 1; k < e+6 && k < len(p.t); k++ {
+		switch p.w(k) {
+		case "allergy", "allergies", "allergic":
+			return true
+		case ",", "and", "but", "so":
+			return false
+		}
+	}
+	return false
+}
+
 // negativeRule reads a negated predicate that still states a fact: "can't eat
 // gluten" (avoid), "doesn't like olives" (dislike), "can't stand cilantro".
 func (p *parser) negativeRule(head int, st state) int {
@@ -462,6 +479,11 @@ func (p *parser) negativeRule(head int, st state) int {
 		e := p.valueEnd(i, true, "because", "for", "anymore", "since")
 		if e == i || objectPronouns[p.w(i)] {
 			return head
+		}
+		if p.allergyReason(e) {
+			// "can't eat shellfish because of an allergy", "... because I'm allergic"
+			p.emitList(st, i, e, factbase.KeyAllergy, "cannot eat: allergy", "is allergic to")
+			return e
 		}
 		p.emitList(st, i, e, factbase.KeyAvoid, "cannot eat", "does not eat")
 		return e

@@ -106,7 +106,7 @@ func (c *cl) factValue(key string, i, j int) string {
 		return c.name(i, j)
 	case factbase.KeyUserBirthday:
 		return c.birthday(i, j)
-	case factbase.KeyCity:
+	case factbase.KeyCity, factbase.KeyOrigin:
 		return c.city(i, j)
 	case factbase.KeyEmployer:
 		return c.employer(i, j)
@@ -148,6 +148,10 @@ func (c *cl) phone(i, j int) string {
 		}
 		end = k + 1
 	}
+	// An extension word needs its number after it: "555-0100 ext." keeps the number.
+	for end > i && (c.t[end-1].kind == tPunct || isExtensionWord(c.t[end-1].w)) {
+		end--
+	}
 	s := strings.TrimRight(c.text(i, end), "-.(")
 	digits := 0
 	for _, r := range s {
@@ -161,8 +165,10 @@ func (c *cl) phone(i, j int) string {
 	return s
 }
 
+func isExtensionWord(w string) bool { return w == "ext" || w == "x" || w == "extension" }
+
 func isPhoneWord(w string) bool {
-	if w == "ext" || w == "x" || w == "extension" {
+	if isExtensionWord(w) {
 		return true
 	}
 	for _, r := range w {
@@ -301,9 +307,22 @@ func (c *cl) city(i, j int) string {
 	if c.w(i) == "in" || c.w(i) == "at" {
 		i++
 	}
-	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true}, placeStops)
+	// "Kreuzberg in Berlin", "Cambridge in England": the first place is the one named.
+	a, b := c.phrase(i, j, map[string]bool{"and": c.clauseAfterAnd(i, j), "for": true, "to": true, "in": true}, placeStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
+	}
+	if c.w(a) == "the" {
+		// "the Leith area of Edinburgh", "the north of Lyon": the place is after
+		// "of", and a lower-case place after it is no name at all.
+		for k := a + 1; k < b; k++ {
+			if c.w(k) == "of" {
+				if r := []rune(c.text(k+1, k+2)); k+1 < b && len(r) > 0 && unicode.IsUpper(r[0]) {
+					return c.text(k+1, b)
+				}
+				return ""
+			}
+		}
 	}
 	return c.text(a, b)
 }

@@ -34,8 +34,10 @@ var keyPhrases = map[string]string{
 	"birth day": factbase.KeyUserBirthday,
 
 	"city": factbase.KeyCity, "home city": factbase.KeyCity, "city of residence": factbase.KeyCity,
-	"place of residence": factbase.KeyCity, "home": factbase.KeyCity, "home town": factbase.KeyCity,
-	"hometown": factbase.KeyCity,
+	"place of residence": factbase.KeyCity, "home": factbase.KeyCity,
+
+	// A hometown is where one comes from, not where one lives now.
+	"hometown": factbase.KeyOrigin, "home town": factbase.KeyOrigin,
 
 	"employer": factbase.KeyEmployer, "company": factbase.KeyEmployer, "workplace": factbase.KeyEmployer,
 	"work place": factbase.KeyEmployer, "place of work": factbase.KeyEmployer,

@@ -23,7 +23,7 @@ func endedKeysOff(key string) bool {
 // not vegetarian anymore", "I sold the Focus", "the dentist appointment got
 // cancelled"): each retracts the user's current facts that hold its value, of its
 // keys (any key but identity, contact and list keys when it names none), unless this
-// message sets that key anew. An ending that matches nothing stored changes nothing.
+// message sets that key of one value anew. An ending that matches nothing stored changes nothing.
 // It returns each fact to retract with its reply line.
 func endedFacts(ctx context.Context, tx factbase.ReadTx, message string, info MessageInfo, sets []factbase.Op) ([]Ended, error) {
 	if info.Speaker != "" && info.Speaker != personal.SpeakerUser {
@@ -53,9 +53,12 @@ func endedFacts(ctx context.Context, tx factbase.ReadTx, message string, info Me
 			facts = append(facts, fs...)
 		}
 	}
+	// A key of one value set anew supersedes the old value; a key of many does not:
+	// "I sold the Focus and bought a Kia EV6" adds the Kia and ends the Focus.
 	setKeys := map[string]bool{}
 	for _, op := range sets {
-		if op.Kind == factbase.OpSet && (op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
+		if op.Kind == factbase.OpSet && op.Fact.Cardinality != factbase.Many &&
+			(op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
 			setKeys[op.Fact.Key] = true
 		}
 	}

@@ -131,14 +131,17 @@ type Ended struct {
 
 // KeepSet returns p without the retractions of ended facts whose key another part of
 // the same message sets about the user ("I quit Oracle, I'm at Datadog now": the new
-// employer supersedes the old one, which is not retracted as well).
+// employer supersedes the old one, which is not retracted as well). A key of many
+// values supersedes nothing: "I sold the Focus and bought a Kia EV6" adds the Kia
+// and still ends the Focus.
 func (p PersonalPlan) KeepSet(ops []factbase.Op) PersonalPlan {
 	if len(p.Ended) == 0 {
 		return p
 	}
 	set := map[string]bool{}
 	for _, op := range ops {
-		if op.Kind == factbase.OpSet && (op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
+		if op.Kind == factbase.OpSet && op.Fact.Cardinality != factbase.Many &&
+			(op.Fact.Subject == "" || op.Fact.Subject == factbase.SubjectUser) {
 			set[op.Fact.Key] = true
 		}
 	}
