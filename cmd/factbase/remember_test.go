@@ -238,11 +238,24 @@ func TestServeRemember(t *testing.T) {
 	if j.State != factbase.JobDone || !strings.Contains(string(j.Result), `"action":"applied"`) || calls.Load() != 1 {
 		t.Fatalf("job %s (%s), result %s, %d model calls", j.State, j.Error, j.Result, calls.Load())
 	}
-	_, _, metrics := call(t, "GET", s.base+"/metrics", "", "")
-	for _, want := range []string{`factbase_llm_calls_total 1`, `factbase_jobs_total{outcome="done"} 1`, `factbase_jobs_total{outcome="enqueued"} 1`, `factbase_llm_tokens_total{type="prompt"} 50`} {
-		if !strings.Contains(string(metrics), want) {
-			t.Errorf("/metrics lacks %q", want)
+	// The worker counts the job done after its commit, which a reader of the job can
+	// see first: wait for the counters as for the job.
+	wants := []string{`factbase_llm_calls_total 1`, `factbase_jobs_total{outcome="done"} 1`, `factbase_jobs_total{outcome="enqueued"} 1`, `factbase_llm_tokens_total{type="prompt"} 50`}
+	var missing []string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, _, metrics := call(t, "GET", s.base+"/metrics", "", "")
+		missing = missing[:0]
+		for _, want := range wants {
+			if !strings.Contains(string(metrics), want) {
+				missing = append(missing, want)
+			}
 		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, want := range missing {
+		t.Errorf("/metrics lacks %q", want)
 	}
 	if code := s.stop(); code != 0 {
 		t.Errorf("serve exited %d: %s", code, s.stderr.String())
