@@ -404,7 +404,7 @@ func (t *tx) loadChunks(ctx context.Context, model string, dim int, after int64,
 		slices.Sort(others)
 	}
 	rows, err := t.query(ctx, "SELECT c.partition01, c.size, c.validity, c.rowids, x.vectors FROM "+name+"_chunks c JOIN "+name+
-		"_vector_chunks00 x ON x.rowid = c.chunk_id WHERE c.partition00 = ? ORDER BY c.chunk_id", t.u)
+		"_vector_chunks00 x ON x.rowid = c.chunk_id WHERE c.partition00 = ?", t.u)
 	if err != nil {
 		return 0, false, mapErr("vectors", err)
 	}

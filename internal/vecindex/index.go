@@ -52,8 +52,8 @@ type Options struct {
 	// Quantize keeps codes of each vector rather than its float32s (quant.go): 179
 	// bytes for 100 dimensions, with its seq and kind, against 409. Search then
 	// scores by the codes, to about 1e-4 of the exact dot product, and above 4,096
-	// vectors of the kind asked scores only those nearest to the query by their
-	// sign bits (see Search). Default false: float32s, every vector scored exactly.
+	// vectors of the kind asked scores only those whose sign bits agree best with
+	// the query's (see Search). Default false: float32s, every vector scored exactly.
 	Quantize bool
 }
 

@@ -178,14 +178,21 @@ func dotInt4(q []float32, f []byte) float32 {
 
 // appendSigns appends v's sign bits (bit set for a positive component).
 func appendSigns(dst []uint64, v []float32) []uint64 {
-	for w := 0; w < signWords(len(v)); w++ {
+	for len(v) > 0 {
+		part := v[:min(64, len(v))]
 		var word uint64
-		for b := 0; b < 64 && w*64+b < len(v); b++ {
-			if v[w*64+b] > 0 {
-				word |= 1 << b
+		for b, x := range part {
+			// Without a branch, whose outcome is a coin's toss: the sign bit of -x is
+			// set for x > 0 and for x = 0 (-0); the latter is taken out.
+			u := math.Float32bits(x)
+			pos := uint64(math.Float32bits(-x) >> 31)
+			if u == 0 {
+				pos = 0
 			}
+			word |= pos << b
 		}
 		dst = append(dst, word)
+		v = v[len(part):]
 	}
 	return dst
 }
@@ -194,8 +201,7 @@ func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) 
 
 // round rounds x to the nearest integer, halves away from zero.
 func round(x float32) int32 {
-	if x < 0 {
-		return int32(x - 0.5)
-	}
-	return int32(x + 0.5)
+	// ±0.5 with x's sign, without a branch (see appendSigns).
+	half := math.Float32frombits(0x3f000000 | math.Float32bits(x)&(1<<31))
+	return int32(x + half)
 }

@@ -82,31 +82,34 @@ func TestNearestSigns(t *testing.T) {
 	}
 	// The sample (every other entry here) agrees fully, the others not at all: its
 	// cut-off keeps half the entries, fewer than asked, and the exact one is counted.
+	const n = 4 * prefilterSample
 	var signs []uint64
-	for i := range 20000 {
+	for i := range n {
 		v := []float32{1, 1}
 		if i%2 == 1 {
 			v = []float32{-1, -1}
 		}
 		signs = appendSigns(signs, v)
 	}
-	got := nearestSigns(signs, make([]byte, 20000), 0, 20000, newSignWeights([]float32{1, 1}), 12000)
+	got := nearestSigns(signs, make([]byte, n), 0, n, newSignWeights([]float32{1, 1}), n/2+1000)
 	var odd []int32
 	for _, i := range got {
 		if i%2 == 1 {
 			odd = append(odd, i)
 		}
 	}
-	if len(got) != 12000 || len(odd) != 2000 || odd[len(odd)-1] != 3999 {
-		t.Errorf("misled by the sample: kept %d entries, %d of those that disagree; want 12,000: the 10,000 that agree and the first 2,000 of the others", len(got), len(odd))
+	if len(got) != n/2+1000 || len(odd) != 1000 || odd[len(odd)-1] != 1999 {
+		t.Errorf("misled by the sample: kept %d entries, %d of those that disagree; want %d: the %d that agree and the first 1,000 of the others",
+			len(got), len(odd), n/2+1000, n/2)
 	}
 }
 
 func TestPrefilterSize(t *testing.T) {
 	for _, tc := range []struct{ n, limit, want int }{
 		{1000, 10, quantExact},
-		{100_000, 50, quantExact},
-		{1_000_000, 10, quantExact},
+		{100_000, 10, quantExact},
+		{100_000, 50, 2_236},
+		{1_000_000, 10, 3_162},
 		{1_000_000, 50, 7_071},
 		{10_000_000, 50, 22_360},
 	} {
