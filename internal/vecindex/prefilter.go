@@ -56,48 +56,44 @@ func (q signWeights) agreement(x []uint64) int {
 	return a
 }
 
-// agreements writes to out the agreement of entries from, from+1, ... (as many as
-// out holds) with q, and 0 for those of another kind than want.
-func (q signWeights) agreements(signs []uint64, kinds []byte, want byte, from int, out []uint16) {
-	kinds = kinds[from : from+len(out)]
+// keep appends to out the entries of kind want whose agreement with q is at least
+// cut, ascending, and returns it.
+func (q signWeights) keep(signs []uint64, kinds []byte, want byte, cut int, out []int32) []int32 {
 	words := len(q.signs)
 	if words != 2 {
 		for i, kind := range kinds {
-			out[i] = 0
-			if kind == want {
-				out[i] = uint16(q.agreement(signs[(from+i)*words:]))
+			if kind == want && q.agreement(signs[i*words:]) >= cut {
+				out = append(out, int32(i))
 			}
 		}
-		return
+		return out
 	}
 	// Most embedders' dimensions (65 to 128: GloVe's 100), in registers.
 	q0, q1 := q.signs[0], q.signs[1]
 	p := q.planes[:2*weightPlanes]
 	p00, p01, p02, p10, p11, p12 := p[0], p[1], p[2], p[3], p[4], p[5]
-	signs = signs[2*from : 2*(from+len(out))]
+	signs = signs[:2*len(kinds)]
 	for i, kind := range kinds {
 		x := signs[2*i : 2*i+2 : 2*i+2]
 		s0, s1 := ^(x[0] ^ q0), ^(x[1] ^ q1)
 		a := bits.OnesCount64(s0&p00) + bits.OnesCount64(s1&p10) +
 			(bits.OnesCount64(s0&p01)+bits.OnesCount64(s1&p11))<<1 +
 			(bits.OnesCount64(s0&p02)+bits.OnesCount64(s1&p12))<<2
-		if kind != want {
-			a = 0
+		if a >= cut && kind == want {
+			out = append(out, int32(i))
 		}
-		out[i] = uint16(a)
 	}
+	return out
 }
 
 // prefilterSample is about how many entries nearestSigns samples to choose its
-// cut-off, prefilterSlack how many more than k the sample's cut-off is to keep, and
-// prefilterBlock how many agreements it computes at a time. Where it keeps 7,071 of
-// 1,000,000, the sample's cut-off keeps fewer than k about once in a thousand
-// searches (the sample holds 232 above k's cut-off on average, and must hold 278),
-// at the cost of one more pass.
+// cut-off, and prefilterSlack how many more than k the sample's cut-off is to keep.
+// Where it keeps 7,071 of 1,000,000, the sample's cut-off keeps fewer than k about
+// once in a thousand searches (the sample holds 232 above k's cut-off on average,
+// and must hold 278), at the cost of two more passes.
 const (
 	prefilterSample = 32768
 	prefilterSlack  = 1.2
-	prefilterBlock  = 4096
 )
 
 // nearestSigns returns the indexes, ascending, of at least k of the n entries of
@@ -109,15 +105,15 @@ func nearestSigns(signs []uint64, kinds []byte, want byte, n int, q signWeights,
 	if k >= n {
 		k = n
 	}
-	most := (1<<weightPlanes - 1) * 64 * len(q.signs)
-	counts := make([]int, most+2)
-	buf := make([]uint16, prefilterBlock)
+	words := len(q.signs)
+	most := (1<<weightPlanes - 1) * 64 * words
+	counts := make([]int, most+1)
 	// The sample: evenly spaced entries.
 	stride := max(1, len(kinds)/prefilterSample)
 	sampled := 0
 	for i := 0; i < len(kinds); i += stride {
 		if kinds[i] == want {
-			counts[q.agreement(signs[i*len(q.signs):])]++
+			counts[q.agreement(signs[i*words:])]++
 			sampled++
 		}
 	}
@@ -129,43 +125,33 @@ func nearestSigns(signs []uint64, kinds []byte, want byte, n int, q signWeights,
 			above += counts[cut]
 		}
 	}
-	out := make([]int32, 0, k+k/2)
-	clear(counts)
-	for from := 0; from < len(kinds); from += prefilterBlock {
-		b := buf[:min(prefilterBlock, len(kinds)-from)]
-		q.agreements(signs, kinds, want, from, b)
-		for i, a := range b {
-			if int(a) >= cut && kinds[from+i] == want {
-				out = append(out, int32(from+i))
-			}
-			counts[a]++ // a histogram of the rest, should the cut-off keep too few
-		}
-	}
+	out := q.keep(signs, kinds, want, cut, make([]int32, 0, k+k/2))
 	if len(out) >= k {
 		return out
 	}
-	// Too few: the exact cut-off, from the histogram of every entry (those of
-	// other kinds count at 0, below any cut-off that keeps one of want's).
+	// Too few: the exact cut-off, from the histogram of every entry.
+	clear(counts)
+	for i, kind := range kinds {
+		if kind == want {
+			counts[q.agreement(signs[i*words:])]++
+		}
+	}
 	exact, above := most, 0
 	for ; exact > 0 && above+counts[exact] < k; exact-- {
 		above += counts[exact]
 	}
 	atCut := k - above
 	out = out[:0]
-	for from := 0; from < len(kinds); from += prefilterBlock {
-		b := buf[:min(prefilterBlock, len(kinds)-from)]
-		q.agreements(signs, kinds, want, from, b)
-		for i, a := range b {
-			if kinds[from+i] != want {
-				continue
-			}
-			switch {
-			case int(a) > exact:
-				out = append(out, int32(from+i))
-			case int(a) == exact && atCut > 0:
-				out = append(out, int32(from+i))
-				atCut--
-			}
+	for i, kind := range kinds {
+		if kind != want {
+			continue
+		}
+		switch a := q.agreement(signs[i*words:]); {
+		case a > exact:
+			out = append(out, int32(i))
+		case a == exact && atCut > 0:
+			out = append(out, int32(i))
+			atCut--
 		}
 	}
 	return out

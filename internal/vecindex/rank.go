@@ -100,9 +100,7 @@ func (s *set) rankCodes(q Query, want byte, accept func([]Hit) (bool, error)) er
 		pool = s.ofKind(want, nil)
 	}
 	scores := make([]float32, len(pool))
-	for j, i := range pool {
-		scores[j] = s.coarse(qq, int(i))
-	}
+	s.coarseAll(qq, pool, scores)
 	var ready []refined // refined, best first
 	for window := max(2*q.Limit, 64); ; window *= 4 {
 		best := search.TopK(scores, window+refineMargin)
@@ -117,9 +115,7 @@ func (s *set) rankCodes(q Query, want byte, accept func([]Hit) (bool, error)) er
 			rest := s.ofKind(want, pool)
 			pool, narrowed = rest, false
 			scores = make([]float32, len(rest))
-			for j, i := range rest {
-				scores[j] = s.coarse(qq, int(i))
-			}
+			s.coarseAll(qq, rest, scores)
 			exhausted = len(rest) == 0
 		}
 		slices.SortStableFunc(ready, func(a, b refined) int {

@@ -283,3 +283,45 @@ func TestQuantizedRecall(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRankCodes ranks a quantized copy of 1,000,000 random vectors of 100
+// dimensions for the 50 best, as a search's vector candidates: the prefilter's pass,
+// the int8 scores of its survivors, the refinement of the best.
+func BenchmarkRankCodes(b *testing.B) {
+	const n, dim = 1_000_000, 100
+	r := rand.New(rand.NewPCG(1, 2))
+	s := &set{dim: dim, quantized: true}
+	s.kindCode("episode", true)
+	s.reserve(n)
+	v := make([]float32, dim)
+	for i := range n {
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		s.add(int64(i+1), 0, v)
+	}
+	s.settle()
+	queries := make([][]float32, 64)
+	for i := range queries {
+		queries[i] = randVec(r, dim)
+	}
+	b.Run("prefilter", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			qq := s.quantQuery(queries[i%len(queries)])
+			nearestSigns(s.signs, s.kinds, 0, n, qq.weights, prefilterSize(n, 50))
+			i++
+		}
+	})
+	b.Run("rank", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			q := Query{Kind: "episode", Vector: queries[i%len(queries)], Limit: 50}
+			err := s.rank(q, func([]Hit) (bool, error) { return true, nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
