@@ -51,7 +51,7 @@ type Options struct {
 	MaxBytes int64
 	// Quantize keeps codes of each vector rather than its float32s (quant.go): 179
 	// bytes for 100 dimensions, with its seq and kind, against 409. Search then
-	// scores by the codes, to about 1e-4 of the exact dot product, and above 4,096
+	// scores by the codes, to about 1e-4 of the exact dot product, and of many
 	// vectors of the kind asked scores only those whose sign bits agree best with
 	// the query's (see Search). Default false: float32s, every vector scored exactly.
 	Quantize bool
