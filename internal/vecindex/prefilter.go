@@ -86,8 +86,9 @@ func (q signWeights) keep(signs []uint64, kinds []byte, want byte, cut int, out 
 	return out
 }
 
-// prefilterSample is about how many entries nearestSigns samples to choose its
-// cut-off, and prefilterSlack how many more than k the sample's cut-off is to keep.
+// prefilterSample is about how many entries at most nearestSigns samples to choose
+// its cut-off, and prefilterSlack how many more than k the sample's cut-off is to
+// keep.
 // Where it keeps 7,071 of 1,000,000, the sample's cut-off keeps fewer than k about
 // once in a thousand searches (the sample holds 232 above k's cut-off on average,
 // and must hold 278), at the cost of two more passes.
@@ -108,8 +109,9 @@ func nearestSigns(signs []uint64, kinds []byte, want byte, n int, q signWeights,
 	words := len(q.signs)
 	most := (1<<weightPlanes - 1) * 64 * words
 	counts := make([]int, most+1)
-	// The sample: evenly spaced entries.
-	stride := max(1, len(kinds)/prefilterSample)
+	// The sample: evenly spaced entries, at most an eighth of them (its agreements
+	// cost twice as much each as the pass's).
+	stride := max(8, len(kinds)/prefilterSample)
 	sampled := 0
 	for i := 0; i < len(kinds); i += stride {
 		if kinds[i] == want {
