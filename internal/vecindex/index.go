@@ -134,9 +134,9 @@ type Hit struct {
 //
 // With Options.Quantize, a hit's score is its dot product as the codes tell it (to
 // about 1e-4), and with many vectors of the kind the batches first come from the
-// vectors nearest to the query by their sign bits (prefilterSize: 31,600 of
-// 1,000,000 for a q.Limit of 10); only if accept asks for more are the others
-// scored, and offered after them.
+// vectors whose sign bits agree best with the query's (prefilterSize: about
+// sqrt(n × q.Limit), 7,071 of 1,000,000 for a q.Limit of 50); only if accept asks
+// for more are the others scored, and offered after them.
 //
 // A hit may be a ghost (deleted since) or newer than src's snapshot: accept is
 // expected to drop those it cannot join to a live row. Search returns the first
