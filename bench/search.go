@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -100,10 +101,19 @@ type SearchReport struct {
 	// divides it by N.
 	DiskBytes      int64   `json:"disk_bytes"`
 	BytesPerMemory float64 `json:"bytes_per_memory"`
-	// RSSBytes is the process's resident set after the searches, PeakRSSBytes its
-	// peak over the run (the generator keeps 20 bytes a memory besides the store).
-	RSSBytes     int64     `json:"rss_bytes"`
-	PeakRSSBytes int64     `json:"peak_rss_bytes"`
+	// RSSBytes is the process's resident set after the searches (both stores open),
+	// PeakRSSBytes its peak over the run (the generator keeps 20 bytes a memory
+	// besides the store). SearchRSSBytes is the resident set with the product's
+	// store alone, after its first search, once the garbage of the load is returned
+	// to the system: what a server holding this user takes.
+	RSSBytes       int64 `json:"rss_bytes"`
+	PeakRSSBytes   int64 `json:"peak_rss_bytes"`
+	SearchRSSBytes int64 `json:"search_rss_bytes"`
+	// VectorBytes is what the product's store holds in memory of the user's
+	// vectors after the searches (sqlite.Store.VectorMemory), VectorCopies how many
+	// vectors that is.
+	VectorBytes  int64     `json:"vector_bytes"`
+	VectorCopies int       `json:"vector_copies"`
 	Seconds      float64   `json:"seconds"`
 	GoVersion    string    `json:"go_version"`
 	CPUs         int       `json:"cpus"`
@@ -192,6 +202,7 @@ func RunSearch(ctx context.Context, o SearchOptions) (SearchReport, error) {
 		return rep, fmt.Errorf("bench: search: %w", err)
 	}
 	rep.RSSBytes, rep.PeakRSSBytes = procStatus("VmRSS"), procStatus("VmHWM")
+	rep.VectorBytes, rep.VectorCopies = store.VectorMemory()
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
@@ -371,6 +382,8 @@ func askAll(ctx context.Context, e *memory.Engine, openExact func() (*memory.Eng
 	if err != nil {
 		return err
 	}
+	debug.FreeOSMemory()
+	rep.SearchRSSBytes = procStatus("VmRSS")
 	ex, exactStore, err := openExact()
 	if err != nil {
 		return err

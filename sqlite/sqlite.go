@@ -48,10 +48,11 @@ type Options struct {
 	// resident (they count towards the process's resident memory), and the mapping is
 	// dropped when the scan ends. Default DefaultMmapSize; negative: no mapping.
 	MmapSize int64
-	// ExactVectors ranks every vector of a large user by its exact dot product with
-	// the query, without the sign-bit prefilter that narrows them first: a full scan,
-	// slower, for measuring what the prefilter loses (factbase bench search). Default
-	// false.
+	// ExactVectors keeps a large user's vectors in memory as float32s and ranks
+	// every one by its exact dot product with the query, rather than keeping codes
+	// and ranking by them with a sign-bit prefilter (vectors.go): a full scan, slower
+	// and 2.3 times the memory, for measuring what the codes lose (factbase bench
+	// search). Default false.
 	ExactVectors bool
 }
 

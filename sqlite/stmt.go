@@ -50,7 +50,7 @@ type stmtCache struct {
 	vecTables sync.Map // int -> bool
 	// shares holds each user's share of the full-text entries of a kind (search.go).
 	shares sync.Map // shareKey -> ownerShare
-	// exactVectors is Options.ExactVectors: the vector index keeps no sign bits.
+	// exactVectors is Options.ExactVectors: the vector index keeps float32s, not codes.
 	exactVectors bool
 }
 

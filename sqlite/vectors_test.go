@@ -130,7 +130,7 @@ func TestVec0Rows(t *testing.T) {
 }
 
 // TestVec0MatchesGoRanking ranks the same queries by vec0's k-NN and by the
-// in-memory ranking (vecKNNMax 0) and expects the same candidates, filtered or not:
+// in-memory ranking (vecKNNMax 0) and expects candidates as good, filtered or not:
 // with the copy loaded from vec0's chunks, after writes and deletes (read as a
 // delta), and loaded row by row (a sqlite-vec layout the chunk reader does not know).
 func TestVec0MatchesGoRanking(t *testing.T) {
@@ -168,7 +168,9 @@ func compareRankings(t *testing.T, f *vecFixture) {
 				t.Fatalf("%q %+v: vec0 %d candidates, Go %d; want 20 each", q, fl, len(knn), len(scan))
 			}
 			for i := range knn {
-				if knn[i].Rank != i+1 || math.Abs(knn[i].Score-scan[i].Score) > 1e-5 {
+				// The in-memory copy scores by codes, within about 1e-4 of the exact
+				// dot product (vecindex's TestQuantError), so near ties may swap.
+				if knn[i].Rank != i+1 || math.Abs(knn[i].Score-scan[i].Score) > 1e-3 {
 					t.Errorf("%q %+v #%d: vec0 %s %.5f rank %d, Go %s %.5f", q, fl, i, knn[i].ID, knn[i].Score, knn[i].Rank, scan[i].ID, scan[i].Score)
 				}
 			}
@@ -391,8 +393,8 @@ func loadKNNBench(b *testing.B) {
 
 // BenchmarkVec0Options compares, in one process, vec0 k-NN over one user's
 // partition (float32 or int8, L2 or cosine, chunk sizes, k, partition sizes) with
-// the Go ranking the store uses above vecKNNMax (exact scan, and the sign-bit
-// prefilter with exact re-scoring). recall@10 is the share of the exact top 10
+// the Go ranking the store uses above vecKNNMax (exact scan over float32s, and the
+// quantized copy: sign-bit prefilter, int8 scores, residual refinement). recall@10 is the share of the exact top 10
 // among the first 10 returned. Another user's 20,000 vectors share each table.
 func BenchmarkVec0Options(b *testing.B) {
 	loadKNNBench(b)
@@ -441,7 +443,7 @@ func BenchmarkVec0Options(b *testing.B) {
 		})
 	}
 	goRanking("go/exact-scan/n=100000", vecindex.Options{})
-	goRanking("go/sign-prefilter/n=100000", vecindex.Options{Prefilter: true})
+	goRanking("go/quantized/n=100000", vecindex.Options{Quantize: true})
 	type config struct {
 		col, quantize, pragma string
 		n, k                  int

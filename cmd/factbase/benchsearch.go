@@ -75,8 +75,10 @@ func (m *Main) printBenchSearch(rep bench.SearchReport) error {
 	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
 	fmt.Fprintf(m.Stdout, "%d memories of one user (seed %d), embedder %s: added at %.0f a second (%.1f s, %.1f s of CPU)\n",
 		rep.N, rep.Seed, rep.Embedder, rep.AddPerSecond, rep.AddSeconds, rep.AddCPUSeconds)
-	fmt.Fprintf(m.Stdout, "disk %.1f MB, %.0f bytes a memory; RSS %.0f MB after the searches, peak %.0f MB\n\n",
+	fmt.Fprintf(m.Stdout, "disk %.1f MB, %.0f bytes a memory; RSS %.0f MB after the searches (both stores), peak %.0f MB\n",
 		mb(rep.DiskBytes), rep.BytesPerMemory, mb(rep.RSSBytes), mb(rep.PeakRSSBytes))
+	fmt.Fprintf(m.Stdout, "the product's store alone: RSS %.0f MB after its first search; %.1f MB of vectors in memory (%d)\n\n",
+		mb(rep.SearchRSSBytes), mb(rep.VectorBytes), rep.VectorCopies)
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%d questions\tfirst ms\tp50 ms\tp95 ms\tp99 ms\tcpu s\trecall@10\thit@1\trare hit@1\tcommon hit@1\tsynonym hit@1\t\n", rep.Queries)
 	for _, r := range []struct {

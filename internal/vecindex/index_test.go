@@ -148,6 +148,49 @@ func bruteForce(src *memSource, q Query) []Hit {
 	return out
 }
 
+// codeTolerance bounds how far a quantized copy's score of unit vectors of dim may
+// be from the exact dot product: half a residual step a dimension, with a code step
+// of at most 2/127 (a component of v - c is within 2 of 0 for a center c in the unit
+// ball), times the query's L1 norm, at most sqrt(dim).
+func codeTolerance(dim int) float32 {
+	return float32(math.Sqrt(float64(dim))) * 2 / 127 / fineSteps / 2
+}
+
+// rankingDiff says how got, what a copy offered, differs from want, brute force's
+// ranking, or returns "": for float32s, not at all; for codes, got offers each
+// vector of want once, each scored within codeTolerance of its exact score, and its
+// k-th best score is within twice that of the k-th best exact score.
+func rankingDiff(got, want []Hit, quantized bool, dim int) string {
+	if !quantized {
+		if !slices.Equal(got, want) {
+			return fmt.Sprintf("offered %d hits, brute force ranks %d; first %v, want %v", len(got), len(want), got[:min(5, len(got))], want[:min(5, len(want))])
+		}
+		return ""
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("offered %d hits, brute force ranks %d", len(got), len(want))
+	}
+	exact := map[int64]float32{}
+	for _, h := range want {
+		exact[h.Seq] = h.Score
+	}
+	tol := codeTolerance(dim)
+	for i, h := range got {
+		e, ok := exact[h.Seq]
+		if !ok {
+			return fmt.Sprintf("hit %d: seq %d offered twice, or not a vector of the query's kind", i, h.Seq)
+		}
+		delete(exact, h.Seq)
+		if d := h.Score - e; d > tol || d < -tol {
+			return fmt.Sprintf("hit %d: seq %d scored %v, exactly %v (tolerance %v)", i, h.Seq, h.Score, e, tol)
+		}
+		if d := h.Score - want[i].Score; d > 2*tol || d < -2*tol {
+			return fmt.Sprintf("hit %d scored %v, brute force's hit %d %v: out of order", i, h.Score, i, want[i].Score)
+		}
+	}
+	return ""
+}
+
 func TestSearchMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	src := &memSource{}
@@ -164,14 +207,13 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 			src.put(kind, "m", randVec(r, 16))
 		}
 	}
-	for _, prefilter := range []bool{false, true} {
+	for _, quantize := range []bool{false, true} {
 		for _, kind := range []string{"fact", "episode"} {
-			t.Run(fmt.Sprintf("%s/prefilter=%v", kind, prefilter), func(t *testing.T) {
-				x := New(Options{Prefilter: prefilter})
+			t.Run(fmt.Sprintf("%s/quantize=%v", kind, quantize), func(t *testing.T) {
+				x := New(Options{Quantize: quantize})
 				q := Query{User: "u", Model: "m", Kind: kind, Vector: randVec(r, 16), Limit: 10}
-				got, want := all(t, x, src, q), bruteForce(src, q)
-				if !slices.Equal(got, want) {
-					t.Errorf("Search offered %d hits, brute force ranks %d; first %v, want %v", len(got), len(want), got[:min(5, len(got))], want[:5])
+				if diff := rankingDiff(all(t, x, src, q), bruteForce(src, q), quantize, 16); diff != "" {
+					t.Errorf("Search %s", diff)
 				}
 			})
 		}
@@ -242,7 +284,7 @@ func (s *sizedSource) Size(_ context.Context, model string, dim int) (int, error
 func TestRefresh(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 7))
 	src := &sizedSource{memSource: facts(r, 100, 8)}
-	x := New(Options{Prefilter: true})
+	x := New(Options{Quantize: true})
 	ctx := context.Background()
 	if x.Holds("u", "m", 8) {
 		t.Fatal("a copy before any refresh")
@@ -311,7 +353,7 @@ func TestSearchGhosts(t *testing.T) {
 func TestSearchLoadError(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	src := facts(r, 100, 8)
-	x := New(Options{Prefilter: true})
+	x := New(Options{Quantize: true})
 	q := Query{User: "u", Model: "m", Kind: "fact", Vector: randVec(r, 8), Limit: 10}
 	all(t, x, src, q)
 	for range 50 {
@@ -322,9 +364,8 @@ func TestSearchLoadError(t *testing.T) {
 		t.Fatalf("Search = %v, want the load's error", err)
 	}
 	src.failAt = 0
-	got := all(t, x, src, q)
-	if want := bruteForce(src, q); !slices.Equal(got, want) {
-		t.Errorf("after a failed load: %d hits, want %d, each once", len(got), len(want))
+	if diff := rankingDiff(all(t, x, src, q), bruteForce(src, q), true, 8); diff != "" {
+		t.Errorf("after a failed load: %s", diff)
 	}
 	if after := src.lastLoad(); after != 100 {
 		t.Errorf("loaded after %d, want 100 (the failed load rolled back)", after)
@@ -345,8 +386,8 @@ func TestSearchNoVectors(t *testing.T) {
 func TestEviction(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	const n, dim = 100, 16
-	size := int64(n * (4*dim + 8 + 9)) // vectors, sign bits and seq and kind of each
-	x := New(Options{MaxBytes: 2 * size, Prefilter: true})
+	size := n*entryBytes(dim, true) + 4*dim // the codes, seq and kind of each, and the center
+	x := New(Options{MaxBytes: 2 * size, Quantize: true})
 	srcs := map[string]*memSource{}
 	for _, u := range []string{"a", "b", "c", "d"} {
 		srcs[u] = &memSource{}
@@ -357,8 +398,11 @@ func TestEviction(t *testing.T) {
 	search := func(u string) {
 		t.Helper()
 		q := Query{User: u, Model: "m", Kind: "fact", Vector: randVec(r, dim), Limit: 10}
-		if got := all(t, x, srcs[u], q); !slices.Equal(got, bruteForce(srcs[u], q)) {
-			t.Errorf("user %s: Search differs from brute force", u)
+		got := all(t, x, srcs[u], q)
+		// An oversized user is ranked exactly, as the vectors stream by.
+		quantized := x.sets[key{user: u, model: "m", dim: dim}].size.Load() > 0
+		if diff := rankingDiff(got, bruteForce(srcs[u], q), quantized, dim); diff != "" {
+			t.Errorf("user %s: Search %s", u, diff)
 		}
 	}
 	held := func() []string {
@@ -455,7 +499,7 @@ func TestSearchConcurrent(t *testing.T) {
 		}
 		srcs[i] = facts(r, n, dim)
 	}
-	x := New(Options{MaxBytes: 2 * 400 * (4*dim + 8 + 9), Prefilter: true})
+	x := New(Options{MaxBytes: 2 * 400 * entryBytes(dim, true), Quantize: true})
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	for w := range users {
@@ -486,8 +530,10 @@ func TestSearchConcurrent(t *testing.T) {
 						if i > 0 && h.Score > hits[i-1].Score {
 							return true, fmt.Errorf("batch not best first at %d", i)
 						}
-						if row, ok := src.live(h.Seq); ok && row.model == "m" && search.Dot(q.Vector, row.vec) != h.Score {
-							return true, fmt.Errorf("seq %d scored %v, want its dot product", h.Seq, h.Score)
+						if row, ok := src.live(h.Seq); ok && row.model == "m" {
+							if d := search.Dot(q.Vector, row.vec) - h.Score; d > codeTolerance(dim) || d < -codeTolerance(dim) {
+								return true, fmt.Errorf("seq %d scored %v, want its dot product %v", h.Seq, h.Score, h.Score+d)
+							}
 						}
 					}
 					return len(seen) >= 20, nil
