@@ -756,10 +756,13 @@ _PlanOptional = TypedDict("_PlanOptional", {
     "group": str,
     "last": bool,
     "many": bool,
+    "most": str,
+    "position": bool,
     "rank": int,
     "relation": str,
     "self": bool,
     "topic": str,
+    "until": bool,
     "value": str,
     "when": bool,
     "year": int,
@@ -767,7 +770,7 @@ _PlanOptional = TypedDict("_PlanOptional", {
 
 
 class Plan(_PlanRequired, _PlanOptional):
-    """Fields: kind; optional: about, all, always, before, count, ever, group, last, many, rank, relation, self, topic, value, when, year."""
+    """Fields: kind; optional: about, all, always, before, count, ever, group, last, many, most, position, rank, relation, self, topic, until, value, when, year."""
 
 
 _QueryAnswerRequired = TypedDict("_QueryAnswerRequired", {

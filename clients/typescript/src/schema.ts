@@ -1829,11 +1829,14 @@ export interface components {
             kind: string;
             last?: boolean;
             many?: boolean;
+            most?: string;
+            position?: boolean;
             /** Format: int64 */
             rank?: number;
             relation?: string;
             self?: boolean;
             topic?: string;
+            until?: boolean;
             value?: string;
             when?: boolean;
             /** Format: int64 */
