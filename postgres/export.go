@@ -13,8 +13,14 @@ import (
 // (COLLATE "C", as the SQLite store orders it), so that both stores return the same
 // order.
 var exportStatements = export.Statements{
-	References: `SELECT f.id, r.at, r.source_kind, r.source_id FROM fact_references r
-		JOIN facts f ON f.u = r.u AND f.seq = r.fact WHERE r.u = $1 ORDER BY r.at, r.seq`,
+	// Every fact's creation (its first reference: factbase.Reference), then the
+	// reference rows, by time.
+	References: `SELECT id, at, source_kind, source_id FROM (
+			SELECT f.id, f.recorded_at AS at, f.source_kind, f.source_id, 0 AS row, f.seq FROM facts f WHERE f.u = $1
+			UNION ALL
+			SELECT f.id, r.at, r.source_kind, r.source_id, 1, r.seq FROM fact_references r
+			JOIN facts f ON f.u = r.u AND f.seq = r.fact WHERE r.u = $1) refs
+		ORDER BY at, row, seq`,
 	Checkpoints: `SELECT file, byte_off, line, sum, updated_at FROM transcript_checkpoints
 		WHERE u = $1 ORDER BY file COLLATE "C"`,
 	Links: `SELECT session, subject FROM transcript_subjects WHERE u = $1

@@ -93,8 +93,11 @@ const (
 	VectorsInMemory = "in-memory"
 )
 
-// pgvectorMigration is the conditional migration that converts the vectors.
+// pgvectorMigration is the conditional migration that converts the vectors;
+// pgvectorMigrations are all those applied only when the store uses pgvector.
 const pgvectorMigration = "0013_pgvector.sql"
+
+var pgvectorMigrations = map[string]bool{pgvectorMigration: true, "0024_pgvector_keys.sql": true}
 
 // HNSW's limits: pgvector indexes a vector of at most 2,000 dimensions, a halfvec of
 // at most 4,000.
@@ -259,7 +262,7 @@ func versionAtLeast(version string, major, minor int) bool {
 // script, if any: a conditional pgvector migration finds the extension's objects on
 // the search path.
 func (s *Store) migrationSetup(name string) (sql string, skip bool) {
-	if name != pgvectorMigration {
+	if !pgvectorMigrations[name] {
 		return "", false
 	}
 	if s.pgv == nil {

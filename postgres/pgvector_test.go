@@ -209,10 +209,16 @@ func TestPgvectorMigration(t *testing.T) {
 		checkAgainstExact(t, fmt.Sprintf("before, query %d", i), before[i], q.exact, 10, true)
 	}
 	exported := exportVectors(t, old, u)
+	if key := embeddingsKey(t, old); key != "u, seq" {
+		t.Errorf("embeddings' key on the real[] path is (%s), want (u, seq): the in-memory copies read by seq", key)
+	}
 	old.Close()
 
 	s := openSchema(t, schema)
 	RequirePgvector(t, s)
+	if key := embeddingsKey(t, s); key != "u, kind, item" {
+		t.Errorf("embeddings' key with pgvector is (%s), want (u, kind, item) (0024_pgvector_keys.sql)", key)
+	}
 	var typ string
 	if err := s.pool.QueryRow(ctx, `SELECT t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
 		WHERE a.attrelid = 'embeddings'::regclass AND a.attname = 'vec'`).Scan(&typ); err != nil {
@@ -495,4 +501,18 @@ func TestHNSWPlan(t *testing.T) {
 			t.Errorf("versionAtLeast(%q, 0, 8) = %v, want %v", tc.version, got, tc.want)
 		}
 	}
+}
+
+// embeddingsKey returns the columns of the embeddings table's primary key, in order.
+func embeddingsKey(t *testing.T, s *Store) string {
+	t.Helper()
+	var key string
+	err := s.pool.QueryRow(context.Background(), `SELECT string_agg(a.attname, ', ' ORDER BY k.i)
+		FROM pg_index x CROSS JOIN unnest(x.indkey) WITH ORDINALITY AS k (attnum, i)
+		JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum
+		WHERE x.indrelid = 'embeddings'::regclass AND x.indisprimary`).Scan(&key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }

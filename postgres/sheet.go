@@ -17,14 +17,22 @@ import (
 // The statements of references and sheets.
 const (
 	// One statement records a batch: the references go as parallel arrays, in order.
+	// A fact's creation (its time and source) is its row's, not a reference row.
 	qRefInsert = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)
 		SELECT f.u, f.seq, r.at, r.kind, r.sid
 		FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) WITH ORDINALITY AS r (id, at, kind, sid, ord)
 		JOIN facts f ON f.u = $1 AND f.id = r.id
+		WHERE NOT (r.at = f.recorded_at AND r.kind = f.source_kind AND r.sid = f.source_id)
 		ORDER BY r.ord`
-	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
-		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
-		WHERE f.u = $1 AND f.id = $2 ORDER BY r.at, r.seq`
+	// A fact's references: its creation, then its reference rows.
+	qRefs = `SELECT at, source_kind, source_id FROM (
+			SELECT f.recorded_at AS at, f.source_kind, f.source_id, 0 AS seq FROM facts f
+			WHERE f.u = $1 AND f.id = $2
+			UNION ALL
+			SELECT r.at, r.source_kind, r.source_id, r.seq FROM facts f
+			JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
+			WHERE f.u = $1 AND f.id = $2) refs
+		ORDER BY at, seq`
 	qSheetInsert = `INSERT INTO sheets (id, u, created_at, count, entries, dedup) VALUES ($1, $2, $3, $4, $5, $6)
 		RETURNING seq`
 	qSheetFacts = `INSERT INTO sheet_facts (u, fact, sheet)
@@ -37,13 +45,13 @@ const (
 
 // sheetFactsQuery returns the statement of SheetFacts for n cut-offs: the user's
 // current facts, each with its references counted in the database (all of them, the
-// newest, and for every cut-off $2.. those strictly after it).
+// newest, and for every cut-off $2.. those strictly after it), its creation included.
 func sheetFactsQuery(n int) string {
 	var b strings.Builder
 	b.WriteString(`SELECT f.id, f.category, f.text, f.key, f.value, f.sensitivity, f.recorded_at,
-		count(r.at), max(r.at)`)
+		count(r.at) + 1, greatest(max(r.at), f.recorded_at)`)
 	for i := range n {
-		fmt.Fprintf(&b, ", count(*) FILTER (WHERE r.at > $%d)", i+2)
+		fmt.Fprintf(&b, ", count(*) FILTER (WHERE r.at > $%d) + (f.recorded_at > $%d)::int", i+2, i+2)
 	}
 	b.WriteString(` FROM facts f LEFT JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
 		WHERE f.u = $1 AND f.current GROUP BY f.u, f.seq`)

@@ -15,17 +15,26 @@ import (
 
 // The static statements of references and sheets (see allStaticQueries).
 var (
+	// A fact's creation (its time and source) is its row's, not a reference row.
 	qRefInsert = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)
 		SELECT f.u, f.seq, j.value ->> 0, j.value ->> 1, j.value ->> 2
 		FROM json_each(?1) j CROSS JOIN facts f ON f.id = j.value ->> 3 AND f.u = ?2
+		WHERE NOT (j.value ->> 0 = f.recorded_at AND j.value ->> 1 = f.source_kind AND j.value ->> 2 = f.source_id)
 		ORDER BY j.key`
 	// qRefInsertOne is qRefInsert for one reference, the write path's usual case,
 	// without the JSON round trip.
 	qRefInsertOne = `INSERT INTO fact_references (u, fact, at, source_kind, source_id)
-		SELECT u, seq, ?, ?, ? FROM facts WHERE id = ? AND u = ?`
-	qRefs = `SELECT r.at, r.source_kind, r.source_id FROM facts f
-		JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
-		WHERE f.u = ? AND f.id = ? ORDER BY r.at, r.seq`
+		SELECT u, seq, ?1, ?2, ?3 FROM facts WHERE id = ?4 AND u = ?5
+		AND NOT (recorded_at = ?1 AND source_kind = ?2 AND source_id = ?3)`
+	// A fact's references: its creation, then its reference rows.
+	qRefs = `SELECT at, source_kind, source_id FROM (
+			SELECT f.recorded_at AS at, f.source_kind, f.source_id, 0 AS seq FROM facts f
+			WHERE f.u = ?1 AND f.id = ?2
+			UNION ALL
+			SELECT r.at, r.source_kind, r.source_id, r.seq FROM facts f
+			JOIN fact_references r ON r.u = f.u AND r.fact = f.seq
+			WHERE f.u = ?1 AND f.id = ?2)
+		ORDER BY at, seq`
 	// qSheetFacts reads each current fact's record from sheet_rows (migration 0013:
 	// one packed string per current fact, clustered by user, with the packed times of
 	// its references), so that a million references cost one value per fact, not a
@@ -126,15 +135,18 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 		f.ID, f.Text, f.Key, f.Value = r.id, r.text, r.key, r.value
 		f.Category, f.Sensitivity = factbase.Category(r.category), factbase.Sensitivity(r.sensitivity)
 		f.RecordedAt = time.Unix(0, r.recorded).UTC()
-		f.References = len(times) / 8
-		var last int64
+		// The fact's creation is its first reference (factbase.Reference), then
+		// the record's reference times.
+		f.References = 1 + len(times)/8
+		last := r.recorded
 		if decreasing {
 			clear(hist)
-			for i := 0; i < len(times); i += 8 {
-				at := int64(be64(times, i))
-				if i == 0 || at > last {
-					last = at
+			for i := -8; i < len(times); i += 8 {
+				at := r.recorded
+				if i >= 0 {
+					at = int64(be64(times, i))
 				}
+				last = max(last, at)
 				// Most references are old: look from the oldest cut-off up.
 				j := len(cut)
 				for j > 0 && at > cut[j-1] {
@@ -149,11 +161,12 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 			}
 		} else {
 			clear(f.Newer)
-			for i := 0; i < len(times); i += 8 {
-				at := int64(be64(times, i))
-				if i == 0 || at > last {
-					last = at
+			for i := -8; i < len(times); i += 8 {
+				at := r.recorded
+				if i >= 0 {
+					at = int64(be64(times, i))
 				}
+				last = max(last, at)
 				for j, c := range cut {
 					if at > c {
 						f.Newer[j]++
@@ -161,10 +174,7 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 				}
 			}
 		}
-		f.Last = time.Time{}
-		if f.References > 0 {
-			f.Last = time.Unix(0, last).UTC()
-		}
+		f.Last = time.Unix(0, last).UTC()
 		if err := fn(f); err != nil {
 			return err
 		}
