@@ -132,7 +132,7 @@ func (s *scanner) run() []Token {
 			}
 		}
 		if s.o.Quotes {
-			if fam := quoteFamily(r); fam != 0 && wordStart(msg, i) {
+			if fam := QuoteFamily(r); fam != 0 && wordStart(msg, i) {
 				if j, closeSize := s.qf.closing(fam, i+size); j > i+size {
 					if inner := strings.TrimSpace(msg[i+size : j]); inner != "" {
 						s.out = append(s.out, Token{Start: i, End: j + closeSize, W: Lower(inner), Kind: Quoted})
@@ -390,8 +390,8 @@ func wordStart(msg string, i int) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("([{,;:—–-", r)
 }
 
-// quoteFamily returns 1 for double quotes, 2 for single quotes, 0 otherwise.
-func quoteFamily(r rune) int {
+// QuoteFamily returns 1 for double quotes, 2 for single quotes, 0 otherwise.
+func QuoteFamily(r rune) int {
 	switch r {
 	case '"', '“', '”', '„', '‟', '«', '»', '＂':
 		return 1
@@ -427,7 +427,7 @@ func (q *quoteFinder) closing(fam, p int) (int, int) {
 	q.searched[fam], q.from[fam], q.found[fam] = true, p, -1
 	for j := p; j < len(q.msg); {
 		r, size := utf8.DecodeRuneInString(q.msg[j:])
-		if quoteFamily(r) == fam {
+		if QuoteFamily(r) == fam {
 			if fam == 1 || j+size >= len(q.msg) {
 				q.found[fam] = j
 				return j, size
