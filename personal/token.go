@@ -2,6 +2,7 @@ package personal
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase/text"
 )
@@ -34,6 +35,20 @@ var frontEnd = text.Options{Joiners: "'’-.", DigitDots: true, Emails: true, Pl
 
 // tokenize cuts a message into tokens.
 func tokenize(msg string) []token { return tokensOf(text.Tokenize(msg, frontEnd)) }
+
+// readable returns tp, or when its message is longer than MaxMessage or not valid
+// UTF-8, the parse of its first MaxMessage bytes with each invalid byte read as
+// U+FFFD.
+func readable(tp *text.Parse) *text.Parse {
+	msg := tp.Msg
+	if len(msg) <= MaxMessage && utf8.ValidString(msg) {
+		return tp
+	}
+	if len(msg) > MaxMessage {
+		msg = msg[:MaxMessage]
+	}
+	return text.New(strings.ToValidUTF8(msg, "\uFFFD"))
+}
 
 // tokensOf converts the front end's tokens: line breaks are dropped (sentences finds
 // them in the message) and typographic quotes and dashes made ASCII.

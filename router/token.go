@@ -2,6 +2,7 @@ package router
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/text"
@@ -38,6 +39,16 @@ var frontEnd = text.Options{
 
 // tokenize splits msg (valid UTF-8) into tokens. Its cost is linear in len(msg).
 func tokenize(msg string) []token { return tokensOf(msg, text.Tokenize(msg, frontEnd)) }
+
+// ParseText is Parse reading the parse of a message: the router's view of it is cut
+// once and shared with the message's other readers. A message Parse would clean or
+// refuse goes through Parse.
+func ParseText(tp *text.Parse) (Result, error) {
+	if len(tp.Msg) > MaxMessage || !utf8.ValidString(tp.Msg) {
+		return Parse(tp.Msg)
+	}
+	return parse(tp.Msg, tokensOf(tp.Msg, tp.View(frontEnd)))
+}
 
 // tokensOf converts the front end's tokens of msg. Words go through appendWord, the
 // router's own reading of contractions, possessives, "favourite" and hyphens; a

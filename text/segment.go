@@ -69,7 +69,7 @@ var titles = map[string]bool{
 // sentences splits tokens at sentence ends: . ! ? ; … and line breaks, keeping runs of
 // terminators ("?!", "...") with the sentence they end. A dot right after a title
 // ("Dr.") or a single capital letter (an initial) does not end a sentence.
-func sentences(msg string, toks []Token) []Span {
+func sentences(toks []Token) []Span {
 	var out []Span
 	start := 0
 	for i := 0; i < len(toks); i++ {

@@ -74,7 +74,7 @@ func TestSpansKeepSpelling(t *testing.T) {
 	msg := "My SISTER’s name is Zoë-Anne."
 	p := New(msg)
 	var got []string
-	for _, tk := range p.Tokens {
+	for _, tk := range p.Tokens() {
 		got = append(got, msg[tk.Start:tk.End])
 	}
 	if g, want := strings.Join(got, "|"), "My|SISTER’s|name|is|Zoë-Anne|."; g != want {
@@ -85,7 +85,7 @@ func TestSpansKeepSpelling(t *testing.T) {
 // clauseText renders a parse's clauses as "kind:text" joined by " | ".
 func clauseText(p *Parse) string {
 	var out []string
-	for _, c := range p.Clauses {
+	for _, c := range p.Clauses() {
 		k := c.Kind.String()
 		if c.Cont {
 			k += "+"
@@ -138,7 +138,7 @@ func TestLists(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(tc.msg)
 			var got []string
-			for _, l := range p.Lists {
+			for _, l := range p.Lists() {
 				for _, it := range l.Items {
 					got = append(got, p.Cut(it))
 				}
@@ -157,7 +157,7 @@ func TestView(t *testing.T) {
 	if len(a) != 2 || &a[0] != &b[0] {
 		t.Errorf("View(%+v) = %v then %v, want two tokens made once", o, a, b)
 	}
-	if got := p.View(Standard); &got[0] != &p.Tokens[0] {
+	if got := p.View(Standard); &got[0] != &p.Tokens()[0] {
 		t.Errorf("View(Standard) is not Tokens")
 	}
 }
@@ -177,32 +177,32 @@ func checkParse(t *testing.T, msg string, p *Parse) {
 			last = tk.Start
 		}
 	}
-	check("standard", p.Tokens)
+	check("standard", p.Tokens())
 	check("dates", p.View(Options{NonASCII: true, Joiners: "'-:/.", DigitDots: true}))
 	check("router", p.View(Options{WordSymbols: "@_&+%$€£", Marks: true, Joiners: ".'’-/‐", Quotes: true, SkipFlags: true, PluralPossessive: true}))
 	prev := 0
-	for _, s := range p.Sentences {
-		if s.From != prev || s.To <= s.From || s.To > len(p.Tokens) {
+	for _, s := range p.Sentences() {
+		if s.From != prev || s.To <= s.From || s.To > len(p.Tokens()) {
 			t.Fatalf("sentences of %q: %v after %d", msg, s, prev)
 		}
 		prev = s.To
 	}
-	if prev != len(p.Tokens) {
-		t.Fatalf("sentences of %q end at %d of %d tokens", msg, prev, len(p.Tokens))
+	if prev != len(p.Tokens()) {
+		t.Fatalf("sentences of %q end at %d of %d tokens", msg, prev, len(p.Tokens()))
 	}
 	prev = 0
-	for _, c := range p.Clauses {
-		if c.From != prev || c.To <= c.From || c.To > len(p.Tokens) || c.Head >= len(p.Tokens) {
+	for _, c := range p.Clauses() {
+		if c.From != prev || c.To <= c.From || c.To > len(p.Tokens()) || c.Head >= len(p.Tokens()) {
 			t.Fatalf("clauses of %q: %+v after %d", msg, c, prev)
 		}
 		prev = c.To
 	}
-	if prev != len(p.Tokens) {
-		t.Fatalf("clauses of %q end at %d of %d tokens", msg, prev, len(p.Tokens))
+	if prev != len(p.Tokens()) {
+		t.Fatalf("clauses of %q end at %d of %d tokens", msg, prev, len(p.Tokens()))
 	}
-	for _, l := range p.Lists {
+	for _, l := range p.Lists() {
 		for _, it := range l.Items {
-			if it.From < 0 || it.To <= it.From || it.To > len(p.Tokens) {
+			if it.From < 0 || it.To <= it.From || it.To > len(p.Tokens()) {
 				t.Fatalf("list item of %q: %v", msg, it)
 			}
 		}
@@ -222,7 +222,7 @@ func FuzzParse(f *testing.F) {
 		p := New(msg)
 		checkParse(t, msg, p)
 		if utf8.ValidString(msg) {
-			for _, tk := range p.Tokens {
+			for _, tk := range p.Tokens() {
 				if !utf8.ValidString(msg[tk.Start:tk.End]) {
 					t.Fatalf("token of %q cuts a rune: [%d,%d)", msg, tk.Start, tk.End)
 				}
