@@ -43,7 +43,7 @@ func Endings(msg string) []Ending { return EndingsText(text.New(msg)) }
 // EndingsText is Endings reading the parse of a message.
 func EndingsText(tp *text.Parse) []Ending {
 	msg := tp.Msg
-	toks := tokensOf(tp.View(frontEnd))
+	toks := viewOf(tp)
 	var out []Ending
 	for _, s := range sentences(msg, toks) {
 		var ws []string

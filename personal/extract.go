@@ -35,7 +35,7 @@ func ExtractText(tp *text.Parse, o Options) Extraction {
 			}
 		}
 	}
-	toks := tokensOf(tp.View(frontEnd))
+	toks := viewOf(tp)
 	if !o.Now.IsZero() {
 		p.markers = refineMarkers(msg, toks, when.FindText(tp, o.Now), o.Now)
 		p.markerAtTok = make(map[int]int, len(p.markers))

@@ -1,6 +1,8 @@
 package personal
 
 import (
+	"iter"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,7 +36,7 @@ type token struct {
 var frontEnd = text.Options{Joiners: "'’-.", DigitDots: true, Emails: true, PluralPossessive: true, Expand: true}
 
 // tokenize cuts a message into tokens.
-func tokenize(msg string) []token { return tokensOf(text.Tokenize(msg, frontEnd)) }
+func tokenize(msg string) []token { return tokensOf(text.All(msg, frontEnd), len(msg)/4+1) }
 
 // readable returns tp, or when its message is longer than MaxMessage or not valid
 // UTF-8, the parse of its first MaxMessage bytes with each invalid byte read as
@@ -50,11 +52,17 @@ func readable(tp *text.Parse) *text.Parse {
 	return text.New(strings.ToValidUTF8(msg, "\uFFFD"))
 }
 
-// tokensOf converts the front end's tokens: line breaks are dropped (sentences finds
+// viewOf returns personal's tokens of tp.
+func viewOf(tp *text.Parse) []token {
+	in := tp.View(frontEnd)
+	return tokensOf(slices.Values(in), len(in))
+}
+
+// tokensOf converts the front end's tokens (about n of them): line breaks are dropped (sentences finds
 // them in the message) and typographic quotes and dashes made ASCII.
-func tokensOf(in []text.Token) []token {
-	out := make([]token, 0, len(in))
-	for _, t := range in {
+func tokensOf(in iter.Seq[text.Token], n int) []token {
+	out := make([]token, 0, n)
+	for t := range in {
 		k := kWord
 		w := t.W
 		switch t.Kind {

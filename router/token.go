@@ -1,6 +1,8 @@
 package router
 
 import (
+	"iter"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -38,7 +40,7 @@ var frontEnd = text.Options{
 }
 
 // tokenize splits msg (valid UTF-8) into tokens. Its cost is linear in len(msg).
-func tokenize(msg string) []token { return tokensOf(msg, text.Tokenize(msg, frontEnd)) }
+func tokenize(msg string) []token { return tokensOf(msg, text.All(msg, frontEnd), len(msg)/4+1) }
 
 // ParseText is Parse reading the parse of a message: the router's view of it is cut
 // once and shared with the message's other readers. A message Parse would clean or
@@ -47,15 +49,16 @@ func ParseText(tp *text.Parse) (Result, error) {
 	if len(tp.Msg) > MaxMessage || !utf8.ValidString(tp.Msg) {
 		return Parse(tp.Msg)
 	}
-	return parse(tp.Msg, tokensOf(tp.Msg, tp.View(frontEnd)))
+	in := tp.View(frontEnd)
+	return parse(tp.Msg, tokensOf(tp.Msg, slices.Values(in), len(in)+len(in)/8))
 }
 
-// tokensOf converts the front end's tokens of msg. Words go through appendWord, the
+// tokensOf converts the front end's tokens of msg (about n router tokens). Words go through appendWord, the
 // router's own reading of contractions, possessives, "favourite" and hyphens; a
 // symbol (an emoji) is a word, as it can be a value: "My favorite emoji is 🙂".
-func tokensOf(msg string, in []text.Token) []token {
-	toks := make([]token, 0, len(in)+len(in)/8)
-	for _, t := range in {
+func tokensOf(msg string, in iter.Seq[text.Token], n int) []token {
+	toks := make([]token, 0, n)
+	for t := range in {
 		switch t.Kind {
 		case text.Word, text.Number, text.Email, text.URL:
 			toks = appendWord(toks, msg[t.Start:t.End], t.Start, t.End)

@@ -230,3 +230,23 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestAll(t *testing.T) {
+	msg := "Ada isn't 40, she's 41 — “really”\nok"
+	var got []Token
+	for tk := range All(msg, Standard) {
+		got = append(got, tk)
+	}
+	if g, want := words(got), words(Tokenize(msg, Standard)); g != want {
+		t.Errorf("All(%q) = %q, want Tokenize's %q", msg, g, want)
+	}
+	n := 0
+	for range All(msg, Standard) {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("All(%q) went on after break: %d tokens", msg, n)
+	}
+}

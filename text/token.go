@@ -1,6 +1,7 @@
 package text
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -92,26 +93,47 @@ type Options struct {
 // are accepted: an invalid byte is a Punct token of its own (a word rune with
 // NonASCII).
 func Tokenize(msg string, o Options) []Token {
-	s := scanner{msg: msg, o: o, qf: quoteFinder{msg: msg}}
-	return s.run()
+	out := make([]Token, 0, len(msg)/5+1)
+	s := scanner{msg: msg, o: o, qf: quoteFinder{msg: msg}, yield: func(t Token) bool {
+		out = append(out, t)
+		return true
+	}}
+	s.run()
+	return out
+}
+
+// All returns the tokens Tokenize would, one at a time, for a reader that keeps
+// tokens of its own and needs no slice of these.
+func All(msg string, o Options) iter.Seq[Token] {
+	return func(yield func(Token) bool) {
+		s := scanner{msg: msg, o: o, qf: quoteFinder{msg: msg}, yield: yield}
+		s.run()
+	}
 }
 
 type scanner struct {
-	msg string
-	o   Options
-	qf  quoteFinder
-	out []Token
+	msg   string
+	o     Options
+	qf    quoteFinder
+	yield func(Token) bool
+	done  bool // yield returned false
 }
 
-func (s *scanner) run() []Token {
+// emit hands t to yield.
+func (s *scanner) emit(t Token) {
+	if !s.done && !s.yield(t) {
+		s.done = true
+	}
+}
+
+func (s *scanner) run() {
 	msg := s.msg
-	s.out = make([]Token, 0, len(msg)/5+1)
 	i := 0
-	for i < len(msg) {
+	for i < len(msg) && !s.done {
 		r, size := utf8.DecodeRuneInString(msg[i:])
 		switch {
 		case r == '\n':
-			s.out = append(s.out, Token{Start: i, End: i + 1, W: "\n", Kind: Newline})
+			s.emit(Token{Start: i, End: i + 1, W: "\n", Kind: Newline})
 			i++
 			continue
 		case unicode.IsSpace(r):
@@ -126,7 +148,7 @@ func (s *scanner) run() []Token {
 		}
 		if s.o.URLs {
 			if n := urlLen(msg, i); n > 0 {
-				s.out = append(s.out, Token{Start: i, End: i + n, W: strings.ToLower(msg[i : i+n]), Kind: URL})
+				s.emit(Token{Start: i, End: i + n, W: strings.ToLower(msg[i : i+n]), Kind: URL})
 				i += n
 				continue
 			}
@@ -135,7 +157,7 @@ func (s *scanner) run() []Token {
 			if fam := QuoteFamily(r); fam != 0 && wordStart(msg, i) {
 				if j, closeSize := s.qf.closing(fam, i+size); j > i+size {
 					if inner := strings.TrimSpace(msg[i+size : j]); inner != "" {
-						s.out = append(s.out, Token{Start: i, End: j + closeSize, W: Lower(inner), Kind: Quoted})
+						s.emit(Token{Start: i, End: j + closeSize, W: Lower(inner), Kind: Quoted})
 						i = j + closeSize
 						continue
 					}
@@ -152,10 +174,9 @@ func (s *scanner) run() []Token {
 		if unicode.Is(unicode.So, r) && size > 1 {
 			kind = Symbol
 		}
-		s.out = append(s.out, Token{Start: i, End: i + size, W: msg[i : i+size], Kind: kind})
+		s.emit(Token{Start: i, End: i + size, W: msg[i : i+size], Kind: kind})
 		i += size
 	}
-	return s.out
 }
 
 // core reports whether r is a letter or digit (or, with NonASCII, any non-ASCII rune):
@@ -242,17 +263,17 @@ func (s *scanner) word(i, j int) {
 	first, _ := utf8.DecodeRuneInString(orig)
 	capital := unicode.IsUpper(first)
 	if s.o.Emails && strings.ContainsRune(orig, '@') {
-		s.out = append(s.out, Token{Start: i, End: j, W: strings.ToLower(orig), Kind: Email})
+		s.emit(Token{Start: i, End: j, W: strings.ToLower(orig), Kind: Email})
 		return
 	}
 	lw := Lower(orig)
 	if !s.o.Expand {
-		s.out = append(s.out, Token{Start: i, End: j, W: lw, Kind: numberOr(lw), Cap: capital})
+		s.emit(Token{Start: i, End: j, W: lw, Kind: numberOr(lw), Cap: capital})
 		return
 	}
 	if parts, ok := contractions[lw]; ok {
 		for k, p := range parts {
-			s.out = append(s.out, Token{Start: i, End: j, W: p, Cap: capital && k == 0})
+			s.emit(Token{Start: i, End: j, W: p, Cap: capital && k == 0})
 		}
 		return
 	}
@@ -265,14 +286,14 @@ func (s *scanner) word(i, j int) {
 	default:
 		for _, c := range contractionSuffixes {
 			if w, ok := strings.CutSuffix(lw, c.suffix); ok {
-				s.out = append(s.out, Token{Start: i, End: j, W: w, Cap: capital},
-					Token{Start: i, End: j, W: c.word})
+				s.emit(Token{Start: i, End: j, W: w, Cap: capital})
+				s.emit(Token{Start: i, End: j, W: c.word})
 				return
 			}
 		}
 		t.Kind = numberOr(lw)
 	}
-	s.out = append(s.out, t)
+	s.emit(t)
 }
 
 func numberOr(w string) Kind {

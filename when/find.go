@@ -1,6 +1,7 @@
 package when
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,8 @@ func FindText(p *text.Parse, now time.Time) []Marker {
 	if len(p.Msg) > MaxText {
 		return Find(p.Msg, now)
 	}
-	return find(p.Msg, toksOf(p.View(frontEnd)), now)
+	in := p.View(frontEnd)
+	return find(p.Msg, toksOf(slices.Values(in), len(in)), now)
 }
 
 // find finds the markers of text among its words toks.

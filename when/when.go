@@ -28,6 +28,7 @@
 package when
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -126,12 +127,12 @@ type tok struct {
 var frontEnd = text.Options{NonASCII: true, Joiners: "'-:/.", DigitDots: true}
 
 // tokenize cuts text into words.
-func tokenize(s string) []tok { return toksOf(text.Tokenize(s, frontEnd)) }
+func tokenize(s string) []tok { return toksOf(text.All(s, frontEnd), len(s)/5+1) }
 
-// toksOf keeps the words of the front end's tokens.
-func toksOf(in []text.Token) []tok {
-	out := make([]tok, 0, len(in))
-	for _, t := range in {
+// toksOf keeps the words of the front end's tokens (about n of them).
+func toksOf(in iter.Seq[text.Token], n int) []tok {
+	out := make([]tok, 0, n)
+	for t := range in {
 		if t.Kind == text.Word || t.Kind == text.Number {
 			out = append(out, tok{w: t.W, start: t.Start, end: t.End})
 		}
