@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -249,4 +250,14 @@ func TestAll(t *testing.T) {
 	if n != 2 {
 		t.Errorf("All(%q) went on after break: %d tokens", msg, n)
 	}
+}
+
+func FuzzWords(f *testing.F) {
+	f.Add("Quito, Ecuador! v2.3 café\xffdon't 🙂 x")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if got := Words(s); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Errorf("Words(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -463,3 +463,16 @@ func (q *quoteFinder) closing(fam, p int) (int, int) {
 	}
 	return -1, 0
 }
+
+// Words returns the runs of letters and digits of s, cut from s: the Word and Number
+// tokens of the zero Options. Everything else separates words, so "v2.3" gives "v2"
+// and "3", as full-text indexes split. The result is never nil.
+func Words(s string) []string {
+	out := make([]string, 0, len(s)/6+1)
+	for t := range All(s, Options{}) {
+		if t.Kind == Word || t.Kind == Number {
+			out = append(out, s[t.Start:t.End])
+		}
+	}
+	return out
+}
