@@ -222,6 +222,13 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		p := New(msg)
 		checkParse(t, msg, p)
+		var all []Token
+		for tk := range All(msg, Standard) {
+			all = append(all, tk)
+		}
+		if got, want := words(all), words(p.Tokens()); got != want {
+			t.Fatalf("All(%q) = %q, Tokenize: %q", msg, got, want)
+		}
 		if utf8.ValidString(msg) {
 			for _, tk := range p.Tokens() {
 				if !utf8.ValidString(msg[tk.Start:tk.End]) {

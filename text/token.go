@@ -2,6 +2,7 @@ package text
 
 import (
 	"iter"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,7 +30,7 @@ func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
-	return "kind(" + string(rune('0'+k)) + ")"
+	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Token is one unit of a message: a word, number, email, URL, quoted span, punctuation
@@ -188,7 +189,7 @@ func (s *scanner) core(r rune) bool {
 // wordRune reports whether r is part of a word.
 func (s *scanner) wordRune(r rune) bool {
 	return s.core(r) || s.o.Marks && unicode.IsMark(r) ||
-		s.o.WordSymbols != "" && r < utf8.MaxRune && strings.ContainsRune(s.o.WordSymbols, r)
+		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
 }
 
 // scanWord returns the end of the word starting at i.
