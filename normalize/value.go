@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/factbase/factbase/text"
 )
 
 // trailing is the set of characters stripped from the end of a value and of a list item.
@@ -155,8 +157,6 @@ func trimTrailing(s string) string {
 	}
 }
 
-// Words returns the lower-case letter-and-digit runs of s after value normalisation:
-// "Quito, Ecuador!" reads "quito", "ecuador".
-func Words(s string) []string {
-	return strings.FieldsFunc(Value(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
+// Words returns the lower-case letter-and-digit runs of s after value normalisation
+// (text.Words of Value(s)): "Quito, Ecuador!" reads "quito", "ecuador".
+func Words(s string) []string { return text.Words(Value(s)) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/text"
 )
 
 // Ending is a statement that something the user said before no longer holds: "I'm
@@ -37,8 +38,12 @@ var endingUnsure = map[string]bool{"if": true, "would": true, "might": true, "ma
 	"could": true, "wish": true, "might've": true, "perhaps": true, "thinking": true, "planning": true}
 
 // Endings returns the endings stated in msg by the user in the first person.
-func Endings(msg string) []Ending {
-	toks := tokenize(msg)
+func Endings(msg string) []Ending { return EndingsText(text.New(msg)) }
+
+// EndingsText is Endings reading the parse of a message.
+func EndingsText(tp *text.Parse) []Ending {
+	msg := tp.Msg
+	toks := viewOf(tp)
 	var out []Ending
 	for _, s := range sentences(msg, toks) {
 		var ws []string

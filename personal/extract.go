@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/text"
 	"github.com/factbase/factbase/when"
 )
 
@@ -15,11 +16,13 @@ const MaxMessage = 16 << 10
 // Extract finds the personal facts a message states, the people they are about and
 // the statements it recognised but would not store (Skips). It is deterministic and
 // pure; its cost is linear in the length of the message.
-func Extract(msg string, o Options) Extraction {
-	if len(msg) > MaxMessage {
-		msg = msg[:MaxMessage]
-	}
-	msg = strings.ToValidUTF8(msg, "\uFFFD")
+func Extract(msg string, o Options) Extraction { return ExtractText(text.New(msg), o) }
+
+// ExtractText is Extract reading the parse of a message, whose views it shares with
+// the message's other readers.
+func ExtractText(tp *text.Parse, o Options) Extraction {
+	tp = readable(tp)
+	msg := tp.Msg
 	p := &parser{msg: msg, o: o, ex: &Extraction{Mentions: []Mention{}, Facts: []Fact{}, Skips: []Skip{}}}
 	p.known = map[string]bool{}
 	for _, e := range o.Known {
@@ -32,9 +35,9 @@ func Extract(msg string, o Options) Extraction {
 			}
 		}
 	}
-	toks := tokenize(msg)
+	toks := viewOf(tp)
 	if !o.Now.IsZero() {
-		p.markers = refineMarkers(msg, toks, when.Find(msg, o.Now), o.Now)
+		p.markers = refineMarkers(msg, toks, when.FindText(tp, o.Now), o.Now)
 		p.markerAtTok = make(map[int]int, len(p.markers))
 		mi := 0
 		for _, t := range toks {

@@ -1,9 +1,12 @@
 package personal
 
 import (
+	"iter"
+	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/factbase/factbase/text"
 )
 
 // kind is a token's kind.
@@ -27,152 +30,60 @@ type token struct {
 	poss       bool // the word carried a possessive "'s" or "s'" ("Leo's")
 }
 
-var contractions = map[string][]string{
-	"isn't": {"is", "not"}, "aren't": {"are", "not"}, "wasn't": {"was", "not"}, "weren't": {"were", "not"},
-	"don't": {"do", "not"}, "doesn't": {"does", "not"}, "didn't": {"did", "not"}, "can't": {"can", "not"},
-	"cannot": {"can", "not"}, "won't": {"will", "not"}, "wouldn't": {"would", "not"}, "couldn't": {"could", "not"},
-	"shouldn't": {"should", "not"}, "hasn't": {"has", "not"}, "haven't": {"have", "not"}, "hadn't": {"had", "not"},
-	"ain't": {"is", "not"}, "i'm": {"i", "am"}, "im": {"i", "am"}, "i've": {"i", "have"}, "i'd": {"i", "would"},
-	"i'll": {"i", "will"}, "we're": {"we", "are"}, "we've": {"we", "have"}, "we'll": {"we", "will"},
-	"we'd": {"we", "would"}, "they're": {"they", "are"}, "they've": {"they", "have"}, "they'll": {"they", "will"},
-	"you're": {"you", "are"}, "you've": {"you", "have"}, "you'll": {"you", "will"}, "you'd": {"you", "would"},
-	"he's": {"he", "is"}, "she's": {"she", "is"}, "it's": {"it", "is"}, "that's": {"that", "is"},
-	"he'll": {"he", "will"}, "she'll": {"she", "will"}, "he'd": {"he", "would"}, "she'd": {"she", "would"},
-	"what's": {"what", "is"}, "who's": {"who", "is"}, "where's": {"where", "is"}, "when's": {"when", "is"},
-	"how's": {"how", "is"}, "there's": {"there", "is"}, "let's": {"let", "us"}, "gonna": {"going", "to"},
-	"wanna": {"want", "to"},
-}
+// frontEnd are the options personal reads a message with: words joined by
+// apostrophes and hyphens, dots between digits and inside emails, emails,
+// possessives and contractions expanded.
+var frontEnd = text.Options{Joiners: "'’-.", DigitDots: true, Emails: true, PluralPossessive: true, Expand: true}
 
 // tokenize cuts a message into tokens.
-func tokenize(msg string) []token {
-	var out []token
-	i := 0
-	for i < len(msg) {
-		r, size := utf8.DecodeRuneInString(msg[i:])
-		switch {
-		case unicode.IsSpace(r):
-			i += size
-		case isWordRune(r):
-			j := scanWord(msg, i)
-			out = appendWord(out, msg, i, j)
-			i = j
-		default:
-			p := msg[i : i+size]
-			if p == "’" || p == "‘" {
-				p = "'"
-			} else if p == "“" || p == "”" {
-				p = "\""
-			} else if p == "–" || p == "—" {
-				p = "-"
+func tokenize(msg string) []token { return tokensOf(text.All(msg, frontEnd), len(msg)/4+1) }
+
+// readable returns tp, or when its message is longer than MaxMessage or not valid
+// UTF-8, the parse of its first MaxMessage bytes with each invalid byte read as
+// U+FFFD.
+func readable(tp *text.Parse) *text.Parse {
+	msg := tp.Msg
+	if len(msg) <= MaxMessage && utf8.ValidString(msg) {
+		return tp
+	}
+	if len(msg) > MaxMessage {
+		msg = msg[:MaxMessage]
+	}
+	return text.New(strings.ToValidUTF8(msg, "\uFFFD"))
+}
+
+// viewOf returns personal's tokens of tp.
+func viewOf(tp *text.Parse) []token {
+	in := tp.View(frontEnd)
+	return tokensOf(slices.Values(in), len(in))
+}
+
+// tokensOf converts the front end's tokens (about n of them): line breaks are dropped (sentences finds
+// them in the message) and typographic quotes and dashes made ASCII.
+func tokensOf(in iter.Seq[text.Token], n int) []token {
+	out := make([]token, 0, n)
+	for t := range in {
+		k := kWord
+		w := t.W
+		switch t.Kind {
+		case text.Newline:
+			continue
+		case text.Email:
+			k = kEmail
+		case text.Punct, text.Symbol, text.Quoted, text.URL:
+			k = kPunct
+			switch w {
+			case "’", "‘":
+				w = "'"
+			case "“", "”":
+				w = "\""
+			case "–", "—":
+				w = "-"
 			}
-			out = append(out, token{w: p, kind: kPunct, start: i, end: i + size})
-			i += size
 		}
+		out = append(out, token{w: w, kind: k, start: t.Start, end: t.End, cap: t.Cap, poss: t.Poss})
 	}
 	return out
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// scanWord returns the end of the word starting at i: letters and digits, joined by
-// an apostrophe, hyphen, dot (inside numbers, emails and initials), @, _, + or %
-// inside an email.
-func scanWord(msg string, i int) int {
-	j := i
-	email := false
-	for j < len(msg) {
-		r, size := utf8.DecodeRuneInString(msg[j:])
-		if isWordRune(r) {
-			j += size
-			continue
-		}
-		if j+size >= len(msg) {
-			break
-		}
-		next, _ := utf8.DecodeRuneInString(msg[j+size:])
-		switch r {
-		case '\'', '’', '-':
-			if isWordRune(next) {
-				j += size
-				continue
-			}
-			if (r == '\'' || r == '’') && j > i && (msg[j-1] == 's' || msg[j-1] == 'S') { // "parents'"
-				j += size
-				return j
-			}
-		case '@':
-			if isWordRune(next) && !email {
-				email = true
-				j += size
-				continue
-			}
-		case '.':
-			prev, _ := utf8.DecodeLastRuneInString(msg[:j])
-			if isWordRune(next) && (email || unicode.IsDigit(prev) && unicode.IsDigit(next) || emailAhead(msg[j:])) {
-				j += size
-				continue
-			}
-		case '_', '+', '%':
-			if isWordRune(next) && (email || strings.ContainsRune(msg[j:min(len(msg), j+64)], '@')) {
-				j += size
-				continue
-			}
-		}
-		break
-	}
-	return j
-}
-
-// emailAhead reports whether the word going on at the start of s holds an "@"
-// ("jamal.k@fastmail.com" read at ".k@").
-func emailAhead(s string) bool {
-	for i := 0; i < len(s) && i < 64; i++ {
-		switch c := s[i]; {
-		case c == '@':
-			return true
-		case c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';' || c == '!' || c == '?':
-			return false
-		}
-	}
-	return false
-}
-
-// contractionSuffixes split a word the contractions table does not list into the
-// word and the verb the suffix stands for: "Anna'll" is Anna will.
-var contractionSuffixes = []struct{ suffix, word string }{
-	{"'re", "are"}, {"'ll", "will"}, {"'d", "would"}, {"n't", "not"},
-}
-
-// appendWord appends the word msg[i:j], expanding contractions and possessives.
-func appendWord(out []token, msg string, i, j int) []token {
-	orig := msg[i:j]
-	first, _ := utf8.DecodeRuneInString(orig)
-	capital := unicode.IsUpper(first)
-	if strings.ContainsRune(orig, '@') {
-		return append(out, token{w: strings.ToLower(orig), kind: kEmail, start: i, end: j})
-	}
-	lw := strings.ToLower(strings.ReplaceAll(orig, "’", "'"))
-	if parts, ok := contractions[lw]; ok {
-		for _, p := range parts {
-			out = append(out, token{w: p, kind: kWord, start: i, end: j, cap: capital && p == parts[0]})
-		}
-		return out
-	}
-	t := token{w: lw, kind: kWord, start: i, end: j, cap: capital}
-	switch {
-	case strings.HasSuffix(lw, "'s"):
-		t.w, t.poss = strings.TrimSuffix(lw, "'s"), true
-	case strings.HasSuffix(lw, "s'"):
-		t.w, t.poss = strings.TrimSuffix(lw, "'"), true
-	default:
-		for _, c := range contractionSuffixes {
-			if w, ok := strings.CutSuffix(lw, c.suffix); ok {
-				return append(out, token{w: w, kind: kWord, start: i, end: j, cap: capital},
-					token{w: c.word, kind: kWord, start: i, end: j})
-			}
-		}
-	}
-	return append(out, t)
 }
 
 // sentences splits tokens at sentence ends (. ! ? ; and line breaks), keeping the

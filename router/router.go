@@ -223,7 +223,12 @@ func Parse(message string) (Result, error) {
 	if !utf8.ValidString(message) {
 		message = strings.ToValidUTF8(message, "\uFFFD")
 	}
-	p := parser{msg: message}
+	return parse(message, tokenize(message))
+}
+
+// parse is Parse of a valid message of at most MaxMessage bytes cut into toks.
+func parse(message string, toks []token) (Result, error) {
+	p := parser{msg: message, toks: toks}
 	p.run()
 	p.stmts = cancel(p.stmts)
 	r := Result{Route: RouteNone, Statements: p.stmts, Queries: p.queries}

@@ -40,9 +40,9 @@ type outcome struct {
 
 var none = outcome{route: RouteNone}
 
-// run tokenizes the message, cuts it into sentences and clauses and parses each.
+// run cuts the message's tokens into sentences and clauses and parses each.
 func (p *parser) run() {
-	p.toks = thirdPerson(tokenize(p.msg))
+	p.toks = thirdPerson(p.toks)
 	start := 0
 	for i := 0; i < len(p.toks); i++ {
 		if p.sentenceEnd(i) {

@@ -1,11 +1,13 @@
 package router
 
 import (
+	"iter"
+	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/text"
 )
 
 // tokKind says what a token is.
@@ -29,195 +31,54 @@ type token struct {
 	poss bool // the word ended in a possessive 's or s' (w is without it)
 }
 
-// tokenize splits msg (valid UTF-8) into tokens. Its cost is linear in len(msg): the
-// search for a closing quote is shared between opening quotes (see quoteFinder).
-func tokenize(msg string) []token {
-	toks := make([]token, 0, len(msg)/4+1)
-	qf := quoteFinder{msg: msg}
-	i := 0
-	for i < len(msg) {
-		r, size := utf8.DecodeRuneInString(msg[i:])
-		switch {
-		case r == '\n':
-			toks = append(toks, token{w: "\n", s: i, e: i + size, kind: tPunct})
-			i += size
-			continue
-		case unicode.IsSpace(r):
-			i += size
-			continue
+// frontEnd are the options the router reads a message with: "@_&+%$€£" and marks
+// are word runes, . ' ’ - / ‐ join letters and digits ("node.js", "ac/dc"), quoted
+// spans are one token, pasted command-line flags ("--json") are skipped.
+var frontEnd = text.Options{
+	WordSymbols: "@_&+%$€£", Marks: true, Joiners: ".'’-/‐",
+	Quotes: true, SkipFlags: true, PluralPossessive: true,
+}
+
+// tokenize splits msg (valid UTF-8) into tokens. Its cost is linear in len(msg).
+func tokenize(msg string) []token { return tokensOf(msg, text.All(msg, frontEnd), len(msg)/4+1) }
+
+// ParseText is Parse reading the parse of a message: the router's view of it is cut
+// once and shared with the message's other readers. A message Parse would clean or
+// refuse goes through Parse.
+func ParseText(tp *text.Parse) (Result, error) {
+	if len(tp.Msg) > MaxMessage || !utf8.ValidString(tp.Msg) {
+		return Parse(tp.Msg)
+	}
+	in := tp.View(frontEnd)
+	return parse(tp.Msg, tokensOf(tp.Msg, slices.Values(in), len(in)+len(in)/8))
+}
+
+// tokensOf converts the front end's tokens of msg (about n router tokens). Words go through appendWord, the
+// router's own reading of contractions, possessives, "favourite" and hyphens; a
+// symbol (an emoji) is a word, as it can be a value: "My favorite emoji is 🙂".
+func tokensOf(msg string, in iter.Seq[text.Token], n int) []token {
+	toks := make([]token, 0, n)
+	for t := range in {
+		switch t.Kind {
+		case text.Word, text.Number, text.Email, text.URL:
+			toks = appendWord(toks, msg[t.Start:t.End], t.Start, t.End)
+		case text.Quoted:
+			toks = append(toks, token{w: t.W, s: t.Start, e: t.End, kind: tQuoted})
+		case text.Symbol:
+			toks = append(toks, token{w: t.W, s: t.Start, e: t.End, kind: tWord})
+		default:
+			toks = append(toks, token{w: t.W, s: t.Start, e: t.End, kind: tPunct})
 		}
-		if n := flagLen(msg, i); n > 0 {
-			// A command-line flag pasted with the message ("--json") is never its
-			// content: it is skipped.
-			i += n
-			continue
-		}
-		if fam := quoteFamily(r); fam != 0 && wordStart(msg, i) {
-			if j, closeSize := qf.closing(fam, i+size); j > i+size {
-				inner := strings.TrimSpace(msg[i+size : j])
-				if inner != "" {
-					toks = append(toks, token{w: lower(inner), s: i, e: j + closeSize, kind: tQuoted})
-					i = j + closeSize
-					continue
-				}
-			}
-		}
-		if isWordRune(r) {
-			j := i + size
-			for j < len(msg) {
-				r2, size2 := utf8.DecodeRuneInString(msg[j:])
-				if isWordRune(r2) {
-					j += size2
-					continue
-				}
-				if joiner(r2) && j+size2 < len(msg) {
-					r3, _ := utf8.DecodeRuneInString(msg[j+size2:])
-					if unicode.IsLetter(r3) || unicode.IsDigit(r3) {
-						j += size2
-						continue
-					}
-				}
-				// A plural possessive: "parents' ".
-				if (r2 == '\'' || r2 == '’') && (msg[j-1] == 's' || msg[j-1] == 'S') {
-					after := j + size2
-					if after >= len(msg) || !isWordRune(mustRune(msg[after:])) {
-						j += size2
-					}
-				}
-				break
-			}
-			toks = appendWord(toks, msg[i:j], i, j)
-			i = j
-			continue
-		}
-		kind := tPunct
-		if unicode.Is(unicode.So, r) {
-			// An emoji or other symbol can be a value: "My favorite emoji is 🙂".
-			kind = tWord
-		}
-		toks = append(toks, token{w: string(r), s: i, e: i + size, kind: kind})
-		i += size
 	}
 	return toks
 }
 
-func mustRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-// isWordRune reports whether r can be part of a word on its own.
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) ||
-		r == '@' || r == '_' || r == '&' || r == '+' || r == '%' || r == '$' || r == '€' || r == '£'
-}
-
-// joiner runes stay inside a word when a letter or digit follows: "node.js",
-// "don't", "jay-z", "ac/dc".
-func joiner(r rune) bool {
-	return r == '.' || r == '\'' || r == '’' || r == '-' || r == '/' || r == '‐'
-}
-
-// flagLen returns the length of a command-line flag at byte i of msg ("--json",
-// "--user=ada"): two hyphens at the start of a word, a letter, then anything up to
-// white space; 0 if there is none.
-func flagLen(msg string, i int) int {
-	if !strings.HasPrefix(msg[i:], "--") || !wordStart(msg, i) || i+2 >= len(msg) {
-		return 0
-	}
-	if r, _ := utf8.DecodeRuneInString(msg[i+2:]); !unicode.IsLetter(r) {
-		return 0
-	}
-	j := i + 2
-	for j < len(msg) {
-		r, size := utf8.DecodeRuneInString(msg[j:])
-		if unicode.IsSpace(r) {
-			break
-		}
-		j += size
-	}
-	return j - i
-}
-
-// wordStart reports whether byte i of msg starts a word: at the start, or after white
-// space or an opening bracket or separator.
-func wordStart(msg string, i int) bool {
-	if i == 0 {
-		return true
-	}
-	r, _ := utf8.DecodeLastRuneInString(msg[:i])
-	return unicode.IsSpace(r) || strings.ContainsRune("([{,;:—–-", r)
-}
-
 // quoteFamily returns 1 for double quotes, 2 for single quotes, 0 otherwise.
-func quoteFamily(r rune) int {
-	switch r {
-	case '"', '“', '”', '„', '‟', '«', '»', '＂':
-		return 1
-	case '\'', '‘', '’', '‚', '‛':
-		return 2
-	}
-	return 0
-}
-
-// quoteFinder finds closing quotes. A closing single quote must not be followed by a
-// letter or digit (so "don't" does not close 'Up). Answers are remembered per family:
-// the first closing quote at or after p is also the first at or after any q in
-// (last query, p], so each byte is scanned at most once per family.
-type quoteFinder struct {
-	msg      string
-	from     [3]int // the last search started here
-	found    [3]int // and found this (-1: none up to the end)
-	searched [3]bool
-}
-
-// closing returns the index and size of the first closing quote of family fam at or
-// after p, or -1.
-func (q *quoteFinder) closing(fam, p int) (int, int) {
-	if q.searched[fam] && q.from[fam] <= p {
-		if q.found[fam] < 0 {
-			return -1, 0
-		}
-		if q.found[fam] >= p {
-			_, size := utf8.DecodeRuneInString(q.msg[q.found[fam]:])
-			return q.found[fam], size
-		}
-	}
-	q.searched[fam], q.from[fam], q.found[fam] = true, p, -1
-	for j := p; j < len(q.msg); {
-		r, size := utf8.DecodeRuneInString(q.msg[j:])
-		if quoteFamily(r) == fam {
-			if fam == 1 {
-				q.found[fam] = j
-				return j, size
-			}
-			if j+size >= len(q.msg) {
-				q.found[fam] = j
-				return j, size
-			}
-			next := mustRune(q.msg[j+size:])
-			if !unicode.IsLetter(next) && !unicode.IsDigit(next) {
-				q.found[fam] = j
-				return j, size
-			}
-		}
-		j += size
-	}
-	return -1, 0
-}
-
-// lower returns s in lower case with typographic apostrophes made ASCII.
-func lower(s string) string {
-	s = strings.ToLower(s)
-	if strings.ContainsRune(s, '’') {
-		s = strings.ReplaceAll(s, "’", "'")
-	}
-	return s
-}
+func quoteFamily(r rune) int { return text.QuoteFamily(r) }
 
 // appendWord appends the tokens of one raw word spanning [s, e).
 func appendWord(toks []token, raw string, s, e int) []token {
-	lw := lower(raw)
+	lw := text.Lower(raw)
 	add := func(w string, poss bool) {
 		kind := tWord
 		if normalize.IsDigits(w) {

@@ -1,9 +1,12 @@
 package when
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/factbase/factbase/text"
 )
 
 // MaxText is the longest text Find reads; the rest is ignored.
@@ -16,7 +19,21 @@ func Find(text string, now time.Time) []Marker {
 	if len(text) > MaxText {
 		text = text[:MaxText]
 	}
-	toks := tokenize(text)
+	return find(text, tokenize(text), now)
+}
+
+// FindText is Find reading the parse of a text: its words are cut once and shared
+// with the parse's other readers.
+func FindText(p *text.Parse, now time.Time) []Marker {
+	if len(p.Msg) > MaxText {
+		return Find(p.Msg, now)
+	}
+	in := p.View(frontEnd)
+	return find(p.Msg, toksOf(slices.Values(in), len(in)), now)
+}
+
+// find finds the markers of text among its words toks.
+func find(text string, toks []tok, now time.Time) []Marker {
 	var out []Marker
 	for i := 0; i < len(toks); {
 		m, end, ok := matchAt(toks, i, now)

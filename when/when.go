@@ -28,9 +28,12 @@
 package when
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/factbase/factbase/text"
 )
 
 // Recurrence says how a marker repeats.
@@ -118,41 +121,23 @@ type tok struct {
 	start, end int
 }
 
-// tokenize cuts text into words: runs of letters, digits and the joiners ' - : /
-// inside a word. Everything else separates words.
-func tokenize(text string) []tok {
-	var out []tok
-	i := 0
-	for i < len(text) {
-		if !isWordByte(text[i]) {
-			i++
-			continue
+// frontEnd are the options when reads a text with: words of ASCII letters and digits
+// (every other non-ASCII rune counts as a letter), joined by ' - : / inside a word
+// and by a dot between digits ("15:30", "3/4", "15.30").
+var frontEnd = text.Options{NonASCII: true, Joiners: "'-:/.", DigitDots: true}
+
+// tokenize cuts text into words.
+func tokenize(s string) []tok { return toksOf(text.All(s, frontEnd), len(s)/5+1) }
+
+// toksOf keeps the words of the front end's tokens (about n of them).
+func toksOf(in iter.Seq[text.Token], n int) []tok {
+	out := make([]tok, 0, n)
+	for t := range in {
+		if t.Kind == text.Word || t.Kind == text.Number {
+			out = append(out, tok{w: t.W, start: t.Start, end: t.End})
 		}
-		j := i
-		for j < len(text) {
-			c := text[j]
-			if isWordByte(c) {
-				j++
-				continue
-			}
-			if (c == '\'' || c == '-' || c == ':' || c == '/' || c == '.') && j+1 < len(text) && isWordByte(text[j+1]) && j > i {
-				// a dot joins only digits ("15.30"); apostrophes and hyphens join words
-				if c == '.' && !(isDigit(text[j-1]) && isDigit(text[j+1])) {
-					break
-				}
-				j++
-				continue
-			}
-			break
-		}
-		out = append(out, tok{w: strings.ToLower(text[i:j]), start: i, end: j})
-		i = j
 	}
 	return out
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -11,30 +11,22 @@ import (
 
 	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/factbase/factbase/text"
 )
 
-// Words splits s as a full-text index does: runs of letters and digits (their
-// combining marks dropped, so "café" is "cafe"), lower case, each stemmed (English
-// Snowball: "allergies" is "allergi", as is "allergy"). Everything else separates,
-// so "v2.3" gives "v2" and "3", as FTS5's unicode61 tokenizer and search.Terms split.
+// Words splits s as a full-text index does: runs of letters and digits (text.Words,
+// their combining marks dropped, so "café" is "cafe"), lower case, each stemmed
+// (English Snowball: "allergies" is "allergi", as is "allergy"). Everything else
+// separates, so "v2.3" gives "v2" and "3", as FTS5's unicode61 tokenizer and
+// search.Terms split.
 func Words(s string) []string {
 	if !isASCII(s) {
 		s = stripMarks(s)
 	}
 	var out []string
-	start := -1
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			out = append(out, stem(s[start:i]))
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, stem(s[start:]))
+	for _, w := range text.Words(s) {
+		out = append(out, stem(w))
 	}
 	return out
 }

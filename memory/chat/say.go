@@ -13,6 +13,7 @@ import (
 	"github.com/factbase/factbase/personal"
 	"github.com/factbase/factbase/question"
 	"github.com/factbase/factbase/router"
+	"github.com/factbase/factbase/text"
 )
 
 // OpView is an op as Say reports it.
@@ -141,7 +142,10 @@ func topicNoun(key string) string {
 // any transaction (either may call a model), then decides and writes in one write
 // transaction; the fact sheet follows the write (core.Engine.Update).
 func (s *Service) Say(ctx context.Context, user factbase.UserID, message string) (SayResult, error) {
-	p, err := parse(user, message)
+	// The message is read once: the router, the personal facts, their dates and
+	// endings share its parse.
+	tp := text.New(message)
+	p, err := parseText(user, tp)
 	if err != nil {
 		return SayResult{}, err
 	}
@@ -173,7 +177,7 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 		if held, err = listsHolding(ctx, tx, p.Statements); err != nil {
 			return err
 		}
-		pp, err = s.people.PlanMessageIn(ctx, tx, user, message)
+		pp, err = s.people.PlanMessageTextIn(ctx, tx, user, tp)
 		return err
 	})
 	if err != nil {
@@ -281,10 +285,15 @@ func constituents(sts []router.Statement) (kept []router.Statement, unclear []st
 // parse checks the user id and reads a message (router.Parse): how Say and Ask
 // begin.
 func parse(user factbase.UserID, message string) (router.Result, error) {
+	return parseText(user, text.New(message))
+}
+
+// parseText is parse reading the parse of the message.
+func parseText(user factbase.UserID, tp *text.Parse) (router.Result, error) {
 	if _, err := factbase.ParseUserID(string(user)); err != nil {
 		return router.Result{}, err
 	}
-	return router.Parse(message)
+	return router.ParseText(tp)
 }
 
 // hasTopics reports whether a statement names a favorites topic.

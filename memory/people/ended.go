@@ -9,6 +9,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/personal"
+	"github.com/factbase/factbase/text"
 )
 
 // endedKeysOff are keys an ending never retracts without naming them: identity and
@@ -25,11 +26,11 @@ func endedKeysOff(key string) bool {
 // keys (any key but identity, contact and list keys when it names none), unless this
 // message sets that key of one value anew. An ending that matches nothing stored changes nothing.
 // It returns each fact to retract with its reply line.
-func endedFacts(ctx context.Context, tx factbase.ReadTx, message string, info MessageInfo, sets []factbase.Op) ([]Ended, error) {
+func endedFacts(ctx context.Context, tx factbase.ReadTx, tp *text.Parse, info MessageInfo, sets []factbase.Op) ([]Ended, error) {
 	if info.Speaker != "" && info.Speaker != personal.SpeakerUser {
 		return nil, nil
 	}
-	ends := personal.Endings(message)
+	ends := personal.EndingsText(tp)
 	if len(ends) == 0 {
 		return nil, nil
 	}

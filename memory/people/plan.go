@@ -12,6 +12,7 @@ import (
 	"github.com/factbase/factbase/memory/core"
 	"github.com/factbase/factbase/normalize"
 	"github.com/factbase/factbase/personal"
+	"github.com/factbase/factbase/text"
 )
 
 // Options configure personal facts, entities and conflicts. The zero value takes
@@ -178,7 +179,13 @@ func (p PersonalPlan) Empty() bool { return len(p.Ops) == 0 && p.With == nil && 
 // PlanMessageIn is PlanIn for a user's message as Say reads it: its time, session
 // and speaker from ctx (WithMessage), its source the message.
 func (s *Service) PlanMessageIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string) (PersonalPlan, error) {
-	return s.PlanIn(ctx, tx, user, message, messageInfo(ctx), factbase.Source{Kind: factbase.SourceMessage})
+	return s.PlanMessageTextIn(ctx, tx, user, text.New(message))
+}
+
+// PlanMessageTextIn is PlanMessageIn reading the parse of the message, which Say
+// shares with the router.
+func (s *Service) PlanMessageTextIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, tp *text.Parse) (PersonalPlan, error) {
+	return s.PlanTextIn(ctx, tx, user, tp, messageInfo(ctx), factbase.Source{Kind: factbase.SourceMessage})
 }
 
 // trust ranks who said a fact: the user above a person they know above the
@@ -214,6 +221,12 @@ func (s *Service) PlanPersonal(ctx context.Context, user factbase.UserID, messag
 // preference sessions in tx, a read (or write) transaction of the user: a feature
 // that reads in one snapshot (Say) plans the personal facts in it.
 func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, message string, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
+	return e.PlanTextIn(ctx, tx, user, text.New(message), info, src)
+}
+
+// PlanTextIn is PlanIn reading the parse of the message: its extractors (personal
+// facts, dates, endings) share its tokens.
+func (e *Service) PlanTextIn(ctx context.Context, tx factbase.ReadTx, user factbase.UserID, tp *text.Parse, info MessageInfo, src factbase.Source) (PersonalPlan, error) {
 	if e.opts.Off {
 		return PersonalPlan{}, nil
 	}
@@ -237,7 +250,7 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 		if known, err = tx.Entities(ctx, factbase.EntityFilter{}); err != nil {
 			return err
 		}
-		ex := personal.Extract(message, personal.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
+		ex := personal.ExtractText(tp, personal.Options{Now: info.Time, Speaker: info.Speaker, Known: known})
 		res := personal.Resolve(ex.Mentions, known)
 		plan = personal.Attribute(ex, res, known, personal.PlanOptions{NewID: e.core.NewID, Now: info.Time,
 			Speaker: info.Speaker, Source: src})
@@ -357,7 +370,7 @@ func (e *Service) PlanIn(ctx context.Context, tx factbase.ReadTx, user factbase.
 		}
 		out.Ops = append(ops, out.Ops...)
 	}
-	ended, err := endedFacts(ctx, tx, message, info, out.Ops)
+	ended, err := endedFacts(ctx, tx, tp, info, out.Ops)
 	if err != nil {
 		return out, err
 	}
