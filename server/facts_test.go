@@ -17,6 +17,9 @@ func TestFacts(t *testing.T) {
 	if res.Stored != 1 || len(res.Facts) != 1 {
 		t.Fatalf("set = %+v, want one stored fact", res)
 	}
+	if res.Facts[0].User != userA {
+		t.Errorf("the stored fact names user %q, want %s", res.Facts[0].User, userA)
+	}
 	first := res.Facts[0]
 	e.ok("POST", base+"/facts", e.keyA, `{"key": "contact.email", "value": "b@example.com", "category": "core", "confidence": 0.9}`, &res)
 	if res.Stored != 1 || res.Updated != 1 {

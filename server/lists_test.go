@@ -15,6 +15,11 @@ func TestLists(t *testing.T) {
 	if res.Stored != 3 {
 		t.Fatalf("add = %+v, want 3 stored", res)
 	}
+	for _, f := range res.Facts {
+		if f.User != userA {
+			t.Errorf("added member %s names user %q, want %s", f.Value, f.User, userA)
+		}
+	}
 	e.ok("POST", base, e.keyA, `{"value": "btc."}`, &res)
 	if len(res.Duplicates) != 1 || res.Duplicates[0].Rank != 1 || res.Stored != 0 {
 		t.Errorf("adding btc. = %+v, want a duplicate at #1", res)

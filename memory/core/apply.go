@@ -98,6 +98,11 @@ func (e *Engine) update(ctx context.Context, user factbase.UserID, vecs *Vectors
 	if err != nil {
 		return factbase.Result{}, err
 	}
+	// The facts as the store returns them name their owner; those the write built
+	// (a new row, a moved member) name it here.
+	for i := range res.Facts {
+		res.Facts[i].User = user
+	}
 	if !w.deferSheet {
 		e.SheetAfter(ctx, user, SheetChanged(res) || w.touchSheet)
 	}
