@@ -84,6 +84,9 @@ func TestSayReplies(t *testing.T) {
 		{"swap ETH and DOGE", "Which of your favorites lists is ETH and DOGE in?"},
 		// A fact about someone else is not announced as the user's own.
 		{"My colleague Martin works at Acme.", "Noted for Martin (colleague): works at Acme."},
+		// Unnamed people are the user's, or someone else's, as the user would say it.
+		{"My daughter goes to swim class on Mondays.", "Noted for your daughter: schedule swim class on Mondays."},
+		{"My cousin Ana lives in Quito and her husband is a chef.", "Noted for Ana (cousin): lives in Quito. Noted for Ana's husband: works as chef."},
 	}
 	for _, tc := range cases {
 		res, err := e.Chat.Say(ctx, u, tc.msg)

@@ -24,6 +24,8 @@ type Resolution struct {
 	Skip       bool    `json:"skip,omitempty"` // ambiguous: not attached, not created
 	Confidence float64 `json:"confidence"`
 	Reason     string  `json:"reason"`
+	// renames: the entity matched by its relation alone, the mention's name new to it.
+	renames bool
 }
 
 // genericRelations are relation words that say only the role: "child" fits "son".
@@ -130,10 +132,11 @@ func nameMatch(name string, e factbase.Entity) float64 {
 }
 
 type candidate struct {
-	e      factbase.Entity
-	score  float64
-	why    string
-	byName bool
+	e       factbase.Entity
+	score   float64
+	why     string
+	byName  bool
+	renames bool // matched by relation, and the mention names the entity anew
 }
 
 // Resolve matches each mention against the user's known entities (merged ones are
@@ -153,7 +156,32 @@ func Resolve(ms []Mention, known []factbase.Entity) []Resolution {
 	for i, m := range ms {
 		out[i] = resolveOne(i, m, live)
 	}
+	separateNamed(ms, out)
 	return out
+}
+
+// separateNamed keeps two people of one message apart: mentions of different names
+// ("our twins Lea and Tim") that resolved to one entity by its relation alone (an
+// unnamed daughter, taking a new name) cannot all be it, and the message does not
+// say which one is: none of them takes it, and each is a new entity. A mention that
+// matched the entity by name keeps it.
+func separateNamed(ms []Mention, out []Resolution) {
+	names := map[string]map[string]bool{} // entity id -> the names resolved to it
+	for i, r := range out {
+		if r.EntityID != "" && ms[i].Name != "" {
+			if names[r.EntityID] == nil {
+				names[r.EntityID] = map[string]bool{}
+			}
+			names[r.EntityID][strings.ToLower(ms[i].Name)] = true
+		}
+	}
+	for i, r := range out {
+		if !r.renames || len(names[r.EntityID]) < 2 {
+			continue
+		}
+		out[i] = Resolution{Mention: i, New: true, Confidence: 0.9,
+			Reason: fmt.Sprintf("new entity: %s is one of %d people of this message whom only the relation ties to one entity", mentionLabel(ms[i]), len(names[r.EntityID]))}
+	}
 }
 
 func resolveOne(i int, m Mention, known []factbase.Entity) Resolution {
@@ -190,6 +218,7 @@ func resolveOne(i int, m Mention, known []factbase.Entity) Resolution {
 			break
 		}
 		r.EntityID, r.Confidence, r.Reason = c.e.ID, c.score, fmt.Sprintf("matched %s (%s)", c.e.Label(), c.why)
+		r.renames = c.renames
 	default:
 		var which []string
 		n := 0
@@ -234,7 +263,7 @@ func match(m Mention, e factbase.Entity) (candidate, string) {
 		}
 		c.score, c.why = 0.9, "relation"
 		if m.Name != "" {
-			c.score, c.why = 0.85, "relation; the name is new"
+			c.score, c.why, c.renames = 0.85, "relation; the name is new", true
 		}
 	default:
 		return candidate{}, ""

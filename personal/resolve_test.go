@@ -121,3 +121,31 @@ func TestExtractFields(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveKeepsPeopleApart: two people of one message whom only the relation ties
+// to one unnamed entity ("our twins Lea and Tim", the user's unnamed daughter known)
+// are new entities, not both the daughter; a mention that matched by name keeps its
+// entity beside a new name.
+func TestResolveKeepsPeopleApart(t *testing.T) {
+	daughter := factbase.Entity{ID: "d", Role: factbase.RoleChild, Relation: "daughter"}
+	kid := func(name string) Mention {
+		return Mention{Name: name, Relation: "child", Role: factbase.RoleChild, Owner: User}
+	}
+	rs := Resolve([]Mention{kid("Lea"), kid("Tim")}, []factbase.Entity{daughter})
+	for i, r := range rs {
+		if !r.New || r.EntityID != "" || !strings.Contains(r.Reason, "one of 2 people") {
+			t.Errorf("mention %d = %+v, want a new entity", i, r)
+		}
+	}
+	// One of them alone names the daughter.
+	if r := Resolve([]Mention{kid("Lea")}, []factbase.Entity{daughter})[0]; r.EntityID != "d" {
+		t.Errorf("Lea alone = %+v, want the daughter", r)
+	}
+	// Named Lea is known: she keeps her entity, and Tim, tied to her by the relation
+	// alone, is new.
+	lea := factbase.Entity{ID: "l", Name: "Lea", Role: factbase.RoleChild, Relation: "daughter"}
+	rs = Resolve([]Mention{kid("Lea"), kid("Tim")}, []factbase.Entity{lea})
+	if rs[0].EntityID != "l" || !rs[1].New {
+		t.Errorf("Lea known = %+v, want Lea's entity and a new Tim", rs)
+	}
+}

@@ -500,7 +500,24 @@ func personalPhrase(f factbase.Fact) string {
 	return personalKeyNoun(f.Key) + " " + v
 }
 
-// notedReply renders planned facts as one sentence per subject.
+// replyLabel is how a reply to the user names the subject labelled about (a
+// factbase.Entity's TextLabel, or "user"): "you", "your daughter", "Ana's husband",
+// "Maria (sister)".
+func replyLabel(about string) string {
+	if about == "user" {
+		return "you"
+	}
+	rel, ok := strings.CutPrefix(about, "User's ")
+	switch {
+	case !ok:
+		return about
+	case strings.Contains(rel, "'s "):
+		return rel // someone else's relation
+	}
+	return "your " + rel
+}
+
+// personalReply renders planned facts as one sentence per subject.
 func personalReply(facts []personal.Planned) []string {
 	var order []string
 	by := map[string][]string{}
@@ -516,11 +533,7 @@ func personalReply(facts []personal.Planned) []string {
 	}
 	var out []string
 	for _, a := range order {
-		who := a
-		if a == "user" {
-			who = "you"
-		}
-		out = append(out, fmt.Sprintf("Noted for %s: %s.", who, strings.Join(by[a], ", ")))
+		out = append(out, fmt.Sprintf("Noted for %s: %s.", replyLabel(a), strings.Join(by[a], ", ")))
 	}
 	return out
 }
