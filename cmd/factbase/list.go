@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/memory"
 	"github.com/factbase/factbase/memory/core"
 )
 
@@ -18,6 +21,10 @@ const listUsage = `Usage:
 Ranked lists such as favorites.crypto: add appends (a value already present is
 reported as a duplicate with its rank), rank moves or inserts a value at a rank,
 remove takes it out and closes the gap.
+
+KEY is read as say reads the topic: favorites.teas is favorites.tea and
+favorites.crypto favorites.cryptocurrency, so that both keep one list of a topic.
+A key the subject already has a list of is taken as it is.
 `
 
 // listItem is one member of a list in JSON output.
@@ -65,7 +72,10 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	key := rest[0]
+	key, err := m.listKey(ctx, e, user, subject, rest[0])
+	if err != nil {
+		return err
+	}
 	if sub == "show" {
 		p, err := e.List(ctx, user, subject, key, offset, limit, nil)
 		if err != nil {
@@ -96,6 +106,27 @@ func (m *Main) runList(ctx context.Context, args []string) error {
 		return err
 	}
 	return m.printResult(&c, res)
+}
+
+// listKey returns the list a key typed by a person names: the key itself when the
+// subject has a list of it, else, for a favorites key, the key say files that topic
+// under ("favorites.teas" is favorites.tea, "favorites.crypto"
+// favorites.cryptocurrency), so that the CLI and say never keep two lists of one
+// topic.
+func (m *Main) listKey(ctx context.Context, e *memory.Engine, user factbase.UserID, subject, key string) (string, error) {
+	topic, ok := strings.CutPrefix(key, factbase.FavoritesPrefix)
+	if !ok || topic == "" {
+		return key, nil
+	}
+	keys, err := e.Keys(ctx, user, subject, key)
+	if err != nil || slices.Contains(keys, key) {
+		return key, err
+	}
+	cn, err := e.Chat.TopicKey(ctx, user, strings.ReplaceAll(topic, "_", " "))
+	if err != nil || cn.Key == factbase.FavoritesPrefix {
+		return key, err
+	}
+	return cn.Key, nil
 }
 
 func listFact(subject, key, value string, rank int) factbase.Fact {

@@ -101,8 +101,9 @@ func runCases(t *testing.T, env map[string]string, cases []cliCase) {
 	}
 }
 
-// rankCryptos adds BTC, ETH and XMR to the user's favorites.crypto and moves XMR to
-// the top: the issue's ranked-list scenario.
+// rankCryptos adds BTC, ETH and XMR to the user's favorites.crypto (the list say
+// files as favorites.cryptocurrency) and moves XMR to the top: the issue's
+// ranked-list scenario.
 func rankCryptos(t *testing.T, env map[string]string) {
 	t.Helper()
 	for _, v := range []string{"BTC", "ETH", "XMR"} {
@@ -125,22 +126,38 @@ func TestListScenario(t *testing.T) {
 				Value string `json:"value"`
 			} `json:"items"`
 		}
-		mustJSON(t, env, &got, "list", "show", "--user", testUser, "--json", "favorites.crypto")
+		mustJSON(t, env, &got, "list", "show", "--user", testUser, "--json", "favorites.cryptocurrency")
 		var parts []string
 		for _, it := range got.Items {
 			parts = append(parts, string(rune('0'+it.Rank))+":"+it.Value)
 		}
 		return got.Key + " " + strings.Join(parts, " ")
 	}
-	if got, want := show(), "favorites.crypto 1:XMR 2:BTC 3:ETH"; got != want {
+	if got, want := show(), "favorites.cryptocurrency 1:XMR 2:BTC 3:ETH"; got != want {
 		t.Fatalf("list show = %q, want %q", got, want)
 	}
-	out, _, code := run(t, env, "list", "add", "--user", testUser, "favorites.crypto", "btc.")
-	if code != 0 || !strings.Contains(out, "already in favorites.crypto at #2") {
+	out, _, code := run(t, env, "list", "add", "--user", testUser, "favorites.cryptocurrency", "btc.")
+	if code != 0 || !strings.Contains(out, "already in favorites.cryptocurrency at #2") {
 		t.Fatalf("adding btc.: exit %d, out %q", code, out)
 	}
-	if got, want := show(), "favorites.crypto 1:XMR 2:BTC 3:ETH"; got != want {
+	if got, want := show(), "favorites.cryptocurrency 1:XMR 2:BTC 3:ETH"; got != want {
 		t.Fatalf("after the duplicate, list show = %q, want %q", got, want)
+	}
+	// The key as a person types it is the list say files: "favorites.cryptos" names
+	// favorites.cryptocurrency's list (rankCryptos typed "favorites.crypto"), not a
+	// list of its own, and say adds to the same list.
+	mustRun(t, env, "list", "add", "--user", testUser, "favorites.cryptos", "DOGE")
+	if got, want := show(), "favorites.cryptocurrency 1:XMR 2:BTC 3:ETH 4:DOGE"; got != want {
+		t.Fatalf("after adding to favorites.cryptos, list show = %q, want %q", got, want)
+	}
+	mustRun(t, env, "say", "--user", testUser, "Add SOL to my favorite crypto")
+	if out := mustRun(t, env, "list", "show", "--user", testUser, "favorites.cryptos"); !strings.Contains(out, "favorites.cryptocurrency (5)") {
+		t.Errorf("list show favorites.cryptos = %q, want favorites.cryptocurrency's five", out)
+	}
+	// A list stored under a key of its own is read under it.
+	mustRun(t, env, "facts", "set", "--user", testUser, "favorites.teas", "oolong")
+	if out := mustRun(t, env, "list", "show", "--user", testUser, "favorites.teas"); !strings.Contains(out, "favorites.teas (1)") {
+		t.Errorf("list show favorites.teas = %q, want the list stored under that key", out)
 	}
 }
 
@@ -217,7 +234,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	if len(page.Items) != 1 || page.Items[0].Value != "oolong" {
 		t.Errorf("say with --json after the message stored %+v, want [oolong]", page.Items)
 	}
-	mustRun(t, env, "list", "add", "favorites.crypto", "BTC", "--user", testUser)
+	mustRun(t, env, "list", "add", "favorites.cryptocurrency", "BTC", "--user", testUser)
 	mustRun(t, env, "facts", "set", "--user", testUser, "note.temp", "--", "-5")
 	var facts struct{ Facts []struct{ Key, Value string } }
 	mustJSON(t, env, &facts, "facts", "list", "--user", testUser, "--json")
@@ -225,8 +242,8 @@ func TestFlagsAfterArguments(t *testing.T) {
 	for _, f := range facts.Facts {
 		got[f.Key] += f.Value
 	}
-	if got["favorites.crypto"] != "BTC" || got["note.temp"] != "-5" {
-		t.Errorf("stored %v; want favorites.crypto BTC and note.temp -5 (after --, flag-like text is data)", got)
+	if got["favorites.cryptocurrency"] != "BTC" || got["note.temp"] != "-5" {
+		t.Errorf("stored %v; want favorites.cryptocurrency BTC and note.temp -5 (after --, flag-like text is data)", got)
 	}
 	runCases(t, env, []cliCase{
 		{"unknown flag after the message", []string{"say", "--user", testUser, "hello", "--frob"}, 2, `put -- before it`},

@@ -34,7 +34,8 @@ func TestPostgresDB(t *testing.T) {
 		t.Errorf("/readyz vectors %q, store line %v; want pgvector or in-memory in both", v, store)
 	}
 	t.Logf("vector search: %v", store["vectors"])
-	list := s.base + "/v1/users/" + testUser + "/lists/favorites.crypto"
+	// The CLI filed "favorites.crypto" as say does; the API takes keys as they are.
+	list := s.base + "/v1/users/" + testUser + "/lists/favorites.cryptocurrency"
 	if status, _, body := call(t, "POST", list, key, `{"value": "btc."}`); status != 200 || !strings.Contains(string(body), `"rank":2`) {
 		t.Fatalf("POST a duplicate = %d %s; want it reported at #2", status, body)
 	}
