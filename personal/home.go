@@ -18,7 +18,7 @@ func (p *parser) homeCity(st state, i int, rule string) int {
 	if !p.isPlace(i) {
 		return i
 	}
-	e := p.valueEnd(i, true, "with", "for", "since", "near", "now", "in", "at", "last", "this", "next", "earlier", "ago", "back")
+	e := p.valueEnd(i, true, "with", "for", "since", "near", "now", "in", "at", "last", "this", "next", "earlier", "ago", "back", "during")
 	v := p.span(i, e)
 	if p.w(e) == "in" && p.isPlace(e+1) { // "Cambridge in England": keep the city
 		e = p.valueEnd(e+1, true, "with", "for", "since", "near", "now")

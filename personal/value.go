@@ -50,6 +50,7 @@ var valueStop = map[string]bool{
 	"anymore": true, "nowadays": true, "these": false, "lately": true, "too": true, "btw": true,
 	"sadly": true, "unfortunately": true, "apparently": true, "honestly": true, "obviously": true,
 	"luckily": true, "fortunately": true, "thankfully": true, "lol": true, "haha": true,
+	"especially": true, "mostly": true, "mainly": true, "particularly": true,
 }
 
 // valueEnd returns the end of a value starting at i: before a stop word, a clause
@@ -72,7 +73,7 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 				n++
 			}
 			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.verbBeforeObject(n) ||
-				p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+				p.nounClauseAt(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
 				return k
 			}
 		}
@@ -85,6 +86,42 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 	}
 	return k
 }
+
+// nounClauseAt reports whether a short noun phrase at n is the subject of a verb
+// of its own: "... and the count is high", "... and dogs make me sneeze". A list
+// item never goes on with a copula or with a verb and an object pronoun.
+func (p *parser) nounClauseAt(n int) bool {
+	if n < len(p.t) && p.t[n].kind == kWord && objectDeterminers[p.w(n)] {
+		n++
+	}
+	for m := n + 1; m <= n+3 && m < len(p.t); m++ {
+		w := p.w(m)
+		if p.t[m].kind != kWord || w == "and" || w == "or" {
+			return false
+		}
+		if p.t[m].cap {
+			continue // "Love Is Blind": a title, not a clause
+		}
+		if nounClauseVerbs[w] {
+			return true
+		}
+		if pronounObjects[p.w(m+1)] && !objectPrepositions[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nounClauseVerbs are finite verbs that make a noun phrase before them a subject.
+var nounClauseVerbs = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
+	"aren't": true, "wasn't": true, "weren't": true}
+
+// pronounObjects are object pronouns: a word before one is a verb ("make me").
+var pronounObjects = map[string]bool{"me": true, "us": true, "him": true, "them": true}
+
+// objectPrepositions take an object pronoun without a verb: "cats like him".
+var objectPrepositions = map[string]bool{"to": true, "of": true, "for": true, "with": true, "from": true,
+	"by": true, "at": true, "on": true, "in": true, "about": true, "like": true, "than": true}
 
 // objectDeterminers begin the object of a verb: "carry an EpiPen", "walk the dog".
 var objectDeterminers = map[string]bool{"a": true, "an": true, "the": true, "my": true, "his": true, "her": true,
