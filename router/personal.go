@@ -312,6 +312,13 @@ func (c *cl) city(i, j int) string {
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
 	}
+	for k := a + 1; k < b; k++ {
+		if r := []rune(c.text(k, k+1)); copulaWords[c.w(k)] && len(r) > 0 && unicode.IsLower(r[0]) {
+			// "Living in Tokyo is expensive": the place is inside a subject, and
+			// a lower-case "is" is never part of a place's name.
+			return ""
+		}
+	}
 	if c.w(a) == "the" {
 		// "the Leith area of Edinburgh", "the north of Lyon": the place is after
 		// "of", and a lower-case place after it is no name at all.
@@ -326,6 +333,10 @@ func (c *cl) city(i, j int) string {
 	}
 	return c.text(a, b)
 }
+
+// copulaWords are finite forms of "be".
+var copulaWords = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
+	"aren't": true, "wasn't": true, "weren't": true}
 
 // clauseAfterAnd reports whether an "and" in [i, j) is followed by a pronoun or verb,
 // so that it ends the value rather than joining names ("Trinidad and Tobago").

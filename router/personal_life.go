@@ -292,6 +292,11 @@ func (c *cl) dwelling(k int) (outcome, bool) {
 	if !dwellings[c.w(k)] || c.w(k+1) != "in" {
 		return none, false
 	}
+	for m := k + 2; m < len(c.t); m++ {
+		if w := c.w(m); w == "every" || w == "each" || w == "during" || w == "for" && c.timeTail(m) {
+			return none, true // "We rent a place in Valencia every August": a holiday, not a home
+		}
+	}
 	v := c.city(k+2, len(c.t))
 	if v == "" {
 		return none, false
