@@ -310,6 +310,13 @@ func (p *parser) sentence(t []token) {
 		}
 		return
 	}
+	if p.trailingHedge() {
+		// "I have a dentist appointment on Friday, I think": the teller is unsure
+		if p.looksPersonal() {
+			p.skip("uncertain: a trailing hedge makes the statement a guess")
+		}
+		return
+	}
 	if conditionStarts[first] || p.at(i, "in", "case") > 0 || p.at(i, "what", "if") > 0 {
 		if p.looksPersonal() {
 			p.skip("hypothetical: a condition or supposition states nothing")
@@ -321,6 +328,22 @@ func (p *parser) sentence(t []token) {
 	if len(p.ex.Facts) == before && !question {
 		p.commCues(i)
 	}
+}
+
+// trailingHedges end a sentence that is a guess, after a comma: "..., I think".
+var trailingHedges = [][]string{{"i", "think"}, {"i", "guess"}, {"i", "believe"}, {"i", "suppose"},
+	{"i", "assume"}, {"i", "reckon"}, {"i", "hope"}, {"probably"}, {"maybe"}, {"perhaps"}, {"possibly"},
+	{"not", "sure"}, {"i'm", "not", "sure"}, {"if", "i", "remember", "correctly"}, {"i", "think", "so"}}
+
+// trailingHedge reports whether the sentence ends with a hedge after a comma.
+func (p *parser) trailingHedge() bool {
+	for _, h := range trailingHedges {
+		k := len(p.t) - len(h)
+		if k >= 2 && p.w(k-1) == "," && p.at(k, h...) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // copulaHeads are complements that continue a copula after "and": "is vegetarian and

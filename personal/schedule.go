@@ -352,6 +352,14 @@ func (p *parser) eventClause(i int) int {
 		end = p.clauseEnd(me)
 		npEnd = np
 		keep = np
+		for k := me; k < end; k++ {
+			if w := p.w(k); eventFates[w] || p.isVerbish(k) {
+				// "My dentist appointment on Friday got cancelled": the event is the
+				// subject of a clause that says what became of it, not a plan;
+				// nothing else is read from it either
+				return end
+			}
+		}
 	}
 	what := p.span(np, npEnd)
 	if what != "" {
@@ -374,3 +382,8 @@ func (p *parser) eventClause(i int) int {
 	}})
 	return end
 }
+
+// eventFates say what became of an event: after one, the event is no plan.
+var eventFates = map[string]bool{"got": true, "was": true, "were": true, "has": true, "had": true,
+	"been": true, "cancelled": true, "canceled": true, "postponed": true, "delayed": true,
+	"rescheduled": true, "moved": true, "called": true, "is": true, "are": true}
