@@ -70,6 +70,17 @@ func (p *parser) travel(head int, st state) int {
 	return max(end, me)
 }
 
+// tripNounIn reports whether the noun phrase opening [i, e) is headed by a travel
+// noun: "a flight to Lima", "our trip to Norway" (not "a school trip", a plan of
+// the day).
+func (p *parser) tripNounIn(i, e int) bool {
+	k := i
+	if objectDeterminers[p.w(k)] {
+		k++
+	}
+	return k < e && travelNouns[p.w(k)] && (k+1 >= e || p.w(k+1) == "to" || p.w(k+1) == "from" || p.w(k+1) == "home")
+}
+
 // anchorNote renders an anchor as " (2026-03-13)".
 func anchorNote(m when.Marker) string {
 	if m.Anchor.IsZero() {
@@ -111,6 +122,11 @@ func (p *parser) planFact(st state, what string, m *when.Marker, end, me int) in
 	if m.Recur != when.Once {
 		key = factbase.KeySchedule
 	}
+	return p.emitPlan(st, key, what, m, end, me)
+}
+
+// emitPlan stores what with its marker under key.
+func (p *parser) emitPlan(st state, key, what string, m *when.Marker, end, me int) int {
 	value := what + " " + m.Text
 	mm := *m
 	p.emitFx(*st.s, fx{key: key, value: value, rule: "plan", marker: &mm, correction: st.corr, text: func(x string) string {
@@ -128,13 +144,18 @@ func (p *parser) schedule(head, i int, st state) int {
 		return head
 	}
 	if m.Recur == when.Once {
+		e := ms
 		if ms < i {
-			return p.planFact(st, p.span(i, end), m, end, me)
-		}
-		if ms <= i {
+			e = end
+		} else if ms <= i {
 			return head
 		}
-		return p.planFact(st, p.span(i, ms), m, end, me)
+		if !m.Past && p.tripNounIn(i, e) {
+			// "has a flight to Lima on March 30": a trip, as "my flight to Lima is
+			// on March 30" is
+			return p.emitPlan(st, factbase.KeyTravel, p.span(i, e), m, end, me)
+		}
+		return p.planFact(st, p.span(i, e), m, end, me)
 	}
 	k := i
 	what := ""
