@@ -16,6 +16,16 @@ func (p *parser) allergy(st state, i int) int {
 	if e == i {
 		return i
 	}
+	for k := i; k < e; k++ {
+		if p.w(k) == ":" {
+			// "allergic to the same things as my mom: dust and pollen": the
+			// allergens are the list after the colon
+			i = k + 1
+		}
+	}
+	if i >= e {
+		return i
+	}
 	p.emitList(st, i, e, factbase.KeyAllergy, "is allergic to", "is allergic to")
 	return p.afterTail(e)
 }
@@ -38,6 +48,11 @@ func (p *parser) hasAllergy(i int, st state) int {
 	}
 	// "a peanut allergy", "peanut and egg allergies"
 	for k := j; k < j+6 && k < len(p.t); k++ {
+		if k > j && (p.w(k) == "a" || p.w(k) == "an") {
+			// "hay fever and a nut allergy": the article opens another noun
+			// phrase; what is before it is no allergen
+			return i
+		}
 		if p.w(k) == "allergy" || p.w(k) == "allergies" {
 			if k == j {
 				return i

@@ -73,7 +73,7 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 				n++
 			}
 			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.verbBeforeObject(n) ||
-				p.nounClauseAt(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+				p.nounClauseAt(n) || p.gappedClauseAt(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
 				return k
 			}
 		}
@@ -107,6 +107,29 @@ func (p *parser) nounClauseAt(n int) bool {
 		}
 		if pronounObjects[p.w(m+1)] && !objectPrepositions[w] {
 			return true
+		}
+	}
+	return false
+}
+
+// gappedClauseAt reports whether a person named by a possessive and a relation
+// noun starts at n: after a comma or "and" such a person opens a clause of its own,
+// often with its verb left out ("allergic to shellfish, my husband to nuts").
+func (p *parser) gappedClauseAt(n int) bool {
+	if !possessives[p.w(n)] {
+		return false
+	}
+	for m := n + 1; m <= n+3 && m < len(p.t); m++ {
+		if _, ok := relations[p.w(m)]; ok {
+			return true
+		}
+		if k := m + 1; k < len(p.t) {
+			if _, ok := relations[p.w(m)+" "+p.w(k)]; ok {
+				return true
+			}
+		}
+		if p.t[m].kind != kWord {
+			return false
 		}
 	}
 	return false
