@@ -67,6 +67,9 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 				return k
 			}
 		}
+		if k > i && p.trailingAdverbAt(k) {
+			return k // "allergic to cats now", "fluent in Spanish these days"
+		}
 		if (w == "," || w == "and" || w == "or" || w == "&") && k > i {
 			n := k + 1
 			for p.w(n) == "and" || p.w(n) == "," || p.w(n) == "but" {
@@ -141,6 +144,28 @@ var nounClauseVerbs = map[string]bool{"is": true, "are": true, "was": true, "wer
 
 // pronounObjects are object pronouns: a word before one is a verb ("make me").
 var pronounObjects = map[string]bool{"me": true, "us": true, "him": true, "them": true}
+
+// trailingAdverbAt reports whether a time adverb that ends the clause starts at k:
+// "now", "these days", "right now", "at the moment", "again", "currently", in lower
+// case ("Apocalypse Now" is a title) and before the clause's end.
+func (p *parser) trailingAdverbAt(k int) bool {
+	n := 0
+	switch {
+	case p.at(k, "these", "days") > 0, p.at(k, "right", "now") > 0:
+		n = 2
+	case p.at(k, "at", "the", "moment") > 0:
+		n = 3
+	case p.w(k) == "now" || p.w(k) == "again" || p.w(k) == "currently":
+		n = 1
+	default:
+		return false
+	}
+	if p.t[k].cap {
+		return false
+	}
+	e := k + n
+	return e >= len(p.t) || p.t[e].kind == kPunct || p.w(e) == "and" || p.w(e) == "but" || p.w(e) == "too"
+}
 
 // objectPrepositions take an object pronoun without a verb: "cats like him".
 var objectPrepositions = map[string]bool{"to": true, "of": true, "for": true, "with": true, "from": true,
