@@ -288,6 +288,7 @@ func (c *cl) phrase(i, j int, extra map[string]bool, stops map[string]bool) (int
 			// "Paris, France" keeps its comma; ", and I love it" ends the value.
 			// ", in Park Slope" and ", not Porto" end it too.
 			if nw := c.w(k + 1); nw == "and" || nw == "but" || nw == "which" || nw == "where" || nw == "since" ||
+				nw == "the" && c.lowerAfterUpper(i, k+1) ||
 				nw == "not" || placePreps[nw] || pronouns[nw] || t.w != "," ||
 				strings.HasSuffix(nw, "ing") && c.lowerAfterUpper(i, k+1) {
 				break

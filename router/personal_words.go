@@ -118,7 +118,7 @@ var cutWords = map[string]bool{
 	"which": true, "who": true, "when": true, "so": true, "while": true, "though": true,
 	"although": true, "until": true, "till": true, "btw": true, "thanks": true, "please": true,
 	"now": true, "currently": true, "nowadays": true, "recently": true, "today": true,
-	"yesterday": true, "lately": true,
+	"yesterday": true, "lately": true, "again": true, "anymore": true,
 }
 
 // employerStops may not open an employer: "I work at home", "I work for myself".
