@@ -51,6 +51,7 @@ var valueStop = map[string]bool{
 	"sadly": true, "unfortunately": true, "apparently": true, "honestly": true, "obviously": true,
 	"luckily": true, "fortunately": true, "thankfully": true, "lol": true, "haha": true,
 	"especially": true, "mostly": true, "mainly": true, "particularly": true,
+	"fyi": true, "tbh": true, "imo": true, "ngl": true, "lmao": true, "omg": true, "idk": true, "rn": true,
 }
 
 // valueEnd returns the end of a value starting at i: before a stop word, a clause
@@ -155,7 +156,7 @@ func (p *parser) trailingAdverbAt(k int) bool {
 		n = 2
 	case p.at(k, "at", "the", "moment") > 0:
 		n = 3
-	case p.w(k) == "now" || p.w(k) == "again" || p.w(k) == "currently":
+	case p.w(k) == "now" || p.w(k) == "again" || p.w(k) == "currently" || p.w(k) == "rn":
 		n = 1
 	default:
 		return false

@@ -119,6 +119,9 @@ var cutWords = map[string]bool{
 	"although": true, "until": true, "till": true, "btw": true, "thanks": true, "please": true,
 	"now": true, "currently": true, "nowadays": true, "recently": true, "today": true,
 	"yesterday": true, "lately": true, "again": true, "anymore": true,
+	// texting: "berlin w my gf", "shrimp fyi", "lisbon rn"
+	"w": true, "w/": true, "fyi": true, "tbh": true, "rn": true, "lol": true, "haha": true, "imo": true,
+	"ngl": true, "omg": true,
 }
 
 // employerStops may not open an employer: "I work at home", "I work for myself".
