@@ -369,7 +369,11 @@ func copulaAfterAnd(t []token) []token {
 			cop = -1
 		}
 		out = append(out, tk)
-		if tk.w == "and" && cop >= 0 && i+1 < len(t) && copulaHeads[t[i+1].w] && i-cop <= 8 {
+		n := i + 1
+		for n < len(t) && n <= i+2 && adverbs[t[n].w] && t[n].w != "so" && t[n].w != "too" {
+			n++ // "slightly allergic to wool and very allergic to down feathers"
+		}
+		if tk.w == "and" && cop >= 0 && n < len(t) && copulaHeads[t[n].w] && i-cop <= 8 {
 			out = append(out, token{w: t[cop].w, kind: kWord, start: t[i+1].start, end: t[i+1].start})
 		}
 	}

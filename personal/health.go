@@ -12,7 +12,11 @@ func (p *parser) allergy(st state, i int) int {
 		// "allergic to Mondays", "allergic to mornings": a figure of speech, no allergen
 		return i
 	}
-	e := p.valueEnd(i, true, "since", "for")
+	if objectPronouns[p.w(i)] {
+		// "allergic to something in this soap", "allergic to it": no allergen named
+		return i
+	}
+	e := p.valueEnd(i, true, "since", "for", "in", "at", "around", "during", "whenever")
 	if e == i {
 		return i
 	}

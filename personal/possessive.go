@@ -135,6 +135,9 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		if p.w(v) == "include" || p.w(v) == "are" {
 			v++
 		}
+		if p.w(v) == "to" {
+			v++ // "my husband's allergy is to shellfish"
+		}
 		return p.allergy(st, v)
 	case "diet":
 		if d, e := p.phraseIn(v, dietPhrase); e > v {
