@@ -320,6 +320,9 @@ func (c *cl) city(i, j int) string {
 			return ""
 		}
 	}
+	if c.w(a) != "the" {
+		b = c.placeEnd(a, b)
+	}
 	if c.w(a) == "the" {
 		// "the Leith area of Edinburgh", "the north of Lyon": the place is after
 		// "of", and a lower-case place after it is no name at all.
@@ -334,6 +337,34 @@ func (c *cl) city(i, j int) string {
 	}
 	return c.text(a, b)
 }
+
+// placeEnd cuts a capitalised place in [a, b) before its first lower-case word that
+// is not a connector of names ("Rio de Janeiro", "Newcastle upon Tyne"): "Austin
+// most of the year", "Queens, right by the airport" and "Leeds permanently" name
+// Austin, Queens and Leeds. A place written in lower case is left as it is.
+func (c *cl) placeEnd(a, b int) int {
+	if r := []rune(c.text(a, a+1)); len(r) == 0 || !unicode.IsUpper(r[0]) {
+		return b
+	}
+	for k := a + 1; k < b; k++ {
+		r := []rune(c.text(k, k+1))
+		if c.t[k].kind != tWord || len(r) == 0 || !unicode.IsLower(r[0]) || placeConnectors[c.w(k)] {
+			continue
+		}
+		b = k
+		for b > a+1 && (placeConnectors[c.w(b-1)] || c.t[b-1].kind == tPunct) {
+			b--
+		}
+		return b
+	}
+	return b
+}
+
+// placeConnectors join the words of a place's name.
+var placeConnectors = map[string]bool{"of": true, "de": true, "del": true, "la": true, "le": true, "les": true,
+	"upon": true, "on": true, "am": true, "an": true, "der": true, "di": true, "da": true, "do": true,
+	"dos": true, "das": true, "van": true, "von": true, "y": true, "and": true, "sur": true, "en": true,
+	"el": true, "al": true, "du": true, "des": true, "im": true, "bei": true, "the": true, "&": true}
 
 // copulaWords are finite forms of "be".
 var copulaWords = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
