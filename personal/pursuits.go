@@ -59,12 +59,35 @@ func (p *parser) emitLanguages(st state, i, e int, key, rule string) int {
 // languagesAt reads a list of languages at i ("Arabic, Turkish and German"); it
 // returns the index after it, or i when the list names no language.
 func (p *parser) languagesAt(i int, st state, key, rule string) int {
-	e := p.valueEnd(i, true, "at", "with", "to", "for", "on", "in", "from", "because", "since", "before", "after", "online")
-	if e == i || p.emitLanguages(st, i, e, key, rule) == 0 {
+	e := p.valueEnd(i, true, "at", "with", "to", "for", "on", "in", "from", "because", "since", "before", "after", "online",
+		"like", "as", "thanks", "pretty", "quite", "very", "really", "fluently", "well", "natively", "badly", "poorly")
+	start := i
+	for k := i; k < e; k++ {
+		if p.w(k) == ":" {
+			start = k + 1 // "three languages: English, Tamil and Malay"
+		}
+	}
+	if e <= start || p.emitLanguages(st, start, e, key, rule) == 0 {
 		return i
+	}
+	// "Polish natively and is learning Japanese": the manner is the list's, and
+	// what follows it goes on
+	manner := false
+	for howWell[p.w(e)] {
+		e, manner = e+1, true
+	}
+	if manner && (p.w(e) == "and" || p.w(e) == ",") {
+		// "German pretty well and some Italian"
+		if n := p.languagesAt(e+1, st, key, rule); n > e+1 {
+			return n
+		}
 	}
 	return p.afterTail(e)
 }
+
+// howWell are the words that say how well one speaks a language.
+var howWell = map[string]bool{"pretty": true, "quite": true, "very": true, "really": true, "fluently": true,
+	"well": true, "natively": true, "badly": true, "poorly": true}
 
 // learning reads what follows "learning" at i: languages, or "to play the guitar"
 // (a hobby).
