@@ -28,6 +28,8 @@ func (p *parser) ageRule(head int, a string, st state) int {
 	switch {
 	case p.at(e, "years", "old") > 0 || p.at(e, "year", "old") > 0 || p.at(e, "yrs", "old") > 0:
 		e += 2
+	case p.w(e) == "years" && ageComparisons[p.w(e+1)]:
+		return head // "is two years older than me": a difference, not an age
 	case p.w(e) == "yo" || p.w(e) == "y/o" || p.w(e) == "years" || p.w(e) == "now" || p.w(e) == "already":
 		e++
 	case p.at(e, "months", "old") > 0:
@@ -39,6 +41,11 @@ func (p *parser) ageRule(head int, a string, st state) int {
 	p.ageFacts(st, a)
 	return e
 }
+
+// ageComparisons after "N years" make N a difference: "two years older", "apart".
+var ageComparisons = map[string]bool{"older": true, "younger": true, "apart": true, "ago": true, "later": true,
+	"before": true, "after": true, "senior": true, "junior": true, "between": true, "behind": true, "ahead": true,
+	"more": true, "less": true, "longer": true}
 
 func (p *parser) ageFacts(st state, a string) {
 	for _, r := range st.s.refs {

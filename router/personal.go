@@ -421,5 +421,21 @@ func (c *cl) role(i, j int, strict bool) string {
 			return ""
 		}
 	}
-	return c.text(a, b)
+	return trimAgePrefix(c.text(a, b))
+}
+
+// trimAgePrefix drops an age said before a role: "34-year-old engineer" is an
+// engineer (the age is a fact of its own).
+func trimAgePrefix(role string) string {
+	digits := strings.IndexFunc(role, func(r rune) bool { return r < '0' || r > '9' })
+	if digits <= 0 {
+		return role
+	}
+	rest := strings.ToLower(role[digits:])
+	for _, p := range []string{"-year-old ", " year old ", "-years-old ", " years old ", "-yr-old ", " yo "} {
+		if strings.HasPrefix(rest, p) && len(role) > digits+len(p) {
+			return strings.TrimSpace(role[digits+len(p):])
+		}
+	}
+	return role
 }
