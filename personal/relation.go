@@ -136,6 +136,9 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 		}
 		return e
 	}
+	if e := p.breedIntro(j, owner); e > j {
+		return e
+	}
 	r, word, k, ok := p.relationAt(j)
 	if !ok || eventNouns[p.w(k)] || p.w(k) == "visit" {
 		return i // "a dentist appointment"
@@ -184,6 +187,48 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 	}
 	return e
 }
+
+// breedIntro reads "a golden retriever named Bailey" at j: a pet named after its
+// breed, whose relation is its species (dog, or cat for a cat breed) and whose
+// breed is a fact. Only with a name: "I have a poodle" alone is too little. A breed
+// that is a relation word of its own ("a beagle called Toby") is left to the
+// relation rule. It returns j when none is there.
+func (p *parser) breedIntro(j, owner int) int {
+	b, be := p.phraseIn(j, func(w string) (string, bool) { return w, breeds[w] })
+	if be == j || p.w(be) != "named" && p.w(be) != "called" {
+		return j
+	}
+	if _, ok := relations[b]; ok {
+		return j
+	}
+	name, ne := p.name(be + 1)
+	if ne == be+1 {
+		return j
+	}
+	species := "dog"
+	if catBreeds[b] {
+		species = "cat"
+	}
+	r := relations[species]
+	m := Mention{Name: name, Relation: species, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(j, ne)}
+	label := ""
+	if owner != User {
+		label = p.ownerLabel(owner)
+		m.Relation, m.Owner = label+"'s "+species, owner
+	}
+	idx := p.mention(m)
+	p.setRelation(idx, r, species, owner, label)
+	v := p.span(j, be)
+	p.emitFx(subj{refs: []int{idx}}, fx{key: factbase.KeyBreed, value: v, rule: "a <breed> named", text: func(x string) string {
+		return x + " is a " + v
+	}})
+	return ne
+}
+
+// catBreeds are the breeds of cats among breeds.
+var catBreeds = map[string]bool{"maine coon": true, "siamese": true, "persian": true, "ragdoll": true,
+	"bengal": true, "sphynx": true, "british shorthair": true, "russian blue": true, "scottish fold": true,
+	"norwegian forest cat": true}
 
 func relWord(r relInfo, word string) string {
 	if r.canon != "" {
