@@ -93,7 +93,8 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 		// "two kids, Leo and Mia" / "two sons named Leo and Max"
 		plural := p.w(j)
 		single := map[string]string{"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
-			"dogs": "dog", "cats": "cat", "brothers": "brother", "sisters": "sister", "boys": "son", "girls": "daughter"}[plural]
+			"dogs": "dog", "cats": "cat", "brothers": "brother", "sisters": "sister", "boys": "son", "girls": "daughter",
+			"kittens": "kitten", "puppies": "puppy"}[plural]
 		if single == "" {
 			return i
 		}
@@ -223,6 +224,56 @@ func (p *parser) breedIntro(j, owner int) int {
 		return x + " is a " + v
 	}})
 	return ne
+}
+
+// petAcquired reads the pets after "adopted", "rescued", "got", "brought home" at
+// i: "a kitten named Mochi", "two kittens, Salt and Pepper", "a greyhound called
+// Bolt". Anything but a named pet is left alone ("got a job", "adopted a routine").
+func (p *parser) petAcquired(i int, st state) int {
+	s := *st.s
+	owner := User
+	switch {
+	case s.isUser() || s.we:
+	case len(s.refs) == 1:
+		owner = s.refs[0]
+	default:
+		return i
+	}
+	if !p.petAt(i) {
+		return i
+	}
+	return p.relationIntroOf(i, st, owner)
+}
+
+// petAt reports whether a pet is introduced at i: an article or a number, then a
+// pet noun or a breed ("a kitten", "two rescue puppies", "a greyhound").
+func (p *parser) petAt(i int) bool {
+	j := i
+	switch p.w(j) {
+	case "a", "an", "one", "two", "three", "four", "2", "3", "4":
+		j++
+	default:
+		return false
+	}
+	for relationModifiers[p.w(j)] || p.w(j) == "rescue" {
+		j++
+	}
+	w := p.w(j)
+	if w == "kittens" || w == "puppies" || w == "dogs" || w == "cats" {
+		return true
+	}
+	if r, ok := relations[w]; ok && r.role == factbase.RolePet {
+		return true
+	}
+	_, e := p.phraseIn(j, func(x string) (string, bool) { return x, breeds[x] })
+	return e > j
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // catBreeds are the breeds of cats among breeds.
