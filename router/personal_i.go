@@ -113,8 +113,9 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		}
 		return none, false
 	case "working":
-		// "..., working at SAP" with the subject of the clause before.
-		if j == 0 && c.impliedI {
+		// "..., working at SAP" with the subject of the clause before; "Currently
+		// working at Airbnb" as a profile's note.
+		if (j == 0 || j == 1 && adverbs[c.w(0)]) && c.impliedI {
 			return c.work(j+1, true)
 		}
 		return none, false

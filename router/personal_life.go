@@ -31,6 +31,29 @@ func (c *cl) moved(k int) (outcome, bool) {
 // work parses what follows "work" (or "working", "employed"): "at/for X [as a R]",
 // "as a R [at/for X]", "by X".
 func (c *cl) work(k int, employed bool) (outcome, bool) {
+	// "I work nights at St. Luke's", "I work part-time for Oxfam", "I work in HR at
+	// Unilever": when and in which department come before the employer.
+	for {
+		if n := c.oneOf(k, []string{"part", "-", "time"}, []string{"full", "-", "time"}, []string{"part", "time"}, []string{"full", "time"}); n > 0 {
+			k = n
+			continue
+		}
+		if !workShifts[c.w(k)] {
+			break
+		}
+		k++
+	}
+	if c.w(k) == "in" {
+		for m := k + 2; m <= k+4 && m < len(c.t); m++ {
+			if c.t[m-1].kind != tWord {
+				break
+			}
+			if c.w(m) == "at" || c.w(m) == "for" {
+				k = m
+				break
+			}
+		}
+	}
 	switch c.w(k) {
 	case "at", "for", "with", "by":
 		if c.w(k) == "with" && !employed {
@@ -77,6 +100,11 @@ func (c *cl) work(k int, employed bool) (outcome, bool) {
 	}
 	return none, false
 }
+
+// workShifts say when or how one works, before where: "I work nights at ...".
+var workShifts = map[string]bool{"nights": true, "days": true, "weekends": true, "evenings": true,
+	"mornings": true, "shifts": true, "part-time": true, "full-time": true, "remotely": true,
+	"freelance": true, "mostly": true}
 
 // iAmA parses "I'm a R [at/for E]" from the article at k.
 func (c *cl) iAmA(k int) (outcome, bool) {
@@ -516,6 +544,7 @@ func (c *cl) basics() (outcome, bool) {
 		n := c.oneOf(0, []string{"home", "is"}, []string{"home", "for", "me", "is"})
 		return c.setFact(factbase.KeyCity, n, end)
 	case c.w(0) == "living" || c.w(0) == "based" || c.w(0) == "residing" || adverbs[c.w(0)] && (c.w(1) == "living" || c.w(1) == "based" || c.w(1) == "moved"),
+		(c.w(0) == "working" || adverbs[c.w(0)] && c.w(1) == "working") && c.p.ref == "" && len(c.p.stmts) == 0 && c.w(0) != "still",
 		(c.w(0) == "moved" || c.w(0) == "relocated") && c.w(1) == "to":
 		if c.p.ref == "" && len(c.p.stmts) == 0 || c.impliedI {
 			saved := c.impliedI
