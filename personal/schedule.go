@@ -160,6 +160,7 @@ func (p *parser) schedule(head, i int, st state) int {
 	k := i
 	what := ""
 	before := ms < i // "On Sundays I take the kids swimming"
+	every := false
 	if before {
 		k = head
 	}
@@ -182,10 +183,15 @@ func (p *parser) schedule(head, i int, st state) int {
 		}
 		me = p.markerTail(me)
 		text := p.span(ms, me)
-		if before {
+		switch {
+		case every:
+			text = "every " + text
+		case before:
 			text = lowerFirst(text)
-		} else if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; day && ms == k {
-			text = "on " + text
+		default:
+			if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; day && ms == k {
+				text = "on " + text
+			}
 		}
 		value := what + " " + text
 		p.mentionsIn(k, vEnd)
@@ -205,12 +211,37 @@ func (p *parser) schedule(head, i int, st state) int {
 			if m2 == nil || p.startsPredicate(n) || p.startsClause(n) {
 				return k
 			}
+			prevEvery := every
+			every = false
+			if e, ok := p.everyAgain(*m, prevEvery, m2, ms2, me2); ok {
+				// "yoga every Tuesday and Thursday": the second day recurs too
+				m2, every = &e, true
+			}
 			m, ms, me = m2, ms2, me2
 			k = n
 			continue
 		}
 		return k
 	}
+}
+
+// everyAgain reads a bare weekday after "every D and" as recurring like the day
+// before it ("every Tuesday and Thursday"); ok is false otherwise.
+func (p *parser) everyAgain(prev when.Marker, prevEvery bool, m *when.Marker, ms, me int) (when.Marker, bool) {
+	if m.Recur != when.Once || prev.Recur == when.Once || p.o.Now.IsZero() || me <= ms ||
+		!prevEvery && !strings.HasPrefix(strings.ToLower(prev.Text), "every ") {
+		return when.Marker{}, false
+	}
+	if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; !day {
+		return when.Marker{}, false
+	}
+	fs := when.Find("every "+p.span(ms, me), p.o.Now)
+	if len(fs) != 1 || fs[0].Recur == when.Once {
+		return when.Marker{}, false
+	}
+	e := fs[0]
+	e.Text = m.Text
+	return e, true
 }
 
 // mentionsIn records the people named with "my" inside a value ("see my therapist
