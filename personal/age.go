@@ -16,7 +16,7 @@ func (p *parser) emitAge(idx int, age, rule string) {
 		p.ex.Mentions[idx].Age = age
 	}
 	unit := " years old"
-	if strings.HasSuffix(age, "months") {
+	if strings.HasSuffix(age, "months") || strings.HasSuffix(age, "weeks") {
 		unit = " old"
 	}
 	p.emit(subj{refs: []int{idx}}, factbase.KeyAge, age, rule, func(s string) string { return s + " is " + age + unit })
@@ -34,6 +34,9 @@ func (p *parser) ageRule(head int, a string, st state) int {
 		e++
 	case p.at(e, "months", "old") > 0:
 		a += " months"
+		e += 2
+	case p.at(e, "weeks", "old") > 0:
+		a += " weeks" // "Our baby is 8 weeks old"
 		e += 2
 	case e < len(p.t) && !(p.w(e) == "and" || p.w(e) == "," || p.w(e) == "but" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == "as" && p.w(e+1) == "of"):
 		return head // "Leo is 8 feet tall", "is 8 minutes away"
