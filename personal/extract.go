@@ -323,11 +323,34 @@ func (p *parser) sentence(t []token) {
 		}
 		return
 	}
+	if e := p.subjectlessTrip(i); e > i {
+		return
+	}
 	before := len(p.ex.Facts)
 	p.clauses(i, corr)
 	if len(p.ex.Facts) == before && !question {
 		p.commCues(i)
 	}
+}
+
+// subjectlessTrip reads a note that drops its "I'm": "Flying to Rome on Friday",
+// "Leaving for Japan in two weeks", "off to tokyo on monday". Only a travel
+// participle followed by where to, and not the subject of a copula ("Flying to Rome
+// on Friday is cheaper").
+func (p *parser) subjectlessTrip(i int) int {
+	w, next := p.w(i), p.w(i+1)
+	if p.o.Speaker == SpeakerAssistant || !travelIng[w] || w == "coming" || w == "moving" || w == "visiting" || w == "going" && next != "to" ||
+		next != "to" && next != "for" && next != "out" && next != "back" && next != "home" && next != "up" && next != "down" {
+		return i
+	}
+	end := p.clauseEnd(i)
+	for k := i + 1; k < end; k++ {
+		if nounClauseVerbs[p.w(k)] {
+			return i
+		}
+	}
+	s := subj{refs: []int{User}, clauseStart: i}
+	return p.travel(i, state{s: &s, start: i})
 }
 
 // trailingHedges end a sentence that is a guess, after a comma: "..., I think".
