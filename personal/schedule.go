@@ -110,6 +110,10 @@ func (p *parser) plan(head int, st state) int {
 	if vEnd <= head {
 		return head
 	}
+	if ms > head && me < end && (p.w(me) == "off" || p.w(me) == "out") && (me+1 == end || valueStop[p.w(me+1)] || p.w(me+1) == "to" || p.w(me+1) == "for" || p.w(me+1) == ",") && !m.Past && m.Recur == when.Once {
+		// "taking Friday off": the particle after the day is the plan's
+		return p.emitPlan(st, factbase.KeyPlan, p.span(head, me+1), m, end, me+1)
+	}
 	return p.planFact(st, p.span(head, vEnd), m, end, me)
 }
 
@@ -122,12 +126,11 @@ func (p *parser) planFact(st state, what string, m *when.Marker, end, me int) in
 	if m.Recur != when.Once {
 		key = factbase.KeySchedule
 	}
-	return p.emitPlan(st, key, what, m, end, me)
+	return p.emitPlan(st, key, what+" "+m.Text, m, end, me)
 }
 
-// emitPlan stores what with its marker under key.
-func (p *parser) emitPlan(st state, key, what string, m *when.Marker, end, me int) int {
-	value := what + " " + m.Text
+// emitPlan stores value, which holds the marker's words, under key.
+func (p *parser) emitPlan(st state, key, value string, m *when.Marker, end, me int) int {
 	mm := *m
 	p.emitFx(*st.s, fx{key: key, value: value, rule: "plan", marker: &mm, correction: st.corr, text: func(x string) string {
 		return x + ": " + value + anchorNote(mm)
@@ -153,7 +156,7 @@ func (p *parser) schedule(head, i int, st state) int {
 		if !m.Past && p.tripNounIn(i, e) {
 			// "has a flight to Lima on March 30": a trip, as "my flight to Lima is
 			// on March 30" is
-			return p.emitPlan(st, factbase.KeyTravel, p.span(i, e), m, end, me)
+			return p.emitPlan(st, factbase.KeyTravel, p.span(i, e)+" "+m.Text, m, end, me)
 		}
 		return p.planFact(st, p.span(i, e), m, end, me)
 	}
