@@ -129,6 +129,14 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{"retired"}}), true
 	case "moved", "relocated":
 		return c.moved(j + 1)
+	case "changed", "updated", "switched":
+		// "I changed my email to lu@example.org"
+		if c.w(j+1) == "my" {
+			if key, n, _ := c.keyAt(j + 2); contactKeys[key] && c.w(n) == "to" {
+				return c.setFact(key, n+1, len(c.t))
+			}
+		}
+		return none, false
 	case "call":
 		// "I call Lisbon home"
 		if n := len(c.t); n-j >= 3 && c.w(n-1) == "home" {
@@ -215,3 +223,7 @@ func (c *cl) hasTimeTail(k int) bool {
 	}
 	return false
 }
+
+// contactKeys are the keys of the user's contact details.
+var contactKeys = map[string]bool{factbase.KeyEmail: true, factbase.KeyWorkEmail: true, factbase.KeyPhone: true,
+	factbase.KeyWorkPhone: true}

@@ -20,11 +20,15 @@ var keyPhrases = map[string]string{
 	"mobile number": factbase.KeyPhone, "mobile phone": factbase.KeyPhone,
 	"mobile phone number": factbase.KeyPhone, "telephone": factbase.KeyPhone,
 	"telephone number": factbase.KeyPhone, "number": factbase.KeyPhone, "contact number": factbase.KeyPhone,
-	"phone no": factbase.KeyPhone,
+	"phone no": factbase.KeyPhone, "whatsapp": factbase.KeyPhone, "whatsapp number": factbase.KeyPhone,
+	"personal number": factbase.KeyPhone, "personal phone": factbase.KeyPhone, "personal email": factbase.KeyEmail,
+	"personal email address": factbase.KeyEmail, "private email": factbase.KeyEmail,
 
 	"work phone": factbase.KeyWorkPhone, "work number": factbase.KeyWorkPhone,
 	"work phone number": factbase.KeyWorkPhone, "office phone": factbase.KeyWorkPhone,
 	"office number": factbase.KeyWorkPhone, "business phone": factbase.KeyWorkPhone,
+	"office line": factbase.KeyWorkPhone, "work line": factbase.KeyWorkPhone, "work mobile": factbase.KeyWorkPhone,
+	"work cell": factbase.KeyWorkPhone,
 
 	"name": factbase.KeyName, "full name": factbase.KeyName, "real name": factbase.KeyName,
 
