@@ -328,6 +328,21 @@ var languages = map[string]string{
 	"maori": "Maori", "hawaiian": "Hawaiian", "swiss german": "Swiss German", "flemish": "Flemish",
 	"scottish gaelic": "Scottish Gaelic", "gaelic": "Gaelic", "yiddish": "Yiddish", "hausa": "Hausa",
 	"igbo": "Igbo", "somali": "Somali", "malayalam": "Malayalam", "kannada": "Kannada",
+	"twi": "Twi", "bosnian": "Bosnian", "slovene": "Slovene", "maltese": "Maltese",
+	"luxembourgish": "Luxembourgish", "xhosa": "Xhosa", "quechua": "Quechua", "guarani": "Guarani",
+	"samoan": "Samoan", "tongan": "Tongan", "fijian": "Fijian", "hokkien": "Hokkien", "wolof": "Wolof",
+	"hmong": "Hmong", "tigrinya": "Tigrinya", "oromo": "Oromo", "filipino": "Filipino", "cebuano": "Cebuano",
+	"dari": "Dari", "belarusian": "Belarusian", "azerbaijani": "Azerbaijani", "azeri": "Azerbaijani",
+	"frisian": "Frisian", "taiwanese": "Taiwanese", "shanghainese": "Shanghainese", "javanese": "Javanese",
+	"malagasy": "Malagasy", "lingala": "Lingala", "kinyarwanda": "Kinyarwanda", "shona": "Shona",
+	"kyrgyz": "Kyrgyz", "tajik": "Tajik", "turkmen": "Turkmen", "uyghur": "Uyghur", "tibetan": "Tibetan",
+	"haitian creole": "Haitian Creole", "sicilian": "Sicilian", "neapolitan": "Neapolitan",
+	"sardinian": "Sardinian", "corsican": "Corsican", "occitan": "Occitan", "breton": "Breton",
+	"cornish": "Cornish", "romansh": "Romansh", "sami": "Sami", "tatar": "Tatar",
+	"mandarin chinese": "Mandarin Chinese", "british sign language": "British Sign Language",
+	"modern greek": "Greek", "standard arabic": "Arabic", "egyptian arabic": "Egyptian Arabic",
+	"levantine arabic": "Levantine Arabic", "moroccan arabic": "Moroccan Arabic", "darija": "Darija",
+	"castilian": "Castilian", "quebecois": "Québécois", "québécois": "Québécois",
 }
 
 // months are month names, which are not names of people.
