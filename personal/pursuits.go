@@ -12,7 +12,10 @@ import (
 // languageQualifiers may stand before a language without being part of it: "a
 // little Japanese", "fluent German".
 var languageQualifiers = []string{"a little bit of", "a little", "a bit of", "a bit", "some", "basic", "fluent",
-	"conversational", "decent", "broken", "native", "good", "some basic", "rusty", "passable", "okay", "ok"}
+	"conversational", "decent", "broken", "native", "good", "some basic", "rusty", "passable", "okay", "ok",
+	"a tiny bit of", "a tiny bit", "limited", "schoolboy", "schoolgirl", "intermediate", "elementary", "advanced",
+	"high school", "pretty good", "very good", "very basic", "survival", "solid", "reasonable", "workable",
+	"perfect", "excellent", "poor", "bad", "terrible", "beginner", "beginner's", "reasonably good"}
 
 // languageTails may follow a language without being part of it: "Polish natively".
 var languageTails = []string{"natively", "fluently", "well", "too", "at home", "at work", "a bit", "a little"}
