@@ -65,6 +65,20 @@ func (p *parser) ageFacts(st state, a string) {
 
 // bornRule reads "born on June 3rd" / "born in 1990" after "was born".
 func (p *parser) bornRule(i int, st state) int {
+	if p.at(i, "and", "raised") > 0 || p.at(i, "and", "bred") > 0 {
+		i += 2 // "born and raised in Detroit"
+	}
+	if p.w(i) == "in" && p.isPlace(i+1) {
+		// "I was born in Accra": where one comes from
+		if _, e := p.markerAt(i); e <= i {
+			e = p.homeOrigin(st, i+1, "was born in")
+			if m, me := p.markerAt(e); m != nil && m.Grain == when.Day {
+				p.birthday(st, m, "was born on") // "... in London on May 3, 2019"
+				return me
+			}
+			return e
+		}
+	}
 	m, e := p.markerAt(i)
 	if m == nil || m.Grain != when.Day {
 		return i

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -220,18 +221,28 @@ func (c *cl) birthday(i, j int) string {
 		i++
 	}
 	end := i
-	dated := false
+	month, day, numeric := false, false, false
 	for k := i; k < j; k++ {
 		w := c.w(k)
 		if w == "and" || w == "but" || w == "so" || w == "which" || w == "btw" {
 			break
 		}
-		if months[w] || c.t[k].kind == tNum || ordinalValue(w) > 0 || strings.ContainsAny(w, "0123456789") {
-			dated = true
+		switch {
+		case months[w]:
+			month = true
+		case strings.ContainsAny(w, "/-.") && strings.ContainsAny(w, "0123456789"):
+			numeric = true // "12/03", "1990-05-03"
+		case ordinalValue(w) > 0 && ordinalValue(w) <= 31:
+			day = true
+		case c.t[k].kind == tNum || strings.ContainsAny(w, "0123456789"):
+			if n, err := strconv.Atoi(strings.TrimRight(w, "stndrh")); err == nil && n >= 1 && n <= 31 {
+				day = true
+			}
 		}
 		end = k + 1
 	}
-	if !dated || end-i > 8 {
+	// A birthday is a day of the year: "March" or "1990" alone is not one.
+	if !(month && day || numeric) || end-i > 8 {
 		return ""
 	}
 	return c.text(i, c.trimPunctEnd(i, end))
