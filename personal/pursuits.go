@@ -79,10 +79,27 @@ func (p *parser) languagesAt(i int, st state, key, rule string) int {
 	for howWell[p.w(e)] {
 		e, manner = e+1, true
 	}
+	if !manner && (p.w(e) == "at" || p.w(e) == "with" || p.w(e) == "to") {
+		// "English at work and Spanish at home", "Spanish with my mom and English
+		// with my friends": a short place or partner, then the next language
+		for k := e + 1; k < len(p.t) && k <= e+4; k++ {
+			if p.t[k].kind != kWord || p.w(k) == "and" {
+				if p.w(k) == "and" || p.w(k) == "," {
+					p.mentionsIn(e+1, k) // "with my mom": she is named all the same
+					e, manner = k, true
+				}
+				break
+			}
+		}
+	}
 	if manner && (p.w(e) == "and" || p.w(e) == ",") {
 		// "German pretty well and some Italian"
-		if n := p.languagesAt(e+1, st, key, rule); n > e+1 {
-			return n
+		n := e + 1
+		if p.w(n) == "and" {
+			n++
+		}
+		if m := p.languagesAt(n, st, key, rule); m > n {
+			return m
 		}
 	}
 	return p.afterTail(e)
