@@ -138,6 +138,11 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		}
 	case "employer", "company", "workplace":
 		return p.employer(v, st, "employer is")
+	case "native language", "first language", "mother tongue", "native tongue", "languages", "language":
+		// "My partner's native language is Catalan"
+		if e := p.languagesAt(v, st, factbase.KeySpeaks, "native language is"); e > v {
+			return e
+		}
 	case "allergy", "allergies":
 		if p.w(v) == "include" || p.w(v) == "are" {
 			v++

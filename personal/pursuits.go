@@ -92,6 +92,20 @@ func (p *parser) languagesAt(i int, st state, key, rule string) int {
 			}
 		}
 	}
+	// "fluent in French and conversational in Italian" (the list may have taken
+	// the adjective in: "French and conversational")
+	n := -1
+	switch {
+	case p.w(e) == "and" && p.w(e+2) == "in" && proficientIn[p.w(e+1)]:
+		n = e + 3
+	case p.w(e) == "in" && e-2 >= start && proficientIn[p.w(e-1)] && p.w(e-2) == "and":
+		n = e + 1
+	}
+	if n > 0 {
+		if m := p.languagesAt(n, st, key, rule); m > n {
+			return m
+		}
+	}
 	if manner && (p.w(e) == "and" || p.w(e) == ",") {
 		// "German pretty well and some Italian"
 		n := e + 1
@@ -104,6 +118,10 @@ func (p *parser) languagesAt(i int, st state, key, rule string) int {
 	}
 	return p.afterTail(e)
 }
+
+// proficientIn are the adjectives of "conversational in Italian".
+var proficientIn = map[string]bool{"conversational": true, "fluent": true, "proficient": true, "competent": true,
+	"decent": true, "good": true, "okay": true, "ok": true, "functional": true, "bilingual": true}
 
 // howWell are the words that say how well one speaks a language.
 var howWell = map[string]bool{"pretty": true, "quite": true, "very": true, "really": true, "fluently": true,
