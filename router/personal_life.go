@@ -209,7 +209,11 @@ func (c *cl) reachMe() (outcome, bool) {
 	n := c.oneOf(0, []string{"you", "can", "reach", "me", "at"}, []string{"you", "can", "contact", "me", "at"},
 		[]string{"you", "can", "email", "me", "at"}, []string{"you", "can", "text", "me", "at"},
 		[]string{"reach", "me", "at"}, []string{"contact", "me", "at"}, []string{"email", "me", "at"},
-		[]string{"text", "me", "at"}, []string{"i", "can", "be", "reached", "at"})
+		[]string{"text", "me", "at"}, []string{"i", "can", "be", "reached", "at"},
+		[]string{"you", "can", "reach", "me", "on"}, []string{"reach", "me", "on"}, []string{"text", "me", "on"},
+		[]string{"call", "me", "on"}, []string{"call", "me", "at"}, []string{"you", "can", "call", "me", "on"},
+		[]string{"you", "can", "call", "me", "at"}, []string{"i", "am", "on", "whatsapp", "at"},
+		[]string{"i", "am", "on", "whatsapp", "on"}, []string{"i", "can", "be", "reached", "on"})
 	if n < 0 {
 		return none, false
 	}
