@@ -403,6 +403,20 @@ func (c *cl) lowerAfterUpper(i, k int) bool {
 
 // employer returns the employer in [i, j), cut before " as a ..." and " in <place>".
 func (c *cl) employer(i, j int) string {
+	if w := c.w(i); w == "a" || w == "an" || w == "this" {
+		// "a bookshop called Pages", "a little startup named Loop"
+		for m := i + 1; m < j && m <= i+5; m++ {
+			if c.t[m].kind != tWord {
+				break
+			}
+			if c.w(m) == "called" || c.w(m) == "named" {
+				if r := []rune(c.text(m+1, m+2)); len(r) > 0 && unicode.IsUpper(r[0]) {
+					return c.employer(m+1, j)
+				}
+				break
+			}
+		}
+	}
 	a, b := c.phrase(i, j, map[string]bool{"as": true, "in": true, "and": c.clauseAfterAnd(i, j)}, employerStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && (c.w(a+1) == "moment" || c.w(a+1) == "weekend" || c.w(a+1) == "same") {
 		return ""
