@@ -146,10 +146,10 @@ func (c *cl) iAmA(k int) (outcome, bool) {
 	return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{r}}), true
 }
 
-// gotJob parses "(got|have|started) a (new) job at X".
+// gotJob parses "(got|have|started) a/the/my (new) job at X".
 func (c *cl) gotJob(k int) (outcome, bool) {
-	if c.w(k) == "a" || c.w(k) == "an" {
-		k++
+	if c.w(k) == "a" || c.w(k) == "an" || c.w(k) == "the" || c.w(k) == "my" {
+		k++ // "I got the job at Spotify", "I started my new job at Arup"
 	}
 	for c.w(k) == "new" || c.w(k) == "full-time" || c.w(k) == "part-time" {
 		k++
