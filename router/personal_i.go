@@ -93,6 +93,12 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			return none, false
 		case "moved", "relocated":
 			return c.moved(k + 1)
+		case "worked":
+			// "I've worked at Deloitte for six years": still there
+			if c.hasTimeTail(k+1) || c.hasSince(k+1) {
+				return c.work(k+1, false)
+			}
+			return none, false
 		case "lived":
 			if c.w(k+1) == "in" && (c.hasTimeTail(k+2) || c.hasSince(k+2)) {
 				return c.setFact(factbase.KeyCity, k+2, len(c.t))
