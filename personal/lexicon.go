@@ -141,6 +141,7 @@ var relationModifiers = map[string]bool{
 	"beloved": true, "sweet": true, "dearest": true, "amazing": true, "wonderful": true, "own": true,
 	"elder": true, "second": true, "first": true, "only": true, "favorite": true, "favourite": true,
 	"adorable": true, "awesome": true, "beautiful": true, "current": true, "two": false,
+	"rescue": true, "family": true,
 }
 
 // kinTitles may stand before a name as a title ("Uncle Bob", "Grandma Rose").
