@@ -245,6 +245,31 @@ func (p *parser) petAcquired(i int, st state) int {
 	return p.relationIntroOf(i, st, owner)
 }
 
+// petNamed reads "our dog Pixel" after "we named" at i: the user's pet and its
+// name. It returns i when none is there.
+func (p *parser) petNamed(i int) int {
+	j := i
+	if p.w(j) != "my" && p.w(j) != "our" && p.w(j) != "the" {
+		return i
+	}
+	j++
+	for relationModifiers[p.w(j)] {
+		j++
+	}
+	r, word, k, ok := p.relationAt(j)
+	if !ok || r.role != factbase.RolePet {
+		return i
+	}
+	name, e := p.name(k)
+	if e == k || p.dry {
+		return i
+	}
+	word = relWord(r, word)
+	idx := p.mention(Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(i, e)})
+	p.setRelation(idx, r, word, User, "")
+	return e
+}
+
 // petAt reports whether a pet is introduced at i: an article or a number, then a
 // pet noun or a breed ("a kitten", "two rescue puppies", "a greyhound").
 func (p *parser) petAt(i int) bool {
