@@ -43,6 +43,7 @@ func (p *parser) travel(head int, st state) int {
 		return head
 	}
 	what := p.span(head, vEnd)
+	p.mentionsIn(head, vEnd) // "visiting my sister Ana in Rome": Ana is the user's sister
 	if strings.HasPrefix(p.w(head), "mov") || strings.HasPrefix(p.w(head), "reloc") {
 		// "moving to Berlin next month": a plan
 		return p.planFact(st, what, m, end, me)
@@ -109,6 +110,11 @@ func (p *parser) plan(head int, st state) int {
 	}
 	if vEnd <= head {
 		return head
+	}
+	if p.w(head) != "expecting" && !strings.Contains(strings.ToLower(p.span(head, vEnd)), "baby") {
+		// "meeting my friend Dario for dinner on Friday"; not "expecting our
+		// second baby in August", who is no one yet
+		p.mentionsIn(head, vEnd)
 	}
 	if ms > head && me < end && (p.w(me) == "off" || p.w(me) == "out") && (me+1 == end || valueStop[p.w(me+1)] || p.w(me+1) == "to" || p.w(me+1) == "for" || p.w(me+1) == ",") && !m.Past && m.Recur == when.Once {
 		// "taking Friday off": the particle after the day is the plan's
