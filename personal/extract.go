@@ -229,6 +229,7 @@ var leadIns = [][]string{
 	{"luckily"}, {"fortunately"}, {"unfortunately"}, {"apparently"}, {"honestly"}, {"basically"},
 	{"as", "you", "know"}, {"you", "know"}, {"you", "should", "know", "that"}, {"important"},
 	{"fyi"}, {"side", "note"}, {"random", "fact"}, {"also", "worth", "knowing"}, {"worth", "knowing"},
+	{"lol"}, {"omg"}, {"ugh"}, {"haha"}, {"lmao"}, {"tbh"}, {"ngl"}, {"guess", "what"},
 }
 
 // correctionLeads mark a clause as an explicit correction.

@@ -8,7 +8,7 @@ import (
 
 // allergy reads the allergens at i.
 func (p *parser) allergy(st state, i int) int {
-	if m, _ := p.markerAt(i); m != nil {
+	if m, _ := p.markerAt(i); m != nil || jokeAllergens[p.w(i)] {
 		// "allergic to Mondays", "allergic to mornings": a figure of speech, no allergen
 		return i
 	}
@@ -33,6 +33,11 @@ func (p *parser) allergy(st state, i int) int {
 	p.emitList(st, i, e, factbase.KeyAllergy, "is allergic to", "is allergic to")
 	return p.afterTail(e)
 }
+
+// jokeAllergens are said to be allergies in jest: "I'm allergic to mornings".
+var jokeAllergens = map[string]bool{"mornings": true, "morning": true, "mondays": true, "monday": true,
+	"weekends": true, "work": true, "homework": true, "exercise": true, "people": true, "effort": true,
+	"commitment": true, "responsibility": true, "adulting": true, "math": true, "meetings": true}
 
 // hasAllergy reads "a peanut allergy", "a severe nut allergy", "allergies to X",
 // "an allergy to X", "a lot of allergies" at i.
