@@ -16,7 +16,7 @@ func (p *parser) emitAge(idx int, age, rule string) {
 		p.ex.Mentions[idx].Age = age
 	}
 	unit := " years old"
-	if strings.HasSuffix(age, "months") {
+	if strings.HasSuffix(age, "months") || strings.HasSuffix(age, "weeks") {
 		unit = " old"
 	}
 	p.emit(subj{refs: []int{idx}}, factbase.KeyAge, age, rule, func(s string) string { return s + " is " + age + unit })
@@ -28,10 +28,15 @@ func (p *parser) ageRule(head int, a string, st state) int {
 	switch {
 	case p.at(e, "years", "old") > 0 || p.at(e, "year", "old") > 0 || p.at(e, "yrs", "old") > 0:
 		e += 2
+	case p.w(e) == "years" && ageComparisons[p.w(e+1)]:
+		return head // "is two years older than me": a difference, not an age
 	case p.w(e) == "yo" || p.w(e) == "y/o" || p.w(e) == "years" || p.w(e) == "now" || p.w(e) == "already":
 		e++
 	case p.at(e, "months", "old") > 0:
 		a += " months"
+		e += 2
+	case p.at(e, "weeks", "old") > 0:
+		a += " weeks" // "Our baby is 8 weeks old"
 		e += 2
 	case e < len(p.t) && !(p.w(e) == "and" || p.w(e) == "," || p.w(e) == "but" || p.w(e) == "-" || p.w(e) == "(" || p.w(e) == "as" && p.w(e+1) == "of"):
 		return head // "Leo is 8 feet tall", "is 8 minutes away"
@@ -39,6 +44,11 @@ func (p *parser) ageRule(head int, a string, st state) int {
 	p.ageFacts(st, a)
 	return e
 }
+
+// ageComparisons after "N years" make N a difference: "two years older", "apart".
+var ageComparisons = map[string]bool{"older": true, "younger": true, "apart": true, "ago": true, "later": true,
+	"before": true, "after": true, "senior": true, "junior": true, "between": true, "behind": true, "ahead": true,
+	"more": true, "less": true, "longer": true}
 
 func (p *parser) ageFacts(st state, a string) {
 	for _, r := range st.s.refs {
@@ -55,6 +65,20 @@ func (p *parser) ageFacts(st state, a string) {
 
 // bornRule reads "born on June 3rd" / "born in 1990" after "was born".
 func (p *parser) bornRule(i int, st state) int {
+	if p.at(i, "and", "raised") > 0 || p.at(i, "and", "bred") > 0 {
+		i += 2 // "born and raised in Detroit"
+	}
+	if p.w(i) == "in" && p.isPlace(i+1) {
+		// "I was born in Accra": where one comes from
+		if _, e := p.markerAt(i); e <= i {
+			e = p.homeOrigin(st, i+1, "was born in")
+			if m, me := p.markerAt(e); m != nil && m.Grain == when.Day {
+				p.birthday(st, m, "was born on") // "... in London on May 3, 2019"
+				return me
+			}
+			return e
+		}
+	}
 	m, e := p.markerAt(i)
 	if m == nil || m.Grain != when.Day {
 		return i

@@ -192,7 +192,9 @@ func (p *parser) commPref(i int) int {
 		for adverbs[p.w(k)] {
 			k++
 		}
-		if l, e := p.language(k); e > k && !neg {
+		if l, e := p.language(k); e > k && !neg && !proficiency[p.w(e)] {
+			// "speak German fluently, some Dutch" describes the speaker, not the
+			// answers wanted
 			p.emitComm(factbase.KeyLanguage, l, w+" in <language>", true)
 			return e
 		}
@@ -434,3 +436,7 @@ func (p *parser) commCues(i int) {
 		}
 	}
 }
+
+// proficiency words after a language say how well one speaks it.
+var proficiency = map[string]bool{"fluently": true, "fluent": true, "well": true, "natively": true,
+	"badly": true, "poorly": true, "a": true, "some": true}

@@ -31,6 +31,20 @@ func (p *parser) copulaRule(head int, st state) int {
 			i++
 		}
 		return p.allergy(st, i)
+	case (hw == "a" || hw == "an") && p.w(head+1) == "native":
+		// "I'm a native Spanish speaker", "a native speaker of Greek"
+		i := head + 2
+		if p.w(i) == "speaker" && p.w(i+1) == "of" {
+			i += 2
+		}
+		if l, e := p.phraseIn(i, languageOf); e > i && (p.w(e) == "speaker" || i > head+2) {
+			if p.w(e) == "speaker" {
+				e++
+			}
+			p.emitFx(*st.s, fx{key: factbase.KeySpeaks, value: l, rule: "is a native <language> speaker", correction: st.corr, text: func(x string) string { return x + " speaks " + l }})
+			return e
+		}
+		return p.copulaArticle(head+1, st)
 	case hw == "a" || hw == "an":
 		return p.copulaArticle(head+1, st)
 	case hw == "the" && (p.w(head+1) == "new" || p.w(head+1) == "current" || occupations[p.w(head+1)]):

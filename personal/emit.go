@@ -64,8 +64,8 @@ func (p *parser) emitFx(s subj, f fx) {
 		refs = []int{User}
 	}
 	for _, ref := range refs {
-		if ref == User && !p.o.UserBasics && !f.userOK && routerKeys[f.key] {
-			continue // the router writes the user's own basics
+		if ref == User && !p.o.UserBasics && !f.userOK && routerKeys[f.key] && len(refs) == 1 {
+			continue // the router writes the user's own basics, not "my brother and I ..."
 		}
 		if ref >= len(p.ex.Mentions) {
 			continue

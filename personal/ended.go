@@ -111,7 +111,70 @@ func endingAt(ws []string, i int) (Ending, bool) {
 		}
 		return slices.Clone(ws[j:k]), k
 	}
+	// "I don't really speak German anymore": adverbs between the negation and the verb
+	skip := func(j int) int {
+		for j < len(ws) && (ws[j] == "really" || ws[j] == "actually" || ws[j] == "even" || ws[j] == "currently") {
+			j++
+		}
+		return j
+	}
 	switch {
+	// "Actually I'm not allergic to cats", "I'm no longer allergic to dust": an
+	// allergy denied ends the one stored, said with "anymore" or not
+	case at(i, "i", "am", "not") && at(skip(i+3), "allergic", "to"), at(i, "i", "am", "no", "longer", "allergic", "to"):
+		j := skip(i + 3)
+		if ws[i+2] == "no" {
+			j = i + 5
+		}
+		if v, _ := value(j + 2); v != nil {
+			return Ending{Words: v, Keys: []string{"allergy"}}, true
+		}
+	// "I outgrew my egg allergy", "I outgrew my allergy to cats"
+	case at(i, "i", "outgrew"), at(i, "i", "have", "outgrown"):
+		j := i + 2
+		if ws[i+1] == "have" {
+			j++
+		}
+		if v, _ := value(j); v != nil {
+			if n := len(v); n > 2 && v[0] == "allergy" && v[1] == "to" {
+				v = v[2:]
+			} else if n > 1 && (v[n-1] == "allergy" || v[n-1] == "allergies") {
+				v = v[:n-1]
+			} else {
+				return Ending{}, false
+			}
+			return Ending{Words: v, Keys: []string{"allergy"}}, true
+		}
+	// "I don't speak German anymore", "I don't really speak Russian"
+	case at(i, "i", "do", "not") && at(skip(i+3), "speak"), at(i, "i", "no", "longer", "speak"):
+		j := skip(i+3) + 1
+		if ws[i+1] == "no" {
+			j = i + 4
+		}
+		if v, _ := value(j); v != nil {
+			return Ending{Words: v, Keys: []string{"languages"}}, true
+		}
+	// "I stopped learning Korean", "I gave up on learning Russian", "I'm not learning
+	// Swedish anymore"
+	case at(i, "i", "stopped", "learning"), at(i, "i", "gave", "up", "learning"), at(i, "i", "gave", "up", "on", "learning"):
+		j := i + 3
+		if ws[i+1] == "gave" {
+			j = i + 4
+			if ws[i+3] == "on" {
+				j++
+			}
+		}
+		if v, _ := value(j); v != nil {
+			return Ending{Words: v, Keys: []string{"languages.learning"}}, true
+		}
+	case at(i, "i", "am", "not", "learning"), at(i, "i", "am", "no", "longer", "learning"):
+		j := i + 4
+		if ws[i+2] == "no" {
+			j = i + 5
+		}
+		if v, k := value(j); v != nil && (anymore(k) || ws[i+2] == "no") {
+			return Ending{Words: v, Keys: []string{"languages.learning"}}, true
+		}
 	// "I'm not vegetarian anymore", "I am no longer a smoker", "I'm not vegan any more"
 	case at(i, "i", "am", "no", "longer"):
 		if v, _ := value(i + 4); v != nil {
@@ -175,7 +238,8 @@ func endingAt(ws []string, i int) (Ending, bool) {
 		} else {
 			return Ending{}, false
 		}
-		if k < len(ws) && (ws[k] == "cancelled" || ws[k] == "canceled" || at(k, "called", "off")) && j > i+1 && j-i-1 <= 6 {
+		if k < len(ws) && (ws[k] == "cancelled" || ws[k] == "canceled" || at(k, "called", "off") || ws[k] == "postponed" ||
+			ws[k] == "off" && (k+1 == len(ws) || ws[k+1] == ",")) && j > i+1 && j-i-1 <= 6 {
 			return Ending{Words: slices.Clone(ws[i+1 : j]), Keys: plannedKeys}, true
 		}
 	}

@@ -232,6 +232,7 @@ var leadIns = [][]string{
 	{"luckily"}, {"fortunately"}, {"unfortunately"}, {"apparently"}, {"honestly"}, {"basically"},
 	{"as", "you", "know"}, {"you", "know"}, {"you", "should", "know", "that"}, {"important"},
 	{"fyi"}, {"side", "note"}, {"random", "fact"}, {"also", "worth", "knowing"}, {"worth", "knowing"},
+	{"lol"}, {"omg"}, {"ugh"}, {"haha"}, {"lmao"}, {"tbh"}, {"ngl"}, {"guess", "what"},
 }
 
 // correctionLeads mark a clause as an explicit correction.
@@ -313,10 +314,20 @@ func (p *parser) sentence(t []token) {
 		}
 		return
 	}
+	if p.trailingHedge() {
+		// "I have a dentist appointment on Friday, I think": the teller is unsure
+		if p.looksPersonal() {
+			p.skip("uncertain: a trailing hedge makes the statement a guess")
+		}
+		return
+	}
 	if conditionStarts[first] || p.at(i, "in", "case") > 0 || p.at(i, "what", "if") > 0 {
 		if p.looksPersonal() {
 			p.skip("hypothetical: a condition or supposition states nothing")
 		}
+		return
+	}
+	if e := p.subjectlessTrip(i); e > i {
 		return
 	}
 	before := len(p.ex.Facts)
@@ -324,6 +335,42 @@ func (p *parser) sentence(t []token) {
 	if len(p.ex.Facts) == before && !question {
 		p.commCues(i)
 	}
+}
+
+// subjectlessTrip reads a note that drops its "I'm": "Flying to Rome on Friday",
+// "Leaving for Japan in two weeks", "off to tokyo on monday". Only a travel
+// participle followed by where to, and not the subject of a copula ("Flying to Rome
+// on Friday is cheaper").
+func (p *parser) subjectlessTrip(i int) int {
+	w, next := p.w(i), p.w(i+1)
+	if p.o.Speaker == SpeakerAssistant || !travelIng[w] || w == "coming" || w == "moving" || w == "visiting" || w == "going" && next != "to" ||
+		next != "to" && next != "for" && next != "out" && next != "back" && next != "home" && next != "up" && next != "down" {
+		return i
+	}
+	end := p.clauseEnd(i)
+	for k := i + 1; k < end; k++ {
+		if nounClauseVerbs[p.w(k)] {
+			return i
+		}
+	}
+	s := subj{refs: []int{User}, clauseStart: i}
+	return p.travel(i, state{s: &s, start: i})
+}
+
+// trailingHedges end a sentence that is a guess, after a comma: "..., I think".
+var trailingHedges = [][]string{{"i", "think"}, {"i", "guess"}, {"i", "believe"}, {"i", "suppose"},
+	{"i", "assume"}, {"i", "reckon"}, {"i", "hope"}, {"probably"}, {"maybe"}, {"perhaps"}, {"possibly"},
+	{"not", "sure"}, {"i'm", "not", "sure"}, {"if", "i", "remember", "correctly"}, {"i", "think", "so"}}
+
+// trailingHedge reports whether the sentence ends with a hedge after a comma.
+func (p *parser) trailingHedge() bool {
+	for _, h := range trailingHedges {
+		k := len(p.t) - len(h)
+		if k >= 2 && p.w(k-1) == "," && p.at(k, h...) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // copulaHeads are complements that continue a copula after "and": "is vegetarian and
@@ -349,7 +396,11 @@ func copulaAfterAnd(t []token) []token {
 			cop = -1
 		}
 		out = append(out, tk)
-		if tk.w == "and" && cop >= 0 && i+1 < len(t) && copulaHeads[t[i+1].w] && i-cop <= 8 {
+		n := i + 1
+		for n < len(t) && n <= i+2 && adverbs[t[n].w] && t[n].w != "so" && t[n].w != "too" {
+			n++ // "slightly allergic to wool and very allergic to down feathers"
+		}
+		if tk.w == "and" && cop >= 0 && n < len(t) && copulaHeads[t[n].w] && i-cop <= 8 {
 			out = append(out, token{w: t[cop].w, kind: kWord, start: t[i+1].start, end: t[i+1].start})
 		}
 	}

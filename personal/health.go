@@ -8,17 +8,36 @@ import (
 
 // allergy reads the allergens at i.
 func (p *parser) allergy(st state, i int) int {
-	if m, _ := p.markerAt(i); m != nil {
+	if m, _ := p.markerAt(i); m != nil || jokeAllergens[p.w(i)] {
 		// "allergic to Mondays", "allergic to mornings": a figure of speech, no allergen
 		return i
 	}
-	e := p.valueEnd(i, true, "since", "for")
+	if objectPronouns[p.w(i)] {
+		// "allergic to something in this soap", "allergic to it": no allergen named
+		return i
+	}
+	e := p.valueEnd(i, true, "since", "for", "in", "at", "around", "during", "whenever")
 	if e == i {
+		return i
+	}
+	for k := i; k < e; k++ {
+		if p.w(k) == ":" {
+			// "allergic to the same things as my mom: dust and pollen": the
+			// allergens are the list after the colon
+			i = k + 1
+		}
+	}
+	if i >= e {
 		return i
 	}
 	p.emitList(st, i, e, factbase.KeyAllergy, "is allergic to", "is allergic to")
 	return p.afterTail(e)
 }
+
+// jokeAllergens are said to be allergies in jest: "I'm allergic to mornings".
+var jokeAllergens = map[string]bool{"mornings": true, "morning": true, "mondays": true, "monday": true,
+	"weekends": true, "work": true, "homework": true, "exercise": true, "people": true, "effort": true,
+	"commitment": true, "responsibility": true, "adulting": true, "math": true, "meetings": true}
 
 // hasAllergy reads "a peanut allergy", "a severe nut allergy", "allergies to X",
 // "an allergy to X", "a lot of allergies" at i.
@@ -38,6 +57,11 @@ func (p *parser) hasAllergy(i int, st state) int {
 	}
 	// "a peanut allergy", "peanut and egg allergies"
 	for k := j; k < j+6 && k < len(p.t); k++ {
+		if k > j && (p.w(k) == "a" || p.w(k) == "an") {
+			// "hay fever and a nut allergy": the article opens another noun
+			// phrase; what is before it is no allergen
+			return i
+		}
 		if p.w(k) == "allergy" || p.w(k) == "allergies" {
 			if k == j {
 				return i

@@ -55,7 +55,9 @@ var relations = map[string]relInfo{
 	"half brother": {factbase.RoleSibling, male, false, "half-brother"}, "half-brother": {factbase.RoleSibling, male, false, ""},
 	"half sister": {factbase.RoleSibling, female, false, "half-sister"}, "half-sister": {factbase.RoleSibling, female, false, ""},
 	"friend": {factbase.RoleFriend, anyGender, false, ""}, "best friend": {factbase.RoleFriend, anyGender, false, ""},
-	"bff": {factbase.RoleFriend, anyGender, false, "best friend"}, "buddy": {factbase.RoleFriend, anyGender, false, "friend"},
+	"bff": {factbase.RoleFriend, anyGender, false, "best friend"}, "bestie": {factbase.RoleFriend, anyGender, false, "best friend"},
+	"bf": {factbase.RolePartner, male, true, "boyfriend"}, "gf": {factbase.RolePartner, female, true, "girlfriend"},
+	"gran": {factbase.RoleOther, female, false, "grandmother"}, "buddy": {factbase.RoleFriend, anyGender, false, "friend"},
 	"pal": {factbase.RoleFriend, anyGender, false, "friend"}, "mate": {factbase.RoleFriend, anyGender, false, "friend"},
 	"girl friend": {factbase.RoleFriend, female, false, "friend"}, "roommate": {factbase.RoleFriend, anyGender, false, ""},
 	"flatmate": {factbase.RoleFriend, anyGender, false, "roommate"}, "housemate": {factbase.RoleFriend, anyGender, false, "roommate"},
@@ -84,6 +86,12 @@ var relations = map[string]relInfo{
 	"tortoise": {factbase.RolePet, anyGender, false, ""}, "gecko": {factbase.RolePet, anyGender, false, ""},
 	"budgie": {factbase.RolePet, anyGender, false, ""}, "pup": {factbase.RolePet, anyGender, false, "puppy"},
 	"kitty": {factbase.RolePet, anyGender, false, "cat"}, "cockatiel": {factbase.RolePet, anyGender, false, ""},
+	"hedgehog": {factbase.RolePet, anyGender, false, ""}, "chinchilla": {factbase.RolePet, anyGender, false, ""},
+	"gerbil": {factbase.RolePet, anyGender, false, ""}, "canary": {factbase.RolePet, anyGender, false, ""},
+	"iguana": {factbase.RolePet, anyGender, false, ""}, "parakeet": {factbase.RolePet, anyGender, false, ""},
+	"cockatoo": {factbase.RolePet, anyGender, false, ""}, "axolotl": {factbase.RolePet, anyGender, false, ""},
+	"bearded dragon": {factbase.RolePet, anyGender, false, ""}, "donkey": {factbase.RolePet, anyGender, false, ""},
+	"alpaca": {factbase.RolePet, anyGender, false, ""}, "tarantula": {factbase.RolePet, anyGender, false, ""},
 	"accountant": {factbase.RoleService, anyGender, false, ""}, "doctor": {factbase.RoleService, anyGender, false, ""},
 	"gp": {factbase.RoleService, anyGender, false, "doctor"}, "dentist": {factbase.RoleService, anyGender, false, ""},
 	"lawyer": {factbase.RoleService, anyGender, false, ""}, "attorney": {factbase.RoleService, anyGender, false, "lawyer"},
@@ -141,6 +149,7 @@ var relationModifiers = map[string]bool{
 	"beloved": true, "sweet": true, "dearest": true, "amazing": true, "wonderful": true, "own": true,
 	"elder": true, "second": true, "first": true, "only": true, "favorite": true, "favourite": true,
 	"adorable": true, "awesome": true, "beautiful": true, "current": true, "two": false,
+	"rescue": true, "family": true,
 }
 
 // kinTitles may stand before a name as a title ("Uncle Bob", "Grandma Rose").
@@ -328,6 +337,21 @@ var languages = map[string]string{
 	"maori": "Maori", "hawaiian": "Hawaiian", "swiss german": "Swiss German", "flemish": "Flemish",
 	"scottish gaelic": "Scottish Gaelic", "gaelic": "Gaelic", "yiddish": "Yiddish", "hausa": "Hausa",
 	"igbo": "Igbo", "somali": "Somali", "malayalam": "Malayalam", "kannada": "Kannada",
+	"twi": "Twi", "bosnian": "Bosnian", "slovene": "Slovene", "maltese": "Maltese",
+	"luxembourgish": "Luxembourgish", "xhosa": "Xhosa", "quechua": "Quechua", "guarani": "Guarani",
+	"samoan": "Samoan", "tongan": "Tongan", "fijian": "Fijian", "hokkien": "Hokkien", "wolof": "Wolof",
+	"hmong": "Hmong", "tigrinya": "Tigrinya", "oromo": "Oromo", "filipino": "Filipino", "cebuano": "Cebuano",
+	"dari": "Dari", "belarusian": "Belarusian", "azerbaijani": "Azerbaijani", "azeri": "Azerbaijani",
+	"frisian": "Frisian", "taiwanese": "Taiwanese", "shanghainese": "Shanghainese", "javanese": "Javanese",
+	"malagasy": "Malagasy", "lingala": "Lingala", "kinyarwanda": "Kinyarwanda", "shona": "Shona",
+	"kyrgyz": "Kyrgyz", "tajik": "Tajik", "turkmen": "Turkmen", "uyghur": "Uyghur", "tibetan": "Tibetan",
+	"haitian creole": "Haitian Creole", "sicilian": "Sicilian", "neapolitan": "Neapolitan",
+	"sardinian": "Sardinian", "corsican": "Corsican", "occitan": "Occitan", "breton": "Breton",
+	"cornish": "Cornish", "romansh": "Romansh", "sami": "Sami", "tatar": "Tatar",
+	"mandarin chinese": "Mandarin Chinese", "british sign language": "British Sign Language",
+	"modern greek": "Greek", "standard arabic": "Arabic", "egyptian arabic": "Egyptian Arabic",
+	"levantine arabic": "Levantine Arabic", "moroccan arabic": "Moroccan Arabic", "darija": "Darija",
+	"castilian": "Castilian", "quebecois": "Québécois", "québécois": "Québécois",
 }
 
 // months are month names, which are not names of people.

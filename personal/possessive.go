@@ -12,6 +12,13 @@ import (
 // phone, age, job, favorite things, a scheduled activity.
 func (p *parser) possPredicate(s *subj, j int) int {
 	st := state{s: s, corr: s.correction, start: j}
+	if a, ok := ageNumber(p.w(j)); ok && !p.dry && len(s.refs) == 1 && s.refs[0] != User &&
+		(j+1 >= len(p.t) || p.t[j+1].kind == kPunct || p.w(j+1) == "now" || p.w(j+1) == "years" || p.w(j+1) == "months" || p.w(j+1) == "and") {
+		// "Sam's 15 now", "Leo's 8": the "'s" is "is"
+		if e := p.ageRule(j, a, st); e > j {
+			return e
+		}
+	}
 	attrEnd := j
 	for attrEnd < len(p.t) && attrEnd < j+5 && p.w(attrEnd) != "is" && p.w(attrEnd) != "are" && p.w(attrEnd) != "was" && p.w(attrEnd) != "will" && p.w(attrEnd) != ":" && p.w(attrEnd) != "has" && p.w(attrEnd) != "changed" && p.w(attrEnd) != "include" && p.w(attrEnd) != "includes" {
 		attrEnd++
@@ -131,9 +138,17 @@ func (p *parser) possPredicate(s *subj, j int) int {
 		}
 	case "employer", "company", "workplace":
 		return p.employer(v, st, "employer is")
+	case "native language", "first language", "mother tongue", "native tongue", "languages", "language":
+		// "My partner's native language is Catalan"
+		if e := p.languagesAt(v, st, factbase.KeySpeaks, "native language is"); e > v {
+			return e
+		}
 	case "allergy", "allergies":
 		if p.w(v) == "include" || p.w(v) == "are" {
 			v++
+		}
+		if p.w(v) == "to" {
+			v++ // "my husband's allergy is to shellfish"
 		}
 		return p.allergy(st, v)
 	case "diet":

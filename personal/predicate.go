@@ -214,7 +214,8 @@ loop:
 		p.skip("death: \"" + p.span(j, min(head+2, len(p.t))) + "\" ends what is known, it adds nothing")
 		return p.clauseEnd(head)
 	}
-	if past && !pastOK[hw] || pastVerbs[hw] && !pastOK[hw] {
+	stillTrue := aux && !past && !neg && (hw == "worked" || hw == "lived") && p.durationIn(head, p.clauseEnd(head))
+	if !stillTrue && (past && !pastOK[hw] || pastVerbs[hw] && !pastOK[hw]) {
 		if e := p.pastRule(head, st); e > head {
 			return e
 		}
@@ -246,6 +247,25 @@ type state struct {
 	neg, past, hypo, cop, aux, corr, future bool
 	modal                                   bool // "can", "must": "can't have dairy" avoids it
 	start                                   int
+}
+
+// durationIn reports whether [i, e) says how long something has lasted: "for 20
+// years", "for a decade", "since 2015". "has worked at Arup for 20 years" still
+// works there; "has worked at Arup" may be long over.
+func (p *parser) durationIn(i, e int) bool {
+	for k := i; k < e; k++ {
+		switch p.w(k) {
+		case "since":
+			return true
+		case "for":
+			n := p.w(k + 1)
+			if isNumber(n) || n == "a" || n == "an" || n == "many" || n == "several" || n == "years" || n == "ages" ||
+				n == "decades" || n == "over" || n == "almost" || n == "nearly" || n == "about" || n == "the" && p.w(k+2) == "past" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var uncertain = map[string]bool{"think": true, "believe": true, "guess": true, "suppose": true, "assume": true,

@@ -12,7 +12,10 @@ import (
 // languageQualifiers may stand before a language without being part of it: "a
 // little Japanese", "fluent German".
 var languageQualifiers = []string{"a little bit of", "a little", "a bit of", "a bit", "some", "basic", "fluent",
-	"conversational", "decent", "broken", "native", "good", "some basic", "rusty", "passable", "okay", "ok"}
+	"conversational", "decent", "broken", "native", "good", "some basic", "rusty", "passable", "okay", "ok",
+	"a tiny bit of", "a tiny bit", "limited", "schoolboy", "schoolgirl", "intermediate", "elementary", "advanced",
+	"high school", "pretty good", "very good", "very basic", "survival", "solid", "reasonable", "workable",
+	"perfect", "excellent", "poor", "bad", "terrible", "beginner", "beginner's", "reasonably good"}
 
 // languageTails may follow a language without being part of it: "Polish natively".
 var languageTails = []string{"natively", "fluently", "well", "too", "at home", "at work", "a bit", "a little"}
@@ -59,12 +62,70 @@ func (p *parser) emitLanguages(st state, i, e int, key, rule string) int {
 // languagesAt reads a list of languages at i ("Arabic, Turkish and German"); it
 // returns the index after it, or i when the list names no language.
 func (p *parser) languagesAt(i int, st state, key, rule string) int {
-	e := p.valueEnd(i, true, "at", "with", "to", "for", "on", "in", "from", "because", "since", "before", "after", "online")
-	if e == i || p.emitLanguages(st, i, e, key, rule) == 0 {
+	e := p.valueEnd(i, true, "at", "with", "to", "for", "on", "in", "from", "because", "since", "before", "after", "online",
+		"like", "as", "thanks", "pretty", "quite", "very", "really", "fluently", "well", "natively", "badly", "poorly")
+	start := i
+	for k := i; k < e; k++ {
+		if p.w(k) == ":" {
+			start = k + 1 // "three languages: English, Tamil and Malay"
+		}
+	}
+	if e <= start || p.emitLanguages(st, start, e, key, rule) == 0 {
 		return i
+	}
+	// "Polish natively and is learning Japanese": the manner is the list's, and
+	// what follows it goes on
+	manner := false
+	for howWell[p.w(e)] {
+		e, manner = e+1, true
+	}
+	if !manner && (p.w(e) == "at" || p.w(e) == "with" || p.w(e) == "to") {
+		// "English at work and Spanish at home", "Spanish with my mom and English
+		// with my friends": a short place or partner, then the next language
+		for k := e + 1; k < len(p.t) && k <= e+4; k++ {
+			if p.t[k].kind != kWord || p.w(k) == "and" {
+				if p.w(k) == "and" || p.w(k) == "," {
+					p.mentionsIn(e+1, k) // "with my mom": she is named all the same
+					e, manner = k, true
+				}
+				break
+			}
+		}
+	}
+	// "fluent in French and conversational in Italian" (the list may have taken
+	// the adjective in: "French and conversational")
+	n := -1
+	switch {
+	case p.w(e) == "and" && p.w(e+2) == "in" && proficientIn[p.w(e+1)]:
+		n = e + 3
+	case p.w(e) == "in" && e-2 >= start && proficientIn[p.w(e-1)] && p.w(e-2) == "and":
+		n = e + 1
+	}
+	if n > 0 {
+		if m := p.languagesAt(n, st, key, rule); m > n {
+			return m
+		}
+	}
+	if manner && (p.w(e) == "and" || p.w(e) == ",") {
+		// "German pretty well and some Italian"
+		n := e + 1
+		if p.w(n) == "and" {
+			n++
+		}
+		if m := p.languagesAt(n, st, key, rule); m > n {
+			return m
+		}
 	}
 	return p.afterTail(e)
 }
+
+// proficientIn are the adjectives of "conversational in Italian".
+var proficientIn = map[string]bool{"conversational": true, "fluent": true, "proficient": true, "competent": true,
+	"decent": true, "good": true, "okay": true, "ok": true, "functional": true, "bilingual": true}
+
+// howWell are the words that say how well one speaks a language.
+var howWell = map[string]bool{"pretty": true, "quite": true, "very": true, "really": true, "fluently": true,
+	"well": true, "natively": true, "badly": true, "poorly": true}
 
 // learning reads what follows "learning" at i: languages, or "to play the guitar"
 // (a hobby).

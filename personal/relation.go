@@ -93,7 +93,8 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 		// "two kids, Leo and Mia" / "two sons named Leo and Max"
 		plural := p.w(j)
 		single := map[string]string{"kids": "child", "children": "child", "sons": "son", "daughters": "daughter",
-			"dogs": "dog", "cats": "cat", "brothers": "brother", "sisters": "sister", "boys": "son", "girls": "daughter"}[plural]
+			"dogs": "dog", "cats": "cat", "brothers": "brother", "sisters": "sister", "boys": "son", "girls": "daughter",
+			"kittens": "kitten", "puppies": "puppy"}[plural]
 		if single == "" {
 			return i
 		}
@@ -134,6 +135,9 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 		if n == 0 {
 			return i
 		}
+		return e
+	}
+	if e := p.breedIntro(j, owner); e > j {
 		return e
 	}
 	r, word, k, ok := p.relationAt(j)
@@ -184,6 +188,123 @@ func (p *parser) relationIntroOf(i int, st state, owner int) int {
 	}
 	return e
 }
+
+// breedIntro reads "a golden retriever named Bailey" at j: a pet named after its
+// breed, whose relation is its species (dog, or cat for a cat breed) and whose
+// breed is a fact. Only with a name: "I have a poodle" alone is too little. A breed
+// that is a relation word of its own ("a beagle called Toby") is left to the
+// relation rule. It returns j when none is there.
+func (p *parser) breedIntro(j, owner int) int {
+	b, be := p.phraseIn(j, func(w string) (string, bool) { return w, breeds[w] })
+	if be == j || p.w(be) != "named" && p.w(be) != "called" {
+		return j
+	}
+	if _, ok := relations[b]; ok {
+		return j
+	}
+	name, ne := p.name(be + 1)
+	if ne == be+1 {
+		return j
+	}
+	species := "dog"
+	if catBreeds[b] {
+		species = "cat"
+	}
+	r := relations[species]
+	m := Mention{Name: name, Relation: species, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(j, ne)}
+	label := ""
+	if owner != User {
+		label = p.ownerLabel(owner)
+		m.Relation, m.Owner = label+"'s "+species, owner
+	}
+	idx := p.mention(m)
+	p.setRelation(idx, r, species, owner, label)
+	v := p.span(j, be)
+	p.emitFx(subj{refs: []int{idx}}, fx{key: factbase.KeyBreed, value: v, rule: "a <breed> named", text: func(x string) string {
+		return x + " is a " + v
+	}})
+	return ne
+}
+
+// petAcquired reads the pets after "adopted", "rescued", "got", "brought home" at
+// i: "a kitten named Mochi", "two kittens, Salt and Pepper", "a greyhound called
+// Bolt". Anything but a named pet is left alone ("got a job", "adopted a routine").
+func (p *parser) petAcquired(i int, st state) int {
+	s := *st.s
+	owner := User
+	switch {
+	case s.isUser() || s.we:
+	case len(s.refs) == 1:
+		owner = s.refs[0]
+	default:
+		return i
+	}
+	if !p.petAt(i) {
+		return i
+	}
+	return p.relationIntroOf(i, st, owner)
+}
+
+// petNamed reads "our dog Pixel" after "we named" at i: the user's pet and its
+// name. It returns i when none is there.
+func (p *parser) petNamed(i int) int {
+	j := i
+	if p.w(j) != "my" && p.w(j) != "our" && p.w(j) != "the" {
+		return i
+	}
+	j++
+	for relationModifiers[p.w(j)] {
+		j++
+	}
+	r, word, k, ok := p.relationAt(j)
+	if !ok || r.role != factbase.RolePet {
+		return i
+	}
+	name, e := p.name(k)
+	if e == k || p.dry {
+		return i
+	}
+	word = relWord(r, word)
+	idx := p.mention(Mention{Name: name, Relation: word, Role: r.role, Gender: genderName(r.gender), Owner: User, Span: p.span(i, e)})
+	p.setRelation(idx, r, word, User, "")
+	return e
+}
+
+// petAt reports whether a pet is introduced at i: an article or a number, then a
+// pet noun or a breed ("a kitten", "two rescue puppies", "a greyhound").
+func (p *parser) petAt(i int) bool {
+	j := i
+	switch p.w(j) {
+	case "a", "an", "one", "two", "three", "four", "2", "3", "4":
+		j++
+	default:
+		return false
+	}
+	for relationModifiers[p.w(j)] || p.w(j) == "rescue" {
+		j++
+	}
+	w := p.w(j)
+	if w == "kittens" || w == "puppies" || w == "dogs" || w == "cats" {
+		return true
+	}
+	if r, ok := relations[w]; ok && r.role == factbase.RolePet {
+		return true
+	}
+	_, e := p.phraseIn(j, func(x string) (string, bool) { return x, breeds[x] })
+	return e > j
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// catBreeds are the breeds of cats among breeds.
+var catBreeds = map[string]bool{"maine coon": true, "siamese": true, "persian": true, "ragdoll": true,
+	"bengal": true, "sphynx": true, "british shorthair": true, "russian blue": true, "scottish fold": true,
+	"norwegian forest cat": true}
 
 func relWord(r relInfo, word string) string {
 	if r.canon != "" {

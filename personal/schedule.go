@@ -43,6 +43,7 @@ func (p *parser) travel(head int, st state) int {
 		return head
 	}
 	what := p.span(head, vEnd)
+	p.mentionsIn(head, vEnd) // "visiting my sister Ana in Rome": Ana is the user's sister
 	if strings.HasPrefix(p.w(head), "mov") || strings.HasPrefix(p.w(head), "reloc") {
 		// "moving to Berlin next month": a plan
 		return p.planFact(st, what, m, end, me)
@@ -68,6 +69,17 @@ func (p *parser) travel(head int, st state) int {
 		return x + ": " + value + anchorNote(mm)
 	}})
 	return max(end, me)
+}
+
+// tripNounIn reports whether the noun phrase opening [i, e) is headed by a travel
+// noun: "a flight to Lima", "our trip to Norway" (not "a school trip", a plan of
+// the day).
+func (p *parser) tripNounIn(i, e int) bool {
+	k := i
+	if objectDeterminers[p.w(k)] {
+		k++
+	}
+	return k < e && travelNouns[p.w(k)] && (k+1 >= e || p.w(k+1) == "to" || p.w(k+1) == "from" || p.w(k+1) == "home")
 }
 
 // anchorNote renders an anchor as " (2026-03-13)".
@@ -99,6 +111,15 @@ func (p *parser) plan(head int, st state) int {
 	if vEnd <= head {
 		return head
 	}
+	if p.w(head) != "expecting" && !strings.Contains(strings.ToLower(p.span(head, vEnd)), "baby") {
+		// "meeting my friend Dario for dinner on Friday"; not "expecting our
+		// second baby in August", who is no one yet
+		p.mentionsIn(head, vEnd)
+	}
+	if ms > head && me < end && (p.w(me) == "off" || p.w(me) == "out") && (me+1 == end || valueStop[p.w(me+1)] || p.w(me+1) == "to" || p.w(me+1) == "for" || p.w(me+1) == ",") && !m.Past && m.Recur == when.Once {
+		// "taking Friday off": the particle after the day is the plan's
+		return p.emitPlan(st, factbase.KeyPlan, p.span(head, me+1), m, end, me+1)
+	}
 	return p.planFact(st, p.span(head, vEnd), m, end, me)
 }
 
@@ -111,7 +132,11 @@ func (p *parser) planFact(st state, what string, m *when.Marker, end, me int) in
 	if m.Recur != when.Once {
 		key = factbase.KeySchedule
 	}
-	value := what + " " + m.Text
+	return p.emitPlan(st, key, what+" "+m.Text, m, end, me)
+}
+
+// emitPlan stores value, which holds the marker's words, under key.
+func (p *parser) emitPlan(st state, key, value string, m *when.Marker, end, me int) int {
 	mm := *m
 	p.emitFx(*st.s, fx{key: key, value: value, rule: "plan", marker: &mm, correction: st.corr, text: func(x string) string {
 		return x + ": " + value + anchorNote(mm)
@@ -128,17 +153,23 @@ func (p *parser) schedule(head, i int, st state) int {
 		return head
 	}
 	if m.Recur == when.Once {
+		e := ms
 		if ms < i {
-			return p.planFact(st, p.span(i, end), m, end, me)
-		}
-		if ms <= i {
+			e = end
+		} else if ms <= i {
 			return head
 		}
-		return p.planFact(st, p.span(i, ms), m, end, me)
+		if !m.Past && p.tripNounIn(i, e) {
+			// "has a flight to Lima on March 30": a trip, as "my flight to Lima is
+			// on March 30" is
+			return p.emitPlan(st, factbase.KeyTravel, p.span(i, e)+" "+m.Text, m, end, me)
+		}
+		return p.planFact(st, p.span(i, e), m, end, me)
 	}
 	k := i
 	what := ""
 	before := ms < i // "On Sundays I take the kids swimming"
+	every := false
 	if before {
 		k = head
 	}
@@ -161,10 +192,15 @@ func (p *parser) schedule(head, i int, st state) int {
 		}
 		me = p.markerTail(me)
 		text := p.span(ms, me)
-		if before {
+		switch {
+		case every:
+			text = "every " + text
+		case before:
 			text = lowerFirst(text)
-		} else if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; day && ms == k {
-			text = "on " + text
+		default:
+			if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; day && ms == k {
+				text = "on " + text
+			}
 		}
 		value := what + " " + text
 		p.mentionsIn(k, vEnd)
@@ -184,12 +220,37 @@ func (p *parser) schedule(head, i int, st state) int {
 			if m2 == nil || p.startsPredicate(n) || p.startsClause(n) {
 				return k
 			}
+			prevEvery := every
+			every = false
+			if e, ok := p.everyAgain(*m, prevEvery, m2, ms2, me2); ok {
+				// "yoga every Tuesday and Thursday": the second day recurs too
+				m2, every = &e, true
+			}
 			m, ms, me = m2, ms2, me2
 			k = n
 			continue
 		}
 		return k
 	}
+}
+
+// everyAgain reads a bare weekday after "every D and" as recurring like the day
+// before it ("every Tuesday and Thursday"); ok is false otherwise.
+func (p *parser) everyAgain(prev when.Marker, prevEvery bool, m *when.Marker, ms, me int) (when.Marker, bool) {
+	if m.Recur != when.Once || prev.Recur == when.Once || p.o.Now.IsZero() || me <= ms ||
+		!prevEvery && !strings.HasPrefix(strings.ToLower(prev.Text), "every ") {
+		return when.Marker{}, false
+	}
+	if _, day := weekdayNumbers[strings.ToLower(p.w(ms))]; !day {
+		return when.Marker{}, false
+	}
+	fs := when.Find("every "+p.span(ms, me), p.o.Now)
+	if len(fs) != 1 || fs[0].Recur == when.Once {
+		return when.Marker{}, false
+	}
+	e := fs[0]
+	e.Text = m.Text
+	return e, true
 }
 
 // mentionsIn records the people named with "my" inside a value ("see my therapist
@@ -352,6 +413,14 @@ func (p *parser) eventClause(i int) int {
 		end = p.clauseEnd(me)
 		npEnd = np
 		keep = np
+		for k := me; k < end; k++ {
+			if w := p.w(k); eventFates[w] || p.isVerbish(k) {
+				// "My dentist appointment on Friday got cancelled": the event is the
+				// subject of a clause that says what became of it, not a plan;
+				// nothing else is read from it either
+				return end
+			}
+		}
 	}
 	what := p.span(np, npEnd)
 	if what != "" {
@@ -374,3 +443,8 @@ func (p *parser) eventClause(i int) int {
 	}})
 	return end
 }
+
+// eventFates say what became of an event: after one, the event is no plan.
+var eventFates = map[string]bool{"got": true, "was": true, "were": true, "has": true, "had": true,
+	"been": true, "cancelled": true, "canceled": true, "postponed": true, "delayed": true,
+	"rescheduled": true, "moved": true, "called": true, "is": true, "are": true}

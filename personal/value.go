@@ -50,6 +50,8 @@ var valueStop = map[string]bool{
 	"anymore": true, "nowadays": true, "these": false, "lately": true, "too": true, "btw": true,
 	"sadly": true, "unfortunately": true, "apparently": true, "honestly": true, "obviously": true,
 	"luckily": true, "fortunately": true, "thankfully": true, "lol": true, "haha": true,
+	"especially": true, "mostly": true, "mainly": true, "particularly": true,
+	"fyi": true, "tbh": true, "imo": true, "ngl": true, "lmao": true, "omg": true, "idk": true, "rn": true,
 }
 
 // valueEnd returns the end of a value starting at i: before a stop word, a clause
@@ -66,13 +68,16 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 				return k
 			}
 		}
+		if k > i && p.trailingAdverbAt(k) {
+			return k // "allergic to cats now", "fluent in Spanish these days"
+		}
 		if (w == "," || w == "and" || w == "or" || w == "&") && k > i {
 			n := k + 1
 			for p.w(n) == "and" || p.w(n) == "," || p.w(n) == "but" {
 				n++
 			}
 			if p.startsClause(n) || p.clauseAt(n, len(p.t)) || p.startsPredicate(n) || p.verbBeforeObject(n) ||
-				p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
+				p.nounClauseAt(n) || p.gappedClauseAt(n) || p.w(n) == "so" || p.w(n) == "which" || p.w(n) == "who" {
 				return k
 			}
 		}
@@ -85,6 +90,87 @@ func (p *parser) valueEnd(i int, cutMarkers bool, extra ...string) int {
 	}
 	return k
 }
+
+// nounClauseAt reports whether a short noun phrase at n is the subject of a verb
+// of its own: "... and the count is high", "... and dogs make me sneeze". A list
+// item never goes on with a copula or with a verb and an object pronoun.
+func (p *parser) nounClauseAt(n int) bool {
+	if n < len(p.t) && p.t[n].kind == kWord && objectDeterminers[p.w(n)] {
+		n++
+	}
+	for m := n + 1; m <= n+3 && m < len(p.t); m++ {
+		w := p.w(m)
+		if p.t[m].kind != kWord || w == "and" || w == "or" {
+			return false
+		}
+		if p.t[m].cap {
+			continue // "Love Is Blind": a title, not a clause
+		}
+		if nounClauseVerbs[w] {
+			return true
+		}
+		if pronounObjects[p.w(m+1)] && !objectPrepositions[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// gappedClauseAt reports whether a person named by a possessive and a relation
+// noun starts at n: after a comma or "and" such a person opens a clause of its own,
+// often with its verb left out ("allergic to shellfish, my husband to nuts").
+func (p *parser) gappedClauseAt(n int) bool {
+	if !possessives[p.w(n)] {
+		return false
+	}
+	for m := n + 1; m <= n+3 && m < len(p.t); m++ {
+		if _, ok := relations[p.w(m)]; ok {
+			return true
+		}
+		if k := m + 1; k < len(p.t) {
+			if _, ok := relations[p.w(m)+" "+p.w(k)]; ok {
+				return true
+			}
+		}
+		if p.t[m].kind != kWord {
+			return false
+		}
+	}
+	return false
+}
+
+// nounClauseVerbs are finite verbs that make a noun phrase before them a subject.
+var nounClauseVerbs = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
+	"aren't": true, "wasn't": true, "weren't": true}
+
+// pronounObjects are object pronouns: a word before one is a verb ("make me").
+var pronounObjects = map[string]bool{"me": true, "us": true, "him": true, "them": true}
+
+// trailingAdverbAt reports whether a time adverb that ends the clause starts at k:
+// "now", "these days", "right now", "at the moment", "again", "currently", in lower
+// case ("Apocalypse Now" is a title) and before the clause's end.
+func (p *parser) trailingAdverbAt(k int) bool {
+	n := 0
+	switch {
+	case p.at(k, "these", "days") > 0, p.at(k, "right", "now") > 0:
+		n = 2
+	case p.at(k, "at", "the", "moment") > 0:
+		n = 3
+	case p.w(k) == "now" || p.w(k) == "again" || p.w(k) == "currently" || p.w(k) == "rn":
+		n = 1
+	default:
+		return false
+	}
+	if p.t[k].cap {
+		return false
+	}
+	e := k + n
+	return e >= len(p.t) || p.t[e].kind == kPunct || p.w(e) == "and" || p.w(e) == "but" || p.w(e) == "too"
+}
+
+// objectPrepositions take an object pronoun without a verb: "cats like him".
+var objectPrepositions = map[string]bool{"to": true, "of": true, "for": true, "with": true, "from": true,
+	"by": true, "at": true, "on": true, "in": true, "about": true, "like": true, "than": true}
 
 // objectDeterminers begin the object of a verb: "carry an EpiPen", "walk the dog".
 var objectDeterminers = map[string]bool{"a": true, "an": true, "the": true, "my": true, "his": true, "her": true,

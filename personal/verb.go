@@ -108,6 +108,17 @@ func (p *parser) verbRule(head int, st state) int {
 			return e
 		}
 		return p.plan(head, st)
+	case (hw == "adopted" || hw == "rescued" || hw == "got" || hw == "brought" && p.w(head+1) == "home") && !st.neg && !st.hypo &&
+		p.petAt(head+1+b2i(hw == "brought")):
+		// "We adopted two kittens, Salt and Pepper", "I just brought home a kitten
+		// named Mochi": a pet joins the family
+		i := head + 1 + b2i(hw == "brought")
+		return max(p.petAcquired(i, st), i)
+	case (hw == "named" || hw == "called") && (st.s.isUser() || st.s.we) && !st.neg && !st.hypo:
+		// "We named our dog Pixel"
+		if e := p.petNamed(head + 1); e > head+1 {
+			return e
+		}
 	case hw == "has" || hw == "have" || hw == "had" && st.aux || hw == "got" && (p.w(head+1) == "a" || p.w(head+1) == "an") && p.jobAt(head+1) == head+1:
 		return p.hasRule(head, st)
 	case (hw == "takes" || hw == "take") && p.medicationAt(head+1):

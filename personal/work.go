@@ -48,6 +48,12 @@ func article(s string) string {
 // employer reads an organisation at i.
 func (p *parser) employer(i int, st state, rule string) int {
 	if p.w(i) == "a" || p.w(i) == "an" {
+		// "works at a bakery called Crumbs": the name after "called"
+		for m := i + 1; m < len(p.t) && m <= i+5 && p.t[m].kind == kWord; m++ {
+			if (p.w(m) == "called" || p.w(m) == "named") && p.isPlace(m+1) {
+				return p.employer(m+1, st, rule)
+			}
+		}
 		return i // "works at a bank": not a name
 	}
 	e := p.valueEnd(i, true, "as", "in", "since", "for", "where", "on", "with", "near", "now", "nowadays", "anymore")

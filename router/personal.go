@@ -1,6 +1,7 @@
 package router
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -220,18 +221,28 @@ func (c *cl) birthday(i, j int) string {
 		i++
 	}
 	end := i
-	dated := false
+	month, day, numeric := false, false, false
 	for k := i; k < j; k++ {
 		w := c.w(k)
 		if w == "and" || w == "but" || w == "so" || w == "which" || w == "btw" {
 			break
 		}
-		if months[w] || c.t[k].kind == tNum || ordinalValue(w) > 0 || strings.ContainsAny(w, "0123456789") {
-			dated = true
+		switch {
+		case months[w]:
+			month = true
+		case strings.ContainsAny(w, "/-.") && strings.ContainsAny(w, "0123456789"):
+			numeric = true // "12/03", "1990-05-03"
+		case ordinalValue(w) > 0 && ordinalValue(w) <= 31:
+			day = true
+		case c.t[k].kind == tNum || strings.ContainsAny(w, "0123456789"):
+			if n, err := strconv.Atoi(strings.TrimRight(w, "stndrh")); err == nil && n >= 1 && n <= 31 {
+				day = true
+			}
 		}
 		end = k + 1
 	}
-	if !dated || end-i > 8 {
+	// A birthday is a day of the year: "March" or "1990" alone is not one.
+	if !(month && day || numeric) || end-i > 8 {
 		return ""
 	}
 	return c.text(i, c.trimPunctEnd(i, end))
@@ -288,6 +299,7 @@ func (c *cl) phrase(i, j int, extra map[string]bool, stops map[string]bool) (int
 			// "Paris, France" keeps its comma; ", and I love it" ends the value.
 			// ", in Park Slope" and ", not Porto" end it too.
 			if nw := c.w(k + 1); nw == "and" || nw == "but" || nw == "which" || nw == "where" || nw == "since" ||
+				nw == "the" && c.lowerAfterUpper(i, k+1) ||
 				nw == "not" || placePreps[nw] || pronouns[nw] || t.w != "," ||
 				strings.HasSuffix(nw, "ing") && c.lowerAfterUpper(i, k+1) {
 				break
@@ -312,6 +324,16 @@ func (c *cl) city(i, j int) string {
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && placeStopsAfterThe[c.w(a+1)] {
 		return ""
 	}
+	for k := a + 1; k < b; k++ {
+		if r := []rune(c.text(k, k+1)); copulaWords[c.w(k)] && len(r) > 0 && unicode.IsLower(r[0]) {
+			// "Living in Tokyo is expensive": the place is inside a subject, and
+			// a lower-case "is" is never part of a place's name.
+			return ""
+		}
+	}
+	if c.w(a) != "the" {
+		b = c.placeEnd(a, b)
+	}
 	if c.w(a) == "the" {
 		// "the Leith area of Edinburgh", "the north of Lyon": the place is after
 		// "of", and a lower-case place after it is no name at all.
@@ -326,6 +348,38 @@ func (c *cl) city(i, j int) string {
 	}
 	return c.text(a, b)
 }
+
+// placeEnd cuts a capitalised place in [a, b) before its first lower-case word that
+// is not a connector of names ("Rio de Janeiro", "Newcastle upon Tyne"): "Austin
+// most of the year", "Queens, right by the airport" and "Leeds permanently" name
+// Austin, Queens and Leeds. A place written in lower case is left as it is.
+func (c *cl) placeEnd(a, b int) int {
+	if r := []rune(c.text(a, a+1)); len(r) == 0 || !unicode.IsUpper(r[0]) {
+		return b
+	}
+	for k := a + 1; k < b; k++ {
+		r := []rune(c.text(k, k+1))
+		if c.t[k].kind != tWord || len(r) == 0 || !unicode.IsLower(r[0]) || placeConnectors[c.w(k)] {
+			continue
+		}
+		b = k
+		for b > a+1 && (placeConnectors[c.w(b-1)] || c.t[b-1].kind == tPunct) {
+			b--
+		}
+		return b
+	}
+	return b
+}
+
+// placeConnectors join the words of a place's name.
+var placeConnectors = map[string]bool{"of": true, "de": true, "del": true, "la": true, "le": true, "les": true,
+	"upon": true, "on": true, "am": true, "an": true, "der": true, "di": true, "da": true, "do": true,
+	"dos": true, "das": true, "van": true, "von": true, "y": true, "and": true, "sur": true, "en": true,
+	"el": true, "al": true, "du": true, "des": true, "im": true, "bei": true, "the": true, "&": true}
+
+// copulaWords are finite forms of "be".
+var copulaWords = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
+	"aren't": true, "wasn't": true, "weren't": true}
 
 // clauseAfterAnd reports whether an "and" in [i, j) is followed by a pronoun or verb,
 // so that it ends the value rather than joining names ("Trinidad and Tobago").
@@ -349,6 +403,20 @@ func (c *cl) lowerAfterUpper(i, k int) bool {
 
 // employer returns the employer in [i, j), cut before " as a ..." and " in <place>".
 func (c *cl) employer(i, j int) string {
+	if w := c.w(i); w == "a" || w == "an" || w == "this" {
+		// "a bookshop called Pages", "a little startup named Loop"
+		for m := i + 1; m < j && m <= i+5; m++ {
+			if c.t[m].kind != tWord {
+				break
+			}
+			if c.w(m) == "called" || c.w(m) == "named" {
+				if r := []rune(c.text(m+1, m+2)); len(r) > 0 && unicode.IsUpper(r[0]) {
+					return c.employer(m+1, j)
+				}
+				break
+			}
+		}
+	}
 	a, b := c.phrase(i, j, map[string]bool{"as": true, "in": true, "and": c.clauseAfterAnd(i, j)}, employerStops)
 	if a >= b || c.t[a].kind == tNum || c.w(a) == "the" && (c.w(a+1) == "moment" || c.w(a+1) == "weekend" || c.w(a+1) == "same") {
 		return ""
@@ -378,5 +446,21 @@ func (c *cl) role(i, j int, strict bool) string {
 			return ""
 		}
 	}
-	return c.text(a, b)
+	return trimAgePrefix(c.text(a, b))
+}
+
+// trimAgePrefix drops an age said before a role: "34-year-old engineer" is an
+// engineer (the age is a fact of its own).
+func trimAgePrefix(role string) string {
+	digits := strings.IndexFunc(role, func(r rune) bool { return r < '0' || r > '9' })
+	if digits <= 0 {
+		return role
+	}
+	rest := strings.ToLower(role[digits:])
+	for _, p := range []string{"-year-old ", " year old ", "-years-old ", " years old ", "-yr-old ", " yo "} {
+		if strings.HasPrefix(rest, p) && len(role) > digits+len(p) {
+			return strings.TrimSpace(role[digits+len(p):])
+		}
+	}
+	return role
 }

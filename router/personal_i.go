@@ -4,6 +4,8 @@ package router
 // bare basics ("Ann, 34, from Leeds").
 
 import (
+	"unicode"
+
 	"github.com/factbase/factbase"
 )
 
@@ -91,8 +93,14 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 			return none, false
 		case "moved", "relocated":
 			return c.moved(k + 1)
+		case "worked":
+			// "I've worked at Deloitte for six years": still there
+			if c.hasTimeTail(k+1) || c.hasSince(k+1) {
+				return c.work(k+1, false)
+			}
+			return none, false
 		case "lived":
-			if c.w(k+1) == "in" && c.hasTimeTail(k+2) {
+			if c.w(k+1) == "in" && (c.hasTimeTail(k+2) || c.hasSince(k+2)) {
 				return c.setFact(factbase.KeyCity, k+2, len(c.t))
 			}
 			return none, false
@@ -104,7 +112,15 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		// "living" with the subject of the clause before: "I'm Brazilian, living in
 		// Lisbon".
 		if c.w(j+1) == "in" && (j > 0 || w == "live" || w == "reside" || c.impliedI) {
+			if n := c.dwellingIn(j + 2); n > 0 {
+				return c.setFact(factbase.KeyCity, n, len(c.t))
+			}
 			return c.setFact(factbase.KeyCity, j+2, len(c.t))
+		}
+		if w == "live" || w == "reside" {
+			if n := c.liveWhere(j + 1); n > 0 {
+				return c.setFact(factbase.KeyCity, n, len(c.t))
+			}
 		}
 		return none, false
 	case "based":
@@ -113,8 +129,9 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		}
 		return none, false
 	case "working":
-		// "..., working at SAP" with the subject of the clause before.
-		if j == 0 && c.impliedI {
+		// "..., working at SAP" with the subject of the clause before; "Currently
+		// working at Airbnb" as a profile's note.
+		if (j == 0 || j == 1 && adverbs[c.w(0)]) && c.impliedI {
 			return c.work(j+1, true)
 		}
 		return none, false
@@ -128,6 +145,14 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 		return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{"retired"}}), true
 	case "moved", "relocated":
 		return c.moved(j + 1)
+	case "changed", "updated", "switched":
+		// "I changed my email to lu@example.org"
+		if c.w(j+1) == "my" {
+			if key, n, _ := c.keyAt(j + 2); contactKeys[key] && c.w(n) == "to" {
+				return c.setFact(key, n+1, len(c.t))
+			}
+		}
+		return none, false
 	case "call":
 		// "I call Lisbon home"
 		if n := len(c.t); n-j >= 3 && c.w(n-1) == "home" {
@@ -209,6 +234,83 @@ func (c *cl) iStatementAt(j int) (outcome, bool) {
 func (c *cl) hasTimeTail(k int) bool {
 	for ; k < len(c.t); k++ {
 		if c.timeTail(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// contactKeys are the keys of the user's contact details.
+var contactKeys = map[string]bool{factbase.KeyEmail: true, factbase.KeyWorkEmail: true, factbase.KeyPhone: true,
+	factbase.KeyWorkPhone: true}
+
+// liveWhere finds the place after "I live" at k when it is not "in" right away:
+// "near Utrecht", "just outside Boston", "on the outskirts of Madrid", "downtown in
+// Chicago", "alone in a small flat in Lisbon", "with my parents in Lima". It
+// returns the index of the place, or -1.
+func (c *cl) liveWhere(k int) int {
+	for c.w(k) == "alone" || c.w(k) == "just" || c.w(k) == "right" || c.w(k) == "downtown" || c.w(k) == "together" {
+		k++
+	}
+	capital := func(n int) int {
+		// "near the beach", "outside the city": no place named
+		if r := []rune(c.text(n, n+1)); len(r) > 0 && unicode.IsUpper(r[0]) {
+			return n
+		}
+		return -1
+	}
+	switch {
+	case c.w(k) == "near" || c.w(k) == "outside":
+		return capital(k + 1)
+	case c.at(k, "on", "the", "outskirts", "of") > 0:
+		return capital(k + 4)
+	case c.w(k) == "with":
+		// "with my parents in Lima", "with my wife and two kids in Leeds"
+		for m := k + 1; m < len(c.t) && m <= k+7; m++ {
+			if c.t[m].kind == tPunct {
+				return -1
+			}
+			if c.w(m) == "in" {
+				if n := c.dwellingIn(m + 1); n > 0 {
+					return n
+				}
+				return m + 1
+			}
+		}
+	case c.w(k) == "in":
+		if n := c.dwellingIn(k + 1); n > 0 {
+			return n
+		}
+		return capital(k + 1) // "downtown in Chicago"
+	}
+	return -1
+}
+
+// dwellingIn reads "a small flat in X" or "a small town called X" at k and returns
+// the index of X, or -1.
+func (c *cl) dwellingIn(k int) int {
+	if c.w(k) != "a" && c.w(k) != "an" {
+		return -1
+	}
+	k++
+	for c.w(k) == "small" || c.w(k) == "little" || c.w(k) == "big" || c.w(k) == "tiny" || c.w(k) == "new" || c.w(k) == "old" {
+		k++
+	}
+	w := c.w(k)
+	switch {
+	case dwellings[w] && c.w(k+1) == "in":
+		return k + 2
+	case (w == "town" || w == "village" || w == "city") && (c.w(k+1) == "called" || c.w(k+1) == "named"):
+		return k + 2
+	}
+	return -1
+}
+
+// hasSince reports whether "since" follows at or after k: "I've lived in Cardiff
+// since 2015" still lives there.
+func (c *cl) hasSince(k int) bool {
+	for ; k < len(c.t); k++ {
+		if c.w(k) == "since" {
 			return true
 		}
 	}

@@ -31,6 +31,29 @@ func (c *cl) moved(k int) (outcome, bool) {
 // work parses what follows "work" (or "working", "employed"): "at/for X [as a R]",
 // "as a R [at/for X]", "by X".
 func (c *cl) work(k int, employed bool) (outcome, bool) {
+	// "I work nights at St. Luke's", "I work part-time for Oxfam", "I work in HR at
+	// Unilever": when and in which department come before the employer.
+	for {
+		if n := c.oneOf(k, []string{"part", "-", "time"}, []string{"full", "-", "time"}, []string{"part", "time"}, []string{"full", "time"}); n > 0 {
+			k = n
+			continue
+		}
+		if !workShifts[c.w(k)] {
+			break
+		}
+		k++
+	}
+	if c.w(k) == "in" {
+		for m := k + 2; m <= k+4 && m < len(c.t); m++ {
+			if c.t[m-1].kind != tWord {
+				break
+			}
+			if c.w(m) == "at" || c.w(m) == "for" {
+				k = m
+				break
+			}
+		}
+	}
 	switch c.w(k) {
 	case "at", "for", "with", "by":
 		if c.w(k) == "with" && !employed {
@@ -78,6 +101,11 @@ func (c *cl) work(k int, employed bool) (outcome, bool) {
 	return none, false
 }
 
+// workShifts say when or how one works, before where: "I work nights at ...".
+var workShifts = map[string]bool{"nights": true, "days": true, "weekends": true, "evenings": true,
+	"mornings": true, "shifts": true, "part-time": true, "full-time": true, "remotely": true,
+	"freelance": true, "mostly": true}
+
 // iAmA parses "I'm a R [at/for E]" from the article at k.
 func (c *cl) iAmA(k int) (outcome, bool) {
 	end := len(c.t)
@@ -118,10 +146,10 @@ func (c *cl) iAmA(k int) (outcome, bool) {
 	return c.statement(Statement{Kind: Set, Key: factbase.KeyRole, Values: []string{r}}), true
 }
 
-// gotJob parses "(got|have|started) a (new) job at X".
+// gotJob parses "(got|have|started) a/the/my (new) job at X".
 func (c *cl) gotJob(k int) (outcome, bool) {
-	if c.w(k) == "a" || c.w(k) == "an" {
-		k++
+	if c.w(k) == "a" || c.w(k) == "an" || c.w(k) == "the" || c.w(k) == "my" {
+		k++ // "I got the job at Spotify", "I started my new job at Arup"
 	}
 	for c.w(k) == "new" || c.w(k) == "full-time" || c.w(k) == "part-time" {
 		k++
@@ -181,7 +209,11 @@ func (c *cl) reachMe() (outcome, bool) {
 	n := c.oneOf(0, []string{"you", "can", "reach", "me", "at"}, []string{"you", "can", "contact", "me", "at"},
 		[]string{"you", "can", "email", "me", "at"}, []string{"you", "can", "text", "me", "at"},
 		[]string{"reach", "me", "at"}, []string{"contact", "me", "at"}, []string{"email", "me", "at"},
-		[]string{"text", "me", "at"}, []string{"i", "can", "be", "reached", "at"})
+		[]string{"text", "me", "at"}, []string{"i", "can", "be", "reached", "at"},
+		[]string{"you", "can", "reach", "me", "on"}, []string{"reach", "me", "on"}, []string{"text", "me", "on"},
+		[]string{"call", "me", "on"}, []string{"call", "me", "at"}, []string{"you", "can", "call", "me", "on"},
+		[]string{"you", "can", "call", "me", "at"}, []string{"i", "am", "on", "whatsapp", "at"},
+		[]string{"i", "am", "on", "whatsapp", "on"}, []string{"i", "can", "be", "reached", "on"})
 	if n < 0 {
 		return none, false
 	}
@@ -291,6 +323,11 @@ func (c *cl) dwelling(k int) (outcome, bool) {
 	}
 	if !dwellings[c.w(k)] || c.w(k+1) != "in" {
 		return none, false
+	}
+	for m := k + 2; m < len(c.t); m++ {
+		if w := c.w(m); w == "every" || w == "each" || w == "during" || w == "for" && c.timeTail(m) {
+			return none, true // "We rent a place in Valencia every August": a holiday, not a home
+		}
 	}
 	v := c.city(k+2, len(c.t))
 	if v == "" {
@@ -511,6 +548,7 @@ func (c *cl) basics() (outcome, bool) {
 		n := c.oneOf(0, []string{"home", "is"}, []string{"home", "for", "me", "is"})
 		return c.setFact(factbase.KeyCity, n, end)
 	case c.w(0) == "living" || c.w(0) == "based" || c.w(0) == "residing" || adverbs[c.w(0)] && (c.w(1) == "living" || c.w(1) == "based" || c.w(1) == "moved"),
+		(c.w(0) == "working" || adverbs[c.w(0)] && c.w(1) == "working") && c.p.ref == "" && len(c.p.stmts) == 0 && c.w(0) != "still",
 		(c.w(0) == "moved" || c.w(0) == "relocated") && c.w(1) == "to":
 		if c.p.ref == "" && len(c.p.stmts) == 0 || c.impliedI {
 			saved := c.impliedI

@@ -20,11 +20,15 @@ var keyPhrases = map[string]string{
 	"mobile number": factbase.KeyPhone, "mobile phone": factbase.KeyPhone,
 	"mobile phone number": factbase.KeyPhone, "telephone": factbase.KeyPhone,
 	"telephone number": factbase.KeyPhone, "number": factbase.KeyPhone, "contact number": factbase.KeyPhone,
-	"phone no": factbase.KeyPhone,
+	"phone no": factbase.KeyPhone, "whatsapp": factbase.KeyPhone, "whatsapp number": factbase.KeyPhone,
+	"personal number": factbase.KeyPhone, "personal phone": factbase.KeyPhone, "personal email": factbase.KeyEmail,
+	"personal email address": factbase.KeyEmail, "private email": factbase.KeyEmail,
 
 	"work phone": factbase.KeyWorkPhone, "work number": factbase.KeyWorkPhone,
 	"work phone number": factbase.KeyWorkPhone, "office phone": factbase.KeyWorkPhone,
 	"office number": factbase.KeyWorkPhone, "business phone": factbase.KeyWorkPhone,
+	"office line": factbase.KeyWorkPhone, "work line": factbase.KeyWorkPhone, "work mobile": factbase.KeyWorkPhone,
+	"work cell": factbase.KeyWorkPhone,
 
 	"name": factbase.KeyName, "full name": factbase.KeyName, "real name": factbase.KeyName,
 
@@ -118,7 +122,10 @@ var cutWords = map[string]bool{
 	"which": true, "who": true, "when": true, "so": true, "while": true, "though": true,
 	"although": true, "until": true, "till": true, "btw": true, "thanks": true, "please": true,
 	"now": true, "currently": true, "nowadays": true, "recently": true, "today": true,
-	"yesterday": true, "lately": true,
+	"yesterday": true, "lately": true, "again": true, "anymore": true,
+	// texting: "berlin w my gf", "shrimp fyi", "lisbon rn"
+	"w": true, "w/": true, "fyi": true, "tbh": true, "rn": true, "lol": true, "haha": true, "imo": true,
+	"ngl": true, "omg": true,
 }
 
 // employerStops may not open an employer: "I work at home", "I work for myself".

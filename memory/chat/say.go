@@ -183,6 +183,16 @@ func (s *Service) Say(ctx context.Context, user factbase.UserID, message string)
 	if err != nil {
 		return SayResult{}, err
 	}
+	if fix, ok := router.Correction(message); ok && people.Message(ctx).Speaker != personal.SpeakerAssistant && correctable(p, pp, fix) {
+		// "Sorry, I meant Basel": the previous message's fact, corrected.
+		res, done, err := s.correct(ctx, user, fix, pp)
+		if err != nil {
+			return SayResult{}, err
+		}
+		if done {
+			return res, nil
+		}
+	}
 	if p.Route != router.RouteWrite && pp.Empty() {
 		out.Skipped = append(unclear, pp.Skipped...)
 		switch p.Route {

@@ -76,7 +76,7 @@ func endedFacts(ctx context.Context, tx factbase.ReadTx, tp *text.Parse, info Me
 				continue
 			case len(en.Keys) == 0 && endedKeysOff(f.Key):
 				continue
-			case !containsRun(normalize.Words(f.Value), en.Words):
+			case !containsRun(normalize.Words(f.Value), en.Words) && !plannedMatch(f, en.Words):
 				continue
 			}
 			done[f.ID] = true
@@ -101,4 +101,30 @@ func containsRun(words, run []string) bool {
 		}
 	}
 	return false
+}
+
+// eventWords name a kind of plan, not which one: "the Rome trip" is the plan that
+// names Rome.
+var eventWords = map[string]bool{"trip": true, "flight": true, "holiday": true, "vacation": true,
+	"plans": true, "plan": true, "visit": true, "journey": true}
+
+// plannedMatch reports whether a plan, trip or schedule holds every word of an
+// ending but the kind of plan: "The Rome trip is off" ends "going to Rome on
+// Friday". At least one word must name it.
+func plannedMatch(f factbase.Fact, words []string) bool {
+	if f.Key != factbase.KeyPlan && f.Key != factbase.KeyTravel && f.Key != factbase.KeySchedule {
+		return false
+	}
+	have := normalize.Words(f.Value)
+	n := 0
+	for _, w := range words {
+		if eventWords[w] {
+			continue
+		}
+		if !slices.Contains(have, w) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

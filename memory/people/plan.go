@@ -244,6 +244,7 @@ func (e *Service) PlanTextIn(ctx context.Context, tx factbase.ReadTx, user factb
 		current  = map[string]factbase.Fact{} // subject|key -> current fact of a one-valued key
 		pending  = map[string]bool{}          // subject|key|norm of pending conflicts
 		sessions = map[string][]string{}      // key|norm -> sessions
+		learned  = map[string]string{}        // subject|norm -> id of a language being learnt
 	)
 	err := func() error {
 		var err error
@@ -256,6 +257,15 @@ func (e *Service) PlanTextIn(ctx context.Context, tx factbase.ReadTx, user factb
 			Speaker: info.Speaker, Source: src})
 		for i, pf := range plan.Facts {
 			f := &plan.Facts[i].Fact
+			if f.Key == factbase.KeySpeaks {
+				// "I'm fluent in Spanish now": a language spoken is no longer being learnt
+				norm := normalize.Value(f.Value)
+				if m, ok, err := tx.Member(ctx, f.Subject, factbase.KeyLearning, norm); err != nil {
+					return err
+				} else if ok {
+					learned[f.Subject+"\x00"+norm] = m.ID
+				}
+			}
 			if pf.Fact.Cardinality != factbase.One {
 				continue
 			}
@@ -317,6 +327,9 @@ func (e *Service) PlanTextIn(ctx context.Context, tx factbase.ReadTx, user factb
 		}
 		k := f.Subject + "\x00" + f.Key
 		norm := normalize.Value(f.Value)
+		if id, ok := learned[f.Subject+"\x00"+norm]; ok && f.Key == factbase.KeySpeaks && !slices.Contains(retract, id) {
+			retract = append(retract, id)
+		}
 		if strings.HasPrefix(f.Key, factbase.CommPrefix) {
 			ss := sessions[f.Key+"\x00"+norm]
 			n := len(ss)
