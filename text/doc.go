@@ -14,9 +14,10 @@
 //
 // What joins runes into one word differs between readers — the router reads
 // "node.js" and "ac/dc" as one word, the date reader "15:30" and "3/4", the
-// personal-facts reader "jamal.k@fastmail.com" — so Tokenize takes Options, and a
-// Parse keeps one token list per Options asked for (View), all made by the one
-// scanner. Its own tokens use the Standard options.
+// personal-facts reader "jamal.k@fastmail.com" — so Tokenize takes Options. A Parse
+// reads its message rune by rune once, into pieces (runs of letters and digits,
+// blanks, single other runes), and joins each token list it is asked for (View) from
+// them by that list's Options; its own tokens use the Standard options.
 //
 // # Sentences, clauses and lists
 //

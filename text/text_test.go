@@ -222,6 +222,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		p := New(msg)
 		checkParse(t, msg, p)
+		checkViews(t, msg)
 		var all []Token
 		for tk := range All(msg, Standard) {
 			all = append(all, tk)
