@@ -35,9 +35,6 @@ type token struct {
 // possessives and contractions expanded.
 var frontEnd = text.Options{Joiners: "'’-.", DigitDots: true, Emails: true, PluralPossessive: true, Expand: true}
 
-// tokenize cuts a message into tokens.
-func tokenize(msg string) []token { return tokensOf(text.All(msg, frontEnd), len(msg)/4+1) }
-
 // readable returns tp, or when its message is longer than MaxMessage or not valid
 // UTF-8, the parse of its first MaxMessage bytes with each invalid byte read as
 // U+FFFD.
@@ -86,41 +83,35 @@ func tokensOf(in iter.Seq[text.Token], n int) []token {
 	return out
 }
 
-// sentences splits tokens at sentence ends (. ! ? ; and line breaks), keeping the
-// terminators with their sentence. A dot after a title ("Dr.") or a single capital
-// letter (an initial) does not end a sentence.
-func sentences(msg string, toks []token) [][]token {
-	var out [][]token
-	start := 0
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		end := false
-		if t.kind == kPunct {
-			switch t.w {
-			case "!", "?", ";":
-				end = true
-			case ".":
-				end = true
-				if i > 0 && toks[i-1].kind == kWord && toks[i-1].end == t.start &&
-					(titles[toks[i-1].w] || abbreviations[toks[i-1].w] || len(toks[i-1].w) == 1 && toks[i-1].cap) {
-					end = false
-				}
-			}
+// sentences splits toks, personal's tokens of tp (as viewOf makes them, words maybe
+// swapped), into the sentences the front end finds in tp's view: ends at . ! ? ; and
+// line breaks, runs of . ! ? kept with the sentence they end (across line breaks,
+// which toks do not hold), and a dot after a title, an abbreviation ("St.") or a
+// single capital letter (an initial) no end.
+func sentences(tp *text.Parse, toks []token) [][]token {
+	in := tp.View(frontEnd)
+	// at[i] is the index in toks of view token i, or of the token after a line break.
+	at := make([]int, len(in)+1)
+	n := 0
+	for i, t := range in {
+		at[i] = n
+		if t.Kind != text.Newline {
+			n++
 		}
-		if !end && i+1 < len(toks) && toks[i+1].start > t.end && strings.ContainsRune(msg[t.end:toks[i+1].start], '\n') {
-			end = true
-		}
-		if !end {
-			continue
-		}
-		for i+1 < len(toks) && toks[i+1].kind == kPunct && strings.Contains(".!?", toks[i+1].w) {
-			i++ // "?!" and "..." stay with the sentence they end
-		}
-		out = append(out, toks[start:i+1])
-		start = i + 1
 	}
-	if start < len(toks) {
-		out = append(out, toks[start:])
+	at[len(in)] = n
+	rules := text.SentenceRules{Ends: "!?;", Runs: ".!?", RunsCrossLines: true, KeepDot: func(i int) bool {
+		if in[i-1].Kind == text.Newline {
+			return false
+		}
+		prev := toks[at[i-1]]
+		return prev.kind == kWord && (titles[prev.w] || abbreviations[prev.w] || len(prev.w) == 1 && prev.cap)
+	}}
+	var out [][]token
+	for _, s := range text.Sentences(in, rules) {
+		if at[s.From] < at[s.To] {
+			out = append(out, toks[at[s.From]:at[s.To]])
+		}
 	}
 	return out
 }

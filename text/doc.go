@@ -22,7 +22,9 @@
 // # Sentences, clauses and lists
 //
 // A sentence ends at . ! ? ; … or a line break, except a dot after a title ("Dr.") or
-// an initial. A clause is a run of a sentence's tokens that says one thing; a Parse cuts
+// an initial. Sentences splits any view by a reader's SentenceRules (the router does
+// not end a sentence at ";", and reads its own abbreviations), so each reader cuts
+// its sentences with this one splitter. A clause is a run of a sentence's tokens that says one thing; a Parse cuts
 // sentences at coordination with a new subject ("... and his wife lives in Rome"),
 // appositives ("Ada, my eldest, ..."), relative clauses ("my sister, who lives in
 // Rome, ...") and reported speech ("Ada told me (that) she moved"); see ClauseKind.

@@ -87,7 +87,7 @@ func (p *Parse) segment() {
 	}
 	p.segmented = true
 	toks := p.Tokens()
-	p.sentences = sentences(toks)
+	p.sentences = Sentences(toks, StandardSentences)
 	for _, s := range p.sentences {
 		cs := clauses(toks, s)
 		p.clauses = append(p.clauses, cs...)

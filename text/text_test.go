@@ -124,6 +124,32 @@ func TestSegment(t *testing.T) {
 	}
 }
 
+func TestSentences(t *testing.T) {
+	noTitles := SentenceRules{Ends: "!?", Runs: ".!?", RunsCrossLines: true, KeepDot: func(int) bool { return false }}
+	tests := []struct {
+		name, msg, want string
+		rules           SentenceRules
+	}{
+		{"standard", "Dr. Ada is 40; Ok… x.\n!", "Dr. Ada is 40; | Ok… | x. | \n!", StandardSentences},
+		{"a quoted end in a run", `Yes. "." no`, `Yes. "." | no`, StandardSentences},
+		{"rules", "Dr. Ada is 40; Ok… x.\n!", "Dr. | Ada is 40; Ok… x.\n!", noTitles},
+		{"run across lines", "Hi.\n\n?! Bye", "Hi.\n\n?! | Bye", noTitles},
+		{"no run across words", "Hi.\nBye", "Hi. | \n | Bye", noTitles},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			toks := Tokenize(tc.msg, Standard)
+			var got []string
+			for _, s := range Sentences(toks, tc.rules) {
+				got = append(got, tc.msg[toks[s.From].Start:toks[s.To-1].End])
+			}
+			if g := strings.Join(got, " | "); g != tc.want {
+				t.Errorf("Sentences(%q) = %q, want %q", tc.msg, g, tc.want)
+			}
+		})
+	}
+}
+
 func TestLists(t *testing.T) {
 	tests := []struct {
 		name string
