@@ -27,3 +27,27 @@ func TestLikesStopAtAClause(t *testing.T) {
 		}
 	}
 }
+
+// TestAppositiveReadsOn: an appositive opening with an article is skipped, so the
+// name before it reads on into its verb.
+func TestAppositiveReadsOn(t *testing.T) {
+	cases := []struct{ msg, want string }{
+		{"My neighbor Tom, a retired pilot, lives in Lyon.", "Tom: relation=neighbor, home.city=Lyon"},
+		{"Martin, my accountant, lives in Boston.", "Martin: relation=accountant, home.city=Boston"},
+		{"I like Rome, the sea, and pasta.", ": likes=Rome, likes=the sea, likes=pasta"},
+	}
+	for _, tc := range cases {
+		ex := Extract(tc.msg, Options{Now: time.Now()})
+		var fs []string
+		name := ""
+		for _, f := range ex.Facts {
+			if f.About >= 0 {
+				name = ex.Mentions[f.About].Name
+			}
+			fs = append(fs, f.Key+"="+f.Value)
+		}
+		if got := name + ": " + strings.Join(fs, ", "); got != tc.want {
+			t.Errorf("Extract(%q) = %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+}

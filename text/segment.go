@@ -16,8 +16,9 @@ const (
 	// own: "... and his wife lives in Rome", "... but she moved". It starts at the
 	// conjunction.
 	Coordinate
-	// Appositive is a noun phrase between commas renaming the name before it: "Ada,
-	// my eldest, lives in Rome" has "my eldest". Head is the name.
+	// Appositive is a noun phrase between commas renaming the name before it, the
+	// name's verb right after the second comma: "Ada, my eldest, lives in Rome" has
+	// "my eldest" ("I like Rome, the sea, and pasta" has none). Head is the name.
 	Appositive
 	// Relative is a clause opened by who, whom, whose, which or where, up to the
 	// next comma or the end of the sentence: "my sister, who lives in Rome". Head is
@@ -232,7 +233,7 @@ func clauses(toks []Token, s Span) []Clause {
 		case embedEnd < 0 && appositiveStarts[w] && i >= s.From+2 && isPunct(toks[i-1], ",") &&
 			toks[i-2].Cap && toks[i-2].Kind == Word:
 			end := nextComma(toks, i+1, s.To)
-			if end >= s.To || end-i > 6 || hasVerb(toks, i, end) {
+			if end+1 >= s.To || end-i > 6 || hasVerb(toks, i, end) || !finiteVerbs[toks[end+1].W] {
 				continue
 			}
 			host = cur

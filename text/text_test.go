@@ -110,6 +110,7 @@ func TestSegment(t *testing.T) {
 		{"no coordination", "I met Ada and her husband", "main:I met Ada and her husband"},
 		{"pronoun coordination", "I moved but she stayed", "main:I moved | coordinate:but she stayed"},
 		{"appositive", "Ada, my eldest, lives in Rome", "main:Ada, | appositive:my eldest | main+:, lives in Rome"},
+		{"no appositive in a list", "I like Rome, the sea, and pasta", "main:I like Rome, the sea, and pasta"},
 		{"relative", "My sister, who lives in Rome, is a nurse", "main:My sister, | relative:who lives in Rome | main+:, is a nurse"},
 		{"relative to end", "I have a brother who plays chess", "main:I have a brother | relative:who plays chess"},
 		{"reported", "Ada told me that she moved to Paris", "main:Ada told me that | reported:she moved to Paris"},
