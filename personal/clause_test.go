@@ -28,12 +28,13 @@ func TestLikesStopAtAClause(t *testing.T) {
 	}
 }
 
-// TestAppositiveReadsOn: an appositive opening with an article is skipped, so the
-// name before it reads on into its verb.
+// TestAppositiveReadsOn: an appositive opening with an article, or a "whose" clause,
+// is skipped, so the name before it reads on into its verb.
 func TestAppositiveReadsOn(t *testing.T) {
 	cases := []struct{ msg, want string }{
 		{"My neighbor Tom, a retired pilot, lives in Lyon.", "Tom: relation=neighbor, home.city=Lyon"},
 		{"Martin, my accountant, lives in Boston.", "Martin: relation=accountant, home.city=Boston"},
+		{"My cousin Ana, whose husband is a chef, lives in Quito.", "Ana: relation=cousin, home.city=Quito"},
 		{"I like Rome, the sea, and pasta.", ": likes=Rome, likes=the sea, likes=pasta"},
 	}
 	for _, tc := range cases {

@@ -108,24 +108,26 @@ func sentences(tp *text.Parse, toks []token) [][]token {
 		return prev.kind == kWord && (titles[prev.w] || abbreviations[prev.w] || len(prev.w) == 1 && prev.cap)
 	}}
 	var out [][]token
-	apps := appositives(tp, in)
+	apps := asides(tp, in)
 	for _, s := range text.Sentences(in, rules) {
 		if at[s.From] < at[s.To] {
-			out = append(out, withoutAppositives(toks[at[s.From]:at[s.To]], &apps))
+			out = append(out, withoutAsides(toks[at[s.From]:at[s.To]], &apps))
 		}
 	}
 	return out
 }
 
-// appositives returns the byte spans of the appositives opening with an article
-// that the front end finds in tp, each with its two commas, in order: "Tom, a
-// retired pilot, lives in Lyon" has ", a retired pilot,". (One opening with "my"
-// names a relation, which the mention reader takes: "Martin, my accountant, ...".)
-func appositives(tp *text.Parse, in []text.Token) [][2]int {
-	// Most messages have no comma before an article, and need no clauses.
+// asides returns the byte spans, each with its two commas, of the embedded clauses
+// the front end finds in tp that personal skips, in order: appositives opening with
+// an article ("Tom, a retired pilot, lives in Lyon" has ", a retired pilot,") and
+// relative clauses opening with "whose" ("Ana, whose husband is a chef, lives in
+// Quito"). An appositive opening with "my" names a relation, which the mention
+// reader takes ("Martin, my accountant, ..."), and it reads "who" clauses itself.
+func asides(tp *text.Parse, in []text.Token) [][2]int {
+	// Most messages have no comma before an article or "whose", and need no clauses.
 	found := false
 	for i := 1; i < len(in) && !found; i++ {
-		found = in[i-1].W == "," && isArticle(in[i].W)
+		found = in[i-1].W == "," && (isArticle(in[i].W) || in[i].W == "whose")
 	}
 	if !found {
 		return nil
@@ -133,7 +135,10 @@ func appositives(tp *text.Parse, in []text.Token) [][2]int {
 	var out [][2]int
 	std := tp.Tokens()
 	for _, c := range tp.Clauses() {
-		if w := std[c.From].W; c.Kind == text.Appositive && c.From > 0 && c.To < len(std) && isArticle(w) {
+		if c.From == 0 || c.To >= len(std) || std[c.From-1].W != "," || std[c.To].W != "," {
+			continue
+		}
+		if w := std[c.From].W; c.Kind == text.Appositive && isArticle(w) || c.Kind == text.Relative && w == "whose" {
 			out = append(out, [2]int{std[c.From-1].Start, std[c.To].End})
 		}
 	}
@@ -142,11 +147,10 @@ func appositives(tp *text.Parse, in []text.Token) [][2]int {
 
 func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
 
-// withoutAppositives returns sentence s less the appositives among apps (in order;
-// those before s's end are taken from apps), so that the name before one reads on
-// into its verb: "Tom, a retired pilot, lives in Lyon" is read as "Tom lives in
-// Lyon".
-func withoutAppositives(s []token, apps *[][2]int) []token {
+// withoutAsides returns sentence s less the asides among apps (in order; those
+// before s's end are taken from apps), so that the name before one reads on into its
+// verb: "Tom, a retired pilot, lives in Lyon" is read as "Tom lives in Lyon".
+func withoutAsides(s []token, apps *[][2]int) []token {
 	end := s[len(s)-1].end
 	var cut [][2]int
 	for len(*apps) > 0 && (*apps)[0][1] <= end {
@@ -160,7 +164,7 @@ func withoutAppositives(s []token, apps *[][2]int) []token {
 	}
 	out := make([]token, 0, len(s))
 	for _, t := range s {
-		if len(cut) > 0 && t.start >= cut[0][1] {
+		for len(cut) > 0 && t.start >= cut[0][1] {
 			cut = cut[1:]
 		}
 		if len(cut) == 0 || t.end <= cut[0][0] || t.start >= cut[0][1] {
