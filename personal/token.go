@@ -3,6 +3,7 @@ package personal
 import (
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -111,7 +112,16 @@ func sentences(tp *text.Parse, toks []token) [][]token {
 	apps := asides(tp, in)
 	for _, s := range text.Sentences(in, rules) {
 		if at[s.From] < at[s.To] {
-			out = append(out, withoutAsides(toks[at[s.From]:at[s.To]], &apps))
+			// What an aside says is read first, so that the sentence's own
+			// subject is the last one named: "Ana, whose daughter is a chef, lives
+			// in Quito. She ..." goes on about Ana.
+			main, said := withoutAsides(toks[at[s.From]:at[s.To]], &apps)
+			for _, a := range said {
+				if len(a) > 0 {
+					out = append(out, a)
+				}
+			}
+			out = append(out, main)
 		}
 	}
 	return out
@@ -123,7 +133,7 @@ func sentences(tp *text.Parse, toks []token) [][]token {
 // relative clauses opening with "whose" ("Ana, whose husband is a chef, lives in
 // Quito"). An appositive opening with "my" names a relation, which the mention
 // reader takes ("Martin, my accountant, ..."), and it reads "who" clauses itself.
-func asides(tp *text.Parse, in []text.Token) [][2]int {
+func asides(tp *text.Parse, in []text.Token) []aside {
 	// Most messages have no comma before an article or "whose", and need no clauses.
 	found := false
 	for i := 1; i < len(in) && !found; i++ {
@@ -132,17 +142,30 @@ func asides(tp *text.Parse, in []text.Token) [][2]int {
 	if !found {
 		return nil
 	}
-	var out [][2]int
+	var out []aside
 	std := tp.Tokens()
 	for _, c := range tp.Clauses() {
-		if c.From == 0 || c.To >= len(std) || std[c.From-1].W != "," || std[c.To].W != "," {
+		if c.From == 0 || c.To >= len(std) || std[c.From-1].W != "," || std[c.To].W != "," || c.Head < 0 {
 			continue
 		}
-		if w := std[c.From].W; c.Kind == text.Appositive && isArticle(w) || c.Kind == text.Relative && w == "whose" {
-			out = append(out, [2]int{std[c.From-1].Start, std[c.To].End})
+		a := aside{start: std[c.From-1].Start, end: std[c.To].End, head: std[c.Head].Start, from: std[c.From].Start}
+		switch w := std[c.From].W; {
+		case c.Kind == text.Appositive && isArticle(w):
+		case c.Kind == text.Relative && w == "whose" && c.From+1 < c.To:
+			a.from, a.whose = std[c.From+1].Start, true
+		default:
+			continue
 		}
+		out = append(out, a)
 	}
 	return out
+}
+
+// aside is an embedded clause personal reads apart: [start, end) with its commas,
+// the name it hangs on at head, and what it says from from on.
+type aside struct {
+	start, end, head, from int
+	whose                  bool // "whose husband is a chef": the head's husband
 }
 
 func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
@@ -150,26 +173,51 @@ func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
 // withoutAsides returns sentence s less the asides among apps (in order; those
 // before s's end are taken from apps), so that the name before one reads on into its
 // verb: "Tom, a retired pilot, lives in Lyon" is read as "Tom lives in Lyon".
-func withoutAsides(s []token, apps *[][2]int) []token {
+func withoutAsides(s []token, apps *[]aside) ([]token, [][]token) {
 	end := s[len(s)-1].end
-	var cut [][2]int
-	for len(*apps) > 0 && (*apps)[0][1] <= end {
-		if (*apps)[0][0] >= s[0].start {
+	var cut []aside
+	for len(*apps) > 0 && (*apps)[0].end <= end {
+		if (*apps)[0].start >= s[0].start {
 			cut = append(cut, (*apps)[0])
 		}
 		*apps = (*apps)[1:]
 	}
 	if len(cut) == 0 {
-		return s
+		return s, nil
+	}
+	var said [][]token
+	for _, a := range cut {
+		said = append(said, asideSentence(s, a))
 	}
 	out := make([]token, 0, len(s))
 	for _, t := range s {
-		for len(cut) > 0 && t.start >= cut[0][1] {
+		for len(cut) > 0 && t.start >= cut[0].end {
 			cut = cut[1:]
 		}
-		if len(cut) == 0 || t.end <= cut[0][0] || t.start >= cut[0][1] {
+		if len(cut) == 0 || t.end <= cut[0].start || t.start >= cut[0].end {
 			out = append(out, t)
 		}
+	}
+	return out, said
+}
+
+// asideSentence returns what aside a of sentence s says, as a sentence of its own:
+// "Tom, a retired pilot," is "Tom is a retired pilot", "Ana, whose husband is a
+// chef," is "Ana's husband is a chef". The name keeps its span; the "is" added has
+// the span of the comma.
+func asideSentence(s []token, a aside) []token {
+	h := sort.Search(len(s), func(i int) bool { return s[i].start >= a.head })
+	if h == len(s) || s[h].start != a.head || s[h].kind != kWord {
+		return nil
+	}
+	head := s[h]
+	head.poss = head.poss || a.whose
+	out := []token{head}
+	if !a.whose {
+		out = append(out, token{w: "is", kind: kWord, start: a.start, end: a.start + 1})
+	}
+	for i := sort.Search(len(s), func(i int) bool { return s[i].start >= a.from }); i < len(s) && s[i].end < a.end; i++ {
+		out = append(out, s[i])
 	}
 	return out
 }
