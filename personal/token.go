@@ -127,12 +127,12 @@ func sentences(tp *text.Parse, toks []token) [][]token {
 	return out
 }
 
-// asides returns the byte spans, each with its two commas, of the embedded clauses
-// the front end finds in tp that personal skips, in order: appositives opening with
-// an article ("Tom, a retired pilot, lives in Lyon" has ", a retired pilot,") and
-// relative clauses opening with "whose" ("Ana, whose husband is a chef, lives in
-// Quito"). An appositive opening with "my" names a relation, which the mention
-// reader takes ("Martin, my accountant, ..."), and it reads "who" clauses itself.
+// asides returns, in order, the embedded clauses between commas the front end finds
+// in tp that personal reads apart: appositives opening with an article ("Tom, a
+// retired pilot, lives in Lyon") and relative clauses opening with "whose" ("Ana,
+// whose husband is a chef, lives in Quito"). An appositive opening with "my" names a
+// relation, which the mention reader takes ("Martin, my accountant, ..."), and it
+// reads "who" clauses itself.
 func asides(tp *text.Parse, in []text.Token) []aside {
 	// Most messages have no comma before an article or "whose", and need no clauses.
 	found := false
@@ -172,7 +172,8 @@ func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
 
 // withoutAsides returns sentence s less the asides among apps (in order; those
 // before s's end are taken from apps), so that the name before one reads on into its
-// verb: "Tom, a retired pilot, lives in Lyon" is read as "Tom lives in Lyon".
+// verb ("Tom, a retired pilot, lives in Lyon" is read as "Tom lives in Lyon"), and
+// what each of them says (see asideSentence).
 func withoutAsides(s []token, apps *[]aside) ([]token, [][]token) {
 	end := s[len(s)-1].end
 	var cut []aside
