@@ -85,6 +85,13 @@
 //     down ("latency down 20%") and counted things ("9 nodes healthy", a count) are not
 //     states; "99% of the time" is not a percentage of anything.
 //   - Values longer than 64 bytes (a 70-digit "count") are dropped as noise.
+//   - The text is not read through the language front end (package text): the
+//     patterns match bytes and read words backwards from each match, with word rules
+//     of their own ("_" and non-spacing marks in a word, a dash inside one, ": = ~ - (" as
+//     marks between a name and its value, a line break stopping the search), and a
+//     sentence or clause ends at punctuation bytes (". " but not "v2.3.", "!", "?", a
+//     line break; ";", ", ", ": " for a clause) with no exception for titles. No view
+//     of text reads that way, and episodes come from ingest, which has no parse.
 //   - Several facts may share a key (two versions, two dates); the result is deduplicated
 //     by key and value only, keeping the highest confidence.
 //

@@ -45,7 +45,7 @@ func EndingsText(tp *text.Parse) []Ending {
 	msg := tp.Msg
 	toks := viewOf(tp)
 	var out []Ending
-	for _, s := range sentences(msg, toks) {
+	for _, s := range sentences(tp, toks) {
 		var ws []string
 		for _, t := range s {
 			if t.kind == kPunct {

@@ -52,7 +52,7 @@ func ExtractText(tp *text.Parse, o Options) Extraction {
 	if o.Speaker == SpeakerAssistant {
 		toks = swapPerson(toks)
 	}
-	for _, s := range sentences(msg, toks) {
+	for _, s := range sentences(tp, toks) {
 		p.sentence(s)
 	}
 	p.dropTellerRelations()

@@ -3,6 +3,7 @@ package personal
 import (
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -34,9 +35,6 @@ type token struct {
 // apostrophes and hyphens, dots between digits and inside emails, emails,
 // possessives and contractions expanded.
 var frontEnd = text.Options{Joiners: "'’-.", DigitDots: true, Emails: true, PluralPossessive: true, Expand: true}
-
-// tokenize cuts a message into tokens.
-func tokenize(msg string) []token { return tokensOf(text.All(msg, frontEnd), len(msg)/4+1) }
 
 // readable returns tp, or when its message is longer than MaxMessage or not valid
 // UTF-8, the parse of its first MaxMessage bytes with each invalid byte read as
@@ -86,41 +84,141 @@ func tokensOf(in iter.Seq[text.Token], n int) []token {
 	return out
 }
 
-// sentences splits tokens at sentence ends (. ! ? ; and line breaks), keeping the
-// terminators with their sentence. A dot after a title ("Dr.") or a single capital
-// letter (an initial) does not end a sentence.
-func sentences(msg string, toks []token) [][]token {
+// sentences splits toks, personal's tokens of tp (as viewOf makes them, words maybe
+// swapped), into the sentences the front end finds in tp's view: ends at . ! ? ; and
+// line breaks, runs of . ! ? kept with the sentence they end (across line breaks,
+// which toks do not hold), and a dot after a title, an abbreviation ("St.") or a
+// single capital letter (an initial) no end.
+func sentences(tp *text.Parse, toks []token) [][]token {
+	in := tp.View(frontEnd)
+	// at[i] is the index in toks of view token i, or of the token after a line break.
+	at := make([]int, len(in)+1)
+	n := 0
+	for i, t := range in {
+		at[i] = n
+		if t.Kind != text.Newline {
+			n++
+		}
+	}
+	at[len(in)] = n
+	rules := text.SentenceRules{Ends: "!?;", Runs: ".!?", RunsCrossLines: true, KeepDot: func(i int) bool {
+		if in[i-1].Kind == text.Newline {
+			return false
+		}
+		prev := toks[at[i-1]]
+		return prev.kind == kWord && (titles[prev.w] || abbreviations[prev.w] || len(prev.w) == 1 && prev.cap)
+	}}
 	var out [][]token
-	start := 0
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		end := false
-		if t.kind == kPunct {
-			switch t.w {
-			case "!", "?", ";":
-				end = true
-			case ".":
-				end = true
-				if i > 0 && toks[i-1].kind == kWord && toks[i-1].end == t.start &&
-					(titles[toks[i-1].w] || abbreviations[toks[i-1].w] || len(toks[i-1].w) == 1 && toks[i-1].cap) {
-					end = false
+	apps := asides(tp, in)
+	for _, s := range text.Sentences(in, rules) {
+		if at[s.From] < at[s.To] {
+			// What an aside says is read first, so that the sentence's own
+			// subject is the last one named: "Ana, whose daughter is a chef, lives
+			// in Quito. She ..." goes on about Ana.
+			main, said := withoutAsides(toks[at[s.From]:at[s.To]], &apps)
+			for _, a := range said {
+				if len(a) > 0 {
+					out = append(out, a)
 				}
 			}
+			out = append(out, main)
 		}
-		if !end && i+1 < len(toks) && toks[i+1].start > t.end && strings.ContainsRune(msg[t.end:toks[i+1].start], '\n') {
-			end = true
-		}
-		if !end {
+	}
+	return out
+}
+
+// asides returns, in order, the embedded clauses between commas the front end finds
+// in tp that personal reads apart: appositives opening with an article ("Tom, a
+// retired pilot, lives in Lyon") and relative clauses opening with "whose" ("Ana,
+// whose husband is a chef, lives in Quito"). An appositive opening with "my" names a
+// relation, which the mention reader takes ("Martin, my accountant, ..."), and it
+// reads "who" clauses itself.
+func asides(tp *text.Parse, in []text.Token) []aside {
+	// Most messages have no comma before an article or "whose", and need no clauses.
+	found := false
+	for i := 1; i < len(in) && !found; i++ {
+		found = in[i-1].W == "," && (isArticle(in[i].W) || in[i].W == "whose")
+	}
+	if !found {
+		return nil
+	}
+	var out []aside
+	std := tp.Tokens()
+	for _, c := range tp.Clauses() {
+		if c.From == 0 || c.To >= len(std) || std[c.From-1].W != "," || std[c.To].W != "," || c.Head < 0 {
 			continue
 		}
-		for i+1 < len(toks) && toks[i+1].kind == kPunct && strings.Contains(".!?", toks[i+1].w) {
-			i++ // "?!" and "..." stay with the sentence they end
+		a := aside{start: std[c.From-1].Start, end: std[c.To].End, head: std[c.Head].Start, from: std[c.From].Start}
+		switch w := std[c.From].W; {
+		case c.Kind == text.Appositive && isArticle(w):
+		case c.Kind == text.Relative && w == "whose" && c.From+1 < c.To:
+			a.from, a.whose = std[c.From+1].Start, true
+		default:
+			continue
 		}
-		out = append(out, toks[start:i+1])
-		start = i + 1
+		out = append(out, a)
 	}
-	if start < len(toks) {
-		out = append(out, toks[start:])
+	return out
+}
+
+// aside is an embedded clause personal reads apart: [start, end) with its commas,
+// the name it hangs on at head, and what it says from from on.
+type aside struct {
+	start, end, head, from int
+	whose                  bool // "whose husband is a chef": the head's husband
+}
+
+func isArticle(w string) bool { return w == "a" || w == "an" || w == "the" }
+
+// withoutAsides returns sentence s less the asides among apps (in order; those
+// before s's end are taken from apps), so that the name before one reads on into its
+// verb ("Tom, a retired pilot, lives in Lyon" is read as "Tom lives in Lyon"), and
+// what each of them says (see asideSentence).
+func withoutAsides(s []token, apps *[]aside) ([]token, [][]token) {
+	end := s[len(s)-1].end
+	var cut []aside
+	for len(*apps) > 0 && (*apps)[0].end <= end {
+		if (*apps)[0].start >= s[0].start {
+			cut = append(cut, (*apps)[0])
+		}
+		*apps = (*apps)[1:]
+	}
+	if len(cut) == 0 {
+		return s, nil
+	}
+	var said [][]token
+	for _, a := range cut {
+		said = append(said, asideSentence(s, a))
+	}
+	out := make([]token, 0, len(s))
+	for _, t := range s {
+		for len(cut) > 0 && t.start >= cut[0].end {
+			cut = cut[1:]
+		}
+		if len(cut) == 0 || t.end <= cut[0].start || t.start >= cut[0].end {
+			out = append(out, t)
+		}
+	}
+	return out, said
+}
+
+// asideSentence returns what aside a of sentence s says, as a sentence of its own:
+// "Tom, a retired pilot," is "Tom is a retired pilot", "Ana, whose husband is a
+// chef," is "Ana's husband is a chef". The name keeps its span; the "is" added has
+// the span of the comma.
+func asideSentence(s []token, a aside) []token {
+	h := sort.Search(len(s), func(i int) bool { return s[i].start >= a.head })
+	if h == len(s) || s[h].start != a.head || s[h].kind != kWord {
+		return nil
+	}
+	head := s[h]
+	head.poss = head.poss || a.whose
+	out := []token{head}
+	if !a.whose {
+		out = append(out, token{w: "is", kind: kWord, start: a.start, end: a.start + 1})
+	}
+	for i := sort.Search(len(s), func(i int) bool { return s[i].start >= a.from }); i < len(s) && s[i].end < a.end; i++ {
+		out = append(out, s[i])
 	}
 	return out
 }

@@ -105,6 +105,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/text"
 )
 
 // MaxMessage is the longest message, in bytes, Parse accepts. Longer messages are
@@ -223,12 +224,13 @@ func Parse(message string) (Result, error) {
 	if !utf8.ValidString(message) {
 		message = strings.ToValidUTF8(message, "\uFFFD")
 	}
-	return parse(message, tokenize(message))
+	return ParseText(text.New(message))
 }
 
-// parse is Parse of a valid message of at most MaxMessage bytes cut into toks.
-func parse(message string, toks []token) (Result, error) {
-	p := parser{msg: message, toks: toks}
+// parse is Parse of a valid message of at most MaxMessage bytes, whose view the
+// front end cut, made into toks.
+func parse(message string, view []text.Token, toks []token) (Result, error) {
+	p := parser{msg: message, view: view, toks: toks}
 	p.run()
 	p.stmts = cancel(p.stmts)
 	r := Result{Route: RouteNone, Statements: p.stmts, Queries: p.queries}

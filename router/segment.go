@@ -1,9 +1,12 @@
 package router
 
+import "github.com/factbase/factbase/text"
+
 // parser holds the state of one Parse call.
 type parser struct {
 	msg     string
 	toks    []token
+	view    []text.Token // the front end's tokens of msg, which toks are made from
 	stmts   []Statement
 	queries []Query
 	clarify []string
@@ -43,51 +46,12 @@ var none = outcome{route: RouteNone}
 // run cuts the message's tokens into sentences and clauses and parses each.
 func (p *parser) run() {
 	p.toks = thirdPerson(p.toks)
-	start := 0
-	for i := 0; i < len(p.toks); i++ {
-		if p.sentenceEnd(i) {
-			end := i + 1
-			// Keep runs of terminal punctuation ("?!", "...") with their sentence.
-			for end < len(p.toks) && isTerminal(p.toks[end].w) {
-				end++
-			}
-			p.sentence(start, end)
-			start, i = end, end-1
-		}
-	}
-	if start < len(p.toks) {
-		p.sentence(start, len(p.toks))
+	for _, s := range p.sentences() {
+		p.sentence(s.From, s.To)
 	}
 }
 
 func isTerminal(w string) bool { return w == "." || w == "!" || w == "?" || w == "…" }
-
-// sentenceEnd reports whether token i ends a sentence.
-func (p *parser) sentenceEnd(i int) bool {
-	t := p.toks[i]
-	if t.kind != tPunct {
-		return false
-	}
-	switch t.w {
-	case "\n", "!", "?", "…":
-		return true
-	case ".":
-		if i == 0 {
-			return true
-		}
-		prev := p.toks[i-1]
-		if prev.e != t.s || prev.kind != tWord {
-			return true
-		}
-		// "Dr. No", "J. R. R. Tolkien": not an end. Such periods are still clause
-		// connectors, so "... is J. My favorite ..." is cut when the rest is a clause.
-		if abbreviations[prev.w] || len([]rune(prev.w)) == 1 {
-			return false
-		}
-		return true
-	}
-	return false
-}
 
 // sentence parses tokens [a, b) as one sentence.
 func (p *parser) sentence(a, b int) {

@@ -3,6 +3,7 @@ package router
 import (
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -50,7 +51,7 @@ func ParseText(tp *text.Parse) (Result, error) {
 		return Parse(tp.Msg)
 	}
 	in := tp.View(frontEnd)
-	return parse(tp.Msg, tokensOf(tp.Msg, slices.Values(in), len(in)+len(in)/8))
+	return parse(tp.Msg, in, tokensOf(tp.Msg, slices.Values(in), len(in)+len(in)/8))
 }
 
 // tokensOf converts the front end's tokens of msg (about n router tokens). Words go through appendWord, the
@@ -207,4 +208,50 @@ var splitHyphen = map[string]bool{
 // hyphenJoin are hyphenated words read as one: "e-mail".
 var hyphenJoin = map[string]string{
 	"email": "email", "emailaddress": "email", "bday": "bday", "cellphone": "cellphone",
+}
+
+// sentences returns the sentences of p.toks as spans of them: the front end's
+// sentences of p.view by the router's rules. A sentence ends at . ! ? … and line
+// breaks, not at ";"; a run of . ! ? … stays with the sentence it ends; a dot right
+// after a word the router reads as an abbreviation ("Dr. No") or a single letter
+// ("J. R. R. Tolkien") is no end. Such dots are still clause connectors, so "... is
+// J. My favorite ..." is cut when the rest is a clause.
+func (p *parser) sentences() []text.Span {
+	rules := text.SentenceRules{Ends: "!?…", Runs: ".!?…", KeepDot: func(i int) bool {
+		d := p.tokenAt(p.view[i].Start)
+		if d <= 0 {
+			return false
+		}
+		prev := p.toks[d-1]
+		return prev.e == p.toks[d].s && prev.kind == tWord &&
+			(abbreviations[prev.w] || utf8.RuneCountInString(prev.w) == 1)
+	}}
+	var out []text.Span
+	j := 0
+	for _, s := range text.Sentences(p.view, rules) {
+		end := p.view[s.To-1].End
+		from := j
+		for j < len(p.toks) && p.toks[j].e <= end {
+			j++
+		}
+		if j > from {
+			out = append(out, text.Span{From: from, To: j})
+		}
+	}
+	if j < len(p.toks) {
+		out = append(out, text.Span{From: j, To: len(p.toks)})
+	}
+	return out
+}
+
+// tokenAt returns the index in p.toks of the punctuation token starting at byte s
+// of the message, or -1.
+func (p *parser) tokenAt(s int) int {
+	i := sort.Search(len(p.toks), func(i int) bool { return p.toks[i].s >= s })
+	for ; i < len(p.toks) && p.toks[i].s == s; i++ {
+		if p.toks[i].kind == tPunct {
+			return i
+		}
+	}
+	return -1
 }

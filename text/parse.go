@@ -25,6 +25,7 @@ type Parse struct {
 	// Msg is the message as given.
 	Msg string
 
+	pieces    []piece // the one scan of Msg every token list is joined from
 	tokens    []Token
 	sentences []Span
 	clauses   []Clause
@@ -47,9 +48,17 @@ func New(msg string) *Parse { return &Parse{Msg: msg} }
 // the returned slice.
 func (p *Parse) Tokens() []Token {
 	if p.tokens == nil {
-		p.tokens = Tokenize(p.Msg, Standard)
+		p.tokens = viewOf(p.Msg, p.scan(), Standard)
 	}
 	return p.tokens
+}
+
+// scan returns the pieces of Msg, scanned the first time.
+func (p *Parse) scan() []piece {
+	if p.pieces == nil {
+		p.pieces = pieces(p.Msg)
+	}
+	return p.pieces
 }
 
 // Sentences returns the sentences of Msg as spans of Tokens, in order, covering
@@ -78,7 +87,7 @@ func (p *Parse) segment() {
 	}
 	p.segmented = true
 	toks := p.Tokens()
-	p.sentences = sentences(toks)
+	p.sentences = Sentences(toks, StandardSentences)
 	for _, s := range p.sentences {
 		cs := clauses(toks, s)
 		p.clauses = append(p.clauses, cs...)
@@ -89,7 +98,8 @@ func (p *Parse) segment() {
 }
 
 // View returns Msg's tokens cut with o, made once per Options and kept (up to
-// MaxViews of them). The caller must not change the returned slice.
+// MaxViews of them). Every view is joined from the one scan of Msg the Parse keeps:
+// Msg is read rune by rune once, however many views are asked for. The caller must not change the returned slice.
 func (p *Parse) View(o Options) []Token {
 	if o == Standard {
 		return p.Tokens()
@@ -97,7 +107,7 @@ func (p *Parse) View(o Options) []Token {
 	if toks, ok := p.views[o]; ok {
 		return toks
 	}
-	toks := Tokenize(p.Msg, o)
+	toks := viewOf(p.Msg, p.scan(), o)
 	if p.views == nil {
 		p.views = map[Options][]Token{}
 	}

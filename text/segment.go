@@ -1,6 +1,9 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // ClauseKind says what a clause is to its sentence.
 type ClauseKind uint8
@@ -13,8 +16,9 @@ const (
 	// own: "... and his wife lives in Rome", "... but she moved". It starts at the
 	// conjunction.
 	Coordinate
-	// Appositive is a noun phrase between commas renaming the name before it: "Ada,
-	// my eldest, lives in Rome" has "my eldest". Head is the name.
+	// Appositive is a noun phrase between commas renaming the name before it, the
+	// name's verb right after the second comma: "Ada, my eldest, lives in Rome" has
+	// "my eldest" ("I like Rome, the sea, and pasta" has none). Head is the name.
 	Appositive
 	// Relative is a clause opened by who, whom, whose, which or where, up to the
 	// next comma or the end of the sentence: "my sister, who lives in Rome". Head is
@@ -66,10 +70,36 @@ var titles = map[string]bool{
 	"no": true, "dept": true, "inc": true, "ltd": true, "co": true,
 }
 
-// sentences splits tokens at sentence ends: . ! ? ; … and line breaks, keeping runs of
-// terminators ("?!", "...") with the sentence they end. A dot right after a title
-// ("Dr.") or a single capital letter (an initial) does not end a sentence.
-func sentences(toks []Token) []Span {
+// SentenceRules say where a reader's sentences end. A line break always ends one.
+type SentenceRules struct {
+	// Ends are the punctuation runes besides the dot that end a sentence: Standard
+	// "!?;…".
+	Ends string
+	// Runs are the punctuation runes a run of which right after a sentence's end
+	// ("?!", "...") stays with that sentence: Standard ".!?…".
+	Runs string
+	// RunsCrossLines lets such a run go on past line breaks ("Hi.\n!" is one
+	// sentence), for a reader that drops line breaks. Standard: false.
+	RunsCrossLines bool
+	// KeepDot reports whether the dot toks[i], which comes right after the token
+	// before it (no space between), does not end its sentence: "Dr.", "J.". Standard
+	// (nil): the token before is a title or a single capital letter.
+	KeepDot func(i int) bool
+}
+
+// StandardSentences are the rules of a Parse's own sentences.
+var StandardSentences = SentenceRules{Ends: "!?;…", Runs: ".!?…"}
+
+// Sentences splits toks into sentences by r: spans in order covering every token.
+// Its cost is linear in len(toks).
+func Sentences(toks []Token, r SentenceRules) []Span {
+	keepDot := r.KeepDot
+	if keepDot == nil {
+		keepDot = func(i int) bool {
+			prev := toks[i-1]
+			return prev.Kind == Word && (titles[prev.W] || len(prev.W) == 1 && prev.Cap)
+		}
+	}
 	var out []Span
 	start := 0
 	for i := 0; i < len(toks); i++ {
@@ -78,23 +108,22 @@ func sentences(toks []Token) []Span {
 		switch {
 		case t.Kind == Newline:
 			end = true
+		case t.Kind == Punct && t.W == ".":
+			end = i == 0 || toks[i-1].End != t.Start || !keepDot(i)
 		case t.Kind == Punct:
-			switch t.W {
-			case "!", "?", ";", "…":
-				end = true
-			case ".":
-				end = true
-				if i > 0 && toks[i-1].End == t.Start && (toks[i-1].Kind == Word) &&
-					(titles[toks[i-1].W] || len(toks[i-1].W) == 1 && toks[i-1].Cap) {
-					end = false
-				}
-			}
+			end = oneOf(t.W, r.Ends)
 		}
 		if !end {
 			continue
 		}
-		for i+1 < len(toks) && toks[i+1].Kind == Punct && strings.Contains(".!?…", toks[i+1].W) {
-			i++
+		for j := i + 1; j < len(toks); j++ {
+			if r.RunsCrossLines && toks[j].Kind == Newline {
+				continue
+			}
+			if !oneOf(toks[j].W, r.Runs) {
+				break
+			}
+			i = j
 		}
 		if i+1 > start {
 			out = append(out, Span{start, i + 1})
@@ -105,6 +134,12 @@ func sentences(toks []Token) []Span {
 		out = append(out, Span{start, len(toks)})
 	}
 	return out
+}
+
+// oneOf reports whether w is one rune of set.
+func oneOf(w, set string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return n > 0 && n == len(w) && strings.ContainsRune(set, r)
 }
 
 var (
@@ -198,7 +233,7 @@ func clauses(toks []Token, s Span) []Clause {
 		case embedEnd < 0 && appositiveStarts[w] && i >= s.From+2 && isPunct(toks[i-1], ",") &&
 			toks[i-2].Cap && toks[i-2].Kind == Word:
 			end := nextComma(toks, i+1, s.To)
-			if end >= s.To || end-i > 6 || hasVerb(toks, i, end) {
+			if end+1 >= s.To || end-i > 6 || hasVerb(toks, i, end) || !finiteVerbs[toks[end+1].W] {
 				continue
 			}
 			host = cur

@@ -110,6 +110,7 @@ func TestSegment(t *testing.T) {
 		{"no coordination", "I met Ada and her husband", "main:I met Ada and her husband"},
 		{"pronoun coordination", "I moved but she stayed", "main:I moved | coordinate:but she stayed"},
 		{"appositive", "Ada, my eldest, lives in Rome", "main:Ada, | appositive:my eldest | main+:, lives in Rome"},
+		{"no appositive in a list", "I like Rome, the sea, and pasta", "main:I like Rome, the sea, and pasta"},
 		{"relative", "My sister, who lives in Rome, is a nurse", "main:My sister, | relative:who lives in Rome | main+:, is a nurse"},
 		{"relative to end", "I have a brother who plays chess", "main:I have a brother | relative:who plays chess"},
 		{"reported", "Ada told me that she moved to Paris", "main:Ada told me that | reported:she moved to Paris"},
@@ -119,6 +120,32 @@ func TestSegment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := clauseText(New(tc.msg)); got != tc.want {
 				t.Errorf("clauses of %q = %q, want %q", tc.msg, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSentences(t *testing.T) {
+	noTitles := SentenceRules{Ends: "!?", Runs: ".!?", RunsCrossLines: true, KeepDot: func(int) bool { return false }}
+	tests := []struct {
+		name, msg, want string
+		rules           SentenceRules
+	}{
+		{"standard", "Dr. Ada is 40; Ok… x.\n!", "Dr. Ada is 40; | Ok… | x. | \n!", StandardSentences},
+		{"a quoted end in a run", `Yes. "." no`, `Yes. "." | no`, StandardSentences},
+		{"rules", "Dr. Ada is 40; Ok… x.\n!", "Dr. | Ada is 40; Ok… x.\n!", noTitles},
+		{"run across lines", "Hi.\n\n?! Bye", "Hi.\n\n?! | Bye", noTitles},
+		{"no run across words", "Hi.\nBye", "Hi. | \n | Bye", noTitles},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			toks := Tokenize(tc.msg, Standard)
+			var got []string
+			for _, s := range Sentences(toks, tc.rules) {
+				got = append(got, tc.msg[toks[s.From].Start:toks[s.To-1].End])
+			}
+			if g := strings.Join(got, " | "); g != tc.want {
+				t.Errorf("Sentences(%q) = %q, want %q", tc.msg, g, tc.want)
 			}
 		})
 	}
@@ -222,6 +249,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		p := New(msg)
 		checkParse(t, msg, p)
+		checkViews(t, msg)
 		var all []Token
 		for tk := range All(msg, Standard) {
 			all = append(all, tk)

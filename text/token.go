@@ -94,152 +94,16 @@ type Options struct {
 // are accepted: an invalid byte is a Punct token of its own (a word rune with
 // NonASCII).
 func Tokenize(msg string, o Options) []Token {
-	out := make([]Token, 0, len(msg)/5+1)
-	s := scanner{msg: msg, o: o, qf: quoteFinder{msg: msg}, yield: func(t Token) bool {
-		out = append(out, t)
-		return true
-	}}
-	s.run()
-	return out
+	return viewOf(msg, pieces(msg), o)
 }
 
 // All returns the tokens Tokenize would, one at a time, for a reader that keeps
 // tokens of its own and needs no slice of these.
 func All(msg string, o Options) iter.Seq[Token] {
 	return func(yield func(Token) bool) {
-		s := scanner{msg: msg, o: o, qf: quoteFinder{msg: msg}, yield: yield}
-		s.run()
+		j := joiner{msg: msg, ps: pieces(msg), o: o, qf: quoteFinder{msg: msg}, yield: yield}
+		j.run()
 	}
-}
-
-type scanner struct {
-	msg   string
-	o     Options
-	qf    quoteFinder
-	yield func(Token) bool
-	done  bool // yield returned false
-}
-
-// emit hands t to yield.
-func (s *scanner) emit(t Token) {
-	if !s.done && !s.yield(t) {
-		s.done = true
-	}
-}
-
-func (s *scanner) run() {
-	msg := s.msg
-	i := 0
-	for i < len(msg) && !s.done {
-		r, size := utf8.DecodeRuneInString(msg[i:])
-		switch {
-		case r == '\n':
-			s.emit(Token{Start: i, End: i + 1, W: "\n", Kind: Newline})
-			i++
-			continue
-		case unicode.IsSpace(r):
-			i += size
-			continue
-		}
-		if s.o.SkipFlags {
-			if n := flagLen(msg, i); n > 0 {
-				i += n
-				continue
-			}
-		}
-		if s.o.URLs {
-			if n := urlLen(msg, i); n > 0 {
-				s.emit(Token{Start: i, End: i + n, W: strings.ToLower(msg[i : i+n]), Kind: URL})
-				i += n
-				continue
-			}
-		}
-		if s.o.Quotes {
-			if fam := QuoteFamily(r); fam != 0 && wordStart(msg, i) {
-				if j, closeSize := s.qf.closing(fam, i+size); j > i+size {
-					if inner := strings.TrimSpace(msg[i+size : j]); inner != "" {
-						s.emit(Token{Start: i, End: j + closeSize, W: Lower(inner), Kind: Quoted})
-						i = j + closeSize
-						continue
-					}
-				}
-			}
-		}
-		if s.wordRune(r) {
-			j := s.scanWord(i)
-			s.word(i, j)
-			i = j
-			continue
-		}
-		kind := Punct
-		if unicode.Is(unicode.So, r) && size > 1 {
-			kind = Symbol
-		}
-		s.emit(Token{Start: i, End: i + size, W: msg[i : i+size], Kind: kind})
-		i += size
-	}
-}
-
-// core reports whether r is a letter or digit (or, with NonASCII, any non-ASCII rune):
-// what may follow a joiner.
-func (s *scanner) core(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || s.o.NonASCII && r >= utf8.RuneSelf
-}
-
-// wordRune reports whether r is part of a word.
-func (s *scanner) wordRune(r rune) bool {
-	return s.core(r) || s.o.Marks && unicode.IsMark(r) ||
-		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
-}
-
-// scanWord returns the end of the word starting at i.
-func (s *scanner) scanWord(i int) int {
-	msg := s.msg
-	j := i
-	email := false
-	for j < len(msg) {
-		r, size := utf8.DecodeRuneInString(msg[j:])
-		if s.wordRune(r) {
-			j += size
-			continue
-		}
-		after := j + size
-		var next rune = -1
-		if after < len(msg) {
-			next, _ = utf8.DecodeRuneInString(msg[after:])
-		}
-		if next >= 0 && s.core(next) {
-			switch {
-			case s.o.Emails && r == '@' && !email:
-				email = true
-				j = after
-				continue
-			case s.o.Emails && r == '.' && (email || emailAhead(msg[j:])):
-				j = after
-				continue
-			case s.o.Emails && (r == '_' || r == '+' || r == '%') &&
-				(email || strings.ContainsRune(msg[j:min(len(msg), j+64)], '@')):
-				j = after
-				continue
-			case r == '.' && s.o.DigitDots:
-				prev, _ := utf8.DecodeLastRuneInString(msg[:j])
-				if isDigit(prev) && isDigit(next) && strings.ContainsRune(s.o.Joiners, '.') {
-					j = after
-					continue
-				}
-			case r != utf8.RuneError && strings.ContainsRune(s.o.Joiners, r):
-				j = after
-				continue
-			}
-		}
-		// A plural possessive: "parents' ".
-		if s.o.PluralPossessive && (r == '\'' || r == '’') && (msg[j-1] == 's' || msg[j-1] == 'S') &&
-			(next < 0 || !s.wordRune(next)) {
-			j = after
-		}
-		break
-	}
-	return j
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
@@ -259,7 +123,7 @@ func emailAhead(s string) bool {
 }
 
 // word appends the tokens of the word msg[i:j].
-func (s *scanner) word(i, j int) {
+func (s *joiner) word(i, j int) {
 	orig := s.msg[i:j]
 	first, _ := utf8.DecodeRuneInString(orig)
 	capital := unicode.IsUpper(first)
