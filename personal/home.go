@@ -1,6 +1,9 @@
 package personal
 
-import "github.com/factbase/factbase"
+import (
+	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/text"
+)
 
 // isPlace reports whether token i starts a place name (capitalised).
 func (p *parser) isPlace(i int) bool {
@@ -53,10 +56,7 @@ func (p *parser) placeEnd(i, e int) int {
 }
 
 // placeConnectors join the words of a place's name.
-var placeConnectors = map[string]bool{"of": true, "de": true, "del": true, "la": true, "le": true, "les": true,
-	"upon": true, "on": true, "am": true, "an": true, "der": true, "di": true, "da": true, "do": true,
-	"dos": true, "das": true, "van": true, "von": true, "y": true, "and": true, "sur": true, "en": true,
-	"el": true, "al": true, "du": true, "des": true, "im": true, "bei": true, "&": true}
+var placeConnectors = text.PlaceConnectors
 
 // homeOrigin reads the place at i as where the subject comes from: "my hometown
 // is Tampere" says nothing about where one lives now.

@@ -1,12 +1,14 @@
 package router
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/text"
 )
 
 // keyAt parses a key phrase after "my" at i (with modifiers); it returns the key, the
@@ -371,11 +373,13 @@ func (c *cl) placeEnd(a, b int) int {
 	return b
 }
 
-// placeConnectors join the words of a place's name.
-var placeConnectors = map[string]bool{"of": true, "de": true, "del": true, "la": true, "le": true, "les": true,
-	"upon": true, "on": true, "am": true, "an": true, "der": true, "di": true, "da": true, "do": true,
-	"dos": true, "das": true, "van": true, "von": true, "y": true, "and": true, "sur": true, "en": true,
-	"el": true, "al": true, "du": true, "des": true, "im": true, "bei": true, "the": true, "&": true}
+// placeConnectors join the words of a place's name: text's, and "the", which the
+// router's cut of a capitalised place reads inside it as well.
+var placeConnectors = func() map[string]bool {
+	m := maps.Clone(text.PlaceConnectors)
+	m["the"] = true
+	return m
+}()
 
 // copulaWords are finite forms of "be".
 var copulaWords = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn't": true,
