@@ -150,4 +150,42 @@ func TestRunScoring(t *testing.T) {
 	if rep.SkippedNoEvid != 1 || rep.Questions["all"] != 3 || rep.Ingest.Turns != 3 {
 		t.Errorf("skipped %d, questions %d, turns %d; want 1, 3, 3", rep.SkippedNoEvid, rep.Questions["all"], rep.Ingest.Turns)
 	}
+	// One conversation: its own figures are the report's.
+	pc, ok := rep.PerConversation["c"]
+	if !ok || len(rep.PerConversation) != 1 {
+		t.Fatalf("per conversation %v, want c alone", rep.PerConversation)
+	}
+	for _, c := range checks {
+		if got, want := pc.Recall[c.k][c.group], rep.Recall[c.k][c.group]; got != want {
+			t.Errorf("c: recall@%s[%s] = %v, want %v", c.k, c.group, got, want)
+		}
+	}
+	if got, want := pc.Questions["overall"], rep.Questions["overall"]; got != want {
+		t.Errorf("c: %d questions overall, want %d", got, want)
+	}
+}
+
+func TestRunPerConversation(t *testing.T) {
+	conv := func(id string) Conversation {
+		return Conversation{ID: id, Sessions: []Session{{N: 1, Turns: []Turn{{DiaID: "D1:1"}, {DiaID: "D1:2"}}}},
+			QA: []QA{{Question: id, Category: 4, Raw: []string{"D1:1"}}}}
+	}
+	// a's question is answered at rank 2 (after the distractor), b's not at all.
+	answers := map[string][]string{"a": {"D1:1"}}
+	rep, err := Run(context.Background(), []Conversation{conv("a"), conv("b")}, Options{Ks: []int{1, 2},
+		NewSystem: func(context.Context, Conversation) (System, error) { return &oracle{answers: answers}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		conv, k string
+		want    float64
+	}{{"a", "1", 0}, {"a", "2", 1}, {"b", "2", 0}} {
+		if got := rep.PerConversation[tc.conv].Recall[tc.k]["overall"]; got != tc.want {
+			t.Errorf("%s: recall@%s = %v, want %v", tc.conv, tc.k, got, tc.want)
+		}
+	}
+	if got, want := rep.Recall["2"]["overall"], 0.5; got != want {
+		t.Errorf("recall@2 over both = %v, want %v", got, want)
+	}
 }

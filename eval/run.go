@@ -55,10 +55,19 @@ type Report struct {
 	DroppedEvidence int                           `json:"dropped_evidence_ids"`
 	SkippedNoEvid   int                           `json:"skipped_no_evidence"`
 	Conversations   int                           `json:"conversations"`
+	// PerConversation holds, by conversation id, that conversation's Recall and
+	// Questions alone: figures for cross-validation over conversations.
+	PerConversation map[string]ConversationReport `json:"per_conversation,omitempty"`
 	Config          map[string]any                `json:"config"`
 	// Misses lists, per category, questions whose evidence was not all found at the
 	// largest k (for error analysis).
 	Misses map[string][]Miss `json:"-"`
+}
+
+// ConversationReport is one conversation's share of a Report.
+type ConversationReport struct {
+	Recall    map[string]map[string]float64 `json:"recall"`
+	Questions map[string]int                `json:"questions"`
 }
 
 // Miss is a question whose evidence was not all retrieved.
@@ -77,7 +86,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 	sort.Ints(ks)
 	kmax := ks[len(ks)-1]
 	rep := Report{Recall: map[string]map[string]float64{}, Questions: map[string]int{}, Config: o.Config,
-		Misses: map[string][]Miss{}, Conversations: len(convs)}
+		Misses: map[string][]Miss{}, Conversations: len(convs), PerConversation: map[string]ConversationReport{}}
 	sums := map[int]map[string]float64{}
 	for _, k := range ks {
 		sums[k] = map[string]float64{}
@@ -103,6 +112,11 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 			}
 		}
 		ingestDur += time.Since(start)
+		cr := ConversationReport{Recall: map[string]map[string]float64{}, Questions: map[string]int{}}
+		csums := map[int]map[string]float64{}
+		for _, k := range ks {
+			csums[k] = map[string]float64{}
+		}
 		for _, q := range c.QA {
 			if len(q.Evidence) == 0 {
 				rep.SkippedNoEvid++
@@ -122,17 +136,27 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 			}
 			for _, g := range groups {
 				rep.Questions[g]++
+				cr.Questions[g]++
 			}
 			for _, k := range ks {
 				r := Recall(q.Evidence, got, k)
 				for _, g := range groups {
 					sums[k][g] += r
+					csums[k][g] += r
 				}
 			}
 			if Recall(q.Evidence, got, kmax) < 1 {
 				rep.Misses[cat] = append(rep.Misses[cat], Miss{c.ID, q.Question, q.Evidence, got})
 			}
 		}
+		for _, k := range ks {
+			m := map[string]float64{}
+			for g, s := range csums[k] {
+				m[g] = s / float64(cr.Questions[g])
+			}
+			cr.Recall[strconv.Itoa(k)] = m
+		}
+		rep.PerConversation[c.ID] = cr
 		if err := sys.Close(); err != nil {
 			return rep, err
 		}

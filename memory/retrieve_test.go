@@ -272,6 +272,51 @@ func TestSearchConversationContext(t *testing.T) {
 	}
 }
 
+// TestSearchContextReach: the turns on both sides of a hit, two places away at most,
+// are found with it, each after the hit and further turns after nearer ones, and a
+// turn's explanation says how much of its score its neighbours gave.
+func TestSearchContextReach(t *testing.T) {
+	e := newEngine(t, memory.Options{Embedder: glove(t)})
+	u := storetest.NewUser()
+	day := time.Date(2024, 3, 1, 18, 0, 0, 0, time.UTC)
+	ids := converse(t, e, u, day, true,
+		[2]string{"Ann", "Good morning."},
+		[2]string{"Bob", "Hi there."},
+		[2]string{"Ann", "Have you ever seen a quetzal?"},
+		[2]string{"Bob", "Once, yes."},
+		[2]string{"Ann", "Lucky you!"},
+		[2]string{"Bob", "Anyway, see you."},
+	)
+	res, err := e.Retrieve.Search(t.Context(), u, "quetzal", retrieve.SearchOptions{Kinds: []string{factbase.KindEpisode}, Limit: 10, Now: day.Add(24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{}
+	by := map[string]retrieve.Hit{}
+	for i, h := range res.Hits {
+		rank[h.ID], by[h.ID] = i, h
+	}
+	hit := ids[2]
+	if r, ok := rank[hit]; !ok || r != 0 {
+		t.Fatalf("hits %v: want the quetzal turn first", hitIDs(res))
+	}
+	for _, nb := range [][2]string{{ids[3], ids[4]}, {ids[1], ids[0]}} { // after, before
+		near, far := by[nb[0]], by[nb[1]]
+		if near.ID == "" || far.ID == "" {
+			t.Fatalf("hits %v lack the turns around %s: %s, %s", hitIDs(res), hit, nb[0], nb[1])
+		}
+		if near.Explain.Context <= 0 || far.Explain.Context <= 0 || far.Explain.Context >= near.Explain.Context {
+			t.Errorf("context %v near, %v two turns away: want both above 0, the further one less", near.Explain.Context, far.Explain.Context)
+		}
+		if far.Explain.ContextShare <= 0 || far.Score >= by[hit].Score {
+			t.Errorf("%s: %+v: want a context share, and a score below the hit's", far.ID, far.Explain)
+		}
+	}
+	if _, ok := rank[ids[5]]; ok && by[ids[5]].Explain.Context > 0 {
+		t.Errorf("three turns away inherited: %+v", by[ids[5]].Explain)
+	}
+}
+
 func containsText(h retrieve.Hit, s string) bool {
 	return h.Episode != nil && strings.Contains(h.Episode.Content, s)
 }

@@ -254,9 +254,9 @@ func (s *episodeSystem) Close() error { return s.s.Close() }
 
 // locomoFloor is the overall recall@10 (categories 1-4) below which
 // TestLoCoMoRecall fails: a guard against regressions, set just under the figure
-// measured when the ranking last changed (0.731 with conversation context). The goal
-// is 0.70; see the README.
-const locomoFloor = 0.72
+// measured when the ranking last changed (0.767 with two turns of context on each
+// side). The goal is 0.70; see the README.
+const locomoFloor = 0.75
 
 // TestLoCoMoRecall runs the LoCoMo retrieval evaluation over episode search with the
 // built-in embedder, on the development split when it is present, and logs recall@k

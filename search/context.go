@@ -11,14 +11,16 @@ import (
 // the one that asked it, and a question about what someone said or did is usually
 // answered by a turn that person said. WithContext applies both to fused hits.
 
-// Default context parameters, measured on the LoCoMo development split (see
-// TestLoCoMoRecall in memory/search_bench_test.go and the README's evaluation
-// section).
+// Default context parameters, chosen on the LoCoMo development split by
+// leave-one-conversation-out cross-validation (docs/benchmarks.md, "Retrieval:
+// LoCoMo"; TestLoCoMoRecall in memory/search_bench_test.go).
 const (
-	DefaultContextNext   = 0.5 // share of a turn's own score the turn after it inherits
-	DefaultContextPrev   = 0   // share the turn before it inherits (0.1 measured no better)
-	DefaultSpeakerBoost  = 2.0 // multiplier of a turn said by someone the query names
-	DefaultContextSpread = 20  // how many of the best hits pass context on
+	DefaultContextNext   = 0.5  // share of a turn's own score the turn after it inherits
+	DefaultContextPrev   = 0.25 // share the turn before it inherits
+	DefaultSpeakerBoost  = 2.0  // multiplier of a turn said by someone the query names
+	DefaultContextSpread = 40   // how many of the best hits pass context on
+	DefaultContextReach  = 2    // how many turns on each side inherit
+	DefaultContextFade   = 0.5  // each turn further away inherits this much of the nearer one's share
 )
 
 // Turn describes an episode hit (or a neighbour of one) as a turn of a conversation.
@@ -30,6 +32,10 @@ type Turn struct {
 	// Prev and Next are the IDs (same Kind) of the turns just before and just after
 	// it in its conversation; "" when there is none.
 	Prev, Next string
+	// Before and After are the turns further away, nearest first: Before[0] is the
+	// turn before Prev, After[0] the turn after Next. Only ContextOptions.Reach - 1
+	// of each are used.
+	Before, After []string
 }
 
 // ContextOptions tunes WithContext. Zero fields take the defaults; a negative share
@@ -40,6 +46,11 @@ type ContextOptions struct {
 	// Spread is how many of the best hits (by their own score) pass context to
 	// their neighbours.
 	Spread int
+	// Reach is how many turns on each side of a hit inherit from it (default
+	// DefaultContextReach). The turn d places away inherits Fade^(d-1) of the
+	// nearest one's share (Fade default DefaultContextFade; negative: 0).
+	Reach int
+	Fade  float64
 }
 
 // Resolved returns o with its defaults applied: what WithContext uses.
@@ -61,6 +72,18 @@ func (o ContextOptions) Resolved() ContextOptions {
 		o.SpeakerBoost = 1
 	}
 	switch {
+	case o.Reach == 0:
+		o.Reach = DefaultContextReach
+	case o.Reach < 0:
+		o.Reach = 0
+	}
+	switch {
+	case o.Fade == 0:
+		o.Fade = DefaultContextFade
+	case !(o.Fade > 0) || math.IsInf(o.Fade, 0):
+		o.Fade = 0
+	}
+	switch {
 	case o.Spread == 0:
 		o.Spread = DefaultContextSpread
 	case o.Spread < 0:
@@ -74,7 +97,8 @@ func (o ContextOptions) Resolved() ContextOptions {
 // that are turns and their neighbours, keyed by ID (hits of another Kind than a
 // turn's are left alone). Each of the o.Spread best hits that is a turn gives
 // o.Next of its own score to the turn after it and o.Prev to the turn before it
-// (Explain.Context); a neighbour that was not a hit becomes one, with no score of
+// (Explain.Context), and o.Fade^(d-1) of that to the turn d places away, up to
+// o.Reach places on each side; a neighbour that was not a hit becomes one, with no score of
 // its own. Then every turn whose speaker the query names has its score multiplied by
 // o.SpeakerBoost. The result is ranked by the new scores, best first; equal scores
 // keep the order of hits, new hits after them. hits is not modified.
@@ -106,9 +130,22 @@ func WithContext(hits []Hit, turns map[string]Turn, o ContextOptions) []Hit {
 		if !ok || t.Kind != h.Kind {
 			continue
 		}
+		if o.Reach == 0 {
+			continue
+		}
 		own := h.Explain.Own()
 		give(h.Kind, t.Next, o.Next*own)
 		give(h.Kind, t.Prev, o.Prev*own)
+		fade := 1.0
+		for d := 0; d+1 < o.Reach; d++ {
+			fade *= o.Fade
+			if d < len(t.After) {
+				give(h.Kind, t.After[d], o.Next*fade*own)
+			}
+			if d < len(t.Before) {
+				give(h.Kind, t.Before[d], o.Prev*fade*own)
+			}
+		}
 	}
 	for i := range out {
 		e := &out[i].Explain

@@ -62,6 +62,45 @@ func TestWithContextNeighboursInherit(t *testing.T) {
 	}
 }
 
+func TestWithContextReach(t *testing.T) {
+	// q is the only hit; the turns two and three places away inherit a fading share.
+	hits := fusedHits([]string{"q"}, []float64{0.4})
+	turns := map[string]Turn{"q": {Kind: "episode", ID: "q", Prev: "p1", Next: "n1",
+		Before: []string{"p2", "p3"}, After: []string{"n2", "n3"}}}
+	tests := []struct {
+		name  string
+		reach int
+		want  map[string]float64 // context each turn inherits
+	}{
+		{"nearest only", 1, map[string]float64{"n1": 0.2, "p1": 0.1}},
+		{"two each side", 2, map[string]float64{"n1": 0.2, "p1": 0.1, "n2": 0.1, "p2": 0.05}},
+		{"three each side", 3, map[string]float64{"n1": 0.2, "p1": 0.1, "n2": 0.1, "p2": 0.05, "n3": 0.05, "p3": 0.025}},
+		{"more than known", 5, map[string]float64{"n1": 0.2, "p1": 0.1, "n2": 0.1, "p2": 0.05, "n3": 0.05, "p3": 0.025}},
+		{"none", -1, map[string]float64{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := WithContext(hits, turns, ContextOptions{Next: 0.5, Prev: 0.25, Fade: 0.5, SpeakerBoost: -1, Reach: tc.reach})
+			if got, want := len(out), 1+len(tc.want); got != want {
+				t.Fatalf("%d hits %v, want %d", got, hitIDs(out), want)
+			}
+			if out[0].ID != "q" {
+				t.Errorf("first hit %s, want q: a neighbour ranks after the hit it inherits from", out[0].ID)
+			}
+			got := byID(out)
+			for id, want := range tc.want {
+				h := got[id]
+				if math.Abs(h.Explain.Context-want) > 1e-15 || math.Abs(h.Score-want) > 1e-15 {
+					t.Errorf("%s inherits %v (score %v), want %v", id, h.Explain.Context, h.Score, want)
+				}
+				if h.Explain.ContextShare != 1 {
+					t.Errorf("%s: context share %v, want 1 (it was no hit of its own)", id, h.Explain.ContextShare)
+				}
+			}
+		})
+	}
+}
+
 func TestWithContextRanksByNewScore(t *testing.T) {
 	hits := fusedHits([]string{"q", "b", "c"}, []float64{0.3, 0.12, 0.11})
 	turns := map[string]Turn{"q": {Kind: "episode", ID: "q", Next: "c"}, "c": {Kind: "episode", ID: "c"}}
@@ -128,11 +167,12 @@ func TestWithContextIgnoresOtherKinds(t *testing.T) {
 
 func TestContextOptionsDefaults(t *testing.T) {
 	r := ContextOptions{}.Resolved()
-	if r.Next != DefaultContextNext || r.Prev != DefaultContextPrev || r.SpeakerBoost != DefaultSpeakerBoost || r.Spread != DefaultContextSpread {
+	if r.Next != DefaultContextNext || r.Prev != DefaultContextPrev || r.SpeakerBoost != DefaultSpeakerBoost || r.Spread != DefaultContextSpread ||
+		r.Reach != DefaultContextReach || r.Fade != DefaultContextFade {
 		t.Errorf("zero options resolve to %+v", r)
 	}
-	r = ContextOptions{Next: math.NaN(), Prev: math.Inf(1), SpeakerBoost: 0.5, Spread: -3}.Resolved()
-	if r.Next != 0 || r.Prev != 0 || r.SpeakerBoost != 1 || r.Spread != 0 {
+	r = ContextOptions{Next: math.NaN(), Prev: math.Inf(1), SpeakerBoost: 0.5, Spread: -3, Reach: -1, Fade: math.NaN()}.Resolved()
+	if r.Next != 0 || r.Prev != 0 || r.SpeakerBoost != 1 || r.Spread != 0 || r.Reach != 0 || r.Fade != 0 {
 		t.Errorf("bad options resolve to %+v, want everything off", r)
 	}
 }

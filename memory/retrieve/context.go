@@ -144,22 +144,32 @@ func (s *Service) conversationContext(ctx context.Context, st factbase.SearchRea
 			if next && co.Next == 0 || !next && co.Prev == 0 {
 				continue // that side passes no context
 			}
-			nb, found, err := neighbour(ctx, st, ep, next, o)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !found {
-				continue
-			}
-			if ok, err := read(nb.ID, &nb); err != nil {
-				return nil, nil, err
-			} else if !ok {
-				continue
-			}
-			if next {
-				t.Next = nb.ID
-			} else {
-				t.Prev = nb.ID
+			// Walk co.Reach turns away on this side, while they are turns.
+			cur := ep
+			for d := 0; d < co.Reach; d++ {
+				nb, found, err := neighbour(ctx, st, cur, next, o)
+				if err != nil {
+					return nil, nil, err
+				}
+				if !found {
+					break
+				}
+				if ok, err := read(nb.ID, &nb); err != nil {
+					return nil, nil, err
+				} else if !ok {
+					break
+				}
+				switch {
+				case next && d == 0:
+					t.Next = nb.ID
+				case d == 0:
+					t.Prev = nb.ID
+				case next:
+					t.After = append(t.After, nb.ID)
+				default:
+					t.Before = append(t.Before, nb.ID)
+				}
+				cur = nb
 			}
 		}
 		turns[h.ID] = t
