@@ -249,7 +249,7 @@ func (x *extractor) genericCounts() {
 			ne >= len(s) || s[ne] != ' ' {
 			continue
 		}
-		if t, ok := prevToken(s, p); ok && notCounting[strings.ToLower(t.text)] {
+		if t, ok := x.prevToken(s, p); ok && notCounting[strings.ToLower(t.text)] {
 			continue
 		}
 		total, ts, te, end := n, p, ne, ne

@@ -20,7 +20,7 @@ func (x *extractor) metrics() {
 			continue
 		}
 		var q token
-		if t, ok := nameBefore(s, ms); ok {
+		if t, ok := x.nameBefore(s, ms); ok {
 			q = t
 		}
 		x.metric(m[0], m[1], m, 2, met, q)

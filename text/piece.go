@@ -188,7 +188,7 @@ func (s *joiner) core(r rune) bool {
 
 // wordRune reports whether r is part of a word.
 func (s *joiner) wordRune(r rune) bool {
-	return s.core(r) || s.o.Marks && unicode.IsMark(r) ||
+	return s.core(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && unicode.Is(unicode.Mn, r) ||
 		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
 }
 
@@ -209,6 +209,12 @@ func (s *joiner) scanWord(k int) int {
 		if s.wordRune(r) {
 			k++
 			continue
+		}
+		if s.o.JoinerRuns && r != utf8.RuneError && strings.ContainsRune(s.o.Joiners, r) {
+			if e := s.joinerRunEnd(k); e < len(s.ps) && (s.ps[e].kind == pCore || s.ps[e].kind == pRune && s.wordRune(s.ps[e].r)) {
+				k = e
+				continue
+			}
 		}
 		j, after := p.start, p.end
 		var next rune = -1
@@ -245,6 +251,15 @@ func (s *joiner) scanWord(k int) int {
 			k++
 		}
 		break
+	}
+	return k
+}
+
+// joinerRunEnd returns the index of the first piece at or after k that is not one of
+// the Joiners.
+func (s *joiner) joinerRunEnd(k int) int {
+	for k < len(s.ps) && s.ps[k].kind == pRune && s.ps[k].r != utf8.RuneError && strings.ContainsRune(s.o.Joiners, s.ps[k].r) {
+		k++
 	}
 	return k
 }
