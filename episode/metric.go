@@ -50,7 +50,7 @@ func (x *extractor) metric(i, j int, m []int, g int, met string, q token) {
 		return
 	}
 	key := strings.ToLower(met)
-	key = strings.NewReplacer(" ", "_", "-", "_").Replace(key)
+	key = keyUnderscores.Replace(key)
 	if strings.HasPrefix(key, "f1") {
 		key = "f1"
 	}

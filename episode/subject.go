@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -250,7 +251,7 @@ func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
 	}
 	a, b := x.clause(i)
 	a, b = max(a, i-200, lo), min(b, j+200)
-	for _, w := range x.wordsIn(a, b) {
+	for w := range x.wordsIn(a, b) {
 		p, q := w.start, w.end
 		w := x.low[p:q]
 		if w == "rolled" && nextWord(x.low, q) != "back" { // "rolled out" is a deploy
@@ -263,44 +264,44 @@ func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
 	return false, false
 }
 
-// wordsIn returns the words of the words view in [a, b), cut at a and b, with no
+// wordsIn yields the words of the words view in [a, b), cut at a and b, with no
 // dash at their start; a word a dash follows before b keeps its dashes ("failed-"),
 // as it is no word of a list.
-func (x *extractor) wordsIn(a, b int) []token {
-	var out []token
-	toks := x.words()
-	k := x.wordAt(a)
-	if k < 0 {
-		k = sort.Search(len(toks), func(k int) bool { return toks[k].Start >= a })
-	}
-	for ; k < len(toks) && toks[k].Start < b; k++ {
-		t := toks[k]
-		if t.Kind != text.Word && t.Kind != text.Number {
-			continue
+func (x *extractor) wordsIn(a, b int) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		toks := x.words()
+		k := x.wordAt(a)
+		if k < 0 {
+			k = sort.Search(len(toks), func(k int) bool { return toks[k].Start >= a })
 		}
-		p, q := max(t.Start, a), min(t.End, b)
-		for p < q { // a word starts at a word rune, not at a dash or mid-rune
-			r, n := utf8.DecodeRuneInString(x.s[p:q])
-			if isWordRune(r) {
-				break
+		for ; k < len(toks) && toks[k].Start < b; k++ {
+			t := toks[k]
+			if t.Kind != text.Word && t.Kind != text.Number {
+				continue
 			}
-			p += n
-		}
-		for q == t.End && q < b && x.s[q] == '-' {
-			q++
-		}
-		if p < q {
-			out = append(out, token{text: x.s[p:q], start: p, end: q, kind: tokWord})
+			p, q := max(t.Start, a), min(t.End, b)
+			for p < q { // a word starts at a word rune, not at a dash or mid-rune
+				r, n := utf8.DecodeRuneInString(x.s[p:q])
+				if isWordRune(r) {
+					break
+				}
+				p += n
+			}
+			for q == t.End && q < b && x.s[q] == '-' {
+				q++
+			}
+			if p < q && !yield(token{text: x.s[p:q], start: p, end: q, kind: tokWord}) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // rollbackBefore reports whether the clause holding i says, before i, that something
 // was rolled back or reverted: the version after its "to" is the one that runs.
 func (x *extractor) rollbackBefore(i int) bool {
 	a, _ := x.clause(i)
-	for _, t := range x.wordsIn(a, i) {
+	for t := range x.wordsIn(a, i) {
 		for _, w := range strings.Split(x.low[t.start:t.end], "-") {
 			if targetWords[w] {
 				return true

@@ -81,7 +81,15 @@ func isASCIICore(c byte) bool {
 
 // viewOf joins the pieces ps of msg into the tokens of the view o.
 func viewOf(msg string, ps []piece, o Options) []Token {
-	out := make([]Token, 0, len(msg)/5+1)
+	// A token holds one piece or more, but for the second word of a contraction:
+	// the pieces other than blanks are room enough but for a few contractions.
+	n := 1
+	for _, p := range ps {
+		if p.kind != pBlank {
+			n++
+		}
+	}
+	out := make([]Token, 0, n+n/16)
 	j := joiner{msg: msg, ps: ps, o: o, qf: quoteFinder{msg: msg}, yield: func(t Token) bool {
 		out = append(out, t)
 		return true
@@ -188,7 +196,7 @@ func (s *joiner) core(r rune) bool {
 
 // wordRune reports whether r is part of a word.
 func (s *joiner) wordRune(r rune) bool {
-	return s.core(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && unicode.Is(unicode.Mn, r) ||
+	return s.core(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && r >= 0x300 && unicode.Is(unicode.Mn, r) ||
 		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
 }
 
