@@ -1,6 +1,6 @@
 // Package text is the language front end: it reads a message once into tokens,
-// sentences, clauses and lists that the extractors (router, personal, when) read
-// and episode extraction instead of cutting the message again.
+// sentences, clauses and lists that the extractors (router, personal, when, episode
+// extraction, canon's topic words) read instead of cutting the message again.
 //
 // # Tokens
 //
@@ -14,10 +14,11 @@
 //
 // What joins runes into one word differs between readers — the router reads
 // "node.js" and "ac/dc" as one word, the date reader "15:30" and "3/4", the
-// personal-facts reader "jamal.k@fastmail.com", the episode reader "a--b" and "x_y"
-// — so Tokenize takes Options. A Parse reads its message rune by rune once, into pieces (runs of letters and digits,
-// blanks, single other runes), and joins each token list it is asked for (View) from
-// them by that list's Options; its own tokens use the Standard options.
+// personal-facts reader "jamal.k@fastmail.com", the episode reader "a--b" and "x_y",
+// canon every white-space separated field ("all-time") — so Tokenize takes Options.
+// A Parse reads its message rune by rune once, into pieces (runs of letters and
+// digits, blanks, single other runes), and joins each token list it is asked for
+// (View) from them by that list's Options; its own tokens use the Standard options.
 //
 // # Sentences, clauses and lists
 //

@@ -196,7 +196,7 @@ func (s *joiner) core(r rune) bool {
 
 // wordRune reports whether r is part of a word.
 func (s *joiner) wordRune(r rune) bool {
-	return s.core(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && r >= 0x300 && unicode.Is(unicode.Mn, r) ||
+	return s.core(r) || s.o.Fields && !unicode.IsSpace(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && r >= 0x300 && unicode.Is(unicode.Mn, r) ||
 		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
 }
 

@@ -36,6 +36,7 @@ var testViews = []Options{
 	{NonASCII: true, Joiners: "'-:/.", DigitDots: true},
 	{NonASCII: true, Marks: true, WordSymbols: "#", Joiners: ".", URLs: true, Emails: true, SkipFlags: true},
 	{WordSymbols: "_", NonSpacingMarks: true, Joiners: "-", JoinerRuns: true},
+	{Fields: true},
 }
 
 // checkViews fails unless every view of msg, alone and in a Parse, is the view

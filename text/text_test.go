@@ -1,6 +1,7 @@
 package text
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -301,6 +302,21 @@ func FuzzWords(f *testing.F) {
 		want := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if got := Words(s); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
 			t.Errorf("Words(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func FuzzFields(f *testing.F) {
+	f.Add("the all-time (jazz\u00a0albums)\x85x\xff \"sci-fi\"\n--x 'a'b")
+	f.Fuzz(func(t *testing.T, s string) {
+		var got []string
+		for tok := range All(s, Options{Fields: true}) {
+			if tok.Kind == Word || tok.Kind == Number {
+				got = append(got, s[tok.Start:tok.End])
+			}
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Errorf("fields of %q = %q, want %q", s, got, want)
 		}
 	})
 }

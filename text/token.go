@@ -69,6 +69,10 @@ type Options struct {
 	// ("don't", "jay-z", "ac/dc", "15:30"). A dot among them joins as DigitDots says.
 	// Default: none.
 	Joiners string
+	// Fields makes every rune but white space a word rune, so that words are the
+	// white-space separated fields of strings.Fields (canon's topic words, where
+	// "all-time" and "(jazz" are words). Default: false.
+	Fields bool
 	// JoinerRuns lets a run of Joiners join a word to any word rune after it
 	// ("a--b", "a-_b"). Default: false, one joiner and then a letter or digit.
 	JoinerRuns bool
