@@ -95,8 +95,11 @@
 //     "v2.3."), "!", "?" or a line break, a clause also at ";", ", " and ": ", each
 //     end on its own and with no exception for titles ("Dr. Lee" is two sentences).
 //     The patterns themselves (numbers and units, versions, "from X to Y", counts,
-//     percentages) match bytes of the content at triggers, and the glue checks at a
-//     match's edges read the rune either side.
+//     percentages) match bytes of the content at triggers (a keyword at a word
+//     start, a number), the glue checks at a match's edges read the rune either
+//     side, and the look-aheads after a match read the next run of ASCII letters
+//     ("rolled back", "42 files"), which is not a word of any view ("back2" gives
+//     "back").
 //   - Several facts may share a key (two versions, two dates); the result is deduplicated
 //     by key and value only, keeping the highest confidence.
 //
