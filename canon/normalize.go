@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/text"
 )
 
 // Normalize returns the normal form of a raw topic phrase: the comparison form of
@@ -39,7 +40,7 @@ func Normalize(raw string) string {
 func normalizeOnce(s string) string {
 	s = strings.TrimLeft(s, "\"'`([{<«*_ ")
 	s = strings.TrimRight(s, "\"'`)]}>»*_ .,!?;:")
-	words := strings.Fields(s)
+	words := topicWords(s)
 	for changed := true; changed && len(words) > 1; {
 		changed = false
 		if strip[words[0]] {
@@ -80,6 +81,22 @@ func normalizeOnce(s string) string {
 		return ""
 	}
 	return strings.Join(words, " ")
+}
+
+// fields are the options of a topic phrase's words: its white-space separated fields,
+// so that "all-time", "sci-fi" and "(jazz" are words.
+var fields = text.Options{Fields: true}
+
+// topicWords returns the words of the topic phrase s, cut from it: the Word and
+// Number tokens of the fields view.
+func topicWords(s string) []string {
+	out := make([]string, 0, strings.Count(s, " ")+1) // s is a normalize.Value form
+	for t := range text.All(s, fields) {
+		if t.Kind == text.Word || t.Kind == text.Number {
+			out = append(out, s[t.Start:t.End])
+		}
+	}
+	return out
 }
 
 // strip are the leading words Normalize removes.

@@ -99,7 +99,7 @@ func (x *extractor) count(i, j int, n string, ns, ne int, verb, qual, noun, rule
 }
 
 func pluralNoun(n string) string {
-	n = strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(n))
+	n = keyUnderscores.Replace(strings.ToLower(n))
 	switch {
 	case n == "query":
 		return "queries"
@@ -249,7 +249,7 @@ func (x *extractor) genericCounts() {
 			ne >= len(s) || s[ne] != ' ' {
 			continue
 		}
-		if t, ok := prevToken(s, p); ok && notCounting[strings.ToLower(t.text)] {
+		if t, ok := x.prevToken(s, p); ok && notCounting[strings.ToLower(t.text)] {
 			continue
 		}
 		total, ts, te, end := n, p, ne, ne

@@ -85,13 +85,21 @@
 //     down ("latency down 20%") and counted things ("9 nodes healthy", a count) are not
 //     states; "99% of the time" is not a percentage of anything.
 //   - Values longer than 64 bytes (a 70-digit "count") are dropped as noise.
-//   - The text is not read through the language front end (package text): the
-//     patterns match bytes and read words backwards from each match, with word rules
-//     of their own ("_" and non-spacing marks in a word, a dash inside one, ": = ~ - (" as
-//     marks between a name and its value, a line break stopping the search), and a
-//     sentence or clause ends at punctuation bytes (". " but not "v2.3.", "!", "?", a
-//     line break; ";", ", ", ": " for a clause) with no exception for titles. No view
-//     of text reads that way, and episodes come from ingest, which has no parse.
+//   - Words, sentences and clauses are read from a parse (package text); ExtractText
+//     takes one, so a caller that parses the content anyway has it scanned once. The
+//     words view reads "_" and non-spacing marks as word runes and dashes, a run of
+//     them too ("a--b"), inside a word. A name is the word of that view that ends
+//     right before a pattern, after spaces, tabs and no-break spaces; one of
+//     ": = ~ - – — (" there is a mark between a name and its value, and a line break
+//     or anything else stops the search. A sentence ends at ". " (not the dots of
+//     "v2.3."), "!", "?" or a line break, a clause also at ";", ", " and ": ", each
+//     end on its own and with no exception for titles ("Dr. Lee" is two sentences).
+//     The patterns themselves (numbers and units, versions, "from X to Y", counts,
+//     percentages) match bytes of the content at triggers (a keyword at a word
+//     start, a number), the glue checks at a match's edges read the rune either
+//     side, and the look-aheads after a match read the next run of ASCII letters
+//     ("rolled back", "42 files"), which is not a word of any view ("back2" gives
+//     "back").
 //   - Several facts may share a key (two versions, two dates); the result is deduplicated
 //     by key and value only, keeping the highest confidence.
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/text"
 )
 
 // Fact is one fact found in an episode's text. Span is exactly content[Start:End], the
@@ -32,7 +33,15 @@ func Extract(content string) []Fact { return ExtractTagged(content, nil) }
 // that its sentence does not name is keyed by a tag (see subject.go), so that
 // unrelated episodes do not overwrite each other's "status".
 func ExtractTagged(content string, tags []string) []Fact {
-	x := extractor{s: content, low: asciiLower(content)}
+	return ExtractText(text.New(content), tags)
+}
+
+// ExtractText is ExtractTagged for an episode's content read into p: its words,
+// sentences and clauses come from p's views (see the words options), so a caller that
+// parses the content for other readers too has it scanned once.
+func ExtractText(p *text.Parse, tags []string) []Fact {
+	content := p.Msg
+	x := extractor{s: content, low: asciiLower(content), p: p}
 	for _, t := range tags {
 		if t = strings.ToLower(strings.TrimSpace(t)); t != "" && !slices.Contains(x.tags, t) {
 			x.tags = append(x.tags, t)
@@ -67,6 +76,8 @@ const (
 
 // extractor holds the state of one Extract call.
 type extractor struct {
+	p       *text.Parse
+	toks    []text.Token // the words view of p, see words
 	s       string
 	low     string // s with ASCII letters lower-cased: same length, same offsets
 	facts   []Fact

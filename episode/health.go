@@ -35,7 +35,7 @@ func (x *extractor) healths() {
 		}
 		word := low[i:j]
 		value, ok := healthStates[word]
-		if !ok || gluedAfter(s, j, "-_") || negated(s, i) {
+		if !ok || gluedAfter(s, j, "-_") || x.negated(s, i) {
 			continue
 		}
 		if next := nextWord(low, j); !healthFollowers[next] || next == "" && !endsPhrase(low, j) {
@@ -44,17 +44,17 @@ func (x *extractor) healths() {
 		if word == "down" {
 			// "went down", "is down", "login down": a thing that stops, never a
 			// measure that drops.
-			t, ok := prevToken(s, i)
+			t, ok := x.prevToken(s, i)
 			if !ok || t.kind != tokWord || len(t.text) < 2 || measureThings[strings.ToLower(t.text)] || nextWord(low, j) == "from" {
 				continue
 			}
 		}
-		thing, named := thingBefore(s, i)
-		if named && (measureThings[strings.ToLower(thing.text)] || countedBefore(s, thing.start)) {
+		thing, named := x.thingBefore(s, i)
+		if named && (measureThings[strings.ToLower(thing.text)] || x.countedBefore(s, thing.start)) {
 			continue
 		}
 		if !named {
-			if t, ok := prevToken(s, i); ok && t.kind == tokNumber {
+			if t, ok := x.prevToken(s, i); ok && t.kind == tokNumber {
 				continue
 			}
 		}

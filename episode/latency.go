@@ -12,7 +12,7 @@ import (
 func (x *extractor) latencies() {
 	s := x.s
 	low := x.low
-	for _, m := range x.matchAt(latencyRe, latencyStarts(low)) {
+	for _, m := range x.matchAt(latencyRe, x.latencyStarts(low)) {
 		q, _, _, _ := sub(s, m, 1)
 		for g := 2; g <= 3 && q == ""; g++ {
 			q, _, _, _ = sub(s, m, g)
@@ -41,7 +41,7 @@ func (x *extractor) latencies() {
 		x.latency(m[0], m[1], m, 1, q, false, "latency.quantile", 0.85)
 	}
 	for _, m := range x.matchAt(bareMsRe, timed) {
-		if notLatency(s, m[0]) || settingAfter(low, m[1]) {
+		if x.notLatency(s, m[0]) || settingAfter(low, m[1]) {
 			continue
 		}
 		x.latency(m[0], m[1], m, 1, "", false, "latency.bare", 0.7)
@@ -72,7 +72,7 @@ func (x *extractor) latency(i, j int, m []int, g int, q string, canName bool, ru
 		text = q + " latency is " + v + " ms"
 	}
 	if canName {
-		if name, ok := nameBefore(s, i); ok {
+		if name, ok := x.nameBefore(s, i); ok {
 			key = strings.ToLower(name.text) + "." + key
 			text = name.text + " " + text
 			i = name.start
@@ -119,9 +119,9 @@ func settingAfter(low string, j int) bool {
 	return w != "max" && w != "min" && w != "maximum" && w != "minimum" && notLatencyWords[w] && !notLatencySkip[w]
 }
 
-func notLatency(s string, i int) bool {
+func (x *extractor) notLatency(s string, i int) bool {
 	for k := 0; k < 4; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok {
 			return false
 		}
@@ -142,17 +142,17 @@ func notLatency(s string, i int) bool {
 
 // latencyStarts returns where a latency pattern may start: at each word "latency", or
 // at the quantile word before it ("p95 latency", "median latency", "p99.9 latency").
-func latencyStarts(low string) []int {
+func (x *extractor) latencyStarts(low string) []int {
 	ps := wordStarts(low, "latency")
 	for i, p := range ps {
-		t, ok := prevToken(low, p)
+		t, ok := x.prevToken(low, p)
 		if !ok {
 			continue
 		}
 		if t.kind == tokWord && latQualWord(t.text) {
 			ps[i] = t.start
 		} else if t.kind == tokNumber && t.start > 0 && low[t.start-1] == '.' {
-			if u, ok := prevToken(low, t.start-1); ok && u.end == t.start-1 && latQualWord(u.text) {
+			if u, ok := x.prevToken(low, t.start-1); ok && u.end == t.start-1 && latQualWord(u.text) {
 				ps[i] = u.start
 			}
 		}

@@ -20,7 +20,7 @@ func (x *extractor) metrics() {
 			continue
 		}
 		var q token
-		if t, ok := nameBefore(s, ms); ok {
+		if t, ok := x.nameBefore(s, ms); ok {
 			q = t
 		}
 		x.metric(m[0], m[1], m, 2, met, q)
@@ -50,7 +50,7 @@ func (x *extractor) metric(i, j int, m []int, g int, met string, q token) {
 		return
 	}
 	key := strings.ToLower(met)
-	key = strings.NewReplacer(" ", "_", "-", "_").Replace(key)
+	key = keyUnderscores.Replace(key)
 	if strings.HasPrefix(key, "f1") {
 		key = "f1"
 	}

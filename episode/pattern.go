@@ -99,3 +99,7 @@ func containsAny(s string, words []string) bool {
 	}
 	return false
 }
+
+// keyUnderscores writes the spaces and dashes of a key segment as underscores. A
+// Replacer is safe for concurrent use.
+var keyUnderscores = strings.NewReplacer(" ", "_", "-", "_")

@@ -1,11 +1,13 @@
 package episode
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/factbase/factbase/normalize"
+	"github.com/factbase/factbase/text"
 )
 
 // tokKind is the kind of a token read backwards from a match.
@@ -29,6 +31,8 @@ const maxNameLen = 40
 
 func isHSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\u00a0' }
 
+// isWordRune reports whether r is part of a word in the words view: what the glue
+// checks at the edges of a match read as joining it to a neighbour.
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || unicode.Is(unicode.Mn, r)
 }
@@ -42,9 +46,33 @@ func joiner(r rune) bool {
 	return false
 }
 
-// prevToken returns the token ending at i, after skipping horizontal white space. A
-// newline or any other mark ends the search: ok is false.
-func prevToken(s string, i int) (token, bool) {
+// words are the options of the view of an episode its words are read from: letters,
+// digits, "_" and non-spacing marks, joined by dashes, a run of them too ("a--b").
+var words = text.Options{WordSymbols: "_", NonSpacingMarks: true, Joiners: "-", JoinerRuns: true}
+
+// words returns the words view of the episode, made once per parse.
+func (x *extractor) words() []text.Token {
+	if x.toks == nil {
+		x.toks = x.p.View(words)
+	}
+	return x.toks
+}
+
+// wordAt returns the index of the token of the words view holding byte i, or -1.
+func (x *extractor) wordAt(i int) int {
+	toks := x.words()
+	k := sort.Search(len(toks), func(k int) bool { return toks[k].End > i })
+	if k == len(toks) || toks[k].Start > i {
+		return -1
+	}
+	return k
+}
+
+// prevToken returns the token ending at i in s (the content or its lower-cased copy),
+// after skipping horizontal white space: the word of the words view that holds the
+// rune before, up to i, or that rune if it is a joining mark. A line break or any
+// other mark ends the search: ok is false.
+func (x *extractor) prevToken(s string, i int) (token, bool) {
 	j := i
 	for j > 0 {
 		r, n := utf8.DecodeLastRuneInString(s[:j])
@@ -63,18 +91,11 @@ func prevToken(s string, i int) (token, bool) {
 	if !isWordRune(r) {
 		return token{}, false
 	}
-	k := j
-	for k > 0 {
-		r, n := utf8.DecodeLastRuneInString(s[:k])
-		if !isWordRune(r) && r != '-' {
-			break
-		}
-		k -= n
+	k := x.wordAt(j - 1)
+	if k < 0 {
+		return token{}, false
 	}
-	for k < j && s[k] == '-' { // a word never starts with a dash
-		k++
-	}
-	t := token{text: s[k:j], start: k, end: j, kind: tokWord}
+	t := token{text: s[x.toks[k].Start:j], start: x.toks[k].Start, end: j, kind: tokWord}
 	if normalize.IsDigits(t.text) {
 		t.kind = tokNumber
 	}
@@ -145,8 +166,8 @@ func shouted(w string) bool {
 }
 
 // nameBefore returns the name right before byte offset i, if there is one.
-func nameBefore(s string, i int) (token, bool) {
-	t, ok := prevToken(s, i)
+func (x *extractor) nameBefore(s string, i int) (token, bool) {
+	t, ok := x.prevToken(s, i)
 	if !ok || !isName(t) {
 		return token{}, false
 	}

@@ -25,7 +25,7 @@ func (x *extractor) statuses() {
 	slices.Sort(ps)
 	for _, m := range x.matchAt(statusRe, ps) {
 		i, j := m[0], m[1]
-		if glued(s, i, j, "-_", "-_") || negated(s, i) {
+		if glued(s, i, j, "-_", "-_") || x.negated(s, i) {
 			continue
 		}
 		word := s[i:j]
@@ -34,7 +34,7 @@ func (x *extractor) statuses() {
 		labelled, pos := false, i
 		var thing token
 		for k := 0; k < 6; k++ {
-			t, ok := prevToken(s, pos)
+			t, ok := x.prevToken(s, pos)
 			if !ok {
 				break
 			}
@@ -51,12 +51,12 @@ func (x *extractor) statuses() {
 			Start: i, End: j, Rule: "status.caps", Confidence: 0.8}
 		thingText, thingKey := "", ""
 		if thing.kind == tokNumber && len(thing.text) <= 9 {
-			if u, ok := prevToken(s, thing.start); ok && u.kind == tokWord && thingUnits[strings.ToLower(u.text)] {
+			if u, ok := x.prevToken(s, thing.start); ok && u.kind == tokWord && thingUnits[strings.ToLower(u.text)] {
 				thingText = s[u.start:thing.end]
 				thingKey = strings.ToLower(u.text) + "_" + thing.text
 				f.Start = u.start
 			}
-		} else if t, ok := thingAt(s, thing); ok && thing.kind == tokWord && (caps || labelled) {
+		} else if t, ok := x.thingAt(s, thing); ok && thing.kind == tokWord && (caps || labelled) {
 			// "Billing reconciliation job status: blocked" is the reconciliation's.
 			thingText, thingKey = t.text, strings.ToLower(t.text)
 			f.Start = t.start
@@ -74,7 +74,7 @@ func (x *extractor) statuses() {
 		case labelled:
 			f.Rule, f.Confidence = "status.labelled", 0.85
 			f.Text = "status is " + f.Value
-			if st := labelStart(s, i); st >= 0 {
+			if st := x.labelStart(s, i); st >= 0 {
 				f.Start = st
 			}
 		case caps:
@@ -88,10 +88,10 @@ func (x *extractor) statuses() {
 
 // labelStart returns the start of the word "status" or "state" among the filler before
 // i, or -1.
-func labelStart(s string, i int) int {
+func (x *extractor) labelStart(s string, i int) int {
 	at := -1
 	for k := 0; k < 6; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok {
 			break
 		}
@@ -119,9 +119,9 @@ func canonicalStatus(w string) string {
 
 // negated reports whether one of the two words before i negates it ("not DONE",
 // "not yet DONE", "isn't DONE").
-func negated(s string, i int) bool {
+func (x *extractor) negated(s string, i int) bool {
 	for k := 0; k < 2; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok || t.kind != tokWord {
 			return false
 		}

@@ -1,9 +1,13 @@
 package episode
 
 import (
+	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/factbase/factbase/text"
 )
 
 // A single-valued key such as "status" or "version" says nothing of what it describes:
@@ -46,9 +50,9 @@ var linkWords = setOf("to", "on", "at", "is", "was", "are", "were", "now", "back
 
 // thingBefore returns the name of the thing that a version, status or state at i
 // describes, read backwards over link words; see linkWords and headNouns.
-func thingBefore(s string, i int) (token, bool) {
+func (x *extractor) thingBefore(s string, i int) (token, bool) {
 	for k := 0; k < 4; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok || t.kind != tokWord {
 			return token{}, false
 		}
@@ -56,7 +60,7 @@ func thingBefore(s string, i int) (token, bool) {
 			i = t.start
 			continue
 		}
-		return thingAt(s, t)
+		return x.thingAt(s, t)
 	}
 	return token{}, false
 }
@@ -64,16 +68,16 @@ func thingBefore(s string, i int) (token, bool) {
 // thingAt returns the thing named by t, the word before a version or state: t itself,
 // or the word before a head noun ("Churn model"), with a dotted name joined
 // ("Next.js").
-func thingAt(s string, t token) (token, bool) {
-	t = dotted(s, t)
+func (x *extractor) thingAt(s string, t token) (token, bool) {
+	t = x.dotted(s, t)
 	for k, u := 0, t; k < 2 && headNouns[strings.ToLower(u.text)]; k++ {
 		// "Churn model v5", "EKS control plane upgraded"
 		var ok bool
-		if u, ok = prevToken(s, u.start); !ok || !isName(u) || notThings[strings.ToLower(u.text)] {
+		if u, ok = x.prevToken(s, u.start); !ok || !isName(u) || notThings[strings.ToLower(u.text)] {
 			break
 		}
 		if !headNouns[strings.ToLower(u.text)] {
-			return dotted(s, u), true
+			return x.dotted(s, u), true
 		}
 	}
 	if !isName(t) || notThings[strings.ToLower(t.text)] || len(t.text) < 2 {
@@ -83,11 +87,11 @@ func thingAt(s string, t token) (token, bool) {
 }
 
 // dotted joins t to a word glued before it by a dot: "Next.js", "socket.io".
-func dotted(s string, t token) token {
+func (x *extractor) dotted(s string, t token) token {
 	if t.start < 2 || s[t.start-1] != '.' {
 		return t
 	}
-	u, ok := prevToken(s, t.start-1)
+	u, ok := x.prevToken(s, t.start-1)
 	if !ok || u.kind != tokWord || u.end != t.start-1 || len(t.text)+len(u.text) >= maxNameLen {
 		return t
 	}
@@ -143,7 +147,7 @@ func (x *extractor) tagPos(t string) []int {
 // sentence returns the bounds of the sentence holding i.
 func (x *extractor) sentence(i int) (int, int) {
 	if x.sents == nil {
-		x.sents = boundaries(x.s, false)
+		x.sents = x.boundaries(sentenceRules(x.s, x.words(), "!?"))
 	}
 	return around(x.sents, i, len(x.s))
 }
@@ -151,30 +155,44 @@ func (x *extractor) sentence(i int) (int, int) {
 // clause returns the bounds of the clause holding i.
 func (x *extractor) clause(i int) (int, int) {
 	if x.clauses == nil {
-		x.clauses = boundaries(x.s, true)
+		x.clauses = x.boundaries(sentenceRules(x.s, x.words(), "!?;,:"))
 	}
 	return around(x.clauses, i, len(x.s))
 }
 
-// boundaries returns the sorted offsets that end a sentence (". ", "!", "?", a line
-// break) and, with clauses, a clause (";", ", ", ": " too). Never nil.
-func boundaries(s string, clauses bool) []int {
+// sentenceRules are the rules that end an episode's sentences (". ", "!", "?", a
+// line break) or, with ends ";,:", its clauses (";", ", ", ": " too): a dot, comma
+// or colon ends one only before white space or at the end, there is no exception
+// for titles ("Dr. Lee" is two), and each end stands alone (no runs: "?!" is two).
+func sentenceRules(s string, toks []text.Token, ends string) text.SentenceRules {
+	return text.SentenceRules{
+		Ends:    ends,
+		KeepDot: func(int) bool { return false },
+		KeepEnd: func(i int) bool {
+			switch toks[i].W {
+			case ".", ",", ":":
+				e := toks[i].End
+				return e < len(s) && !isSpaceByte(s[e])
+			}
+			return false
+		},
+	}
+}
+
+// boundaries returns the sorted offsets of the ends of the sentences r cuts the words
+// view into. Never nil.
+func (x *extractor) boundaries(r text.SentenceRules) []int {
+	toks := x.words()
 	out := []int{}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		next := byte(' ')
-		if i+1 < len(s) {
-			next = s[i+1]
-		}
-		switch {
-		case c == '\n' || c == '!' || c == '?':
-		case c == '.' && isSpaceByte(next):
-		case clauses && c == ';':
-		case clauses && (c == ',' || c == ':') && isSpaceByte(next):
-		default:
+	for _, sp := range text.Sentences(toks, r) {
+		t := toks[sp.To-1]
+		if t.Kind == text.Newline || t.Kind == text.Punct && sp.To < len(toks) {
+			out = append(out, t.Start)
 			continue
 		}
-		out = append(out, i)
+		if sp.To == len(toks) && t.Kind == text.Punct && strings.Contains(r.Ends+".", t.W) && !r.KeepEnd(sp.To-1) {
+			out = append(out, t.Start) // the last sentence, ended
+		}
 	}
 	return out
 }
@@ -218,7 +236,7 @@ var targetWords = setOf("back", "reverted", "revert", "reverting", "downgraded",
 func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
 	p, after := i, ""
 	for k := 0; k < 3; k++ {
-		t, ok := prevToken(x.s, p)
+		t, ok := x.prevToken(x.s, p)
 		if !ok || t.kind != tokWord {
 			break
 		}
@@ -233,39 +251,61 @@ func (x *extractor) outcome(i, j, lo int) (running, failed bool) {
 	}
 	a, b := x.clause(i)
 	a, b = max(a, i-200, lo), min(b, j+200)
-	for p := a; p < b; {
-		r, n := utf8.DecodeRuneInString(x.low[p:])
-		if !isWordRune(r) {
-			p += n
-			continue
-		}
-		q := p
-		for q < b {
-			r, n := utf8.DecodeRuneInString(x.low[q:])
-			if !isWordRune(r) && r != '-' {
-				break
-			}
-			q += n
-		}
+	for w := range x.wordsIn(a, b) {
+		p, q := w.start, w.end
 		w := x.low[p:q]
 		if w == "rolled" && nextWord(x.low, q) != "back" { // "rolled out" is a deploy
 			w = ""
 		}
-		if (p < i || p >= j) && failWords[w] && !countedBefore(x.s, p) {
+		if (p < i || p >= j) && failWords[w] && !x.countedBefore(x.s, p) {
 			return false, true
 		}
-		p = q
 	}
 	return false, false
+}
+
+// wordsIn yields the words of the words view in [a, b), cut at a and b, with no
+// dash at their start; a word a dash follows before b keeps its dashes ("failed-"),
+// as it is no word of a list.
+func (x *extractor) wordsIn(a, b int) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		toks := x.words()
+		k := x.wordAt(a)
+		if k < 0 {
+			k = sort.Search(len(toks), func(k int) bool { return toks[k].Start >= a })
+		}
+		for ; k < len(toks) && toks[k].Start < b; k++ {
+			t := toks[k]
+			if t.Kind != text.Word && t.Kind != text.Number {
+				continue
+			}
+			p, q := max(t.Start, a), min(t.End, b)
+			for p < q { // a word starts at a word rune, not at a dash or mid-rune
+				r, n := utf8.DecodeRuneInString(x.s[p:q])
+				if isWordRune(r) {
+					break
+				}
+				p += n
+			}
+			for q == t.End && q < b && x.s[q] == '-' {
+				q++
+			}
+			if p < q && !yield(token{text: x.s[p:q], start: p, end: q, kind: tokWord}) {
+				return
+			}
+		}
+	}
 }
 
 // rollbackBefore reports whether the clause holding i says, before i, that something
 // was rolled back or reverted: the version after its "to" is the one that runs.
 func (x *extractor) rollbackBefore(i int) bool {
 	a, _ := x.clause(i)
-	for _, w := range strings.FieldsFunc(x.low[a:i], func(r rune) bool { return !isWordRune(r) }) {
-		if targetWords[w] {
-			return true
+	for t := range x.wordsIn(a, i) {
+		for _, w := range strings.Split(x.low[t.start:t.end], "-") {
+			if targetWords[w] {
+				return true
+			}
 		}
 	}
 	return false
@@ -273,9 +313,9 @@ func (x *extractor) rollbackBefore(i int) bool {
 
 // countedBefore reports whether a number is one of the two tokens before i: "3 tests
 // failed" tells of tests, not of a deploy.
-func countedBefore(s string, i int) bool {
+func (x *extractor) countedBefore(s string, i int) bool {
 	for k := 0; k < 2; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok {
 			return false
 		}

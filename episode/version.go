@@ -45,7 +45,7 @@ func (x *extractor) versions() {
 			}
 		}
 		f := Fact{Value: v, ValueType: factbase.String, Start: i, End: j}
-		name, named := thingBefore(s, i)
+		name, named := x.thingBefore(s, i)
 		start := i
 		if named {
 			start = name.start
@@ -53,7 +53,7 @@ func (x *extractor) versions() {
 		// "from v2.3.0" is the version left behind; a failed or rolled-back deploy's
 		// version is not the one that runs (the rollback target, read next, is).
 		_, failed := x.outcome(i, j, 0)
-		if t, ok := prevToken(s, start); failed || ok && strings.EqualFold(t.text, "from") {
+		if t, ok := x.prevToken(s, start); failed || ok && strings.EqualFold(t.text, "from") {
 			if named {
 				x.lastThing = strings.ToLower(name.text)
 			}
@@ -120,16 +120,16 @@ func (x *extractor) upgrades() {
 		named := false
 		for _, g := range []int{3, 1} {
 			if n, a, b, ok := sub(s, m, g); ok && !named {
-				name, named = thingAt(s, token{text: n, start: a, end: b, kind: tokWord})
+				name, named = x.thingAt(s, token{text: n, start: a, end: b, kind: tokWord})
 			}
 		}
 		inner := named
 		if !named {
-			name, named = thingBefore(s, from)
+			name, named = x.thingBefore(s, from)
 		}
 		if !isVersionLike(old) || !isVersionLike(v) {
 			// Two bare parts are a version only when told so.
-			if !inner && !upgradeVerbBefore(s, from) {
+			if !inner && !x.upgradeVerbBefore(s, from) {
 				continue
 			}
 		}
@@ -162,9 +162,9 @@ func isVersionLike(v string) bool {
 }
 
 // upgradeVerbBefore reports whether one of the three words before i is an upgrade verb.
-func upgradeVerbBefore(s string, i int) bool {
+func (x *extractor) upgradeVerbBefore(s string, i int) bool {
 	for k := 0; k < 3; k++ {
-		t, ok := prevToken(s, i)
+		t, ok := x.prevToken(s, i)
 		if !ok || t.kind != tokWord {
 			return false
 		}

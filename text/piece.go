@@ -81,7 +81,15 @@ func isASCIICore(c byte) bool {
 
 // viewOf joins the pieces ps of msg into the tokens of the view o.
 func viewOf(msg string, ps []piece, o Options) []Token {
-	out := make([]Token, 0, len(msg)/5+1)
+	// A token holds one piece or more, but for the second word of a contraction:
+	// the pieces other than blanks are room enough but for a few contractions.
+	n := 1
+	for _, p := range ps {
+		if p.kind != pBlank {
+			n++
+		}
+	}
+	out := make([]Token, 0, n+n/16)
 	j := joiner{msg: msg, ps: ps, o: o, qf: quoteFinder{msg: msg}, yield: func(t Token) bool {
 		out = append(out, t)
 		return true
@@ -188,7 +196,7 @@ func (s *joiner) core(r rune) bool {
 
 // wordRune reports whether r is part of a word.
 func (s *joiner) wordRune(r rune) bool {
-	return s.core(r) || s.o.Marks && unicode.IsMark(r) ||
+	return s.core(r) || s.o.Fields && !unicode.IsSpace(r) || s.o.Marks && unicode.IsMark(r) || s.o.NonSpacingMarks && r >= 0x300 && unicode.Is(unicode.Mn, r) ||
 		s.o.WordSymbols != "" && strings.ContainsRune(s.o.WordSymbols, r)
 }
 
@@ -209,6 +217,12 @@ func (s *joiner) scanWord(k int) int {
 		if s.wordRune(r) {
 			k++
 			continue
+		}
+		if s.o.JoinerRuns && r != utf8.RuneError && strings.ContainsRune(s.o.Joiners, r) {
+			if e := s.joinerRunEnd(k); e < len(s.ps) && (s.ps[e].kind == pCore || s.ps[e].kind == pRune && s.wordRune(s.ps[e].r)) {
+				k = e
+				continue
+			}
 		}
 		j, after := p.start, p.end
 		var next rune = -1
@@ -245,6 +259,15 @@ func (s *joiner) scanWord(k int) int {
 			k++
 		}
 		break
+	}
+	return k
+}
+
+// joinerRunEnd returns the index of the first piece at or after k that is not one of
+// the Joiners.
+func (s *joiner) joinerRunEnd(k int) int {
+	for k < len(s.ps) && s.ps[k].kind == pRune && s.ps[k].r != utf8.RuneError && strings.ContainsRune(s.o.Joiners, s.ps[k].r) {
+		k++
 	}
 	return k
 }

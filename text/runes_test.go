@@ -35,6 +35,8 @@ var testViews = []Options{
 	{WordSymbols: "@_&+%$€£", Marks: true, Joiners: ".'’-/‐", Quotes: true, SkipFlags: true, PluralPossessive: true},
 	{NonASCII: true, Joiners: "'-:/.", DigitDots: true},
 	{NonASCII: true, Marks: true, WordSymbols: "#", Joiners: ".", URLs: true, Emails: true, SkipFlags: true},
+	{WordSymbols: "_", NonSpacingMarks: true, Joiners: "-", JoinerRuns: true},
+	{Fields: true},
 }
 
 // checkViews fails unless every view of msg, alone and in a Parse, is the view
@@ -59,7 +61,7 @@ func TestViewsAsRunes(t *testing.T) {
 		"mail jamal.k@fastmail.com or see https://go.dev/doc. www.x.org!", `"Is This Love" --json --user=ada x`,
 		"Rita, Sam and Leo\n'parents' \xff\xfe", "“quoted” ‘single’ don’t café\u0301 naïve",
 		"at 15:30 on 3/4, 3.5 v2.3 node.js ac/dc $5 50% bob_x+y@a.b.c 🙂\u00a0x\u2003y\u0085z\ufffd",
-		"Ahmad's parents' cars\u200b Ångström ٣٤ 東京", "--", "-- x", "'a'b' \"\" '' “ ”",
+		"Ahmad's parents' cars\u200b Ångström ٣٤ 東京", "--", "-- x", "a--b x-_y z- -w c\u0301-\u0301d a-\xff-b --", "'a'b' \"\" '' “ ”",
 	} {
 		checkViews(t, msg)
 	}

@@ -85,6 +85,11 @@ type SentenceRules struct {
 	// before it (no space between), does not end its sentence: "Dr.", "J.". Standard
 	// (nil): the token before is a title or a single capital letter.
 	KeepDot func(i int) bool
+	// KeepEnd reports whether the end toks[i] (one of Ends, or a dot KeepDot let
+	// end) does not end its sentence after all: the episode reader ends a sentence
+	// at a dot only before white space ("v2.3." ends at its last dot). Standard
+	// (nil): every such end ends.
+	KeepEnd func(i int) bool
 }
 
 // StandardSentences are the rules of a Parse's own sentences.
@@ -112,6 +117,9 @@ func Sentences(toks []Token, r SentenceRules) []Span {
 			end = i == 0 || toks[i-1].End != t.Start || !keepDot(i)
 		case t.Kind == Punct:
 			end = oneOf(t.W, r.Ends)
+		}
+		if end && r.KeepEnd != nil && t.Kind == Punct && r.KeepEnd(i) {
+			end = false
 		}
 		if !end {
 			continue

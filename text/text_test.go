@@ -1,6 +1,7 @@
 package text
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -32,6 +33,7 @@ func words(toks []Token) string {
 func TestTokenize(t *testing.T) {
 	router := Options{WordSymbols: "@_&+%$€£", Marks: true, Joiners: ".'’-/‐", Quotes: true, SkipFlags: true, PluralPossessive: true}
 	dates := Options{NonASCII: true, Joiners: "'-:/.", DigitDots: true}
+	episodeWords := Options{WordSymbols: "_", NonSpacingMarks: true, Joiners: "-", JoinerRuns: true}
 	tests := []struct {
 		name string
 		msg  string
@@ -59,6 +61,7 @@ func TestTokenize(t *testing.T) {
 		{"router symbols", "$5 at bob@x.com", router, "$5 at bob@x.com"},
 		{"dates", "at 15:30 on 3/4, 15.30 or end.x", dates, "at 15:30 on 3/4 ,/punct 15.30 or end ./punct x"},
 		{"dates non-ascii", "3–5 June", dates, "3–5 ^june"},
+		{"joiner runs", "a--b x-_y z- -w c\u0301-\u0301d e\u0903", episodeWords, "a--b x-_y z -/punct -/punct w c\u0301-\u0301d e \u0903/punct"},
 		{"invalid utf-8", "a\xffb c", Standard, "a \xff/punct b c"},
 		{"invalid utf-8 as word", "a\xffb c", dates, "a\ufffdb c"},
 	}
@@ -127,6 +130,11 @@ func TestSegment(t *testing.T) {
 
 func TestSentences(t *testing.T) {
 	noTitles := SentenceRules{Ends: "!?", Runs: ".!?", RunsCrossLines: true, KeepDot: func(int) bool { return false }}
+	var toks []Token
+	// keepEnds ends at a dot or colon only before a space or the end, and at no title.
+	keepEnds := SentenceRules{Ends: "!?:", KeepDot: func(int) bool { return false }, KeepEnd: func(i int) bool {
+		return (toks[i].W == "." || toks[i].W == ":") && i+1 < len(toks) && toks[i+1].Start == toks[i].End
+	}}
 	tests := []struct {
 		name, msg, want string
 		rules           SentenceRules
@@ -136,10 +144,11 @@ func TestSentences(t *testing.T) {
 		{"rules", "Dr. Ada is 40; Ok… x.\n!", "Dr. | Ada is 40; Ok… x.\n!", noTitles},
 		{"run across lines", "Hi.\n\n?! Bye", "Hi.\n\n?! | Bye", noTitles},
 		{"no run across words", "Hi.\nBye", "Hi. | \n | Bye", noTitles},
+		{"kept ends", "Dr. Lee: v2.3. ok?! a:b x.y z", "Dr. | Lee: | v2.3. | ok? | ! | a:b x.y z", keepEnds},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			toks := Tokenize(tc.msg, Standard)
+			toks = Tokenize(tc.msg, Standard)
 			var got []string
 			for _, s := range Sentences(toks, tc.rules) {
 				got = append(got, tc.msg[toks[s.From].Start:toks[s.To-1].End])
@@ -293,6 +302,21 @@ func FuzzWords(f *testing.F) {
 		want := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if got := Words(s); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
 			t.Errorf("Words(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func FuzzFields(f *testing.F) {
+	f.Add("the all-time (jazz\u00a0albums)\x85x\xff \"sci-fi\"\n--x 'a'b")
+	f.Fuzz(func(t *testing.T, s string) {
+		var got []string
+		for tok := range All(s, Options{Fields: true}) {
+			if tok.Kind == Word || tok.Kind == Number {
+				got = append(got, s[tok.Start:tok.End])
+			}
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Errorf("fields of %q = %q, want %q", s, got, want)
 		}
 	})
 }

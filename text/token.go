@@ -59,6 +59,9 @@ type Options struct {
 	WordSymbols string
 	// Marks makes combining marks word runes. Default: false.
 	Marks bool
+	// NonSpacingMarks makes non-spacing marks (Unicode Mn) word runes, the only
+	// combining marks the episode reader reads in a word. Default: false.
+	NonSpacingMarks bool
 	// NonASCII makes every non-ASCII rune, and every invalid byte, a word rune (the
 	// date reader, which only cares for ASCII words). Default: false.
 	NonASCII bool
@@ -66,6 +69,13 @@ type Options struct {
 	// ("don't", "jay-z", "ac/dc", "15:30"). A dot among them joins as DigitDots says.
 	// Default: none.
 	Joiners string
+	// Fields makes every rune but white space a word rune, so that words are the
+	// white-space separated fields of strings.Fields (canon's topic words, where
+	// "all-time" and "(jazz" are words). Default: false.
+	Fields bool
+	// JoinerRuns lets a run of Joiners join a word to any word rune after it
+	// ("a--b", "a-_b"). Default: false, one joiner and then a letter or digit.
+	JoinerRuns bool
 	// DigitDots lets a joining dot join only digits ("15.30", not "end.Next"), or
 	// with Emails, a dot inside an email. Default: false, a dot among Joiners joins
 	// any letters or digits ("node.js").

@@ -11,6 +11,7 @@ import (
 	"github.com/factbase/factbase"
 	"github.com/factbase/factbase/episode"
 	"github.com/factbase/factbase/memory/core"
+	"github.com/factbase/factbase/text"
 )
 
 // DefaultImportance is the importance of an episode created without one.
@@ -112,6 +113,12 @@ func factType(f episode.Fact) string {
 	return fam
 }
 
+// extractEpisode returns the facts pattern extraction finds in ep: its content is
+// read into one parse, which the extractor reads its words, sentences and clauses from.
+func extractEpisode(ep factbase.Episode) []episode.Fact {
+	return episode.ExtractText(text.New(ep.Content), ep.Tags)
+}
+
 // episodeOps turns an episode's extracted and hand-given facts into set ops whose
 // source is the episode and whose validity starts at the episode's time.
 func episodeOps(ep factbase.Episode, extracted []episode.Fact, given []factbase.Fact) []factbase.Op {
@@ -152,7 +159,7 @@ func (s *Service) AddEpisode(ctx context.Context, user factbase.UserID, in Episo
 	ep.ID = s.core.NewID()
 	var extracted []episode.Fact
 	if !in.NoExtract {
-		extracted = episode.ExtractTagged(ep.Content, ep.Tags)
+		extracted = extractEpisode(ep)
 	}
 	ops := episodeOps(ep, extracted, in.Facts)
 	tv, err := s.core.EmbedForWrite(ctx, []string{ep.Content})
@@ -235,7 +242,7 @@ func (s *Service) AddEpisodes(ctx context.Context, user factbase.UserID, in []Ep
 		ep.ID = s.core.NewID()
 		var extracted []episode.Fact
 		if !x.NoExtract {
-			extracted = episode.ExtractTagged(ep.Content, ep.Tags)
+			extracted = extractEpisode(ep)
 		}
 		ops = append(ops, episodeOps(ep, extracted, x.Facts)...)
 		eps[i], texts[i] = ep, ep.Content
@@ -470,7 +477,7 @@ func (s *Service) BackfillEpisodes(ctx context.Context, user factbase.UserID, li
 		}
 		var ops []factbase.Op
 		for i, ep := range batch {
-			more := episodeOps(ep, episode.ExtractTagged(ep.Content, ep.Tags), nil)
+			more := episodeOps(ep, extractEpisode(ep), nil)
 			if i > 0 && len(ops)+len(more) > backfillFacts {
 				batch = batch[:i] // the rest waits for the next transaction
 				break
