@@ -131,21 +131,17 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 		if err != nil {
 			return factbase.Errorf(factbase.EINTERNAL, "sqlite: sheet record %d of the user: %v", row, err)
 		}
-		times := r.times
 		f.ID, f.Text, f.Key, f.Value = r.id, r.text, r.key, r.value
 		f.Category, f.Sensitivity = factbase.Category(r.category), factbase.Sensitivity(r.sensitivity)
 		f.RecordedAt = time.Unix(0, r.recorded).UTC()
 		// The fact's creation is its first reference (factbase.Reference), then
 		// the record's reference times.
-		f.References = 1 + len(times)/8
+		f.References = 1 + len(r.times)/8
 		last := r.recorded
 		if decreasing {
 			clear(hist)
-			for i := -8; i < len(times); i += 8 {
-				at := r.recorded
-				if i >= 0 {
-					at = int64(be64(times, i))
-				}
+			for k := range f.References {
+				at := r.ref(k)
 				last = max(last, at)
 				// Most references are old: look from the oldest cut-off up.
 				j := len(cut)
@@ -161,11 +157,8 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 			}
 		} else {
 			clear(f.Newer)
-			for i := -8; i < len(times); i += 8 {
-				at := r.recorded
-				if i >= 0 {
-					at = int64(be64(times, i))
-				}
+			for k := range f.References {
+				at := r.ref(k)
 				last = max(last, at)
 				for j, c := range cut {
 					if at > c {
@@ -187,6 +180,15 @@ func (t *tx) SheetFacts(ctx context.Context, cuts []time.Time, fn func(factbase.
 type sheetRecord struct {
 	recorded                                           int64
 	id, text, key, value, category, sensitivity, times string
+}
+
+// ref returns the time of the record's k-th reference, oldest recorded first: 0 is
+// the fact's creation (its recorded time), k > 0 the k-th of the reference times.
+func (r sheetRecord) ref(k int) int64 {
+	if k == 0 {
+		return r.recorded
+	}
+	return int64(be64(r.times, 8*(k-1)))
 }
 
 // sheetRecordHeader is the size of a record's fixed part: the format byte, the

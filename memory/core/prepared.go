@@ -2,8 +2,12 @@ package core
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/factbase/factbase"
+	"github.com/factbase/factbase/normalize"
 )
 
 // PreparedWrite is a write's ops made ready before its transaction: validated, their
@@ -53,3 +57,142 @@ func (e *Engine) ApplyPrepared(ctx context.Context, user factbase.UserID, p *Pre
 		return nil
 	})
 }
+
+// prepareAll validates ops and fills their defaults (Prepare), and returns them with
+// their values normalised (for a set or remove; "" for the others); an error names
+// the op of a write of several.
+func (e *Engine) prepareAll(ops []factbase.Op) ([]factbase.Op, []string, error) {
+	if len(ops) > MaxOps {
+		return nil, nil, factbase.Errorf(factbase.EINVALID, "%d ops in one write; the limit is %d", len(ops), MaxOps)
+	}
+	prepared := make([]factbase.Op, len(ops))
+	norms := make([]string, len(ops))
+	for i, op := range ops {
+		p, norm, err := e.prepare(op)
+		if err != nil {
+			if len(ops) > 1 {
+				return nil, nil, fmt.Errorf("op %d: %w", i+1, err)
+			}
+			return nil, nil, err
+		}
+		prepared[i], norms[i] = p, norm
+	}
+	return prepared, norms, nil
+}
+
+// MaxOps is the most ops one Apply accepts.
+const MaxOps = 10000
+
+// Prepare validates an op and fills the defaults of its fact template, as the write
+// path does before it writes: a caller that plans ops checks them with it first.
+func (e *Engine) Prepare(op factbase.Op) (factbase.Op, error) {
+	op, _, err := e.prepare(op)
+	return op, err
+}
+
+// prepare is Prepare, also returning the op's value normalised (normalize.Value) for
+// a set or a remove, "" for the other kinds.
+func (e *Engine) prepare(op factbase.Op) (factbase.Op, string, error) {
+	f := &op.Fact
+	if f.Subject == "" {
+		f.Subject = factbase.SubjectUser
+	}
+	var norm string
+	switch op.Kind {
+	case factbase.OpSet, factbase.OpRemove:
+		if err := factbase.ValidateKey(f.Key); err != nil {
+			return op, "", err
+		}
+		v, n, err := cleanValue(f.Value)
+		if err != nil {
+			return op, "", err
+		}
+		f.Value, norm = v, n
+	case factbase.OpRetract, factbase.OpDelete:
+		if op.ID == "" {
+			if err := factbase.ValidateKey(f.Key); err != nil {
+				return op, "", factbase.Errorf(factbase.EINVALID, "%s needs a fact id or a key: %s", op.Kind, factbase.ErrorMessage(err))
+			}
+		}
+		return op, "", nil
+	default:
+		return op, "", factbase.Errorf(factbase.EINVALID, "op kind %q is not one of set, remove, retract, delete", op.Kind)
+	}
+	op, err := e.fillDefaults(op)
+	return op, norm, err
+}
+
+// fillDefaults checks the fact template of a set or remove op and fills its defaults.
+func (e *Engine) fillDefaults(op factbase.Op) (factbase.Op, error) {
+	f := &op.Fact
+	f.Text = normalize.Clean(f.Text)
+	if utf8.RuneCountInString(f.Text) > factbase.MaxTextLen {
+		return op, factbase.Errorf(factbase.EINVALID, "text is %d characters; the limit is %d", utf8.RuneCountInString(f.Text), factbase.MaxTextLen)
+	}
+	if f.Rank < 0 {
+		return op, factbase.Errorf(factbase.EINVALID, "rank must be at least 1, got %d", f.Rank)
+	}
+	if f.Confidence < 0 || f.Confidence > 1 || f.Confidence != f.Confidence {
+		return op, factbase.Errorf(factbase.EINVALID, "confidence %v is outside 0..1", f.Confidence)
+	}
+	if f.Confidence == 0 {
+		f.Confidence = 1
+	}
+	if f.ValueType == "" {
+		f.ValueType = factbase.String
+	}
+	if f.Category == "" {
+		f.Category = factbase.Transient
+	}
+	switch f.Category {
+	case factbase.Core, factbase.Technical, factbase.Project, factbase.Transient:
+	default:
+		return op, factbase.Errorf(factbase.EINVALID, "category %q is not one of core, technical, project, transient", f.Category)
+	}
+	if f.Source.Kind == "" {
+		f.Source.Kind = factbase.SourceManual
+	}
+	if f.Extractor == "" {
+		f.Extractor = "manual"
+	}
+	card := f.Cardinality
+	if card == "" {
+		card = e.opts.Cardinalities.Of(f.Key)
+	}
+	if !card.Valid() {
+		return op, factbase.Errorf(factbase.EINVALID, "cardinality %q is not one of one, many, ranked", card)
+	}
+	f.Cardinality = card
+	if f.Rank > 0 && card != factbase.Ranked {
+		return op, factbase.Errorf(factbase.EINVALID, "key %q is not a ranked list; a rank makes no sense for it", f.Key)
+	}
+	return op, nil
+}
+
+// cleanValue checks a value and returns it as it is stored: without terminal escape
+// sequences, control characters or invisible format characters (normalize.Clean), so
+// that two values that look the same are the same and nothing the CLI prints can
+// drive the terminal. A value with nothing visible left is refused. It also returns
+// the value normalised for comparison (normalize.Value).
+func cleanValue(v string) (clean, norm string, err error) {
+	if strings.TrimSpace(v) == "" {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is empty")
+	}
+	if len(v) > factbase.MaxValueLen {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is %d bytes; the limit is %d", len(v), factbase.MaxValueLen)
+	}
+	if !utf8.ValidString(v) {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value is not valid UTF-8")
+	}
+	c := normalize.Clean(v)
+	if strings.TrimSpace(c) == "" {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value %q has nothing visible in it (only invisible or control characters)", v)
+	}
+	n := normalize.Value(c)
+	if n == "" {
+		return "", "", factbase.Errorf(factbase.EINVALID, "value %q has nothing but punctuation and white space", c)
+	}
+	return c, n, nil
+}
+
+type keyRef struct{ subject, key string }
